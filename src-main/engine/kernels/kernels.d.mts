@@ -1,0 +1,78 @@
+/**
+ * Typed contract of the WASM kernel glue (kernels.mjs). Plain JS so that worker
+ * threads, vitest, tsx and the Electron bundle all load it without a TS loader.
+ * The WASM ABI behind it is tiny: pointers and lengths in, counts and offsets out.
+ * All policy (chunking, workers, caching) lives in TypeScript above this.
+ */
+
+/** Size of one sparse-index block: the index stores one newline count per block. */
+export const BLOCK_SIZE: 65536;
+/** Size of the input window in WASM memory; reads go straight into `input`. */
+export const CHUNK_SIZE: 262144;
+
+export interface NewlineStyleCounts {
+  /** total '\r' bytes */
+  cr: number;
+  /** '\r\n' pairs whose '\n' lies in the scanned range */
+  crlf: number;
+}
+
+export interface SniffCounts {
+  /** NUL bytes */
+  nul: number;
+  /** control bytes other than \t \n \v \f \r and ESC (0x01-0x08, 0x0E-0x1A, 0x1C-0x1F, 0x7F) */
+  control: number;
+}
+
+/**
+ * Streaming UTF-8 validator (Keiser & Lemire lookup algorithm in WASM SIMD).
+ * Offsets are absolute: counted from the first byte fed since reset().
+ * "First invalid offset" has the meaning of Rust's Utf8Error::valid_up_to():
+ * the length of the longest valid prefix that ends on a character boundary.
+ */
+export interface Utf8Stream {
+  reset(): void;
+  /** Validate input[0..len). Returns the absolute first invalid offset, or -1 if valid so far. Sticky once found. */
+  feed(len: number): number;
+  /** Bytes of an incomplete trailing sequence held over for the next feed (0..3). */
+  pending(): number;
+  /** End of stream: returns the absolute first invalid offset (a truncated sequence counts), or -1. */
+  finish(): number;
+  /** Total bytes fed since reset(). */
+  position(): number;
+}
+
+export interface Kernels {
+  /** View of the input window (CHUNK_SIZE bytes) inside WASM memory. Memory never grows, so the view stays valid. */
+  readonly input: Uint8Array;
+  /**
+   * Count '\n' in each BLOCK_SIZE block of input[0..len) (the last block may be short)
+   * and write the counts to out[outOffset ...]. Returns the total count.
+   */
+  countNewlinesPerBlock(len: number, out: Uint32Array, outOffset: number): number;
+  /** Count '\n' in input[start..end). */
+  countNewlines(start: number, end: number): number;
+  /** Offset in input of the n-th (1-based) '\n' within input[start..end), or -1 if there are fewer than n. */
+  findNthNewline(start: number, end: number, n: number): number;
+  /** CR / CRLF counts in input[start..end); prevIsCR tells whether the byte before `start` was '\r'. */
+  countNewlineStyle(start: number, end: number, prevIsCR: boolean): NewlineStyleCounts;
+  /** NUL and control-byte counts in input[start..end). */
+  sniff(start: number, end: number): SniffCounts;
+  /** Largest offset p <= pos in [start, pos] that starts a code point (not a 10xxxxxx byte), looking back at most 3 bytes; pos itself if none. */
+  snapBackToCodepoint(start: number, pos: number): number;
+  /** Smallest offset p >= pos in [pos, end] that starts a code point, looking ahead at most 3 bytes; pos itself if none. */
+  snapForwardToCodepoint(pos: number, end: number): number;
+  /** Offset just after the last '\n' in input[start..pos), or -1 if none (the line starts before `start`). */
+  lineStartBefore(start: number, pos: number): number;
+  /** Offset of the first '\n' in input[pos..end), or -1 if none. */
+  lineEndAfter(pos: number, end: number): number;
+  /** A fresh streaming UTF-8 validator working on this instance's input window. */
+  utf8Stream(): Utf8Stream;
+}
+
+/** The compiled kernel module (compiled once per thread, cached); it can be posted to workers. */
+export function kernelModule(): WebAssembly.Module;
+/** Instantiate kernels from a module (in a worker: the one posted by the main thread). */
+export function loadKernels(module?: WebAssembly.Module): Kernels;
+/** Path of the .wasm file that kernelModule() loads. */
+export function kernelWasmPath(): string;
