@@ -1,0 +1,50 @@
+/** `folio info FILE [--json]`: what a file is (size, lines, encoding, newlines, validity, binary verdict, index). */
+import type { Command } from 'commander';
+import { handle, type OpOutput } from '../../api/handle.ts';
+import { bytesHuman, count, progressBar } from './format.ts';
+import { Exit, printError, type CliIO } from './main.ts';
+
+const HUMAN: { kind: 'human'; name: string } = { kind: 'human', name: 'cli' };
+
+export function formatInfo(info: OpOutput<'file_info'>): string {
+  const yes = (b: boolean) => (b ? 'yes' : 'no');
+  const rows: [string, string][] = [
+    ['path', info.path],
+    ['size', `${bytesHuman(info.size)} (${count(info.size)} bytes)`],
+    ['lines', `${count(info.lines)} (${count(info.newlines)} newlines)`],
+    ['encoding', info.encoding + (info.bom ? ' with BOM' : '')],
+    ['newline style', info.newlineStyle],
+    ['final newline', yes(info.finalNewline)],
+    ['utf-8', info.utf8.valid ? 'valid' : `invalid at byte ${count(info.utf8.firstInvalidOffset ?? 0)}`],
+    ['binary', info.binary.isBinary ? `yes: ${info.binary.type ?? 'unknown type'} (${info.binary.reason})` : `no (${info.binary.reason})`],
+    [
+      'index',
+      `${bytesHuman(info.index.memoryBytes)} in memory, ${count(info.index.blocks)} blocks, ` +
+        (info.index.fromCache ? `loaded from cache in ${info.index.buildMs.toFixed(1)} ms` : `built in ${info.index.buildMs.toFixed(1)} ms`),
+    ],
+    ['version', info.version.etag],
+  ];
+  const w = Math.max(...rows.map(([k]) => k.length)) + 1;
+  return rows.map(([k, v]) => `${(k + ':').padEnd(w)} ${v}`).join('\n') + '\n';
+}
+
+export function registerInfo(program: Command, io: CliIO): void {
+  program
+    .command('info')
+    .description('Size, lines, encoding, newline style, BOM, final newline, UTF-8 validity, binary verdict and index figures of FILE.')
+    .argument('<file>', 'file to describe')
+    .option('--json', 'print one JSON object')
+    .action(async (file: string, opts: { json?: boolean }) => {
+      const bar = opts.json ? undefined : progressBar(io.stderr, 'indexing');
+      try {
+        const info = await handle('file_info', { path: file }, HUMAN, {
+          onProgress: (p) => bar?.update(p.bytesDone, p.totalBytes),
+        });
+        bar?.clear();
+        io.stdout.write(opts.json ? JSON.stringify(info) + '\n' : formatInfo(info));
+      } catch (err) {
+        bar?.clear();
+        throw new Exit(printError(err, Boolean(opts.json), io));
+      }
+    });
+}

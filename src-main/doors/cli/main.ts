@@ -1,0 +1,64 @@
+/**
+ * The CLI door: parses flags (commander), calls the api, formats. Conventions for
+ * every command: human output by default; --json prints exactly one JSON object on
+ * stdout; a typed error prints {"error": {...}} (with --json) or one line on
+ * stderr and exits 1; a usage error exits 2; success exits 0.
+ */
+import { Command, CommanderError } from 'commander';
+import { EXIT_ERROR, EXIT_USAGE } from '../../api/error-map.ts';
+import { isFolioError } from '../../api/handle.ts';
+import { registerInfo } from './info.ts';
+import { registerServe } from './serve.ts';
+
+export interface CliIO {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+/** Thrown by commands to end with a given exit status after printing. */
+export class Exit extends Error {
+  constructor(readonly status: number) {
+    super(`exit ${status}`);
+  }
+}
+
+export function printError(err: unknown, json: boolean, io: CliIO): number {
+  if (isFolioError(err)) {
+    if (json) io.stdout.write(JSON.stringify({ error: err.toJSON() }) + '\n');
+    else io.stderr.write(`folio: ${err.code}: ${err.message}\n`);
+    return EXIT_ERROR;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  if (json) io.stdout.write(JSON.stringify({ error: { code: 'internal', message } }) + '\n');
+  else io.stderr.write(`folio: internal error: ${message}\n`);
+  return EXIT_ERROR;
+}
+
+export function buildProgram(io: CliIO): Command {
+  const program = new Command('folio')
+    .description('Partial reads and version-checked partial upserts of any file, for agents and the people who review them.')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .showSuggestionAfterError();
+  registerInfo(program, io);
+  registerServe(program, io);
+  return program;
+}
+
+export async function main(argv: string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (err) {
+    if (err instanceof Exit) return err.status;
+    if (err instanceof CommanderError) {
+      // --help and --version end through here with exit code 0.
+      return err.exitCode === 0 ? 0 : EXIT_USAGE;
+    }
+    return printError(err, argv.includes('--json'), io);
+  }
+}

@@ -1,0 +1,331 @@
+/**
+ * Builds a LineIndex with a worker_threads pool (one worker per core). The file is
+ * split at 64 KiB block boundaries into one piece per worker; each worker scans its
+ * piece with the WASM kernels, writing per-block newline counts straight into a
+ * SharedArrayBuffer and its progress into a shared counter. The main thread:
+ *  - polls progress (bytes done / total) for the caller,
+ *  - feeds the contiguous finished prefix into the live index, so queries on the
+ *    start of a 4 GiB file are answered before the build ends (and queries past the
+ *    prefix scan on demand, see LineIndex),
+ *  - stitches UTF-8 validation across splits: a piece that starts inside a multi-byte
+ *    sequence skips its (at most 3) leading continuation bytes; the previous piece
+ *    reports its incomplete tail; the few bytes at the junction are validated here.
+ * Cancellation sets a shared flag every worker checks once per 256 KiB chunk.
+ */
+import { closeSync, readSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { BlockTable, blockCount } from './block-table.ts';
+import { FolioError, fromFsError } from './errors.ts';
+import { edgeHashes, openForRead, statRegularFile } from './file-identity.ts';
+import { BLOCK_SIZE, kernelModule } from './kernels/kernels.mjs';
+import { scanRange, type ScanResult } from './kernels/index-worker.mjs';
+import { firstBytesOf, lastByteOf, LineIndex, type IndexFacts } from './line-index.ts';
+import { localKernels } from './local-kernels.ts';
+
+export interface IndexProgress {
+  bytesDone: number;
+  totalBytes: number;
+}
+
+export interface BuildOptions {
+  /** Worker threads; 0 scans in the calling thread. Default: one per core. */
+  threads?: number;
+  /** Files smaller than this are scanned in the calling thread (worker start-up costs more). */
+  smallFileBytes?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: IndexProgress) => void;
+  /** How often progress is polled, ms. */
+  progressIntervalMs?: number;
+}
+
+export interface IndexBuild {
+  /** The live index: partial until `done` settles, then complete. */
+  index: LineIndex;
+  done: Promise<LineIndex>;
+  progress(): IndexProgress;
+  cancel(): void;
+}
+
+const SMALL_FILE_BYTES = 8 * 1024 * 1024;
+
+export function defaultThreads(): number {
+  return Math.max(1, availableParallelism());
+}
+
+/** Start indexing `path`. Typed errors (not_found, permission_denied, is_directory, not_regular_file) throw here. */
+export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
+  const started = performance.now();
+  const identity = statRegularFile(path);
+  const { head, tail } = edgeHashes(identity.path, identity.size);
+  const fd = openForRead(identity.path);
+  let lastByte: number;
+  let firstBytes: number[];
+  try {
+    lastByte = lastByteOf(fd, identity.size);
+    firstBytes = firstBytesOf(fd, identity.size);
+  } finally {
+    closeSync(fd);
+  }
+  const blocks = blockCount(identity.size);
+  const live = new LineIndex({
+    identity,
+    head,
+    tail,
+    table: new BlockTable(blocks),
+    indexedBytes: 0,
+    newlines: 0,
+    facts: { cr: 0, crlf: 0, firstInvalid: null, pendingUtf8: 0 },
+    lastByte,
+    firstBytes,
+  });
+  const threads = opts.threads ?? defaultThreads();
+  const inThread = threads === 0 || identity.size < (opts.smallFileBytes ?? SMALL_FILE_BYTES);
+  const counts = new Uint32Array(new SharedArrayBuffer(blocks * 4));
+  const pieces = inThread ? 1 : Math.min(threads, blocks);
+  const bounds = Array.from({ length: pieces + 1 }, (_, i) =>
+    Math.min(identity.size, Math.floor((i * blocks) / pieces) * BLOCK_SIZE),
+  );
+  const progressArr = new Int32Array(new SharedArrayBuffer(4 * pieces));
+  const cancelFlag = new Int32Array(new SharedArrayBuffer(4));
+
+  const progress = (): IndexProgress => {
+    let bytesDone = 0;
+    for (let i = 0; i < pieces; i++) {
+      bytesDone += Math.min(Atomics.load(progressArr, i) * BLOCK_SIZE, bounds[i + 1]! - bounds[i]!);
+    }
+    return { bytesDone, totalBytes: identity.size };
+  };
+  /** Blocks done contiguously from the start of the file. */
+  const contiguousBlocks = (): number => {
+    let done = 0;
+    for (let i = 0; i < pieces; i++) {
+      const pieceBlocks = Math.ceil((bounds[i + 1]! - bounds[i]!) / BLOCK_SIZE);
+      const p = Math.min(Atomics.load(progressArr, i), pieceBlocks);
+      done += p;
+      if (p < pieceBlocks) break;
+    }
+    return done;
+  };
+
+  const finish = (results: ScanResult[]): LineIndex => {
+    if (results.some((r) => r.cancelled)) throw new FolioError('cancelled', `indexing cancelled: ${identity.path}`, { path: identity.path });
+    const facts: IndexFacts = { cr: 0, crlf: 0, firstInvalid: null, pendingUtf8: 0 };
+    let newlines = 0;
+    for (const r of results) {
+      newlines += r.newlines;
+      facts.cr += r.cr;
+      facts.crlf += r.crlf;
+    }
+    facts.firstInvalid = firstInvalidAcross(identity.path, bounds, results);
+    const done = new LineIndex({
+      identity,
+      head,
+      tail,
+      table: BlockTable.fromCounts(counts, blocks),
+      indexedBytes: identity.size,
+      newlines,
+      facts,
+      lastByte,
+      firstBytes,
+    });
+    done.buildMs = performance.now() - started;
+    live.adopt(done);
+    live.buildMs = done.buildMs;
+    return live;
+  };
+
+  if (inThread) {
+    const done = new Promise<LineIndex>((resolve, reject) => {
+      // Still async for the caller: a synchronous scan of < 8 MiB takes a few ms.
+      setImmediate(() => {
+        try {
+          if (opts.signal?.aborted) Atomics.store(cancelFlag, 0, 1);
+          const kfd = openForRead(identity.path);
+          try {
+            const r = scanRange({
+              kernels: localKernels(),
+              fd: kfd,
+              start: 0,
+              end: identity.size,
+              isLast: true,
+              counts,
+              progress: progressArr,
+              cancel: cancelFlag,
+            });
+            resolve(finish([r]));
+            opts.onProgress?.(progress());
+          } finally {
+            closeSync(kfd);
+          }
+        } catch (err) {
+          reject(fromFsError(err, identity.path));
+        }
+      });
+    });
+    return { index: live, done, progress, cancel: () => Atomics.store(cancelFlag, 0, 1) };
+  }
+
+  const onAbort = () => Atomics.store(cancelFlag, 0, 1);
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  if (opts.signal?.aborted) onAbort();
+  const timer = setInterval(() => {
+    live.absorbCounts(counts, contiguousBlocks());
+    opts.onProgress?.(progress());
+  }, opts.progressIntervalMs ?? 50);
+  const jobs = Array.from({ length: pieces }, (_, i) =>
+    pool(threads).run({
+      path: identity.path,
+      start: bounds[i]!,
+      end: bounds[i + 1]!,
+      isLast: i === pieces - 1,
+      counts: counts.buffer as SharedArrayBuffer,
+      progress: progressArr.buffer as SharedArrayBuffer,
+      slot: i,
+      cancel: cancelFlag.buffer as SharedArrayBuffer,
+    }),
+  );
+  const done = Promise.all(jobs)
+    .then((results) => {
+      const index = finish(results);
+      opts.onProgress?.(progress());
+      return index;
+    })
+    .catch((err: unknown) => {
+      throw err instanceof FolioError ? err : fromFsError(err, identity.path);
+    })
+    .finally(() => {
+      clearInterval(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+    });
+  return { index: live, done, progress, cancel: onAbort };
+}
+
+/** Build and wait. */
+export async function buildIndex(path: string, opts: BuildOptions = {}): Promise<LineIndex> {
+  return startBuild(path, opts).done;
+}
+
+/**
+ * The first invalid UTF-8 offset of the whole file from per-piece results: in file
+ * order, the junction before piece i (previous piece's incomplete tail + this piece's
+ * skipped continuation bytes, which must form exactly one whole character), then
+ * piece i's own first error.
+ */
+function firstInvalidAcross(path: string, bounds: number[], results: ScanResult[]): number | null {
+  const k = localKernels();
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
+    if (i > 0) {
+      const pending = results[i - 1]!.pending;
+      if (pending > 0 || r.skipped > 0) {
+        const from = bounds[i]! - pending;
+        const len = pending + r.skipped;
+        const fd = openForRead(path);
+        try {
+          readSync(fd, k.input, 0, len, from);
+        } finally {
+          closeSync(fd);
+        }
+        const s = k.utf8Stream();
+        let bad = s.feed(len);
+        if (bad < 0) bad = s.finish();
+        if (bad >= 0) return from + bad;
+      }
+    }
+    if (r.firstInvalid >= 0) return r.firstInvalid;
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------
+// Worker pool: persistent workers, unref'd while idle so they never keep a CLI alive.
+
+interface Job {
+  path: string;
+  start: number;
+  end: number;
+  isLast: boolean;
+  counts: SharedArrayBuffer;
+  progress: SharedArrayBuffer;
+  slot: number;
+  cancel: SharedArrayBuffer;
+}
+
+interface Slot {
+  worker: Worker;
+  busy: number;
+}
+
+class WorkerPool {
+  private slots: Slot[] = [];
+  private next = 0;
+  private seq = 0;
+  private waiting = new Map<number, { resolve: (r: ScanResult) => void; reject: (e: unknown) => void; slot: Slot }>();
+
+  constructor(private readonly size: number) {}
+
+  private spawn(): Slot {
+    const worker = new Worker(new URL('./kernels/index-worker.mjs', import.meta.url), {
+      workerData: { folioIndexWorker: true, module: kernelModule() },
+    });
+    const slot: Slot = { worker, busy: 0 };
+    worker.unref();
+    worker.on('message', (msg: { id: number; result?: ScanResult; error?: { message: string; code?: string } }) => {
+      const w = this.waiting.get(msg.id);
+      if (!w) return;
+      this.waiting.delete(msg.id);
+      this.release(slot);
+      if (msg.error) w.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code }));
+      else w.resolve(msg.result!);
+    });
+    worker.on('error', (err) => this.fail(slot, err));
+    worker.on('exit', (code) => this.fail(slot, new Error(`index worker exited with code ${code}`)));
+    return slot;
+  }
+
+  private fail(slot: Slot, err: unknown): void {
+    this.slots = this.slots.filter((s) => s !== slot);
+    for (const [id, w] of this.waiting) {
+      if (w.slot === slot) {
+        this.waiting.delete(id);
+        w.reject(err);
+      }
+    }
+  }
+
+  private release(slot: Slot): void {
+    if (--slot.busy === 0) slot.worker.unref();
+  }
+
+  run(job: Job): Promise<ScanResult> {
+    if (this.slots.length < this.size) this.slots.push(this.spawn());
+    const slot = this.slots[this.next++ % this.slots.length]!;
+    if (slot.busy++ === 0) slot.worker.ref();
+    const id = ++this.seq;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject, slot });
+      slot.worker.postMessage({ id, ...job });
+    });
+  }
+
+  async close(): Promise<void> {
+    const slots = this.slots;
+    this.slots = [];
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+}
+
+const pools = new Map<number, WorkerPool>();
+
+function pool(size: number): WorkerPool {
+  let p = pools.get(size);
+  if (!p) pools.set(size, (p = new WorkerPool(size)));
+  return p;
+}
+
+/** Stop all index workers (tests, shutdown). */
+export async function closeIndexPools(): Promise<void> {
+  await Promise.all([...pools.values()].map((p) => p.close()));
+  pools.clear();
+}
