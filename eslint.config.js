@@ -14,6 +14,7 @@ const electron = layer('^electron(/|$)', 'Only src-main/doors/electron may impor
 const net = layer('^(node:)?(http|https|net|http2)$|^@modelcontextprotocol/|^ws$', 'Network servers are doors (src-main/doors).');
 const up = (/** @type {string[]} */ dirs, /** @type {string} */ who) =>
   layer(`(^|/)(${dirs.join('|')})(/|$)`, `${who} may not import from ${dirs.join(', ')}: dependencies point doors -> api -> review -> engine.`);
+const renderer = layer('(^|/)src-renderer(/|$)', 'Node code may not import the renderer; shared types live in src-main/api.');
 const restrict = (/** @type {ReturnType<typeof layer>[]} */ ...patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
 });
@@ -31,13 +32,13 @@ export default tseslint.config(
   },
   { files: ['src-main/engine/**'], rules: restrict(up(['review', 'api', 'doors'], 'engine'), electron, ui, net) },
   { files: ['src-main/review/**'], rules: restrict(up(['api', 'doors'], 'review'), electron, ui, net) },
-  { files: ['src-main/api/**'], rules: restrict(up(['doors'], 'api'), electron, ui, net) },
+  { files: ['src-main/api/**'], rules: restrict(up(['doors'], 'api'), electron, ui, net, renderer) },
   {
     files: ['src-main/doors/**'],
     ignores: ['src-main/doors/electron/**'],
-    rules: restrict(up(['engine', 'review'], 'a door'), electron, ui),
+    rules: restrict(up(['engine', 'review'], 'a door'), electron, ui, renderer),
   },
-  { files: ['src-main/doors/electron/**'], rules: restrict(up(['engine', 'review'], 'a door'), ui) },
+  { files: ['src-main/doors/electron/**'], rules: restrict(up(['engine', 'review'], 'a door'), ui, renderer) },
   {
     files: ['src-renderer/**'],
     rules: restrict(

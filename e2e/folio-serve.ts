@@ -1,0 +1,72 @@
+/** `folio serve` as a real child process: the first stdout line is the URL. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface FolioServe {
+  url: URL;
+  token: string;
+  origin: string;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+export async function startFolioServe(args: string[], timeoutMs = 30_000): Promise<FolioServe> {
+  const child = spawn(process.execPath, ['bin/folio.mjs', 'serve', ...args, '--port', '0'], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const firstLine = await firstLineOf(child, timeoutMs).catch((err: Error) => {
+    child.kill('SIGKILL');
+    throw new Error(`${err.message}\nstderr:\n${stderr}`);
+  });
+  const url = new URL(firstLine);
+  return {
+    url,
+    token: url.searchParams.get('token') ?? '',
+    origin: url.origin,
+    stderr: () => stderr,
+    stop: () => stopChild(child),
+  };
+}
+
+function firstLineOf(child: ChildProcess, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => reject(new Error(`folio serve printed no URL within ${timeoutMs} ms`)), timeoutMs);
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      lines.close();
+      resolve(line.trim());
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`folio serve exited with ${code} before printing a URL`));
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Runs `folio serve ARGS` expecting it to fail; returns its exit code and stderr. */
+export async function runFolioServeExpectingFailure(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ['bin/folio.mjs', 'serve', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(timer);
+  return { code, stderr };
+}

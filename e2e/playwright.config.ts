@@ -1,0 +1,36 @@
+/**
+ * Playwright against the real app: `folio serve` as a child process in the
+ * system Chromium (never a downloaded browser), and Electron where a binary is
+ * installed. Run by `npm run test:e2e` after `npm run build`.
+ */
+import { defineConfig } from '@playwright/test';
+
+export const CHROMIUM_PATH = process.env.FOLIO_CHROMIUM ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  outputDir: '../test-results',
+  reporter: 'list',
+  forbidOnly: Boolean(process.env.CI),
+  workers: 2,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: {
+      executablePath: CHROMIUM_PATH,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+});

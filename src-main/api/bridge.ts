@@ -1,0 +1,19 @@
+/**
+ * The shape of the Electron bridge (`window.folio`) and of errors as doors send
+ * them. Part of the contract: the preload implements it, the renderer consumes it.
+ */
+
+/** An api error as the doors send it: `{code, message, ...details}`. */
+export interface ErrorPayload {
+  code: string;
+  message: string;
+  [detail: string]: unknown;
+}
+
+/** What the Electron preload's `folio:call` answers (errors do not survive IPC as exceptions). */
+export type BridgeResult = { ok: true; output: unknown } | { ok: false; error: ErrorPayload };
+
+/** The object the Electron preload exposes as `window.folio`. */
+export interface FolioBridge {
+  call(op: string, input: unknown): Promise<BridgeResult>;
+}

@@ -1,0 +1,34 @@
+/**
+ * The Electron door's api route: `folio:call (op, input)` answers a BridgeResult,
+ * because an exception thrown in ipcMain.handle reaches the renderer as a bare
+ * message and loses the error's code and details.
+ */
+import { ipcMain, type IpcMainInvokeEvent } from 'electron';
+import { FolioError, handle, isFolioError, isOperationName, type Actor } from '../../api/handle.ts';
+import type { BridgeResult } from '../../api/bridge.ts';
+import { CALL_CHANNEL } from './channels.ts';
+
+export const ELECTRON_ACTOR: Actor = { kind: 'human', name: 'electron' };
+
+export async function callOperation(op: unknown, input: unknown): Promise<BridgeResult> {
+  try {
+    if (typeof op !== 'string' || !isOperationName(op)) {
+      throw new FolioError('invalid_input', `unknown operation: ${String(op)}`, { operation: String(op) });
+    }
+    return { ok: true, output: await handle(op, input, ELECTRON_ACTOR) };
+  } catch (err) {
+    if (isFolioError(err)) return { ok: false, error: err.toJSON() };
+    return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
+  }
+}
+
+/** Answers calls only from frames whose URL passes isTrustedUrl (our own pages). */
+export function registerIpc(isTrustedUrl: (url: string) => boolean): void {
+  ipcMain.handle(CALL_CHANNEL, (event: IpcMainInvokeEvent, op: unknown, input: unknown) => {
+    const url = event.senderFrame?.url ?? '';
+    if (!isTrustedUrl(url)) {
+      return { ok: false, error: { code: 'permission_denied', message: `IPC from an untrusted page: ${url}` } };
+    }
+    return callOperation(op, input);
+  });
+}

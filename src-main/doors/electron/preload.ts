@@ -1,0 +1,15 @@
+/**
+ * The preload (sandboxed, context-isolated): exposes exactly one object,
+ * `window.folio`, whose shape the api declares (FolioBridge in src-main/api/bridge.ts).
+ * It forwards calls over the one IPC channel; main validates the operation name
+ * against the operation table and the input against its schema.
+ */
+import { contextBridge, ipcRenderer } from 'electron';
+import type { BridgeResult, FolioBridge } from '../../api/bridge.ts';
+import { CALL_CHANNEL } from './channels.ts';
+
+const bridge = {
+  call: (op: string, input: unknown) => ipcRenderer.invoke(CALL_CHANNEL, op, input) as Promise<BridgeResult>,
+} satisfies FolioBridge;
+
+contextBridge.exposeInMainWorld('folio', bridge);

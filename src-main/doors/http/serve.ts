@@ -1,0 +1,148 @@
+/**
+ * The HTTP door (`folio serve`): the built renderer and the operation API on a
+ * loopback address, behind a random bearer token. The URL it returns carries the
+ * token (`?token=`) so that opening it is the only step; the page sends the token
+ * back as `Authorization: Bearer` on every /api call.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { isIPv4, type AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FolioError } from '../../api/handle.ts';
+import { handleApiRequest, sendJson } from './api-route.ts';
+import { serveRendererFile } from './static-files.ts';
+
+export interface ServeOptions {
+  file?: string;
+  port?: number;
+  host?: string;
+  open?: boolean;
+  rendererDir?: string;
+}
+
+export interface RunningServer {
+  /** http://HOST:PORT/?token=TOKEN[&file=PATH]: the page to open. */
+  url: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** <repo>/out/renderer, found from this file (src-main/doors/http/serve.ts). */
+export const DEFAULT_RENDERER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../out/renderer');
+
+export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
+  const host = loopbackHostOf(opts.host ?? '127.0.0.1');
+  const port = portOf(opts.port ?? 0);
+  const rendererDir = resolve(opts.rendererDir ?? DEFAULT_RENDERER_DIR);
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    throw new Error(`the renderer is not built (no ${join(rendererDir, 'index.html')}): run \`npm run build\` first`);
+  }
+  const token = randomBytes(32).toString('base64url');
+
+  let boundPort = port;
+  const server = createServer((req, res) => {
+    routeRequest(req, res, { rendererDir, token, allowedHosts: allowedHostsOf(host, boundPort) }).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal', message: String(err) } });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolveListen, rejectListen) => {
+    server.once('error', rejectListen);
+    server.listen(port, host, () => {
+      server.off('error', rejectListen);
+      resolveListen();
+    });
+  });
+  boundPort = (server.address() as AddressInfo).port;
+
+  const url = new URL(`http://${host}:${boundPort}/`);
+  url.searchParams.set('token', token);
+  if (opts.file) url.searchParams.set('file', resolve(opts.file));
+  if (opts.open) openInBrowser(url.href);
+
+  return {
+    url: url.href,
+    token,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+interface RouteContext {
+  rendererDir: string;
+  token: string;
+  allowedHosts: ReadonlySet<string>;
+}
+
+async function routeRequest(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): Promise<void> {
+  // A page on another site that resolves its own name to 127.0.0.1 (DNS rebinding)
+  // sends its own Host header: only our address is served.
+  if (!ctx.allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
+    res.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8' }).end('misdirected request\n');
+    return;
+  }
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
+    if (!hasToken(req, url, ctx.token)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="folio"');
+      sendJson(res, 401, {
+        error: { code: 'unauthorized', message: 'missing or wrong token: send Authorization: Bearer TOKEN (the token is in the URL folio serve printed)' },
+      });
+      return;
+    }
+    await handleApiRequest(url.pathname.slice('/api/'.length), req, res);
+    return;
+  }
+  await serveRendererFile(ctx.rendererDir, url.pathname, req, res);
+}
+
+function hasToken(req: IncomingMessage, url: URL, token: string): boolean {
+  const header = req.headers.authorization ?? '';
+  const sent = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : url.searchParams.get('token');
+  if (!sent) return false;
+  const a = Buffer.from(sent);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The address to bind: loopback only, since the API reads and writes files. */
+function loopbackHostOf(host: string): string {
+  if (host === 'localhost') return '127.0.0.1';
+  if (isIPv4(host) && host.startsWith('127.')) return host;
+  throw new FolioError('invalid_input', `refusing to listen on ${host}: folio serve binds a loopback address only (127.0.0.1)`, {
+    host,
+    allowed: ['127.0.0.1', 'localhost'],
+  });
+}
+
+function portOf(port: number): number {
+  if (Number.isInteger(port) && port >= 0 && port <= 65535) return port;
+  throw new FolioError('invalid_input', `invalid port: ${port} (expected 0..65535; 0 picks a free one)`, { port });
+}
+
+function allowedHostsOf(host: string, port: number): ReadonlySet<string> {
+  return new Set([`${host}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`]);
+}
+
+/** Best effort: a missing opener (headless machine) is not an error, the URL is printed anyway. */
+function openInBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
+  try {
+    const child = spawn(command, args, { detached: true, stdio: 'ignore' });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // ignored: see above
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * How the renderer reaches the api: through `window.folio` (the Electron preload's
+ * bridge) when present, else `POST /api/<op>` on the `folio serve` origin with the
+ * token from the page URL. Both answer the same typed call; failures become one
+ * FolioCallError carrying the api error's code and details.
+ */
+import type { ErrorPayload, FolioBridge } from '../src-main/api/bridge.ts';
+import type { OperationName, OpInput, OpOutput } from '../src-main/api/operations.ts';
+
+export type { BridgeResult, ErrorPayload, FolioBridge } from '../src-main/api/bridge.ts';
+import { launchParamsOf } from './launch-params.ts';
+
+declare global {
+  interface Window {
+    folio?: FolioBridge;
+  }
+}
+
+export class FolioCallError extends Error {
+  override readonly name = 'FolioCallError';
+  readonly code: string;
+  readonly details: Record<string, unknown>;
+  constructor(payload: ErrorPayload) {
+    super(payload.message);
+    const { code, message: _message, ...details } = payload;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export type Call = <N extends OperationName>(op: N, input: OpInput<N>) => Promise<OpOutput<N>>;
+
+export function createTransport(win: Window = window): Call {
+  const bridge = win.folio;
+  if (bridge) {
+    return async (op, input) => {
+      const result = await bridge.call(op, input);
+      if (!result.ok) throw new FolioCallError(result.error);
+      return result.output as OpOutput<typeof op>;
+    };
+  }
+  const { token } = launchParamsOf(win.location.search);
+  return async (op, input) => {
+    let response: Response;
+    try {
+      response = await fetch(`/api/${op}`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify(input),
+      });
+    } catch (err) {
+      throw new FolioCallError({ code: 'unreachable', message: `cannot reach folio serve: ${String(err)}` });
+    }
+    const body = (await response.json().catch(() => null)) as unknown;
+    if (!response.ok) throw new FolioCallError(errorPayloadOf(body, response));
+    return body as OpOutput<typeof op>;
+  };
+}
+
+function errorPayloadOf(body: unknown, response: Response): ErrorPayload {
+  const error = (body as { error?: Partial<ErrorPayload> } | null)?.error;
+  if (error && typeof error.code === 'string' && typeof error.message === 'string') return error as ErrorPayload;
+  return { code: `http_${response.status}`, message: `${response.status} ${response.statusText}` };
+}
+
+let shared: Call | undefined;
+
+/** The transport of this page, created on first use. */
+export function call<N extends OperationName>(op: N, input: OpInput<N>): Promise<OpOutput<N>> {
+  shared ??= createTransport();
+  return shared(op, input);
+}
