@@ -1,0 +1,31 @@
+/** Benchmark dispatcher: `npm run bench -- [index ...] [--size 2G] [--runs N]`. */
+import { parseArgs } from 'node:util';
+import { benchIndex } from './index.bench.ts';
+import { parseSize } from './lib.ts';
+
+export interface BenchOptions {
+  size: number;
+  runs: number;
+}
+
+const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
+  index: benchIndex,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { size: { type: 'string', default: '2G' }, runs: { type: 'string', default: '3' } },
+  });
+  const names = positionals.length ? positionals : Object.keys(BENCHES);
+  for (const name of names) {
+    if (!BENCHES[name]) {
+      process.stderr.write(`unknown benchmark: ${name} (have: ${Object.keys(BENCHES).join(', ')})\n`);
+      return 2;
+    }
+  }
+  const opts: BenchOptions = { size: parseSize(values.size!), runs: Number(values.runs) };
+  for (const name of names) await BENCHES[name]!(opts);
+  return 0;
+}
