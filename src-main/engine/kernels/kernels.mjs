@@ -1,0 +1,214 @@
+// @ts-check
+/**
+ * JS glue of the WASM kernels (wasm/*.ts, built into wasm/build/kernels.wasm by
+ * scripts/build-wasm.mjs). Contract: kernels.d.mts. Plain ESM so that worker
+ * threads, vitest, tsx and the Electron bundle load it without a TS loader.
+ *
+ * The module's memory is fixed (maximum = initial, nothing allocated): an input
+ * window of CHUNK_SIZE bytes with a 64-byte guard before it (the UTF-8 validator's
+ * carried bytes) and padding after it, then a small scratch area for per-block
+ * counts and paired results. Callers write into `input` and pass offsets.
+ * Offsets are checked here (a RangeError is a programming error, not a FolioError).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const BLOCK_SIZE = 65536;
+export const CHUNK_SIZE = 262144;
+const MAX_BLOCKS = CHUNK_SIZE / BLOCK_SIZE;
+
+/**
+ * @typedef {import('./kernels.d.mts').Kernels} Kernels
+ * @typedef {import('./kernels.d.mts').Utf8Stream} Utf8Stream
+ * @typedef {import('./kernels.d.mts').NewlineStyleCounts} NewlineStyleCounts
+ * @typedef {import('./kernels.d.mts').SniffCounts} SniffCounts
+ */
+
+/**
+ * @typedef {object} KernelExports  what wasm/kernels.ts exports
+ * @property {WebAssembly.Memory} memory
+ * @property {() => number} inputPtr
+ * @property {() => number} blockCountsPtr
+ * @property {() => number} resultsPtr
+ * @property {() => number} layoutEnd
+ * @property {(len: number) => number} countNewlinesPerBlock
+ * @property {(start: number, end: number) => number} countNewlines
+ * @property {(start: number, end: number, n: number) => number} findNthNewline
+ * @property {(start: number, end: number, prevIsCR: number) => number} countNewlineStyle
+ * @property {(start: number, end: number) => number} sniff
+ * @property {(start: number, pos: number) => number} snapBackToCodepoint
+ * @property {(pos: number, end: number) => number} snapForwardToCodepoint
+ * @property {(start: number, pos: number) => number} lineStartBefore
+ * @property {(pos: number, end: number) => number} lineEndAfter
+ * @property {(len: number) => number} utf8Feed
+ * @property {() => number} utf8Pending
+ */
+
+/** Path of the .wasm file that kernelModule() loads. */
+export function kernelWasmPath() {
+  const fromEnv = process.env.FOLIO_WASM_PATH;
+  if (fromEnv) return fromEnv;
+  const candidates = [
+    new URL('../../../wasm/build/kernels.wasm', import.meta.url), // source checkout
+    new URL('./kernels.wasm', import.meta.url), // Electron bundle: copied next to the main bundle
+  ];
+  for (const url of candidates) {
+    const path = fileURLToPath(url);
+    if (existsSync(path)) return path;
+  }
+  throw new Error(
+    `WASM kernels not built: none of ${candidates.map((u) => fileURLToPath(u)).join(', ')} exists. ` +
+      'Run `npm run build:wasm` (or set FOLIO_WASM_PATH).',
+  );
+}
+
+/** @type {WebAssembly.Module | undefined} */
+let cachedModule;
+
+/** The compiled kernel module (compiled once per thread, cached); it can be posted to workers. */
+export function kernelModule() {
+  if (!cachedModule) {
+    const path = kernelWasmPath();
+    let bytes;
+    try {
+      bytes = readFileSync(path);
+    } catch (err) {
+      throw new Error(`cannot read WASM kernels at ${path}: ${/** @type {Error} */ (err).message}. Run \`npm run build:wasm\`.`, { cause: err });
+    }
+    cachedModule = new WebAssembly.Module(bytes);
+  }
+  return cachedModule;
+}
+
+/**
+ * @param {number} start
+ * @param {number} end
+ */
+function checkRange(start, end) {
+  if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= CHUNK_SIZE)) {
+    throw new RangeError(`kernel range [${start}, ${end}) is not inside the input window [0, ${CHUNK_SIZE})`);
+  }
+}
+
+/**
+ * Instantiate kernels from a module (in a worker: the one posted by the main thread).
+ * @param {WebAssembly.Module} [module]
+ * @returns {Kernels}
+ */
+export function loadKernels(module = kernelModule()) {
+  const instance = new WebAssembly.Instance(module, {});
+  const wasm = /** @type {KernelExports} */ (/** @type {unknown} */ (instance.exports));
+  const buffer = wasm.memory.buffer;
+  const inputPtr = wasm.inputPtr();
+  if (wasm.layoutEnd() > buffer.byteLength) {
+    throw new Error(`WASM kernel layout (${wasm.layoutEnd()} bytes) exceeds its memory (${buffer.byteLength}); rebuild with \`npm run build:wasm\``);
+  }
+  const bytes = new Uint8Array(buffer);
+  const input = new Uint8Array(buffer, inputPtr, CHUNK_SIZE);
+  const blockCounts = new Uint32Array(buffer, wasm.blockCountsPtr(), MAX_BLOCKS);
+  const results = new Uint32Array(buffer, wasm.resultsPtr(), 2);
+
+  /** @returns {Utf8Stream} */
+  function utf8Stream() {
+    let position = 0;
+    let error = -1;
+    let pendingBytes = 0;
+    // Last 3 bytes fed (oldest first); zeros (ASCII) before the first feed.
+    let carry0 = 0;
+    let carry1 = 0;
+    let carry2 = 0;
+    return {
+      reset() {
+        position = 0;
+        error = -1;
+        pendingBytes = 0;
+        carry0 = carry1 = carry2 = 0;
+      },
+      feed(len) {
+        checkRange(0, len);
+        if (error >= 0) {
+          position += len;
+          return error;
+        }
+        // Another stream may have used the guard since: restore this stream's bytes.
+        bytes[inputPtr - 3] = carry0;
+        bytes[inputPtr - 2] = carry1;
+        bytes[inputPtr - 1] = carry2;
+        const bad = wasm.utf8Feed(len);
+        if (bad !== 0) {
+          error = position + (bad - inputPtr);
+          pendingBytes = 0;
+        } else {
+          pendingBytes = wasm.utf8Pending();
+        }
+        // input[len-3 .. len) — reaches back into the guard when len < 3.
+        carry0 = bytes[inputPtr + len - 3] ?? 0;
+        carry1 = bytes[inputPtr + len - 2] ?? 0;
+        carry2 = bytes[inputPtr + len - 1] ?? 0;
+        position += len;
+        return error;
+      },
+      pending() {
+        return error >= 0 ? 0 : pendingBytes;
+      },
+      finish() {
+        if (error < 0 && pendingBytes > 0) error = position - pendingBytes;
+        return error;
+      },
+      position() {
+        return position;
+      },
+    };
+  }
+
+  return {
+    input,
+    countNewlinesPerBlock(len, out, outOffset) {
+      checkRange(0, len);
+      const blocks = Math.ceil(len / BLOCK_SIZE);
+      if (!(Number.isInteger(outOffset) && outOffset >= 0 && outOffset + blocks <= out.length)) {
+        throw new RangeError(`countNewlinesPerBlock: ${blocks} counts do not fit out[${outOffset}..] (length ${out.length})`);
+      }
+      const total = wasm.countNewlinesPerBlock(len) >>> 0;
+      for (let b = 0; b < blocks; b++) out[outOffset + b] = /** @type {number} */ (blockCounts[b]);
+      return total;
+    },
+    countNewlines(start, end) {
+      checkRange(start, end);
+      return wasm.countNewlines(start, end) >>> 0;
+    },
+    findNthNewline(start, end, n) {
+      checkRange(start, end);
+      if (!(n >= 1)) return -1;
+      if (n > end - start) return -1;
+      return wasm.findNthNewline(start, end, n);
+    },
+    countNewlineStyle(start, end, prevIsCR) {
+      checkRange(start, end);
+      wasm.countNewlineStyle(start, end, prevIsCR ? 1 : 0);
+      return { cr: /** @type {number} */ (results[0]), crlf: /** @type {number} */ (results[1]) };
+    },
+    sniff(start, end) {
+      checkRange(start, end);
+      wasm.sniff(start, end);
+      return { nul: /** @type {number} */ (results[0]), control: /** @type {number} */ (results[1]) };
+    },
+    snapBackToCodepoint(start, pos) {
+      checkRange(start, pos);
+      return wasm.snapBackToCodepoint(start, pos);
+    },
+    snapForwardToCodepoint(pos, end) {
+      checkRange(pos, end);
+      return wasm.snapForwardToCodepoint(pos, end);
+    },
+    lineStartBefore(start, pos) {
+      checkRange(start, pos);
+      return wasm.lineStartBefore(start, pos);
+    },
+    lineEndAfter(pos, end) {
+      checkRange(pos, end);
+      return wasm.lineEndAfter(pos, end);
+    },
+    utf8Stream,
+  };
+}

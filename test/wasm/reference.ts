@@ -1,0 +1,117 @@
+/**
+ * Scalar reference of every WASM kernel: one obvious loop per kernel, same
+ * semantics as src-main/engine/kernels/kernels.d.mts. Offsets are indices into
+ * `bytes` (the kernels' `input`). The property tests compare the two.
+ */
+
+export function countNewlines(bytes: Uint8Array, start = 0, end = bytes.length): number {
+  let n = 0;
+  for (let i = start; i < end; i++) if (bytes[i] === 10) n++;
+  return n;
+}
+
+export function countNewlinesPerBlock(bytes: Uint8Array, len: number, blockSize: number): number[] {
+  const counts: number[] = [];
+  for (let s = 0; s < len; s += blockSize) counts.push(countNewlines(bytes, s, Math.min(s + blockSize, len)));
+  return counts;
+}
+
+export function findNthNewline(bytes: Uint8Array, start: number, end: number, n: number): number {
+  let seen = 0;
+  for (let i = start; i < end; i++) {
+    if (bytes[i] === 10 && ++seen === n) return i;
+  }
+  return -1;
+}
+
+export function countNewlineStyle(bytes: Uint8Array, start: number, end: number, prevIsCR: boolean): { cr: number; crlf: number } {
+  let cr = 0;
+  let crlf = 0;
+  for (let i = start; i < end; i++) {
+    if (bytes[i] === 13) cr++;
+    const before = i === start ? prevIsCR : bytes[i - 1] === 13;
+    if (bytes[i] === 10 && before) crlf++;
+  }
+  return { cr, crlf };
+}
+
+export function isControlByte(b: number): boolean {
+  return (b >= 0x01 && b <= 0x08) || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f) || b === 0x7f;
+}
+
+export function sniff(bytes: Uint8Array, start: number, end: number): { nul: number; control: number } {
+  let nul = 0;
+  let control = 0;
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]!;
+    if (b === 0) nul++;
+    if (isControlByte(b)) control++;
+  }
+  return { nul, control };
+}
+
+const isContinuation = (b: number | undefined): boolean => b !== undefined && (b & 0xc0) === 0x80;
+
+export function snapBackToCodepoint(bytes: Uint8Array, start: number, pos: number): number {
+  for (let p = pos; p >= Math.max(start, pos - 3); p--) if (!isContinuation(bytes[p])) return p;
+  return pos;
+}
+
+export function snapForwardToCodepoint(bytes: Uint8Array, pos: number, end: number): number {
+  for (let p = pos; p <= Math.min(end, pos + 3); p++) if (p === end || !isContinuation(bytes[p])) return p;
+  return pos;
+}
+
+export function lineStartBefore(bytes: Uint8Array, start: number, pos: number): number {
+  for (let i = pos - 1; i >= start; i--) if (bytes[i] === 10) return i + 1;
+  return -1;
+}
+
+export function lineEndAfter(bytes: Uint8Array, pos: number, end: number): number {
+  for (let i = pos; i < end; i++) if (bytes[i] === 10) return i;
+  return -1;
+}
+
+/**
+ * Decode one UTF-8 sequence at i (Unicode Table 3-7). Returns its length, 0 if
+ * the bytes at i can never start a well-formed sequence, or -k if the k bytes up
+ * to the end are a valid but truncated prefix.
+ */
+function sequenceAt(bytes: Uint8Array, i: number, end: number): number {
+  const b0 = bytes[i]!;
+  if (b0 < 0x80) return 1;
+  let len: number;
+  let lo = 0x80;
+  let hi = 0xbf;
+  if (b0 >= 0xc2 && b0 <= 0xdf) len = 2;
+  else if (b0 === 0xe0) [len, lo] = [3, 0xa0];
+  else if (b0 === 0xed) [len, hi] = [3, 0x9f];
+  else if (b0 >= 0xe1 && b0 <= 0xef) len = 3;
+  else if (b0 === 0xf0) [len, lo] = [4, 0x90];
+  else if (b0 === 0xf4) [len, hi] = [4, 0x8f];
+  else if (b0 >= 0xf1 && b0 <= 0xf3) len = 4;
+  else return 0;
+  for (let k = 1; k < len; k++) {
+    if (i + k >= end) return -k;
+    const b = bytes[i + k]!;
+    const ok = k === 1 ? b >= lo && b <= hi : (b & 0xc0) === 0x80;
+    if (!ok) return 0;
+  }
+  return len;
+}
+
+/**
+ * Rust's Utf8Error semantics: the offset of the first ill-formed sequence
+ * (valid_up_to), or -1. With `final` false a truncated sequence at the end is not
+ * an error (more bytes may follow) and `pending` is its length.
+ */
+export function utf8FirstInvalid(bytes: Uint8Array, final = true): { firstInvalid: number; pending: number } {
+  let i = 0;
+  while (i < bytes.length) {
+    const n = sequenceAt(bytes, i, bytes.length);
+    if (n > 0) i += n;
+    else if (n < 0 && !final) return { firstInvalid: -1, pending: -n };
+    else return { firstInvalid: i, pending: 0 };
+  }
+  return { firstInvalid: -1, pending: 0 };
+}

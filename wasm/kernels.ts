@@ -1,0 +1,10 @@
+/**
+ * Entry of the kernel module (wasm/build/kernels.wasm, built by scripts/build-wasm.mjs).
+ * ABI: offsets into the fixed input window in, counts and offsets out; pairs of
+ * results go to RESULTS. The glue is src-main/engine/kernels/kernels.mjs.
+ */
+export { inputPtr, blockCountsPtr, resultsPtr, layoutEnd } from './layout';
+export { countNewlinesPerBlock, countNewlines, findNthNewline, countNewlineStyle } from './newlines';
+export { sniff } from './sniff';
+export { snapBackToCodepoint, snapForwardToCodepoint, lineStartBefore, lineEndAfter } from './boundaries';
+export { utf8Feed, utf8Pending } from './utf8';
