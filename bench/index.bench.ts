@@ -68,8 +68,13 @@ export async function benchIndex(o: BenchOptions): Promise<void> {
   const wcLines = Number(wc.stdout.trim().split(/\s+/)[0]);
   const read1 = await timeMedian(o.runs, () => readAll(file, 0, size));
   const readN = await timeMedian(o.runs, () => readPool(file, size, threads));
-  let utf8ok = true;
-  const nodeUtf8 = await timeMedian(o.runs, () => readAll(file, 0, size, (b, n) => (utf8ok &&= isUtf8(b.subarray(0, n)))));
+  // Every chunk is validated (chunks may cut a character, so the verdicts are only counted).
+  let validChunks = 0;
+  const nodeUtf8 = await timeMedian(o.runs, () =>
+    readAll(file, 0, size, (b, n) => {
+      if (isUtf8(b.subarray(0, n))) validChunks++;
+    }),
+  );
   let newlines = -1;
   const single = await timeMedian(o.runs, async () => {
     newlines = (await buildIndex(file, { threads: 0 })).newlines;
@@ -123,5 +128,5 @@ export async function benchIndex(o: BenchOptions): Promise<void> {
     '',
   ].join('\n');
   process.stdout.write(out + '\n');
-  if (!utf8ok) process.stderr.write('note: the synthetic log failed isUtf8 on a chunk split (expected: chunks cut characters)\n');
+  if (validChunks === 0) process.stderr.write('warning: isUtf8 found no valid chunk\n');
 }
