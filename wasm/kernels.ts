@@ -4,7 +4,7 @@
  * results go to RESULTS. The glue is src-main/engine/kernels/kernels.mjs.
  */
 export { inputPtr, blockCountsPtr, resultsPtr, layoutEnd } from './layout';
-export { countNewlinesPerBlock, countNewlines, findNthNewline, countNewlineStyle } from './newlines';
+export { countNewlinesPerBlock, countLinesAndCR, countNewlines, findNthNewline, countNewlineStyle } from './newlines';
 export { sniff } from './sniff';
 export { snapBackToCodepoint, snapForwardToCodepoint, lineStartBefore, lineEndAfter } from './boundaries';
 export { utf8Feed, utf8Pending } from './utf8';

@@ -58,6 +58,57 @@ export function countNewlinesPerBlock(len: usize): u32 {
   return total;
 }
 
+/**
+ * '\n' per BLOCK_SIZE block of input[0..len) (one u32 per block at BLOCK_COUNTS) and
+ * the total '\r' count (RESULTS[0]), in one pass over the same loads. Returns the
+ * total '\n'. The indexer calls this once per chunk; CRLF pairs are counted by
+ * countNewlineStyle only for chunks that hold a '\r', which most files never do.
+ */
+export function countLinesAndCR(len: usize): u32 {
+  const vlf = i8x16.splat(LF);
+  const vcr = i8x16.splat(CR);
+  let total: u32 = 0;
+  let crTotal: u32 = 0;
+  let blockIdx: usize = 0;
+  for (let start: usize = 0; start < len; start += BLOCK_SIZE) {
+    let p = INPUT + start;
+    const end = INPUT + min(start + BLOCK_SIZE, len);
+    let lfSum = i32x4.splat(0);
+    let crSum = i32x4.splat(0);
+    while (end - p >= 64) {
+      let groups = (end - p) >> 6;
+      if (groups > FLUSH_GROUPS) groups = FLUSH_GROUPS;
+      const stop = p + (groups << 6);
+      let lfAcc = i8x16.splat(0);
+      let crAcc = i8x16.splat(0);
+      do {
+        const a = v128.load(p);
+        const b = v128.load(p, 16);
+        const c = v128.load(p, 32);
+        const d = v128.load(p, 48);
+        lfAcc = i8x16.sub(lfAcc, i8x16.add(i8x16.add(i8x16.eq(a, vlf), i8x16.eq(b, vlf)), i8x16.add(i8x16.eq(c, vlf), i8x16.eq(d, vlf))));
+        crAcc = i8x16.sub(crAcc, i8x16.add(i8x16.add(i8x16.eq(a, vcr), i8x16.eq(b, vcr)), i8x16.add(i8x16.eq(c, vcr), i8x16.eq(d, vcr))));
+        p += 64;
+      } while (p < stop);
+      lfSum = i32x4.add(lfSum, widenCounts(lfAcc));
+      crSum = i32x4.add(crSum, widenCounts(crAcc));
+    }
+    let lf = sumLanes(lfSum);
+    crTotal += sumLanes(crSum);
+    while (p < end) {
+      const byte = load<u8>(p);
+      lf += <u32>(byte == LF);
+      crTotal += <u32>(byte == CR);
+      p++;
+    }
+    store<u32>(BLOCK_COUNTS + (blockIdx << 2), lf);
+    total += lf;
+    blockIdx++;
+  }
+  store<u32>(RESULTS, crTotal);
+  return total;
+}
+
 export function countNewlines(start: usize, end: usize): u32 {
   return countByte(INPUT + start, INPUT + end, LF);
 }

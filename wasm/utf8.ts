@@ -183,10 +183,28 @@ function codepointStart(p: usize): usize {
 export function utf8Feed(len: usize): usize {
   let p = INPUT;
   const end = INPUT + len;
-  let prev = v128.load(INPUT - 16);
-  let prevIncomplete = isIncomplete(prev);
   const high = i8x16.splat(<i8>0x80);
   while (end - p >= 64) {
+    // The 16 bytes before p (the guard holds the carried bytes before INPUT; only
+    // lanes 13-15 matter to prev1/2/3 and isIncomplete).
+    const prev = v128.load(p - 16);
+    const prevIncomplete = isIncomplete(prev);
+    if (!v128.any_true(prevIncomplete)) {
+      // ASCII run: one branch per 256 bytes. Nothing open before p, so an all-ASCII
+      // stretch needs no further check.
+      while (end - p >= 256) {
+        const o = v128.or(
+          v128.or(v128.or(v128.or(v128.load(p), v128.load(p, 16)), v128.or(v128.load(p, 32), v128.load(p, 48))),
+            v128.or(v128.or(v128.load(p, 64), v128.load(p, 80)), v128.or(v128.load(p, 96), v128.load(p, 112)))),
+          v128.or(v128.or(v128.or(v128.load(p, 128), v128.load(p, 144)), v128.or(v128.load(p, 160), v128.load(p, 176))),
+            v128.or(v128.or(v128.load(p, 192), v128.load(p, 208)), v128.or(v128.load(p, 224), v128.load(p, 240)))),
+        );
+        if (v128.any_true(v128.and(o, high))) break;
+        p += 256;
+      }
+      if (end - p < 64) break;
+    }
+    const before = v128.load(p - 16);
     const a = v128.load(p);
     const b = v128.load(p, 16);
     const c = v128.load(p, 32);
@@ -194,29 +212,24 @@ export function utf8Feed(len: usize): usize {
     const any = v128.or(v128.or(a, b), v128.or(c, d));
     if (!v128.any_true(v128.and(any, high))) {
       // All ASCII: only an unfinished sequence from before can be wrong.
-      if (v128.any_true(prevIncomplete)) return scalarValidate(codepointStart(p), end);
-      prevIncomplete = i8x16.splat(0);
+      if (v128.any_true(isIncomplete(before))) return scalarValidate(codepointStart(p), end);
     } else {
       const err = v128.or(
-        v128.or(checkBlock(a, prev), checkBlock(b, a)),
+        v128.or(checkBlock(a, before), checkBlock(b, a)),
         v128.or(checkBlock(c, b), checkBlock(d, c)),
       );
       if (v128.any_true(err)) return scalarValidate(codepointStart(p), end);
-      prevIncomplete = isIncomplete(d);
     }
-    prev = d;
     p += 64;
   }
   while (end - p >= 16) {
+    const prev = v128.load(p - 16);
     const a = v128.load(p);
     if (!v128.any_true(v128.and(a, high))) {
-      if (v128.any_true(prevIncomplete)) return scalarValidate(codepointStart(p), end);
-      prevIncomplete = i8x16.splat(0);
-    } else {
-      if (v128.any_true(checkBlock(a, prev))) return scalarValidate(codepointStart(p), end);
-      prevIncomplete = isIncomplete(a);
+      if (v128.any_true(isIncomplete(prev))) return scalarValidate(codepointStart(p), end);
+    } else if (v128.any_true(checkBlock(a, prev))) {
+      return scalarValidate(codepointStart(p), end);
     }
-    prev = a;
     p += 16;
   }
   // Tail (< 16 bytes) and any sequence left open by the SIMD part.

@@ -47,6 +47,30 @@ describe('newline kernels', () => {
     );
   });
 
+  it('scanLines gives the per-block counts, CR and CRLF of the reference in one call, with and without a CR before the window', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: CHUNK_SIZE }),
+        fc.integer(),
+        fc.boolean(),
+        fc.constantFrom('lf', 'crlf', 'lone-cr-at-end', 'lf-at-start'),
+        (len, seed, prevIsCR, shape) => {
+          const bytes = logText(len, seed, { crlf: shape === 'crlf' });
+          if (shape === 'lone-cr-at-end' && len > 0) bytes[len - 1] = 13;
+          if (shape === 'lf-at-start' && len > 0) bytes[0] = 10;
+          const input = place(bytes);
+          const out = new Uint32Array(4).fill(0xdead);
+          const r = kernels.scanLines(len, out, 0, prevIsCR);
+          const blocks = ref.countNewlinesPerBlock(input, len, BLOCK_SIZE);
+          expect([...out.subarray(0, blocks.length)]).toEqual(blocks);
+          expect(r.newlines).toBe(blocks.reduce((a, b) => a + b, 0));
+          expect({ cr: r.cr, crlf: r.crlf }).toEqual(ref.countNewlineStyle(input, 0, len, prevIsCR));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('countNewlinesPerBlock counts exactly at block edges (lengths 64 KiB ± a few, newline at every edge offset)', () => {
     for (const len of [0, 1, 15, 16, 63, 64, 65, BLOCK_SIZE - 3, BLOCK_SIZE - 1, BLOCK_SIZE, BLOCK_SIZE + 1, BLOCK_SIZE + 3, 2 * BLOCK_SIZE + 2, CHUNK_SIZE - 1, CHUNK_SIZE]) {
       for (const edgeOffset of [-2, -1, 0, 1]) {

@@ -61,10 +61,10 @@ export function scanRange({ kernels, fd, start, end, isLast, counts, firstBlock 
     const want = Math.min(CHUNK_SIZE, end - pos);
     const got = readSync(fd, input, 0, want, pos);
     if (got <= 0) break; // file shrank under us: the caller compares sizes
-    newlines += kernels.countNewlinesPerBlock(got, counts, Math.floor(pos / BLOCK_SIZE) - firstBlock);
-    const style = kernels.countNewlineStyle(0, got, prevIsCR);
-    cr += style.cr;
-    crlf += style.crlf;
+    const lines = kernels.scanLines(got, counts, Math.floor(pos / BLOCK_SIZE) - firstBlock, prevIsCR);
+    newlines += lines.newlines;
+    cr += lines.cr;
+    crlf += lines.crlf;
     prevIsCR = input[got - 1] === 13;
     if (firstInvalid < 0) {
       let from = 0;

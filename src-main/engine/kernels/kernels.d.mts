@@ -50,6 +50,12 @@ export interface Kernels {
    * and write the counts to out[outOffset ...]. Returns the total count.
    */
   countNewlinesPerBlock(len: number, out: Uint32Array, outOffset: number): number;
+  /**
+   * The indexer's per-chunk pass: countNewlinesPerBlock plus CR and CRLF counts of
+   * input[0..len), with the CR count taken in the same pass (CRLF pairs are only
+   * looked for when the chunk has a CR). prevIsCR: the byte before input[0] was '\r'.
+   */
+  scanLines(len: number, out: Uint32Array, outOffset: number, prevIsCR: boolean): { newlines: number } & NewlineStyleCounts;
   /** Count '\n' in input[start..end). */
   countNewlines(start: number, end: number): number;
   /** Offset in input of the n-th (1-based) '\n' within input[start..end), or -1 if there are fewer than n. */

@@ -32,6 +32,7 @@ const MAX_BLOCKS = CHUNK_SIZE / BLOCK_SIZE;
  * @property {() => number} resultsPtr
  * @property {() => number} layoutEnd
  * @property {(len: number) => number} countNewlinesPerBlock
+ * @property {(len: number) => number} countLinesAndCR
  * @property {(start: number, end: number) => number} countNewlines
  * @property {(start: number, end: number, n: number) => number} findNthNewline
  * @property {(start: number, end: number, prevIsCR: number) => number} countNewlineStyle
@@ -172,6 +173,23 @@ export function loadKernels(module = kernelModule()) {
       const total = wasm.countNewlinesPerBlock(len) >>> 0;
       for (let b = 0; b < blocks; b++) out[outOffset + b] = /** @type {number} */ (blockCounts[b]);
       return total;
+    },
+    scanLines(len, out, outOffset, prevIsCR) {
+      checkRange(0, len);
+      const blocks = Math.ceil(len / BLOCK_SIZE);
+      if (!(Number.isInteger(outOffset) && outOffset >= 0 && outOffset + blocks <= out.length)) {
+        throw new RangeError(`scanLines: ${blocks} counts do not fit out[${outOffset}..] (length ${out.length})`);
+      }
+      const newlines = wasm.countLinesAndCR(len) >>> 0;
+      const cr = /** @type {number} */ (results[0]);
+      for (let b = 0; b < blocks; b++) out[outOffset + b] = /** @type {number} */ (blockCounts[b]);
+      // CRLF pairs need a second look only where there is a CR (or one just before).
+      let crlf = 0;
+      if (cr > 0 || prevIsCR) {
+        wasm.countNewlineStyle(0, len, prevIsCR ? 1 : 0);
+        crlf = /** @type {number} */ (results[1]);
+      }
+      return { newlines, cr, crlf };
     },
     countNewlines(start, end) {
       checkRange(start, end);
