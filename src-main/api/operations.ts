@@ -4,8 +4,10 @@
  * function. Doors derive their routes, channels and tools from this table.
  */
 import type { z } from 'zod';
-import { FileInfo, FileInfoInput } from './schemas.ts';
+import { FileInfo, FileInfoInput, ReadInput, ReadOutput } from './schemas.ts';
 import { fileInfo } from '../engine/file-info.ts';
+import { read } from '../engine/read.ts';
+import { toReadRequest } from './read-request.ts';
 
 export interface Actor {
   kind: 'human' | 'agent';
@@ -36,6 +38,18 @@ export const operations = {
     description:
       'Size, line count, encoding, newline style, BOM, final newline, UTF-8 validity and binary verdict of a file, with its version. Cheap after the first call (the line index is cached).',
     run: (input, _actor, ctx) => fileInfo(input.path, ctx),
+  }),
+  read: op({
+    input: ReadInput,
+    output: ReadOutput,
+    description:
+      'Read any window of a file of any size: line ranges (several at once), a byte window rounded to whole lines, exact bytes, char-budget pages, head or tail. ' +
+      'Ask for big windows and several ranges in one call rather than many small reads. Every answer carries the version (etag): send it back as if_match, ' +
+      'or use hashlines anchors, when you upsert. Long lines come back cut with line_cut and next_start_byte to continue.',
+    run: (input) => {
+      const { req, opts } = toReadRequest(input);
+      return read(input.path, req, opts);
+    },
   }),
 };
 

@@ -50,3 +50,132 @@ export type FileInfo = z.infer<typeof FileInfo>;
 export const ErrorBody = z.object({
   error: z.object({ code: z.string(), message: z.string() }).passthrough(),
 });
+
+// ---------------------------------------------------------------------------
+// read
+
+const int = () => z.number().int();
+
+export const LineRange = z.object({
+  start: int().describe('First line, 1-based.'),
+  end: int().describe('Last line, inclusive.'),
+});
+
+export const ReadInput = z
+  .object({
+    path: z.string().min(1).describe('File to read.'),
+    ranges: z.array(LineRange).min(1).max(1000).optional().describe('Line ranges, 1-based inclusive; several per call, overlaps merged. Ask for everything you need at once.'),
+    offset: int().optional().describe('Shorthand for ranges: first line (1-based); with limit.'),
+    limit: int().optional().describe('Shorthand for ranges: number of lines from offset.'),
+    start_byte: int().optional().describe('Byte window start (snapped to its line start), or exact range start with end_byte.'),
+    max_bytes: int().optional().describe('Byte window size, default 65536, capped at 262144; rounded to whole lines.'),
+    end_byte: int().optional().describe('Exact byte range end (exclusive), adjusted to UTF-8 character boundaries.'),
+    page: int().optional().describe('Page number (1-based) of char-budget pages; the default mode is page 1.'),
+    page_chars: int().optional().describe('Page budget in characters, default 50000.'),
+    head: int().optional().describe('First N lines.'),
+    tail: int().optional().describe('Last N lines.'),
+    full: z.boolean().optional().describe('The whole file, only if it is at most 8 MiB.'),
+    hashlines: z.boolean().optional().describe('Prefix each line with LINE#HASH| (3 hex digits) to use as anchors in upserts.'),
+    invalid_utf8: z.enum(['replace', 'error']).optional().describe("Invalid UTF-8: 'replace' with U+FFFD and report (default) or 'error' (encoding_mismatch)."),
+    allow_binary: z.boolean().optional().describe('Read a binary file anyway (decoded with replacement).'),
+  })
+  .describe('Read a window of a file. Give one mode: ranges (or offset+limit), start_byte (+max_bytes) for a byte window, start_byte+end_byte for exact bytes, page, head, tail or full; none means page 1.');
+export type ReadInput = z.infer<typeof ReadInput>;
+
+const ReadVersion = Version;
+
+export const ReadOutput = z.object({
+  path: z.string(),
+  version: ReadVersion,
+  encoding: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'binary', 'unknown']),
+  bom: z.boolean(),
+  newline_style: NewlineStyle.nullable(),
+  total_lines: z.number().int().nullable().describe('Null while a big file is still being indexed (see indexing).'),
+  indexing: z.object({ bytesDone: z.number(), totalBytes: z.number() }).nullable(),
+  mode: z.enum(['lines', 'bytes', 'exact', 'page', 'head', 'tail', 'full']),
+  content: z.string().describe('The text, exactly as in the file (without a BOM), or with LINE#HASH| prefixes when hashlines is on.'),
+  start_line: z.number().int().nullable(),
+  end_line: z.number().int().nullable(),
+  start_byte: z.number().int(),
+  end_byte: z.number().int(),
+  hashlines: z.boolean(),
+  notes: z.array(z.string()),
+  truncated: z.boolean(),
+  line_cut: z
+    .object({
+      line: z.number().int(),
+      line_start_byte: z.number().int(),
+      line_end_byte: z.number().int(),
+      starts_mid_line: z.boolean(),
+      ends_mid_line: z.boolean(),
+    })
+    .optional()
+    .describe('Present when a line longer than the window was cut: continue with start_byte = next_start_byte.'),
+  invalid_utf8: z.object({ replaced: z.number().int(), first_offset: z.number().int() }).optional(),
+  ranges: z
+    .array(
+      z.object({
+        start: z.number().int(),
+        end: z.number().int(),
+        start_byte: z.number().int(),
+        end_byte: z.number().int(),
+        content: z.string(),
+        clamped: z.boolean(),
+      }),
+    )
+    .optional(),
+  next_start_byte: z.number().int().nullable().optional(),
+  file_size: z.number().int().optional(),
+  requested_range: z.object({ start_byte: z.number().int(), end_byte: z.number().int() }).optional(),
+  actual_range: z.object({ start_byte: z.number().int(), end_byte: z.number().int() }).optional(),
+  adjustments: z
+    .array(z.object({ edge: z.enum(['start', 'end']), from: z.number().int(), to: z.number().int(), reason: z.string() }))
+    .optional(),
+  is_partial: z.boolean().optional(),
+  percent_of_file: z.number().optional(),
+  page: z.number().int().optional(),
+  lineStart: z.number().int().optional(),
+  lineEnd: z.number().int().optional(),
+  totalLines: z.number().int().nullable().optional(),
+  nextPage: z.number().int().nullable().optional(),
+  chars: z.number().int().optional(),
+});
+export type ReadOutput = z.infer<typeof ReadOutput>;
+
+// ---------------------------------------------------------------------------
+// search
+
+export const SearchInput = z.object({
+  path: z.string().min(1),
+  pattern: z.string().min(1).describe('JavaScript regular expression, matched against each line.'),
+  flags: z.string().optional().describe("Regex flags, any of 'imsu'."),
+  start_byte: int().optional().describe('Search from this byte (snapped to its line start); use a previous next_start_byte to continue.'),
+  end_byte: int().optional(),
+  start_line: int().optional().describe('Search from this line (1-based).'),
+  end_line: int().optional().describe('Search up to this line (inclusive).'),
+  max: int().optional().describe('Cap on matching lines returned, default 100, at most 10000.'),
+  max_line_chars: int().optional().describe('Matched lines are cut to this many characters around the match, default 400.'),
+  count_only: z.boolean().optional().describe('Only count matching lines (like grep -c).'),
+});
+export type SearchInput = z.infer<typeof SearchInput>;
+
+export const SearchOutput = z.object({
+  path: z.string(),
+  version: Version,
+  total_lines: z.number().int().nullable(),
+  matches: z.array(
+    z.object({
+      line: z.number().int(),
+      byte_offset: z.number().int(),
+      column: z.number().int(),
+      text: z.string(),
+      text_truncated: z.boolean(),
+    }),
+  ),
+  count: z.number().int(),
+  truncated: z.boolean(),
+  next_start_byte: z.number().int().nullable(),
+  scanned: z.object({ startByte: z.number().int(), endByte: z.number().int() }),
+  elapsed_ms: z.number(),
+});
+export type SearchOutput = z.infer<typeof SearchOutput>;

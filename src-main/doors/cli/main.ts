@@ -8,6 +8,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT_ERROR, EXIT_USAGE } from '../../api/error-map.ts';
 import { isFolioError } from '../../api/handle.ts';
 import { registerInfo } from './info.ts';
+import { registerRead } from './read.ts';
 import { registerServe } from './serve.ts';
 
 export interface CliIO {
@@ -44,6 +45,7 @@ export function buildProgram(io: CliIO): Command {
     })
     .showSuggestionAfterError();
   registerInfo(program, io);
+  registerRead(program, io);
   registerServe(program, io);
   return program;
 }

@@ -1,0 +1,141 @@
+/**
+ * `folio read FILE [--lines 10-20,40-50 | --bytes START[+MAX] | --range START-END |
+ *  --page N | --head N | --tail N | --full] [--hashlines] [--json]`
+ * Human output: a short header (path, range, total), then the content.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import { handle, type OpOutput } from '../../api/handle.ts';
+import type { ReadInput } from '../../api/schemas.ts';
+import { bytesHuman, count } from './format.ts';
+import { Exit, printError, type CliIO } from './main.ts';
+
+const HUMAN = { kind: 'human', name: 'cli' } as const;
+
+function int(flag: string, allowNegative = false) {
+  return (v: string): number => {
+    if (!/^-?\d+$/.test(v) || (!allowNegative && v.startsWith('-'))) throw new InvalidArgumentError(`${flag} takes a whole number, got "${v}"`);
+    return Number(v);
+  };
+}
+
+/** "10-20,40-50" or "7" -> ranges */
+export function parseLineRanges(v: string): { start: number; end: number }[] {
+  return v.split(',').map((part) => {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) throw new InvalidArgumentError(`--lines takes ranges like 10-20,40-50, got "${part}"`);
+    return { start: Number(m[1]), end: Number(m[2] ?? m[1]) };
+  });
+}
+
+/** "START" or "START+MAX" */
+function parseBytes(v: string): { start_byte: number; max_bytes?: number } {
+  const m = /^(\d+)(?:\+(\d+))?$/.exec(v.trim());
+  if (!m) throw new InvalidArgumentError(`--bytes takes START or START+MAX, got "${v}"`);
+  return m[2] === undefined ? { start_byte: Number(m[1]) } : { start_byte: Number(m[1]), max_bytes: Number(m[2]) };
+}
+
+/** "START-END" (end exclusive); negatives are passed on so the engine names them. */
+function parseRange(v: string): { start_byte: number; end_byte: number } {
+  const m = /^(-?\d+)-(-?\d+)$/.exec(v.trim());
+  if (!m) throw new InvalidArgumentError(`--range takes START-END (bytes, end exclusive), got "${v}"`);
+  return { start_byte: Number(m[1]), end_byte: Number(m[2]) };
+}
+
+export function formatReadHeader(r: OpOutput<'read'>): string {
+  const lines =
+    r.ranges && r.ranges.length > 1
+      ? r.ranges.map((x) => `${count(x.start)}-${count(x.end)}`).join(', ')
+      : r.start_line === null
+        ? 'none'
+        : `${count(r.start_line)}-${count(r.end_line ?? r.start_line)}`;
+  const total = r.total_lines === null ? `indexing ${((100 * (r.indexing?.bytesDone ?? 0)) / Math.max(1, r.indexing?.totalBytes ?? 1)).toFixed(0)}%` : `${count(r.total_lines)} lines`;
+  const rows = [
+    '---',
+    `path: ${r.path}`,
+    `range: lines ${lines} (bytes ${count(r.start_byte)}-${count(r.end_byte)})` + (r.page ? `, page ${r.page}${r.nextPage ? ` (next: --page ${r.nextPage})` : ' (last)'}` : ''),
+    `total: ${total}, ${bytesHuman(r.version.size)}`,
+    `version: ${r.version.etag}`,
+  ];
+  if (r.next_start_byte !== undefined && r.next_start_byte !== null) rows.push(`next: --bytes ${r.next_start_byte}`);
+  if (r.line_cut) rows.push(`cut: line ${count(r.line_cut.line)} is longer than the window (bytes ${count(r.line_cut.line_start_byte)}-${count(r.line_cut.line_end_byte)})`);
+  if (r.invalid_utf8) rows.push(`invalid utf-8: ${r.invalid_utf8.replaced} replaced with U+FFFD, first at byte ${count(r.invalid_utf8.first_offset)}`);
+  for (const a of r.adjustments ?? []) rows.push(`adjusted ${a.edge}: ${count(a.from)} -> ${count(a.to)} (${a.reason})`);
+  for (const n of r.notes) rows.push(`note: ${n}`);
+  rows.push('---');
+  return rows.join('\n') + '\n';
+}
+
+function formatRead(r: OpOutput<'read'>): string {
+  let body: string;
+  if (r.ranges && r.ranges.length > 1) {
+    body = r.ranges.map((x, i) => (i ? `--- lines ${count(x.start)}-${count(x.end)} ---\n` : '') + x.content + (x.content.endsWith('\n') ? '' : '\n')).join('');
+  } else {
+    body = r.content + (r.content === '' || r.content.endsWith('\n') ? '' : '\n');
+  }
+  return formatReadHeader(r) + body;
+}
+
+interface ReadFlags {
+  lines?: { start: number; end: number }[];
+  bytes?: { start_byte: number; max_bytes?: number };
+  range?: { start_byte: number; end_byte: number };
+  page?: number;
+  pageChars?: number;
+  head?: number;
+  tail?: number;
+  full?: boolean;
+  hashlines?: boolean;
+  invalidUtf8?: 'replace' | 'error';
+  allowBinary?: boolean;
+  json?: boolean;
+}
+
+export function registerRead(program: Command, io: CliIO): void {
+  program
+    .command('read')
+    .description('Read a window of FILE: line ranges, a byte window, exact bytes, a page, head or tail (default: page 1).')
+    .argument('<file>', 'file to read')
+    .option('--lines <ranges>', 'line ranges, 1-based inclusive: 10-20,40-50', parseLineRanges)
+    .option('--bytes <start[+max]>', 'byte window from START (snapped to its line), MAX bytes (default 65536)', parseBytes)
+    .option('--range <start-end>', 'exact bytes [START, END), snapped to UTF-8 characters', parseRange)
+    .option('--page <n>', 'page N of char-budget pages', int('--page'))
+    .option('--page-chars <n>', 'page budget in characters (default 50000)', int('--page-chars'))
+    .option('--head <n>', 'first N lines', int('--head'))
+    .option('--tail <n>', 'last N lines', int('--tail'))
+    .option('--full', 'the whole file (at most 8 MiB)')
+    .option('--hashlines', 'prefix lines with LINE#HASH| anchors for upserts')
+    .option('--invalid-utf8 <policy>', "'replace' (default) or 'error'", (v: string) => {
+      if (v !== 'replace' && v !== 'error') throw new InvalidArgumentError(`--invalid-utf8 takes replace or error, got "${v}"`);
+      return v;
+    })
+    .option('--allow-binary', 'read a binary file anyway')
+    .option('--json', 'print the response as one JSON object')
+    .action(async (file: string, f: ReadFlags) => {
+      const input: ReadInput = {
+        path: file,
+        ...(f.lines ? { ranges: f.lines } : {}),
+        ...(f.bytes ?? {}),
+        ...(f.range ?? {}),
+        ...(f.page !== undefined ? { page: f.page } : {}),
+        ...(f.pageChars !== undefined ? { page_chars: f.pageChars } : {}),
+        ...(f.head !== undefined ? { head: f.head } : {}),
+        ...(f.tail !== undefined ? { tail: f.tail } : {}),
+        ...(f.full ? { full: true } : {}),
+        ...(f.hashlines ? { hashlines: true } : {}),
+        ...(f.invalidUtf8 ? { invalid_utf8: f.invalidUtf8 } : {}),
+        ...(f.allowBinary ? { allow_binary: true } : {}),
+      };
+      if (f.bytes && f.range) throw new Exit(usage(io, '--bytes and --range are two modes: give one'));
+      try {
+        const r = await handle('read', input, HUMAN);
+        io.stdout.write(f.json ? JSON.stringify(r) + '\n' : formatRead(r));
+      } catch (err) {
+        throw new Exit(printError(err, Boolean(f.json), io));
+      }
+    });
+}
+
+function usage(io: CliIO, message: string): number {
+  io.stderr.write(`folio: usage: ${message}\n`);
+  return 2;
+}

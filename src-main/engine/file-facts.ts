@@ -1,0 +1,137 @@
+/**
+ * What every read answer carries about its file: the live (possibly still
+ * building) line index, the version, encoding, BOM, newline style, total lines or
+ * indexing progress, and the SHA-256 when known.
+ *
+ * SHA-256 never blocks a read of a big file: files up to 1 MiB are hashed inline;
+ * bigger ones are hashed once in a background worker and the digest appears in
+ * answers from then on (keyed by version, so it is never stale).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { sniffBinary, type BinaryVerdict } from './binary-sniff.ts';
+import { etagOf, type FileIdentity } from './file-identity.ts';
+import type { IndexProgress } from './index-builder.ts';
+import { startIndex, type OpenOptions } from './index-store.ts';
+import type { LineIndex, NewlineStyle } from './line-index.ts';
+
+export interface Version {
+  etag: string;
+  size: number;
+  mtimeMs: number;
+  sha256?: string;
+}
+
+export type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'binary' | 'unknown';
+
+export interface FileFacts {
+  index: LineIndex;
+  identity: FileIdentity;
+  version: Version;
+  verdict: BinaryVerdict;
+  encoding: Encoding;
+  bom: boolean;
+  newlineStyle: NewlineStyle | null;
+  totalLines: number | null;
+  indexing: IndexProgress | null;
+}
+
+const INLINE_HASH_BYTES = 1024 * 1024;
+/** How long a read waits for a running index build before answering from the partial index. */
+const WAIT_FOR_INDEX_MS = 30;
+const verdicts = new Map<string, BinaryVerdict>();
+const digests = new Map<string, string>();
+const hashing = new Set<string>();
+
+async function verdictOf(id: FileIdentity, etag: string): Promise<BinaryVerdict> {
+  let v = verdicts.get(etag);
+  if (!v) {
+    v = await sniffBinary(id.path, id.size);
+    if (verdicts.size > 1000) verdicts.clear();
+    verdicts.set(etag, v);
+  }
+  return v;
+}
+
+/** The SHA-256 of this version if known; starts computing it in the background if not. */
+function sha256Of(id: FileIdentity, etag: string): string | undefined {
+  const known = digests.get(etag);
+  if (known) return known;
+  if (id.size <= INLINE_HASH_BYTES) {
+    const digest = createHash('sha256').update(readFileSync(id.path)).digest('hex');
+    digests.set(etag, digest);
+    return digest;
+  }
+  if (!hashing.has(etag)) {
+    hashing.add(etag);
+    const worker = new Worker(
+      `const { createHash } = require('node:crypto');
+       const { createReadStream } = require('node:fs');
+       const { parentPort, workerData } = require('node:worker_threads');
+       const h = createHash('sha256');
+       createReadStream(workerData.path, { highWaterMark: 1 << 20, end: workerData.size - 1 })
+         .on('data', (d) => h.update(d))
+         .on('end', () => parentPort.postMessage(h.digest('hex')))
+         .on('error', (e) => parentPort.postMessage({ error: e.message }));`,
+      { eval: true, workerData: { path: id.path, size: id.size } },
+    );
+    worker.unref();
+    worker.once('message', (msg: unknown) => {
+      if (typeof msg === 'string') digests.set(etag, msg);
+      hashing.delete(etag);
+      void worker.terminate();
+    });
+    worker.once('error', () => hashing.delete(etag));
+  }
+  return undefined;
+}
+
+/** Wait for the background SHA-256 of the file's current version (tests, upsert preconditions). */
+export async function sha256Now(path: string): Promise<string> {
+  const facts = await factsOf(path);
+  const h = createHash('sha256');
+  const { createReadStream } = await import('node:fs');
+  for await (const chunk of createReadStream(facts.identity.path, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
+  const digest = h.digest('hex');
+  digests.set(facts.version.etag, digest);
+  return digest;
+}
+
+export function encodingOf(verdict: BinaryVerdict, index: LineIndex): Encoding {
+  if (verdict.isBinary) return 'binary';
+  if (verdict.bomEncoding === 'utf-16le' || verdict.bomEncoding === 'utf-16be') return verdict.bomEncoding;
+  if (!index.complete) return 'utf-8'; // provisional until the whole file is validated
+  return index.facts.firstInvalid === null ? 'utf-8' : 'unknown';
+}
+
+/** Facts of `path` now, without waiting for a big file's index to finish. */
+export async function factsOf(path: string, opts: OpenOptions = {}): Promise<FileFacts> {
+  const build = startIndex(path, opts);
+  if (!build.index.complete) {
+    // Most files index in a few ms: wait briefly so their answers carry total lines;
+    // a multi-GB file answers from the live index at once and reports progress.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      build.done.catch(() => undefined),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, WAIT_FOR_INDEX_MS))),
+    ]);
+    clearTimeout(timer);
+  }
+  const index = build.index;
+  const identity = index.identity;
+  const etag = etagOf(identity);
+  const verdict = await verdictOf(identity, etag);
+  const sha256 = sha256Of(identity, etag);
+  return {
+    index,
+    identity,
+    version: { etag, size: identity.size, mtimeMs: identity.mtimeMs, ...(sha256 ? { sha256 } : {}) },
+    verdict,
+    encoding: encodingOf(verdict, index),
+    bom: verdict.bomEncoding !== null,
+    newlineStyle: index.complete ? index.newlineStyle : null,
+    totalLines: index.complete ? index.lineCount : null,
+    indexing: index.complete ? null : build.progress(),
+  };
+}
