@@ -76,13 +76,15 @@ function sha256Of(id: FileIdentity, etag: string): string | undefined {
          .on('error', (e) => parentPort.postMessage({ error: e.message }));`,
       { eval: true, workerData: { path: id.path, size: id.size } },
     );
-    worker.unref();
     worker.once('message', (msg: unknown) => {
       if (typeof msg === 'string') digests.set(etag, msg);
       hashing.delete(etag);
       void worker.terminate();
     });
     worker.once('error', () => hashing.delete(etag));
+    // After the listeners: adding a 'message' listener refs the worker again, and a
+    // background hash must never keep a CLI process alive.
+    worker.unref();
   }
   return undefined;
 }

@@ -270,7 +270,6 @@ class WorkerPool {
       workerData: { folioIndexWorker: true, module: kernelModule() },
     });
     const slot: Slot = { worker, busy: 0 };
-    worker.unref();
     worker.on('message', (msg: { id: number; result?: ScanResult; error?: { message: string; code?: string } }) => {
       const w = this.waiting.get(msg.id);
       if (!w) return;
@@ -281,6 +280,7 @@ class WorkerPool {
     });
     worker.on('error', (err) => this.fail(slot, err));
     worker.on('exit', (code) => this.fail(slot, new Error(`index worker exited with code ${code}`)));
+    worker.unref(); // after the listeners, which ref it again; run() refs it while busy
     return slot;
   }
 

@@ -125,7 +125,8 @@ export function registerRead(program: Command, io: CliIO): void {
         ...(f.invalidUtf8 ? { invalid_utf8: f.invalidUtf8 } : {}),
         ...(f.allowBinary ? { allow_binary: true } : {}),
       };
-      if (f.bytes && f.range) throw new Exit(usage(io, '--bytes and --range are two modes: give one'));
+      const modes = ['lines', 'bytes', 'range', 'page', 'head', 'tail', 'full'].filter((m) => f[m as keyof ReadFlags] !== undefined);
+      if (modes.length > 1) throw new Exit(usage(io, `give one read mode, got --${modes.join(' and --')}`));
       try {
         const r = await handle('read', input, HUMAN);
         io.stdout.write(f.json ? JSON.stringify(r) + '\n' : formatRead(r));
