@@ -85,8 +85,4 @@ describe('folio read', () => {
     expect(r.status).toBe(1);
     expect(JSON.parse(r.stdout).error.code).toBe('permission_denied');
   });
-    expect(r.signal).toBeNull();
-    expect(r.status).toBe(1);
-    expect(JSON.parse(r.stdout).error.code).toBe('binary_file');
-  });
 });
