@@ -22,6 +22,7 @@ const ENGINE_RUNTIME_FILES: [string, string][] = [
   ['wasm/build/kernels.wasm', 'kernels.wasm'],
   ['src-main/engine/kernels/index-worker.mjs', 'kernels/index-worker.mjs'],
   ['src-main/engine/kernels/kernels.mjs', 'kernels/kernels.mjs'],
+  ['src-main/engine/kernels/search-worker.mjs', 'kernels/search-worker.mjs'],
 ];
 
 function copyEngineRuntimeFiles(): Plugin {

@@ -1,6 +1,7 @@
 /** Benchmark dispatcher: `npm run bench -- [index ...] [--size 2G] [--runs N]`. */
 import { parseArgs } from 'node:util';
 import { benchIndex } from './index.bench.ts';
+import { benchRead } from './read.bench.ts';
 import { parseSize } from './lib.ts';
 
 export interface BenchOptions {
@@ -10,6 +11,7 @@ export interface BenchOptions {
 
 const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   index: benchIndex,
+  read: benchRead,
 };
 
 export async function main(argv: string[]): Promise<number> {

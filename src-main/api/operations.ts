@@ -4,9 +4,10 @@
  * function. Doors derive their routes, channels and tools from this table.
  */
 import type { z } from 'zod';
-import { FileInfo, FileInfoInput, ReadInput, ReadOutput } from './schemas.ts';
+import { FileInfo, FileInfoInput, ReadInput, ReadOutput, SearchInput, SearchOutput } from './schemas.ts';
 import { fileInfo } from '../engine/file-info.ts';
 import { read } from '../engine/read.ts';
+import { searchPath } from '../engine/search-path.ts';
 import { toReadRequest } from './read-request.ts';
 
 export interface Actor {
@@ -50,6 +51,27 @@ export const operations = {
       const { req, opts } = toReadRequest(input);
       return read(input.path, req, opts);
     },
+  }),
+  search: op({
+    input: SearchInput,
+    output: SearchOutput,
+    description:
+      'Regex search of a file or a range of it (start_line/end_line or start_byte/end_byte), one result per matching line with its line number, byte offset and text. ' +
+      'Uses all cores on big files. When truncated, pass next_start_byte as start_byte to continue. count_only counts matching lines like grep -c.',
+    run: (input, _actor, ctx) =>
+      searchPath(input.path, {
+        pattern: input.pattern,
+        flags: input.flags,
+        startByte: input.start_byte,
+        endByte: input.end_byte,
+        startLine: input.start_line,
+        endLine: input.end_line,
+        maxMatches: input.max,
+        maxLineChars: input.max_line_chars,
+        countOnly: input.count_only,
+        signal: ctx.signal,
+        onProgress: ctx.onProgress,
+      }),
   }),
 };
 

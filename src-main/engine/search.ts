@@ -192,7 +192,7 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
   } else {
     results = await searchInWorkers(index.path, jobs, threads, control, opts, () => ({ bytesDone: bytesDone(), totalBytes: total }));
   }
-  if (results.some((r) => r.cancelled)) throw cancelled(index.path);
+  if (opts.signal?.aborted || results.some((r) => r.cancelled)) throw cancelled(index.path);
   opts.onProgress?.({ bytesDone: total, totalBytes: total });
 
   if (countOnly) {
@@ -252,13 +252,11 @@ async function searchInThread(path: string, plan: SearchPlan, job: RangeJob, opt
   }
   try {
     const rs = new RangeSearch({ plan, fd, start: job.start, end: job.end, countOnly: job.countOnly, maxMatches: job.maxMatches, maxLineChars: job.maxLineChars });
-    let steps = 0;
+    // Yield after each ~1 MiB step (costs microseconds) so an abort or a progress reader gets a turn.
     while (!rs.step()) {
-      if (++steps % 16 === 0) {
-        opts.onProgress?.({ bytesDone: rs.bytesDone, totalBytes: total });
-        await new Promise((resolve) => setImmediate(resolve));
-        if (opts.signal?.aborted) return { ...rs.result, cancelled: true };
-      }
+      opts.onProgress?.({ bytesDone: rs.bytesDone, totalBytes: total });
+      await new Promise((resolve) => setImmediate(resolve));
+      if (opts.signal?.aborted) return { ...rs.result, cancelled: true };
     }
     return rs.result;
   } catch (err) {

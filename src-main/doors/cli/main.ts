@@ -9,6 +9,7 @@ import { EXIT_ERROR, EXIT_USAGE } from '../../api/error-map.ts';
 import { isFolioError } from '../../api/handle.ts';
 import { registerInfo } from './info.ts';
 import { registerRead } from './read.ts';
+import { registerSearch } from './search.ts';
 import { registerServe } from './serve.ts';
 
 export interface CliIO {
@@ -46,6 +47,7 @@ export function buildProgram(io: CliIO): Command {
     .showSuggestionAfterError();
   registerInfo(program, io);
   registerRead(program, io);
+  registerSearch(program, io);
   registerServe(program, io);
   return program;
 }

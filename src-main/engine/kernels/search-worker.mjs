@@ -22,10 +22,11 @@
  *    rely on 'm' where the caller did not ask for it, are re-checked on the line.
  *  - line: patterns with lookarounds (which could look into other lines) are run on
  *    every line separately.
- * Decoding: a pure-ASCII chunk, or any chunk when the regex can only ever match
- * ASCII characters (see isAsciiOnlyRegex), is decoded as latin1 (string index ==
- * byte index, ~5x faster than UTF-8 decoding); otherwise as UTF-8 with U+FFFD for
- * invalid bytes (never throws).
+ * Decoding: chunks are decoded as latin1 (string index == byte index, ~5x faster
+ * than UTF-8 decoding, which runs at ~0.6 GB/s in Node 20). That is exact for
+ * ASCII lines; lines holding bytes >= 0x80 are found (one regex pass) and tested on
+ * their own UTF-8 text (U+FFFD for invalid bytes, never throws), unless the regex
+ * can only match ASCII characters (isAsciiOnlyRegex), when latin1 is exact too.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isAscii, isUtf8 } from 'node:buffer';
