@@ -39,7 +39,12 @@ export interface FileFacts {
 
 const INLINE_HASH_BYTES = 1024 * 1024;
 /** How long a read waits for a running index build before answering from the partial index. */
-const WAIT_FOR_INDEX_MS = 30;
+let waitForIndexMs = 30;
+
+/** Tune how long reads wait for a running index build (0: answer from the partial index at once). */
+export function setIndexWaitMs(ms: number): void {
+  waitForIndexMs = ms;
+}
 const verdicts = new Map<string, BinaryVerdict>();
 const digests = new Map<string, string>();
 const hashing = new Set<string>();
@@ -116,7 +121,7 @@ export async function factsOf(path: string, opts: OpenOptions = {}): Promise<Fil
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       build.done.catch(() => undefined),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, WAIT_FOR_INDEX_MS))),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, waitForIndexMs))),
     ]);
     clearTimeout(timer);
   }

@@ -2,7 +2,9 @@ import { execFileSync, execSync } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setIndexWaitMs } from '../../src-main/engine/file-facts.ts';
 import { closeIndexPools } from '../../src-main/engine/index-builder.ts';
+import { openIndex } from '../../src-main/engine/index-store.ts';
 import { read, READ_LIMITS, type ReadRequest, type ReadResult } from '../../src-main/engine/read.ts';
 import { lineHash } from '../../src-main/engine/text-window.ts';
 import { PNG_1x1, tempDir, writeLogFile } from '../fixtures/generate.ts';
@@ -239,6 +241,7 @@ describe('fast-check: every mode on random files', () => {
           } else {
             await expect(read(p, { mode: 'lines', ranges: [{ start: a, end: a + len - 1 }] })).rejects.toMatchObject({ code: 'out_of_bounds' });
           }
+          expect((await read(p, { mode: 'full' })).content).toBe(content);
           expect((await read(p, { mode: 'head', lines: k })).content).toBe(lines.slice(0, k).join(''));
           expect((await read(p, { mode: 'tail', lines: k })).content).toBe(k === 0 ? '' : lines.slice(-k).join(''));
           // exact bytes: covers the request, starts and ends on characters
@@ -305,6 +308,30 @@ describe('read errors are typed', () => {
   it('UTF-16 files are refused with encoding_mismatch (for now)', async () => {
     const p = file(Buffer.from([0xff, 0xfe, 0x68, 0x00, 0x0a, 0x00]));
     await expect(read(p, { mode: 'head', lines: 1 })).rejects.toMatchObject({ code: 'encoding_mismatch', details: { encoding: 'utf-16le' } });
+  });
+});
+
+describe('reads during indexing', () => {
+  it('a big file being indexed answers at once, with indexing progress instead of total lines', async () => {
+    const p = tmp.path('indexing.log');
+    writeLogFile(p, 24 * 1024 * 1024, 21);
+    await closeIndexPools(); // a cold pool: workers have to start before any progress
+    setIndexWaitMs(0);
+    try {
+      const r = await read(p, { mode: 'head', lines: 3 });
+      expect(r.total_lines).toBeNull();
+      expect(r.newline_style).toBeNull();
+      expect(r.indexing).toMatchObject({ totalBytes: r.version.size });
+      expect(r.indexing!.bytesDone).toBeLessThan(r.version.size);
+      expect(r.content).toBe(sh(`head -n 3 ${p}`));
+      const mid = await read(p, { mode: 'lines', ranges: [{ start: 100_000, end: 100_001 }] });
+      expect(mid.content).toBe(sh(`sed -n '100000,100001p' ${p}`));
+    } finally {
+      setIndexWaitMs(30);
+    }
+    await openIndex(p); // the build finishes
+    const later = await read(p, { mode: 'head', lines: 1 });
+    expect(later.total_lines).toBe(Number(sh(`wc -l < ${p}`).trim()));
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIPv4, type AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -30,8 +30,27 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** <repo>/out/renderer, found from this file (src-main/doors/http/serve.ts). */
-export const DEFAULT_RENDERER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../out/renderer');
+/**
+ * The Folio package root: the nearest folder above this module with Folio's
+ * package.json. This module runs from the sources (src-main/doors/http) or bundled
+ * (dist/cli.mjs), so the depth differs.
+ */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    try {
+      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === 'folio') return dir;
+    } catch {
+      // no package.json here
+    }
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`cannot find Folio's package.json above ${fileURLToPath(import.meta.url)}`);
+    dir = up;
+  }
+}
+
+/** <package root>/out/renderer, where `npm run build` puts the renderer. */
+export const DEFAULT_RENDERER_DIR = join(packageRoot(), 'out/renderer');
 
 export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
   const host = loopbackHostOf(opts.host ?? '127.0.0.1');
