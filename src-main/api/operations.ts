@@ -4,10 +4,12 @@
  * function. Doors derive their routes, channels and tools from this table.
  */
 import type { z } from 'zod';
-import { FileInfo, FileInfoInput, ReadInput, ReadOutput, SearchInput, SearchOutput } from './schemas.ts';
+import { FileInfo, FileInfoInput, ReadInput, ReadOutput, SearchInput, SearchOutput, UpsertInput, UpsertOutput } from './schemas.ts';
 import { fileInfo } from '../engine/file-info.ts';
 import { read } from '../engine/read.ts';
 import { searchPath } from '../engine/search-path.ts';
+import { upsert } from '../engine/upsert.ts';
+import { toUpsertRequest } from './upsert-request.ts';
 import { toReadRequest } from './read-request.ts';
 
 export interface Actor {
@@ -72,6 +74,15 @@ export const operations = {
         signal: ctx.signal,
         onProgress: ctx.onProgress,
       }),
+  }),
+  upsert: op({
+    input: UpsertInput,
+    output: UpsertOutput,
+    description:
+      'Insert, replace, delete or append at a position, atomically, only if the file is still the version you read: always send if_match (the etag of your read) ' +
+      'or hashline anchors ("12#a3f") of the lines you change. Anchors let the edit apply even when other parts of the file changed. On precondition_failed the error ' +
+      'carries the current version and a ready read request: re-read exactly that and retry. dry_run previews the diff without writing.',
+    run: (input) => upsert(input.path, toUpsertRequest(input)),
   }),
 };
 

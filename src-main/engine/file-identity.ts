@@ -21,6 +21,8 @@ export interface FileIdentity {
   mtimeNs: string;
   ctimeNs: string;
   mode: number;
+  uid: number;
+  gid: number;
 }
 
 function identityOf(path: string, st: BigIntStats): FileIdentity {
@@ -33,6 +35,8 @@ function identityOf(path: string, st: BigIntStats): FileIdentity {
     mtimeNs: st.mtimeNs.toString(),
     ctimeNs: st.ctimeNs.toString(),
     mode: Number(st.mode),
+    uid: Number(st.uid),
+    gid: Number(st.gid),
   };
 }
 

@@ -81,6 +81,18 @@ export function startIndex(path: string, opts: OpenOptions = {}): IndexBuild {
   return build;
 }
 
+/** Install an index built elsewhere (an atomic rewrite builds the new file's index while writing it). */
+export function rememberIndex(index: LineIndex): void {
+  entries.set(index.path, { index });
+  if (index.size >= PERSIST_MIN_BYTES) {
+    try {
+      saveIndex(index);
+    } catch {
+      // A cache that cannot be written only costs speed next time.
+    }
+  }
+}
+
 /** The complete, fresh index of `path`. */
 export async function openIndex(path: string, opts: OpenOptions = {}): Promise<LineIndex> {
   return startIndex(path, opts).done;

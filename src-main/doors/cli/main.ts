@@ -10,6 +10,7 @@ import { isFolioError } from '../../api/handle.ts';
 import { registerInfo } from './info.ts';
 import { registerRead } from './read.ts';
 import { registerSearch } from './search.ts';
+import { registerUpsert } from './upsert.ts';
 import { registerServe } from './serve.ts';
 
 export interface CliIO {
@@ -48,6 +49,7 @@ export function buildProgram(io: CliIO): Command {
   registerInfo(program, io);
   registerRead(program, io);
   registerSearch(program, io);
+  registerUpsert(program, io);
   registerServe(program, io);
   return program;
 }
