@@ -55,6 +55,11 @@ export interface UpsertRequest {
   /** content takes the file's newline style (default true) */
   normalizeNewlines?: boolean;
   dryRun?: boolean;
+  /**
+   * Internal (the review journal): return the exact bytes that were replaced, read
+   * under the lock, and the bytes written, as `removed` / `inserted`.
+   */
+  captureBytes?: boolean;
 }
 
 export interface LineByteRange {
@@ -77,6 +82,9 @@ export interface UpsertResult {
   preview: string;
   notes: string[];
   elapsed_ms: number;
+  /** only with captureBytes: the bytes replaced and the bytes written */
+  removed?: Buffer;
+  inserted?: Buffer;
 }
 
 const PREVIEW_MAX_BYTES = 256 * 1024;
@@ -373,7 +381,16 @@ export async function upsert(path: string, req: UpsertRequest): Promise<UpsertRe
     };
     const before = versionOf(index);
     const rangeBefore = { start_line: r.startLine, end_line: r.endLine, start_byte: r.start, end_byte: r.end };
-    const base = { path: abs, version_before: before, range_before: rangeBefore, affected, preconditions: pre, preview, notes };
+    const base = {
+      path: abs,
+      version_before: before,
+      range_before: rangeBefore,
+      affected,
+      preconditions: pre,
+      preview,
+      notes,
+      ...(req.captureBytes ? { removed: removedBytes, inserted: r.content } : {}),
+    };
     if (req.dryRun) {
       const endAfter = r.start + r.content.length;
       return {
