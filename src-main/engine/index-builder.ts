@@ -14,7 +14,6 @@
  */
 import { closeSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { BlockTable, blockCount } from './block-table.ts';
 import { FolioError, fromFsError } from './errors.ts';
 import { edgeHashes, openForRead, statRegularFile } from './file-identity.ts';
@@ -22,6 +21,7 @@ import { BLOCK_SIZE, kernelModule } from './kernels/kernels.mjs';
 import { scanRange, type ScanResult } from './kernels/index-worker.mjs';
 import { firstBytesOf, lastByteOf, LineIndex, type IndexFacts } from './line-index.ts';
 import { localKernels } from './local-kernels.ts';
+import { poolRegistry } from './worker-pool.ts';
 
 export interface IndexProgress {
   bytesDone: number;
@@ -183,7 +183,7 @@ export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
       progress: progressArr.buffer as SharedArrayBuffer,
       slot: i,
       cancel: cancelFlag.buffer as SharedArrayBuffer,
-    }),
+    }).done,
   );
   const done = Promise.all(jobs)
     .then((results) => {
@@ -239,7 +239,6 @@ function firstInvalidAcross(path: string, bounds: number[], results: ScanResult[
 }
 
 // ---------------------------------------------------------------------------
-// Worker pool: persistent workers, unref'd while idle so they never keep a CLI alive.
 
 interface Job {
   path: string;
@@ -252,80 +251,17 @@ interface Job {
   cancel: SharedArrayBuffer;
 }
 
-interface Slot {
-  worker: Worker;
-  busy: number;
-}
+const pools = poolRegistry<Job, ScanResult>(
+  new URL('./kernels/index-worker.mjs', import.meta.url),
+  () => ({ folioIndexWorker: true, module: kernelModule() }),
+  'index',
+);
 
-class WorkerPool {
-  private slots: Slot[] = [];
-  private next = 0;
-  private seq = 0;
-  private waiting = new Map<number, { resolve: (r: ScanResult) => void; reject: (e: unknown) => void; slot: Slot }>();
-
-  constructor(private readonly size: number) {}
-
-  private spawn(): Slot {
-    const worker = new Worker(new URL('./kernels/index-worker.mjs', import.meta.url), {
-      workerData: { folioIndexWorker: true, module: kernelModule() },
-    });
-    const slot: Slot = { worker, busy: 0 };
-    worker.on('message', (msg: { id: number; result?: ScanResult; error?: { message: string; code?: string } }) => {
-      const w = this.waiting.get(msg.id);
-      if (!w) return;
-      this.waiting.delete(msg.id);
-      this.release(slot);
-      if (msg.error) w.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code }));
-      else w.resolve(msg.result!);
-    });
-    worker.on('error', (err) => this.fail(slot, err));
-    worker.on('exit', (code) => this.fail(slot, new Error(`index worker exited with code ${code}`)));
-    worker.unref(); // after the listeners, which ref it again; run() refs it while busy
-    return slot;
-  }
-
-  private fail(slot: Slot, err: unknown): void {
-    this.slots = this.slots.filter((s) => s !== slot);
-    for (const [id, w] of this.waiting) {
-      if (w.slot === slot) {
-        this.waiting.delete(id);
-        w.reject(err);
-      }
-    }
-  }
-
-  private release(slot: Slot): void {
-    if (--slot.busy === 0) slot.worker.unref();
-  }
-
-  run(job: Job): Promise<ScanResult> {
-    if (this.slots.length < this.size) this.slots.push(this.spawn());
-    const slot = this.slots[this.next++ % this.slots.length]!;
-    if (slot.busy++ === 0) slot.worker.ref();
-    const id = ++this.seq;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject, slot });
-      slot.worker.postMessage({ id, ...job });
-    });
-  }
-
-  async close(): Promise<void> {
-    const slots = this.slots;
-    this.slots = [];
-    await Promise.all(slots.map((s) => s.worker.terminate()));
-  }
-}
-
-const pools = new Map<number, WorkerPool>();
-
-function pool(size: number): WorkerPool {
-  let p = pools.get(size);
-  if (!p) pools.set(size, (p = new WorkerPool(size)));
-  return p;
+function pool(size: number) {
+  return pools.get(size);
 }
 
 /** Stop all index workers (tests, shutdown). */
 export async function closeIndexPools(): Promise<void> {
-  await Promise.all([...pools.values()].map((p) => p.close()));
-  pools.clear();
+  await pools.closeAll();
 }

@@ -17,7 +17,7 @@
  * only.
  */
 import { closeSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { poolRegistry } from './worker-pool.ts';
 import { FolioError, fromFsError, type ErrorCode } from './errors.ts';
 import { openForRead } from './file-identity.ts';
 import { defaultThreads } from './index-builder.ts';
@@ -307,93 +307,18 @@ function toFolioError(err: unknown, path: string): FolioError {
 }
 
 // ---------------------------------------------------------------------------
-// Worker pool: persistent workers, unref'd while idle so they never keep a CLI alive.
 
-interface Slot {
-  worker: Worker;
-  busy: number;
-}
+const pools = poolRegistry<RangeJob, RangeResult>(
+  new URL('./kernels/search-worker.mjs', import.meta.url),
+  () => ({ folioSearchWorker: true }),
+  'search',
+);
 
-interface Waiting {
-  resolve: (r: RangeResult) => void;
-  reject: (e: unknown) => void;
-  slot: Slot;
-}
-
-class SearchPool {
-  private slots: Slot[] = [];
-  private next = 0;
-  private seq = 0;
-  private waiting = new Map<number, Waiting>();
-
-  constructor(private readonly size: number) {}
-
-  private spawn(): Slot {
-    const worker = new Worker(new URL('./kernels/search-worker.mjs', import.meta.url), {
-      workerData: { folioSearchWorker: true },
-    });
-    const slot: Slot = { worker, busy: 0 };
-    worker.unref();
-    worker.on('message', (msg: { id: number; result?: RangeResult; error?: { message: string; code?: string; folioCode?: string; details?: object } }) => {
-      const w = this.waiting.get(msg.id);
-      if (!w) return;
-      this.waiting.delete(msg.id);
-      if (--slot.busy === 0) slot.worker.unref();
-      if (msg.error) w.reject(Object.assign(new Error(msg.error.message), msg.error));
-      else w.resolve(msg.result!);
-    });
-    worker.on('error', (err) => this.fail(slot, err));
-    worker.on('exit', (code) => this.fail(slot, new Error(`search worker exited with code ${code}`)));
-    return slot;
-  }
-
-  private fail(slot: Slot, err: unknown): void {
-    this.slots = this.slots.filter((s) => s !== slot);
-    for (const [id, w] of this.waiting) {
-      if (w.slot === slot) {
-        this.waiting.delete(id);
-        w.reject(err);
-      }
-    }
-  }
-
-  run(job: RangeJob): { id: number; done: Promise<RangeResult> } {
-    // Prefer an idle worker; spawn up to `size`; else queue behind the least busy.
-    let slot = this.slots.find((s) => s.busy === 0);
-    if (!slot && this.slots.length < this.size) this.slots.push((slot = this.spawn()));
-    slot ??= this.slots[this.next++ % this.slots.length]!;
-    if (slot.busy++ === 0) slot.worker.ref();
-    const id = ++this.seq;
-    const done = new Promise<RangeResult>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject, slot });
-      slot.worker.postMessage({ id, ...job });
-    });
-    return { id, done };
-  }
-
-  /** Kill the worker running job `id` (a runaway regex after an abort); its jobs reject. */
-  terminate(id: number): void {
-    const w = this.waiting.get(id);
-    if (w) void w.slot.worker.terminate();
-  }
-
-  async close(): Promise<void> {
-    const slots = this.slots;
-    this.slots = [];
-    await Promise.all(slots.map((s) => s.worker.terminate()));
-  }
-}
-
-const pools = new Map<number, SearchPool>();
-
-function pool(size: number): SearchPool {
-  let p = pools.get(size);
-  if (!p) pools.set(size, (p = new SearchPool(size)));
-  return p;
+function pool(size: number) {
+  return pools.get(size);
 }
 
 /** Stop all search workers (tests, shutdown). */
 export async function closeSearchPools(): Promise<void> {
-  await Promise.all([...pools.values()].map((p) => p.close()));
-  pools.clear();
+  await pools.closeAll();
 }

@@ -1,0 +1,108 @@
+/**
+ * A small pool of persistent worker threads running one script: jobs go to an idle
+ * worker (or one is spawned, up to `size`, or they queue behind the next one). Workers
+ * are ref'd while busy and unref'd while idle, so an idle pool never keeps a CLI
+ * process alive. A worker that dies rejects its jobs and is replaced on next use.
+ */
+import { Worker } from 'node:worker_threads';
+
+interface Slot {
+  worker: Worker;
+  busy: number;
+}
+
+interface Waiting<R> {
+  resolve: (r: R) => void;
+  reject: (e: unknown) => void;
+  slot: Slot;
+}
+
+/** What a worker posts back: the job id and a result, or a serialized error. */
+export interface WorkerReply<R> {
+  id: number;
+  result?: R;
+  error?: { message: string; code?: string } & Record<string, unknown>;
+}
+
+export class WorkerPool<J extends object, R> {
+  private slots: Slot[] = [];
+  private next = 0;
+  private seq = 0;
+  private waiting = new Map<number, Waiting<R>>();
+
+  constructor(
+    private readonly size: number,
+    private readonly script: URL,
+    private readonly workerData: () => unknown,
+    private readonly label: string,
+  ) {}
+
+  private spawn(): Slot {
+    const worker = new Worker(this.script, { workerData: this.workerData() });
+    const slot: Slot = { worker, busy: 0 };
+    worker.on('message', (msg: WorkerReply<R>) => {
+      const w = this.waiting.get(msg.id);
+      if (!w) return;
+      this.waiting.delete(msg.id);
+      if (--slot.busy === 0) slot.worker.unref();
+      if (msg.error) w.reject(Object.assign(new Error(msg.error.message), msg.error));
+      else w.resolve(msg.result as R);
+    });
+    worker.on('error', (err) => this.fail(slot, err));
+    worker.on('exit', (code) => this.fail(slot, new Error(`${this.label} worker exited with code ${code}`)));
+    worker.unref(); // after the listeners, which ref it again; run() refs it while busy
+    return slot;
+  }
+
+  private fail(slot: Slot, err: unknown): void {
+    this.slots = this.slots.filter((s) => s !== slot);
+    for (const [id, w] of this.waiting) {
+      if (w.slot === slot) {
+        this.waiting.delete(id);
+        w.reject(err);
+      }
+    }
+  }
+
+  run(job: J): { id: number; done: Promise<R> } {
+    let slot = this.slots.find((s) => s.busy === 0);
+    if (!slot && this.slots.length < this.size) this.slots.push((slot = this.spawn()));
+    slot ??= this.slots[this.next++ % this.slots.length]!;
+    if (slot.busy++ === 0) slot.worker.ref();
+    const id = ++this.seq;
+    const target = slot;
+    const done = new Promise<R>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject, slot: target });
+      target.worker.postMessage({ id, ...job });
+    });
+    return { id, done };
+  }
+
+  /** Kill the worker running job `id` (a runaway job after an abort); its jobs reject. */
+  terminate(id: number): void {
+    const w = this.waiting.get(id);
+    if (w) void w.slot.worker.terminate();
+  }
+
+  async close(): Promise<void> {
+    const slots = this.slots;
+    this.slots = [];
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+}
+
+/** Pools of one kind, one per size, created on first use. */
+export function poolRegistry<J extends object, R>(script: URL, workerData: () => unknown, label: string) {
+  const pools = new Map<number, WorkerPool<J, R>>();
+  return {
+    get(size: number): WorkerPool<J, R> {
+      let p = pools.get(size);
+      if (!p) pools.set(size, (p = new WorkerPool<J, R>(size, script, workerData, label)));
+      return p;
+    },
+    async closeAll(): Promise<void> {
+      await Promise.all([...pools.values()].map((p) => p.close()));
+      pools.clear();
+    },
+  };
+}
