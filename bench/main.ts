@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { benchIndex } from './index.bench.ts';
 import { benchRead } from './read.bench.ts';
+import { benchUpsert } from './upsert.bench.ts';
 import { parseSize } from './lib.ts';
 
 export interface BenchOptions {
@@ -12,6 +13,7 @@ export interface BenchOptions {
 const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   index: benchIndex,
   read: benchRead,
+  upsert: benchUpsert,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -39,13 +39,27 @@ function tempPrefix(path: string): string {
   return join(dirname(path), `.${basename(path)}${TMP_MARK}`);
 }
 
-/** Remove temp files a crashed writer left for `path`. Call under the file's lock. */
+function pidDead(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Remove temp files a crashed writer left for `path`: its write temps, and the
+ * private files a dead process made while taking the lock. Call under the lock.
+ */
 export function removeStaleTemps(path: string): string[] {
   const dir = dirname(path);
   const prefix = `.${basename(path)}${TMP_MARK}`;
+  const lockLitter = new RegExp(`^\\.${basename(path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.folio-lock\\.(\\d+)-\\w+$`);
   const removed: string[] = [];
   for (const name of readdirSync(dir)) {
-    if (name.startsWith(prefix)) {
+    const litter = lockLitter.exec(name);
+    if (name.startsWith(prefix) || (litter && pidDead(Number(litter[1])))) {
       try {
         unlinkSync(join(dir, name));
         removed.push(name);

@@ -47,7 +47,7 @@ export function setIndexWaitMs(ms: number): void {
 }
 const verdicts = new Map<string, BinaryVerdict>();
 const digests = new Map<string, string>();
-const hashing = new Set<string>();
+const hashing = new Map<string, { etag: string; worker: Worker }>();
 
 async function verdictOf(id: FileIdentity, etag: string): Promise<BinaryVerdict> {
   let v = verdicts.get(etag);
@@ -59,7 +59,11 @@ async function verdictOf(id: FileIdentity, etag: string): Promise<BinaryVerdict>
   return v;
 }
 
-/** The SHA-256 of this version if known; starts computing it in the background if not. */
+/**
+ * The SHA-256 of this version if known; starts computing it in the background if
+ * not. One hash per path at a time: a newer version cancels the older one's hash
+ * (a log appended to every second never piles up hashes; it gets one when it rests).
+ */
 function sha256Of(id: FileIdentity, etag: string): string | undefined {
   const known = digests.get(etag);
   if (known) return known;
@@ -68,29 +72,34 @@ function sha256Of(id: FileIdentity, etag: string): string | undefined {
     digests.set(etag, digest);
     return digest;
   }
-  if (!hashing.has(etag)) {
-    hashing.add(etag);
-    const worker = new Worker(
-      `const { createHash } = require('node:crypto');
-       const { createReadStream } = require('node:fs');
-       const { parentPort, workerData } = require('node:worker_threads');
-       const h = createHash('sha256');
-       createReadStream(workerData.path, { highWaterMark: 1 << 20, end: workerData.size - 1 })
-         .on('data', (d) => h.update(d))
-         .on('end', () => parentPort.postMessage(h.digest('hex')))
-         .on('error', (e) => parentPort.postMessage({ error: e.message }));`,
-      { eval: true, workerData: { path: id.path, size: id.size } },
-    );
-    worker.once('message', (msg: unknown) => {
-      if (typeof msg === 'string') digests.set(etag, msg);
-      hashing.delete(etag);
-      void worker.terminate();
-    });
-    worker.once('error', () => hashing.delete(etag));
-    // After the listeners: adding a 'message' listener refs the worker again, and a
-    // background hash must never keep a CLI process alive.
-    worker.unref();
-  }
+  const running = hashing.get(id.path);
+  if (running?.etag === etag) return undefined;
+  if (running) void running.worker.terminate();
+  const worker = new Worker(
+    `const { createHash } = require('node:crypto');
+     const { createReadStream } = require('node:fs');
+     const { parentPort, workerData } = require('node:worker_threads');
+     const h = createHash('sha256');
+     createReadStream(workerData.path, { highWaterMark: 1 << 20, end: workerData.size - 1 })
+       .on('data', (d) => h.update(d))
+       .on('end', () => parentPort.postMessage(h.digest('hex')))
+       .on('error', (e) => parentPort.postMessage({ error: e.message }));`,
+    { eval: true, workerData: { path: id.path, size: id.size } },
+  );
+  hashing.set(id.path, { etag, worker });
+  const done = () => {
+    if (hashing.get(id.path)?.worker === worker) hashing.delete(id.path);
+  };
+  worker.once('message', (msg: unknown) => {
+    if (typeof msg === 'string') digests.set(etag, msg);
+    done();
+    void worker.terminate();
+  });
+  worker.once('error', done);
+  worker.once('exit', done);
+  // After the listeners: adding a 'message' listener refs the worker again, and a
+  // background hash must never keep a CLI process alive.
+  worker.unref();
   return undefined;
 }
 
@@ -113,7 +122,7 @@ export function encodingOf(verdict: BinaryVerdict, index: LineIndex): Encoding {
 }
 
 /** Facts of `path` now, without waiting for a big file's index to finish. */
-export async function factsOf(path: string, opts: OpenOptions = {}): Promise<FileFacts> {
+export async function factsOf(path: string, opts: OpenOptions & { hash?: boolean } = {}): Promise<FileFacts> {
   const build = startIndex(path, opts);
   if (!build.index.complete) {
     // Most files index in a few ms: wait briefly so their answers carry total lines;
@@ -129,7 +138,7 @@ export async function factsOf(path: string, opts: OpenOptions = {}): Promise<Fil
   const identity = index.identity;
   const etag = etagOf(identity);
   const verdict = await verdictOf(identity, etag);
-  const sha256 = sha256Of(identity, etag);
+  const sha256 = opts.hash === false ? digests.get(etag) : sha256Of(identity, etag);
   return {
     index,
     identity,

@@ -1,17 +1,22 @@
 /**
- * Exclusive per-file lock across processes: an O_EXCL lock file beside the target
- * (`.NAME.folio-lock`) holding the owner's pid. A lock whose owner process is gone
- * is stale and is broken at once — so a writer killed mid-upsert (SIGKILL) never
- * blocks the next one; mtime-based lock libraries would wait out a stale period.
+ * Exclusive per-file lock across processes: a lock file beside the target
+ * (`.NAME.folio-lock`) holding the owner's pid and a nonce.
  *
- * Breaking a stale lock is itself race-free for the lock's identity: the breaker
- * renames the lock file to a name of its own (atomic: one breaker wins), checks it
- * still names the dead pid, then deletes it.
+ * - Acquire: the content is written to a private temp file first and then
+ *   link()ed to the lock name, which fails if the lock exists: a lock file is never
+ *   seen half-written.
+ * - Stale: a lock whose owner process is gone is broken at once, so a writer
+ *   killed mid-upsert (SIGKILL) never blocks the next one (mtime-based lock
+ *   libraries would wait out a stale period). Breakers are serialized by a second
+ *   O_EXCL file (`.NAME.folio-lock.break`); under it the breaker re-reads the lock
+ *   and deletes it only if it still names the same dead owner and nonce. A breaker
+ *   file older than a few seconds belongs to a breaker that died and is removed.
+ * - Release: only if the lock still holds our nonce.
  *
  * Within one process, callers for the same file are also queued in memory, so
  * concurrent async upserts in one server never spin on the lock file.
  */
-import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { FolioError, fromFsError } from './errors.ts';
 
@@ -19,6 +24,8 @@ export interface LockOptions {
   /** Give up after this long (ms) with a `conflict` error naming the holder. */
   timeoutMs?: number;
 }
+
+const BREAKER_STALE_MS = 5000;
 
 export function lockPathOf(path: string): string {
   return join(dirname(path), `.${basename(path)}.folio-lock`);
@@ -34,49 +41,74 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-function holderOf(lockPath: string): number | null {
+interface Holder {
+  pid: number;
+  nonce: string;
+}
+
+function holderOf(lockPath: string): Holder | null {
   try {
-    return Number(readFileSync(lockPath, 'utf8').split('\n')[0]);
+    const [pid, nonce] = readFileSync(lockPath, 'utf8').split('\n');
+    const n = Number(pid);
+    return Number.isInteger(n) && n > 0 && nonce ? { pid: n, nonce } : null;
   } catch {
     return null;
   }
 }
 
-function tryAcquire(lockPath: string): boolean {
-  let fd: number;
+function tryAcquire(lockPath: string, nonce: string): boolean {
+  const tmp = `${lockPath}.${process.pid}-${nonce}`;
   try {
-    fd = openSync(lockPath, 'wx', 0o644);
+    writeFileSync(tmp, `${process.pid}\n${nonce}\n`, { mode: 0o644 });
+  } catch (err) {
+    throw fromFsError(err, tmp);
+  }
+  try {
+    linkSync(tmp, lockPath);
+    return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw fromFsError(err, lockPath);
-  }
-  try {
-    writeSync(fd, `${process.pid}\n${Date.now()}\n`);
   } finally {
-    closeSync(fd);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // removed by a cleanup already
+    }
   }
-  return true;
 }
 
-/** Break the lock if its owner is dead. */
+/** Break the lock if its owner is dead; breakers take turns. */
 function breakIfStale(lockPath: string): void {
-  const pid = holderOf(lockPath);
-  if (pid === null || pidAlive(pid)) return;
-  const mine = `${lockPath}.breaking-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const seen = holderOf(lockPath);
+  if (!seen || pidAlive(seen.pid)) return;
+  const breaker = `${lockPath}.break`;
+  let fd: number;
   try {
-    renameSync(lockPath, mine);
+    fd = openSync(breaker, 'wx');
   } catch {
-    return; // someone else broke it first
-  }
-  if (holderOf(mine) === pid) {
-    unlinkSync(mine);
-  } else {
-    // Not the stale lock any more: give it back to its owner.
     try {
-      renameSync(mine, lockPath);
+      if (Date.now() - statSync(breaker).mtimeMs > BREAKER_STALE_MS) unlinkSync(breaker);
     } catch {
-      unlinkSync(mine);
+      // gone already
     }
+    return;
+  }
+  closeSync(fd);
+  try {
+    const now = holderOf(lockPath);
+    if (now && now.pid === seen.pid && now.nonce === seen.nonce) unlinkSync(lockPath);
+  } finally {
+    unlinkSync(breaker);
+  }
+}
+
+function release(lockPath: string, nonce: string): void {
+  if (holderOf(lockPath)?.nonce !== nonce) return; // not ours any more: never remove another's lock
+  try {
+    unlinkSync(lockPath);
+  } catch {
+    // already gone
   }
 }
 
@@ -96,14 +128,15 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T> | T, op
 
 async function lockedRun<T>(path: string, fn: () => Promise<T> | T, opts: LockOptions): Promise<T> {
   const lockPath = lockPathOf(path);
+  const nonce = Math.random().toString(36).slice(2, 12);
   const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
   let wait = 2;
-  while (!tryAcquire(lockPath)) {
+  while (!tryAcquire(lockPath, nonce)) {
     breakIfStale(lockPath);
     if (Date.now() > deadline) {
-      throw new FolioError('conflict', `${path} is locked by another writer (pid ${holderOf(lockPath) ?? 'unknown'})`, {
+      throw new FolioError('conflict', `${path} is locked by another writer (pid ${holderOf(lockPath)?.pid ?? 'unknown'})`, {
         path,
-        holder_pid: holderOf(lockPath),
+        holder_pid: holderOf(lockPath)?.pid ?? null,
         lock: lockPath,
       });
     }
@@ -113,10 +146,6 @@ async function lockedRun<T>(path: string, fn: () => Promise<T> | T, opts: LockOp
   try {
     return await fn();
   } finally {
-    try {
-      unlinkSync(lockPath);
-    } catch {
-      // already gone: nothing to release
-    }
+    release(lockPath, nonce);
   }
 }

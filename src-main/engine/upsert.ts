@@ -356,7 +356,7 @@ export async function upsert(path: string, req: UpsertRequest): Promise<UpsertRe
     const notes: string[] = [];
     const removed = removeStaleTemps(abs);
     if (removed.length) notes.push(`removed ${removed.length} temp file(s) left by an interrupted write`);
-    const facts = await factsOf(abs);
+    const facts = await factsOf(abs, { hash: false });
     if (facts.verdict.isBinary) {
       throw new FolioError('binary_file', `${abs} is binary (${facts.verdict.type ?? 'unknown type'}): Folio edits text files`, { path: abs, type: facts.verdict.type });
     }
@@ -370,7 +370,23 @@ export async function upsert(path: string, req: UpsertRequest): Promise<UpsertRe
     }
     const bomLen = index.bom ? 3 : 0;
     const style = index.newlineStyle;
-    const r = resolve(index, req, style, bomLen);
+    let r: Resolved;
+    try {
+      r = resolve(index, req, style, bomLen);
+    } catch (err) {
+      // A writer whose target is gone because the file changed under it: a failed
+      // precondition (with the current version and the read to send) helps it more
+      // than out_of_bounds does.
+      if (err instanceof FolioError && err.code === 'out_of_bounds') {
+        const t = req.target;
+        const first = t.kind === 'insert' ? t.at : t.kind === 'append' ? index.lineCount : t.start;
+        const last = t.kind === 'replace' || t.kind === 'delete' ? t.end : first;
+        const clamp = (l: number) => Math.max(1, Math.min(l, index.lineCount));
+        const probe: Resolved = { start: index.size, end: index.size, content: Buffer.alloc(0), startLine: clamp(first), endLine: clamp(last) };
+        await checkPreconditions(index, probe, { ...req, preconditions: { ...req.preconditions, expectedRangeSha256: undefined } });
+      }
+      throw err;
+    }
     const pre = await checkPreconditions(index, r, req);
     if (pre.whole_file === 'differed') notes.push('the whole-file version differed, but the range preconditions matched: applied');
     const preview = previewOf(index, r, bomLen);

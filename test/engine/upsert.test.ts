@@ -173,6 +173,18 @@ describe('preconditions', () => {
     await expect(upsert(p, { target: { kind: 'append' }, content: 'x', preconditions: { anchors: ['2:abc'] } })).rejects.toMatchObject({ code: 'invalid_input' });
   });
 
+  it('a stale writer whose target lines no longer exist gets precondition_failed with a read, not out_of_bounds', async () => {
+    const p = file('a\nb\nc\n');
+    const anchors = [`2#${h('b')}`, `3#${h('c')}`];
+    writeFileSync(p, 'a\nbc\n');
+    const err = await upsert(p, { target: { kind: 'replace', start: 2, end: 3, units: 'lines' }, content: 'x', preconditions: { anchors } }).catch((e) => e);
+    expect(err.code).toBe('precondition_failed');
+    expect(err.details.mismatched_lines).toEqual([{ line: 2, expected: h('b'), actual: h('bc') }, { line: 3, expected: h('c'), actual: null }]);
+    expect(err.details.read.ranges).toEqual([{ start: 2, end: 2 }]);
+    // With a current precondition, the range really is out of bounds.
+    await expect(edit(p, { kind: 'replace', start: 2, end: 3, units: 'lines' }, 'x')).rejects.toMatchObject({ code: 'out_of_bounds' });
+  });
+
   it('range-scoped preconditions apply even when the rest of the file changed, and say so', async () => {
     const p = file('head\nmiddle\ntail\n');
     const old = await etag(p);
@@ -256,5 +268,26 @@ describe('the index after an upsert', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('the file lock', () => {
+  it('a lock file without an owner yet (being created) is not stale: the writer waits, then conflict', async () => {
+    const { lockPathOf, withFileLock } = await import('../../src-main/engine/file-lock.ts');
+    const p = file('x\n');
+    writeFileSync(lockPathOf(p), '');
+    let entered = false;
+    await expect(withFileLock(p, () => (entered = true), { timeoutMs: 300 })).rejects.toMatchObject({ code: 'conflict' });
+    expect(entered).toBe(false);
+    expect(existsSync(lockPathOf(p))).toBe(true);
+  });
+
+  it('litter of a dead process taking the lock is removed by the next upsert', async () => {
+    const p = file('x\n');
+    const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim();
+    const litter = `${p.replace(/u\d+\.txt$/, (m) => `.${m}.folio-lock`)}.${dead}-abc123`;
+    writeFileSync(litter, `${dead}\nabc123\n`);
+    await edit(p, { kind: 'append' }, 'y\n');
+    expect(existsSync(litter)).toBe(false);
   });
 });
