@@ -11,6 +11,21 @@ import { searchPath } from '../engine/search-path.ts';
 import { upsert } from '../engine/upsert.ts';
 import { toUpsertRequest } from './upsert-request.ts';
 import { toReadRequest } from './read-request.ts';
+import {
+  ReviewApproveInput,
+  ReviewApproveOutput,
+  ReviewHistoryInput,
+  ReviewHistoryOutput,
+  ReviewIdInput,
+  ReviewListInput,
+  ReviewListOutput,
+  ReviewRejectInput,
+  ReviewRejectOutput,
+  ReviewShowOutput,
+  ReviewStepInput,
+  ReviewStepOutput,
+} from './schemas.ts';
+import { approve, entryView, history, listProposals, proposalView, redo, reject, showProposal, undo, type StepResult } from '../review/index.ts';
 
 export interface Actor {
   kind: 'human' | 'agent';
@@ -21,6 +36,20 @@ export interface Actor {
 export interface CallContext {
   onProgress?: (p: { bytesDone: number; totalBytes: number }) => void;
   signal?: AbortSignal;
+  /** The workspace root the door serves (review state lives in <workspace>/.folio); default process.cwd(). */
+  workspace?: string;
+}
+
+const workspaceOf = (ctx: CallContext) => ctx.workspace ?? process.cwd();
+
+function stepOutput(s: StepResult) {
+  return {
+    action: s.action,
+    entry: entryView(s.entry),
+    version_before: s.upsert.version_before,
+    version_after: s.upsert.version_after,
+    preview: s.upsert.preview,
+  };
 }
 
 export interface Operation<I extends z.ZodType, O extends z.ZodType> {
@@ -83,6 +112,66 @@ export const operations = {
       'or hashline anchors ("12#a3f") of the lines you change. Anchors let the edit apply even when other parts of the file changed. On precondition_failed the error ' +
       'carries the current version and a ready read request: re-read exactly that and retry. dry_run previews the diff without writing.',
     run: (input) => upsert(input.path, toUpsertRequest(input)),
+  }),
+  review_list: op({
+    input: ReviewListInput,
+    output: ReviewListOutput,
+    description: 'Proposals of the review queue (agent edits waiting for a decision, and decided ones), oldest first; filter by status and/or path.',
+    run: async (input, _actor, ctx) => {
+      const root = workspaceOf(ctx);
+      return { proposals: listProposals(root, input).map((p) => proposalView(root, p)) };
+    },
+  }),
+  review_show: op({
+    input: ReviewIdInput,
+    output: ReviewShowOutput,
+    description: 'One proposal with its content and preview, and its journal entry once applied.',
+    run: async (input, _actor, ctx) => {
+      const root = workspaceOf(ctx);
+      const { proposal, entry } = showProposal(root, input.id);
+      return { proposal: proposalView(root, proposal, { withContent: true }), entry: entry ? entryView(entry) : null };
+    },
+  }),
+  review_approve: op({
+    input: ReviewApproveInput,
+    output: ReviewApproveOutput,
+    description:
+      'Apply a pending proposal with its own preconditions (content: edit-then-approve with your text). A stale proposal becomes "conflict": ' +
+      'precondition_failed with the details, nothing written.',
+    run: async (input, actor, ctx) => {
+      const root = workspaceOf(ctx);
+      const r = await approve(root, actor, input.id, input.content === undefined ? {} : { content: input.content });
+      return { proposal: proposalView(root, r.proposal), entry: entryView(r.entry), preview: r.upsert.preview };
+    },
+  }),
+  review_reject: op({
+    input: ReviewRejectInput,
+    output: ReviewRejectOutput,
+    description: 'Reject a pending proposal, with an optional reason the agent will see.',
+    run: async (input, actor, ctx) => {
+      const root = workspaceOf(ctx);
+      return { proposal: proposalView(root, await reject(root, actor, input.id, input.reason)) };
+    },
+  }),
+  review_undo: op({
+    input: ReviewStepInput,
+    output: ReviewStepOutput,
+    description:
+      'Undo your latest applied edit (of path, if given; include_others for edits others decided), as a new upsert guarded by the hash of the region it wrote: ' +
+      'if that region changed since, conflict and nothing is written.',
+    run: async (input, actor, ctx) => stepOutput(await undo(workspaceOf(ctx), actor, { path: input.path, includeOthers: input.include_others })),
+  }),
+  review_redo: op({
+    input: ReviewStepInput,
+    output: ReviewStepOutput,
+    description: 'Redo your latest undone edit (of path, if given; include_others for edits others decided), guarded like undo.',
+    run: async (input, actor, ctx) => stepOutput(await redo(workspaceOf(ctx), actor, { path: input.path, includeOthers: input.include_others })),
+  }),
+  review_history: op({
+    input: ReviewHistoryInput,
+    output: ReviewHistoryOutput,
+    description: 'The journal of applied edits in global order (of one file, if path is given), with each undo and redo.',
+    run: async (input, _actor, ctx) => ({ entries: history(workspaceOf(ctx), input).map(entryView) }),
   }),
 };
 

@@ -12,6 +12,7 @@ import { registerRead } from './read.ts';
 import { registerSearch } from './search.ts';
 import { registerUpsert } from './upsert.ts';
 import { registerServe } from './serve.ts';
+import { registerReview } from './review.ts';
 
 export interface CliIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -51,6 +52,7 @@ export function buildProgram(io: CliIO): Command {
   registerSearch(program, io);
   registerUpsert(program, io);
   registerServe(program, io);
+  registerReview(program, io);
   return program;
 }
 

@@ -1,0 +1,9 @@
+/** The review layer's surface: what api/ may call. */
+export { applyDirect, history, redo, undo, type StepOptions, type StepResult } from './journal.ts';
+export { approve, listProposals, propose, reject, showProposal, type ApproveResult, type ProposeRequest, type ProposeResult } from './proposals.ts';
+export { forgetStores, stateDirOf, storeOf, ReviewStore } from './store.ts';
+export { loadBytes, INLINE_MAX_BYTES } from './blobs.ts';
+export { watch } from './watch.ts';
+export type { JournalEntry, JournalEvent, Proposal, ProposalStatus, ReviewActor, StoredBytes } from './types.ts';
+export { PROPOSAL_STATUSES } from './types.ts';
+export { entryView, proposalView, wireTargetOf, type EntryView, type ProposalView } from './views.ts';

@@ -1,0 +1,187 @@
+/**
+ * The journal of applied edits, and undo / redo.
+ *
+ * Undo applies the inverse of an edit as a new upsert: the bytes it removed go
+ * back over [start_byte, start_byte + inserted) (bytes units, newlines as they
+ * were), guarded by the SHA-256 of what the edit wrote there, so newer work in
+ * that region is never overwritten: a changed region is a `conflict` and nothing
+ * is written. When the edit wrote nothing (a pure deletion) the region is empty
+ * and the guard is instead the version the edit produced (if_match). Redo is the
+ * same in reverse, with the bytes undo took out (captured under the file lock).
+ *
+ * Order is global: every apply, undo and redo takes the next `seq`. Undo takes the
+ * not-undone entry with the highest applied_seq, redo the undone one with the
+ * highest undone_seq, optionally only for one path, and by default only entries
+ * the requesting actor decided (`includeOthers` widens that).
+ */
+import { FolioError, isFolioError, type ErrorCode } from '../engine/errors.ts';
+import { upsert, type UpsertRequest, type UpsertResult } from '../engine/upsert.ts';
+import { loadBytes, sha256Of, storeBytes } from './blobs.ts';
+import { toDoc } from './doc-codec.ts';
+import { allEntries, assignFields, newId, nextSeq, nowIso, sameActor } from './records.ts';
+import { storeOf, type ReviewStore } from './store.ts';
+import type { JournalEntry, JournalEvent, ReviewActor } from './types.ts';
+
+/** Engine errors that mean "the file is no longer what this edit expects" (vs. transient ones). */
+export const STALE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'precondition_failed',
+  'out_of_bounds',
+  'invalid_range',
+  'not_found',
+  'is_directory',
+  'not_regular_file',
+  'binary_file',
+  'encoding_mismatch',
+]);
+
+/** A journal entry for an applied upsert (made with captureBytes). */
+export function entryOfResult(
+  store: ReviewStore,
+  r: UpsertResult,
+  who: { proposalId: string | null; actor: ReviewActor; decidedBy: ReviewActor },
+  seq: number,
+): JournalEntry {
+  if (!r.applied || !r.version_after || !r.removed || !r.inserted) throw new Error('entryOfResult needs an applied upsert with captured bytes');
+  const at = nowIso();
+  const removed = storeBytes(store.blobsDir, r.removed);
+  const event: JournalEvent = { action: 'apply', seq, by: who.decidedBy, at, version_before: r.version_before, version_after: r.version_after };
+  return {
+    id: newId('j'),
+    seq,
+    proposal_id: who.proposalId,
+    actor: who.actor,
+    decided_by: who.decidedBy,
+    path: store.storedPathOf(r.path),
+    version_before: r.version_before,
+    version_after: r.version_after,
+    range_before: r.range_before,
+    range_after: r.range_after,
+    removed,
+    inserted_bytes: r.inserted.length,
+    inserted_sha256: sha256Of(r.inserted),
+    redo_payload: null,
+    applied_at: at,
+    undone: false,
+    applied_seq: seq,
+    undone_seq: null,
+    last_version: r.version_after,
+    history: [event],
+  };
+}
+
+/** Apply an edit directly (a person's own edit) and journal it, so it can be undone. */
+export async function applyDirect(root: string, actor: ReviewActor, path: string, req: Omit<UpsertRequest, 'dryRun' | 'captureBytes'>): Promise<JournalEntry> {
+  const store = storeOf(root);
+  return store.locked(async () => {
+    const r = await upsert(store.absPathOf(path), { ...req, captureBytes: true });
+    const seq = nextSeq(store);
+    const entry = entryOfResult(store, r, { proposalId: null, actor, decidedBy: actor }, seq);
+    store.commit((d) => {
+      d.journal![entry.id] = toDoc(entry);
+      d.next_seq = seq + 1;
+    });
+    return entry;
+  });
+}
+
+export interface StepOptions {
+  /** only entries of this file */
+  path?: string;
+  /** also entries decided by other actors */
+  includeOthers?: boolean;
+}
+
+export interface StepResult {
+  action: 'undo' | 'redo';
+  entry: JournalEntry;
+  upsert: UpsertResult;
+}
+
+export function undo(root: string, actor: ReviewActor, opts: StepOptions = {}): Promise<StepResult> {
+  return step(root, actor, opts, 'undo');
+}
+
+export function redo(root: string, actor: ReviewActor, opts: StepOptions = {}): Promise<StepResult> {
+  return step(root, actor, opts, 'redo');
+}
+
+/** The journal in global order, optionally of one file. */
+export function history(root: string, opts: { path?: string } = {}): JournalEntry[] {
+  const store = storeOf(root);
+  store.refresh();
+  const path = opts.path === undefined ? undefined : store.storedPathOf(opts.path);
+  return allEntries(store).filter((e) => path === undefined || e.path === path);
+}
+
+function pick(store: ReviewStore, actor: ReviewActor, opts: StepOptions, action: 'undo' | 'redo'): JournalEntry {
+  const path = opts.path === undefined ? undefined : store.storedPathOf(opts.path);
+  const candidates = allEntries(store).filter(
+    (e) => e.undone === (action === 'redo') && (path === undefined || e.path === path) && (opts.includeOthers || sameActor(e.decided_by, actor)),
+  );
+  const key = (e: JournalEntry) => (action === 'undo' ? e.applied_seq : (e.undone_seq ?? 0));
+  const best = candidates.reduce<JournalEntry | null>((b, e) => (b === null || key(e) > key(b) ? e : b), null);
+  if (!best) {
+    throw new FolioError('not_found', `nothing to ${action}${path ? ` in ${path}` : ''}${opts.includeOthers ? '' : ` decided by ${actor.kind} ${actor.name} (include_others widens this)`}`, {
+      action,
+      ...(path ? { path } : {}),
+      include_others: Boolean(opts.includeOthers),
+    });
+  }
+  return best;
+}
+
+/** The inverse (undo) or the re-application (redo) of `e`, as a guarded byte-range upsert. */
+function requestOf(store: ReviewStore, e: JournalEntry, action: 'undo' | 'redo'): UpsertRequest {
+  const start = e.range_before.start_byte;
+  // What is in the file now over the region, and what goes back there.
+  const now = action === 'undo' ? { bytes: e.inserted_bytes, sha256: e.inserted_sha256 } : { bytes: e.removed.bytes, sha256: e.removed.sha256 };
+  if (action === 'redo' && !e.redo_payload) throw new Error(`journal entry ${e.id} is undone but has no redo payload`);
+  const put = loadBytes(store.blobsDir, action === 'undo' ? e.removed : e.redo_payload!);
+  const content = put.toString('utf8'); // exact: the engine only edits valid UTF-8, cut on character boundaries
+  const common = { content, normalizeNewlines: false, captureBytes: true };
+  if (now.bytes === 0) {
+    return { ...common, target: { kind: 'insert', at: start, units: 'bytes' }, preconditions: { ifMatch: e.last_version.etag } };
+  }
+  const end = start + now.bytes;
+  return {
+    ...common,
+    target: put.length ? { kind: 'replace', start, end, units: 'bytes' } : { kind: 'delete', start, end, units: 'bytes' },
+    preconditions: { expectedRangeSha256: now.sha256 },
+  };
+}
+
+async function step(root: string, actor: ReviewActor, opts: StepOptions, action: 'undo' | 'redo'): Promise<StepResult> {
+  const store = storeOf(root);
+  return store.locked(async () => {
+    const e = pick(store, actor, opts, action);
+    const path = store.absPathOf(e.path);
+    let r: UpsertResult;
+    try {
+      r = await upsert(path, requestOf(store, e, action));
+    } catch (err) {
+      if (isFolioError(err) && STALE_CODES.has(err.code)) {
+        throw new FolioError('conflict', `cannot ${action} ${e.id} on ${e.path}: the region changed since (${err.message}); nothing was written`, {
+          ...err.details,
+          cause: err.code,
+          journal_id: e.id,
+          action,
+          path: e.path,
+        });
+      }
+      throw err;
+    }
+    const seq = nextSeq(store);
+    const event: JournalEvent = { action, seq, by: actor, at: nowIso(), version_before: r.version_before, version_after: r.version_after! };
+    const fields =
+      action === 'undo'
+        ? { undone: true, undone_seq: seq, redo_payload: storeBytes(store.blobsDir, r.removed ?? Buffer.alloc(0)), last_version: r.version_after }
+        : { undone: false, applied_seq: seq, redo_payload: null, last_version: r.version_after };
+    store.commit((d) => {
+      assignFields(d, 'journal', e.id, fields);
+      ((d.journal![e.id] as { history: unknown[] }).history).push(toDoc(event));
+      d.next_seq = seq + 1;
+    });
+    const entry = allEntries(store).find((x) => x.id === e.id)!;
+    return { action, entry, upsert: r };
+  });
+}

@@ -1,0 +1,174 @@
+/**
+ * Proposals: edits an agent asked for under the `review` policy, waiting for a
+ * person. propose() validates with a dry run of the engine (a proposal whose
+ * preconditions already fail is refused at once with the engine's error) and
+ * stores it pending with the dry run's preview. approve() applies it through the
+ * engine with the proposal's own preconditions; a stale proposal becomes
+ * `conflict` (with the engine's error details) and nothing is written.
+ * Every decision runs under the workspace review lock on a refreshed document,
+ * so a proposal is decided exactly once across processes.
+ */
+import { FolioError, isFolioError } from '../engine/errors.ts';
+import type { Version } from '../engine/file-facts.ts';
+import { upsert, type LineByteRange, type Preconditions, type UpsertResult, type UpsertTarget } from '../engine/upsert.ts';
+import { loadBytes, storeBytes } from './blobs.ts';
+import { toDoc } from './doc-codec.ts';
+import { entryOfResult, STALE_CODES } from './journal.ts';
+import { allProposals, assignFields, entryOf, newId, nextSeq, nowIso, proposalOf } from './records.ts';
+import { storeOf, type ReviewStore } from './store.ts';
+import type { JournalEntry, Proposal, ProposalStatus, ReviewActor } from './types.ts';
+
+export interface ProposeRequest {
+  path: string;
+  target: UpsertTarget;
+  content: string;
+  preconditions: Preconditions;
+  normalizeNewlines?: boolean;
+}
+
+export interface ProposeResult {
+  proposal_id: string;
+  status: 'pending';
+  path: string;
+  preview: string;
+  version_seen: Version;
+  range_before: LineByteRange;
+  range_after: LineByteRange;
+  affected: UpsertResult['affected'];
+  proposal: Proposal;
+}
+
+/** Store a pending proposal (paths relative to the root). Refused at once if the engine's dry run fails. */
+export async function propose(root: string, actor: ReviewActor, req: ProposeRequest): Promise<ProposeResult> {
+  const store = storeOf(root);
+  const dry = await upsert(store.absPathOf(req.path), {
+    target: req.target,
+    content: req.content,
+    preconditions: req.preconditions,
+    normalizeNewlines: req.normalizeNewlines,
+    dryRun: true,
+  });
+  return store.locked(() => {
+    const proposal: Proposal = {
+      id: newId('p'),
+      actor,
+      path: store.storedPathOf(dry.path),
+      target: req.target,
+      content: storeBytes(store.blobsDir, Buffer.from(req.content, 'utf8')),
+      edited_content: null,
+      preconditions: req.preconditions,
+      normalize_newlines: req.normalizeNewlines !== false,
+      preview: dry.preview,
+      version_seen: dry.version_before,
+      status: 'pending',
+      decided_by: null,
+      created_at: nowIso(),
+      decided_at: null,
+      reason: null,
+      conflict: null,
+      journal_id: null,
+    };
+    store.commit((d) => {
+      d.proposals![proposal.id] = toDoc(proposal);
+    });
+    return {
+      proposal_id: proposal.id,
+      status: 'pending',
+      path: proposal.path,
+      preview: dry.preview,
+      version_seen: dry.version_before,
+      range_before: dry.range_before,
+      range_after: dry.range_after,
+      affected: dry.affected,
+      proposal,
+    };
+  });
+}
+
+export function listProposals(root: string, filter: { status?: ProposalStatus; path?: string } = {}): Proposal[] {
+  const store = storeOf(root);
+  store.refresh();
+  const path = filter.path === undefined ? undefined : store.storedPathOf(filter.path);
+  return allProposals(store)
+    .filter((p) => (filter.status === undefined || p.status === filter.status) && (path === undefined || p.path === path))
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+}
+
+export function showProposal(root: string, id: string): { proposal: Proposal; entry: JournalEntry | null } {
+  const store = storeOf(root);
+  store.refresh();
+  const proposal = proposalOf(store, id);
+  return { proposal, entry: proposal.journal_id ? entryOf(store, proposal.journal_id) : null };
+}
+
+function pendingOf(store: ReviewStore, id: string): Proposal {
+  const p = proposalOf(store, id);
+  if (p.status !== 'pending') {
+    throw new FolioError('conflict', `proposal ${id} is already ${p.status}${p.decided_by ? ` (by ${p.decided_by.kind} ${p.decided_by.name})` : ''}`, {
+      proposal_id: id,
+      status: p.status,
+      decided_by: p.decided_by,
+      decided_at: p.decided_at,
+    });
+  }
+  return p;
+}
+
+export interface ApproveResult {
+  proposal: Proposal;
+  entry: JournalEntry;
+  upsert: UpsertResult;
+}
+
+/**
+ * Apply a pending proposal. With `content`, the person's text replaces the
+ * agent's (edit-then-approve), under the same target and preconditions.
+ */
+export async function approve(root: string, actor: ReviewActor, id: string, opts: { content?: string } = {}): Promise<ApproveResult> {
+  const store = storeOf(root);
+  return store.locked(async () => {
+    const p = pendingOf(store, id);
+    if (opts.content !== undefined && p.target.kind === 'delete' && opts.content !== '') {
+      throw new FolioError('invalid_input', `proposal ${id} deletes: it takes no content`, { proposal_id: id });
+    }
+    const content = opts.content ?? loadBytes(store.blobsDir, p.content).toString('utf8');
+    let r: UpsertResult;
+    try {
+      r = await upsert(store.absPathOf(p.path), {
+        target: p.target,
+        content,
+        preconditions: p.preconditions,
+        normalizeNewlines: p.normalize_newlines,
+        captureBytes: true,
+      });
+    } catch (err) {
+      if (!isFolioError(err) || !STALE_CODES.has(err.code)) throw err;
+      store.commit((d) =>
+        assignFields(d, 'proposals', id, { status: 'conflict', decided_by: actor, decided_at: nowIso(), conflict: { ...err.details, code: err.code, message: err.message } }),
+      );
+      throw new FolioError(err.code, `proposal ${id} no longer applies: ${err.message}. It is now "conflict"; nothing was written`, {
+        ...err.details,
+        proposal_id: id,
+        status: 'conflict',
+      });
+    }
+    const seq = nextSeq(store);
+    const entry = entryOfResult(store, r, { proposalId: id, actor: p.actor, decidedBy: actor }, seq);
+    const edited = opts.content === undefined ? null : storeBytes(store.blobsDir, Buffer.from(opts.content, 'utf8'));
+    store.commit((d) => {
+      d.journal![entry.id] = toDoc(entry);
+      d.next_seq = seq + 1;
+      assignFields(d, 'proposals', id, { status: 'applied', decided_by: actor, decided_at: entry.applied_at, journal_id: entry.id, edited_content: edited ?? undefined });
+    });
+    return { proposal: proposalOf(store, id), entry, upsert: r };
+  });
+}
+
+export async function reject(root: string, actor: ReviewActor, id: string, reason?: string): Promise<Proposal> {
+  const store = storeOf(root);
+  return store.locked(() => {
+    pendingOf(store, id);
+    store.commit((d) => assignFields(d, 'proposals', id, { status: 'rejected', decided_by: actor, decided_at: nowIso(), reason: reason ?? null }));
+    return proposalOf(store, id);
+  });
+}

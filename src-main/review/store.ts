@@ -1,0 +1,251 @@
+/**
+ * The review store of one workspace: one Automerge document holding every
+ * proposal and the journal of applied edits, persisted under
+ * `<root>/.folio/review/`:
+ *   doc                 snapshot (Automerge.save), replaced atomically on compaction
+ *   changes/<id>.log    per-process change logs (see change-log.ts)
+ *   blobs/<sha256>      payloads over 1 MiB (see blobs.ts)
+ *   .doc.folio-lock     the workspace review lock (engine withFileLock on `doc`)
+ *
+ * Loading is snapshot + every log; `refresh()` reads only what was appended since
+ * (offsets per log). Every mutation runs under the lock on a freshly refreshed
+ * document (`locked`), so state checks ("is it still pending?") see every other
+ * process's decisions, and two processes never both apply one proposal. The CRDT
+ * merge makes the union of logs one document whatever order they are read in.
+ */
+import * as Automerge from '@automerge/automerge';
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { withFileLock } from '../engine/file-lock.ts';
+import { appendFrame, readFrames } from './change-log.ts';
+import type { ReviewDocShape } from './types.ts';
+
+/** Compact logs into the snapshot once they hold this many bytes (env FOLIO_REVIEW_COMPACT_BYTES). */
+const COMPACT_BYTES = Number(process.env.FOLIO_REVIEW_COMPACT_BYTES) || 8 * 1024 * 1024;
+/** ... or once there are this many logs (every process that ever wrote leaves one). */
+const COMPACT_LOGS = 64;
+
+export type ChangeSource = 'local' | 'disk';
+export type ChangeListener = (e: { source: ChangeSource }) => void;
+
+/** `<root>/.folio`: the workspace state directory. */
+export function stateDirOf(root: string): string {
+  return join(resolve(root), '.folio');
+}
+
+function sameHeads(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((h, i) => h === b[i]);
+}
+
+export class ReviewStore {
+  readonly root: string;
+  readonly dir: string;
+  readonly docPath: string;
+  readonly changesDir: string;
+  readonly blobsDir: string;
+  private doc: Automerge.Doc<ReviewDocShape> = Automerge.init<ReviewDocShape>();
+  private readonly offsets = new Map<string, number>();
+  private snapshotKey = '';
+  private ownLog: string | null = null;
+  private ownLogSize = 0;
+  private readonly events = new EventEmitter();
+
+  constructor(root: string) {
+    this.root = resolve(root);
+    this.dir = join(stateDirOf(this.root), 'review');
+    this.docPath = join(this.dir, 'doc');
+    this.changesDir = join(this.dir, 'changes');
+    this.blobsDir = join(this.dir, 'blobs');
+    this.events.setMaxListeners(0);
+    this.refresh();
+  }
+
+  /** The current document (read-only view; refresh first for other processes' changes). */
+  get state(): Automerge.Doc<ReviewDocShape> {
+    return this.doc;
+  }
+
+  /**
+   * A path as the document stores it: relative to the root when inside it, else
+   * absolute. Relative inputs are relative to the root, as the views print them.
+   */
+  storedPathOf(path: string): string {
+    const abs = resolve(this.root, path);
+    const rel = relative(this.root, abs);
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : abs;
+  }
+
+  absPathOf(stored: string): string {
+    return resolve(this.root, stored);
+  }
+
+  /** Load what was saved since the last refresh (snapshot and logs); true if the document changed. */
+  refresh(): boolean {
+    const before = Automerge.getHeads(this.doc);
+    const chunks: Buffer[] = [];
+    let names: string[] = [];
+    try {
+      names = readdirSync(this.changesDir).filter((n) => n.endsWith('.log'));
+    } catch {
+      // no state yet
+    }
+    for (const name of names) {
+      const got = readFrames(join(this.changesDir, name), this.offsets.get(name) ?? 0);
+      this.offsets.set(name, got.offset);
+      chunks.push(...got.chunks);
+    }
+    const live = new Set(names);
+    for (const name of [...this.offsets.keys()]) if (!live.has(name)) this.offsets.delete(name);
+    // The snapshot after the logs: a compaction between the two has put into the
+    // new snapshot whatever the deleted logs held.
+    const snapshot = this.changedSnapshot();
+    if (snapshot) chunks.push(snapshot);
+    if (chunks.length) this.load(chunks);
+    const changed = !sameHeads(before, Automerge.getHeads(this.doc));
+    if (changed) this.events.emit('change', { source: 'disk' });
+    return changed;
+  }
+
+  private changedSnapshot(): Buffer | null {
+    let key: string;
+    try {
+      const st = statSync(this.docPath, { bigint: true });
+      key = `${st.ino}:${st.size}:${st.mtimeNs}`;
+    } catch {
+      return null;
+    }
+    if (key === this.snapshotKey) return null;
+    try {
+      const bytes = readFileSync(this.docPath);
+      this.snapshotKey = key;
+      return bytes;
+    } catch {
+      return null; // replaced between stat and read: the next refresh reads the new one
+    }
+  }
+
+  private load(chunks: Buffer[]): void {
+    try {
+      this.doc = Automerge.loadIncremental(this.doc, Buffer.concat(chunks));
+    } catch {
+      // One damaged chunk must not hide the others: load them one by one.
+      for (const c of chunks) {
+        try {
+          this.doc = Automerge.loadIncremental(this.doc, c);
+        } catch {
+          // skipped: a damaged frame (never produced by a live writer)
+        }
+      }
+    }
+  }
+
+  /** Run `fn` holding the workspace review lock, on a document refreshed from disk. */
+  async locked<T>(fn: () => Promise<T> | T): Promise<T> {
+    mkdirSync(this.changesDir, { recursive: true });
+    return withFileLock(this.docPath, async () => {
+      this.refresh();
+      const out = await fn();
+      this.compactIfDue();
+      return out;
+    });
+  }
+
+  /** Change the document and append the change to this process's log. Only inside `locked`. */
+  commit(change: (d: ReviewDocShape) => void): void {
+    const heads = Automerge.getHeads(this.doc);
+    this.doc = Automerge.change(this.doc, (d) => {
+      d.proposals ??= {};
+      d.journal ??= {};
+      change(d);
+    });
+    const chunk = Automerge.saveSince(this.doc, heads);
+    if (chunk.length === 0) return;
+    const name = this.ownLogName();
+    this.ownLogSize = appendFrame(join(this.changesDir, name), chunk);
+    this.offsets.set(name, this.ownLogSize);
+    this.events.emit('change', { source: 'local' });
+  }
+
+  /**
+   * This process's log, or a new one if it was compacted away or does not end
+   * where our last append did (a failed write must not misalign later frames).
+   */
+  private ownLogName(): string {
+    if (this.ownLog) {
+      let size = -1;
+      try {
+        size = statSync(join(this.changesDir, this.ownLog)).size;
+      } catch {
+        // compacted away
+      }
+      if (size === this.ownLogSize) return this.ownLog;
+    }
+    this.ownLog = `${process.pid}-${randomBytes(6).toString('hex')}.log`;
+    this.ownLogSize = 0;
+    return this.ownLog;
+  }
+
+  private compactIfDue(): void {
+    let bytes = 0;
+    for (const v of this.offsets.values()) bytes += v;
+    if (bytes >= COMPACT_BYTES || this.offsets.size >= COMPACT_LOGS) this.compactLocked();
+  }
+
+  /** Fold every log into the snapshot. Only under the lock (writes need it too). */
+  compactLocked(): void {
+    const bytes = Automerge.save(this.doc);
+    mkdirSync(this.dir, { recursive: true });
+    const tmp = `${this.docPath}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const fd = openSync(tmp, 'w', 0o644);
+    try {
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, this.docPath);
+    const st = statSync(this.docPath, { bigint: true });
+    this.snapshotKey = `${st.ino}:${st.size}:${st.mtimeNs}`;
+    for (const name of [...this.offsets.keys()]) {
+      try {
+        unlinkSync(join(this.changesDir, name));
+      } catch {
+        // already gone
+      }
+    }
+    this.offsets.clear();
+    this.ownLog = null;
+    this.ownLogSize = 0;
+  }
+
+  /** Compact now, under the lock. */
+  async compact(): Promise<void> {
+    await this.locked(() => this.compactLocked());
+  }
+
+  /** Listen to changes of the document, local or loaded from disk; returns the unsubscribe. */
+  onChange(listener: ChangeListener): () => void {
+    this.events.on('change', listener);
+    return () => this.events.off('change', listener);
+  }
+}
+
+const stores = new Map<string, ReviewStore>();
+
+/** The store of the workspace at `root`, shared within this process. */
+export function storeOf(root: string): ReviewStore {
+  const abs = resolve(root);
+  let s = stores.get(abs);
+  if (!s) {
+    s = new ReviewStore(abs);
+    stores.set(abs, s);
+  }
+  return s;
+}
+
+/** Forget the in-process stores (as a restart would): the next storeOf loads from disk. */
+export function forgetStores(): void {
+  stores.clear();
+}

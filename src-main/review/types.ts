@@ -1,0 +1,98 @@
+/**
+ * The records of the review document: proposals (agent edits waiting for a
+ * decision) and journal entries (edits that were applied, with what undo needs).
+ * Paths are stored relative to the workspace root (POSIX separators) when inside
+ * it, else absolute, so a moved workspace keeps its state.
+ */
+import type { Version } from '../engine/file-facts.ts';
+import type { LineByteRange, Preconditions, UpsertTarget } from '../engine/upsert.ts';
+
+export interface ReviewActor {
+  kind: 'human' | 'agent';
+  name: string;
+}
+
+export const PROPOSAL_STATUSES = ['pending', 'applied', 'rejected', 'conflict'] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+
+/**
+ * Bytes kept by the review state: inline (base64) up to 1 MiB, else a
+ * content-addressed blob (`<state>/review/blobs/<sha256>`) named here.
+ */
+export type StoredBytes =
+  | { kind: 'inline'; base64: string; bytes: number; sha256: string }
+  | { kind: 'blob'; bytes: number; sha256: string };
+
+export interface Proposal {
+  id: string;
+  actor: ReviewActor;
+  path: string;
+  target: UpsertTarget;
+  /** the agent's content (UTF-8) */
+  content: StoredBytes;
+  /** the content that was applied when a person edited it before approving */
+  edited_content: StoredBytes | null;
+  preconditions: Preconditions;
+  normalize_newlines: boolean;
+  /** the dry run's unified diff, made when the proposal was stored */
+  preview: string;
+  /** version of the file the dry run saw */
+  version_seen: Version;
+  status: ProposalStatus;
+  decided_by: ReviewActor | null;
+  created_at: string;
+  decided_at: string | null;
+  reason: string | null;
+  /** on conflict: the engine error (code, message and its details) */
+  conflict: Record<string, unknown> | null;
+  journal_id: string | null;
+}
+
+export type JournalAction = 'apply' | 'undo' | 'redo';
+
+export interface JournalEvent {
+  action: JournalAction;
+  seq: number;
+  by: ReviewActor;
+  at: string;
+  version_before: Version;
+  version_after: Version;
+}
+
+export interface JournalEntry {
+  id: string;
+  /** order of the first application, global across files */
+  seq: number;
+  proposal_id: string | null;
+  /** who wrote the edit (the agent of a proposal) */
+  actor: ReviewActor;
+  /** who decided it applies (approver, or the actor of a direct edit) */
+  decided_by: ReviewActor;
+  path: string;
+  version_before: Version;
+  version_after: Version;
+  range_before: LineByteRange;
+  range_after: LineByteRange;
+  /** the inverse payload: the bytes the edit replaced */
+  removed: StoredBytes;
+  inserted_bytes: number;
+  inserted_sha256: string;
+  /** the bytes undo took out (= the inserted bytes), kept for redo while undone */
+  redo_payload: StoredBytes | null;
+  applied_at: string;
+  undone: boolean;
+  /** seq of the latest apply/redo (undo takes the highest) */
+  applied_seq: number;
+  /** seq of the latest undo (redo takes the highest), null if never undone */
+  undone_seq: number | null;
+  /** the version the latest action produced (the guard when the region is empty) */
+  last_version: Version;
+  history: JournalEvent[];
+}
+
+/** The document's root. Maps are created under the workspace lock, once. */
+export interface ReviewDocShape {
+  proposals?: Record<string, unknown>;
+  journal?: Record<string, unknown>;
+  next_seq?: number;
+}
