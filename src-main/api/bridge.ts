@@ -16,4 +16,6 @@ export type BridgeResult = { ok: true; output: unknown } | { ok: false; error: E
 /** The object the Electron preload exposes as `window.folio`. */
 export interface FolioBridge {
   call(op: string, input: unknown): Promise<BridgeResult>;
+  /** Pushed events (FolioEvent in src-main/api/events.ts); returns unsubscribe. */
+  onEvent(listener: (event: unknown) => void): () => void;
 }

@@ -9,3 +9,6 @@ export const CALL_CHANNEL = 'folio:call';
 /** The custom scheme the renderer is served from (a real origin, unlike file://). */
 export const APP_SCHEME = 'folio-app';
 export const APP_ORIGIN = `${APP_SCHEME}://app`;
+
+/** main -> renderer: pushed events (FolioEvent). */
+export const EVENT_CHANNEL = 'folio:event';

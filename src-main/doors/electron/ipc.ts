@@ -3,10 +3,11 @@
  * because an exception thrown in ipcMain.handle reaches the renderer as a bare
  * message and loses the error's code and details.
  */
-import { ipcMain, type IpcMainInvokeEvent } from 'electron';
+import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import { subscribe } from '../../api/events.ts';
 import { FolioError, handle, isFolioError, isOperationName, type Actor } from '../../api/handle.ts';
 import type { BridgeResult } from '../../api/bridge.ts';
-import { CALL_CHANNEL } from './channels.ts';
+import { CALL_CHANNEL, EVENT_CHANNEL } from './channels.ts';
 
 export const ELECTRON_ACTOR: Actor = { kind: 'human', name: 'electron' };
 
@@ -30,5 +31,12 @@ export function registerIpc(isTrustedUrl: (url: string) => boolean): void {
       return { ok: false, error: { code: 'permission_denied', message: `IPC from an untrusted page: ${url}` } };
     }
     return callOperation(op, input);
+  });
+}
+
+/** Push the workspace's events to a window's renderer; returns unsubscribe. */
+export function forwardEvents(contents: WebContents, workspace: string): () => void {
+  return subscribe(workspace, (event) => {
+    if (!contents.isDestroyed()) contents.send(EVENT_CHANNEL, event);
   });
 }

@@ -12,7 +12,7 @@ import { app, BrowserWindow, protocol, session } from 'electron';
 import { HTML_SECURITY_HEADERS } from '../http/renderer-csp.ts';
 import { contentTypeOf, rendererFileOf } from '../http/static-files.ts';
 import { APP_ORIGIN, APP_SCHEME } from './channels.ts';
-import { registerIpc } from './ipc.ts';
+import { forwardEvents, registerIpc } from './ipc.ts';
 
 // Bundled layout (electron.vite.config.ts): out/main/index.js, out/preload/index.cjs, out/renderer/.
 const OUT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -70,6 +70,8 @@ function createWindow(file: string | null): void {
     if (!isTrustedUrl(url)) event.preventDefault();
   });
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  const stopEvents = forwardEvents(contents, process.cwd());
+  mainWindow.on('closed', stopEvents);
   showFile(file);
 }
 

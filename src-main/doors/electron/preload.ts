@@ -6,10 +6,15 @@
  */
 import { contextBridge, ipcRenderer } from 'electron';
 import type { BridgeResult, FolioBridge } from '../../api/bridge.ts';
-import { CALL_CHANNEL } from './channels.ts';
+import { CALL_CHANNEL, EVENT_CHANNEL } from './channels.ts';
 
 const bridge = {
   call: (op: string, input: unknown) => ipcRenderer.invoke(CALL_CHANNEL, op, input) as Promise<BridgeResult>,
+  onEvent: (listener: (event: unknown) => void) => {
+    const handler = (_e: unknown, event: unknown) => listener(event);
+    ipcRenderer.on(EVENT_CHANNEL, handler);
+    return () => void ipcRenderer.off(EVENT_CHANNEL, handler);
+  },
 } satisfies FolioBridge;
 
 contextBridge.exposeInMainWorld('folio', bridge);

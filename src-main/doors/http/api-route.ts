@@ -13,7 +13,7 @@ export const HTTP_ACTOR: Actor = { kind: 'human', name: 'browser' };
 /** Largest request body accepted; inputs are paths and small edits, never file contents in bulk. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-export async function handleApiRequest(opName: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleApiRequest(opName: string, req: IncomingMessage, res: ServerResponse, workspace?: string): Promise<void> {
   if (req.method !== 'POST') {
     res.setHeader('Allow', 'POST');
     sendJson(res, 405, { error: { code: 'invalid_input', message: `use POST for /api/${opName}` } });
@@ -24,7 +24,7 @@ export async function handleApiRequest(opName: string, req: IncomingMessage, res
       throw new FolioError('invalid_input', `unknown operation: ${opName}`, { operation: opName });
     }
     const input = await readJsonBody(req);
-    const output = await handle(opName, input, HTTP_ACTOR);
+    const output = await handle(opName, input, HTTP_ACTOR, workspace ? { workspace } : {});
     sendJson(res, 200, output);
   } catch (err) {
     if (isFolioError(err)) {

@@ -12,6 +12,7 @@ import { isIPv4, type AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FolioError } from '../../api/handle.ts';
+import { subscribe } from '../../api/events.ts';
 import { handleApiRequest, sendJson } from './api-route.ts';
 import { serveRendererFile } from './static-files.ts';
 
@@ -21,6 +22,8 @@ export interface ServeOptions {
   host?: string;
   open?: boolean;
   rendererDir?: string;
+  /** the workspace whose review state is served and pushed (default: the current directory) */
+  workspace?: string;
 }
 
 export interface RunningServer {
@@ -63,7 +66,7 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
 
   let boundPort = port;
   const server = createServer((req, res) => {
-    routeRequest(req, res, { rendererDir, token, allowedHosts: allowedHostsOf(host, boundPort) }).catch((err: unknown) => {
+    routeRequest(req, res, { rendererDir, token, allowedHosts: allowedHostsOf(host, boundPort), workspace: resolve(opts.workspace ?? process.cwd()) }).catch((err: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal', message: String(err) } });
       else res.destroy();
     });
@@ -97,6 +100,7 @@ interface RouteContext {
   rendererDir: string;
   token: string;
   allowedHosts: ReadonlySet<string>;
+  workspace: string;
 }
 
 async function routeRequest(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): Promise<void> {
@@ -115,10 +119,26 @@ async function routeRequest(req: IncomingMessage, res: ServerResponse, ctx: Rout
       });
       return;
     }
-    await handleApiRequest(url.pathname.slice('/api/'.length), req, res);
+    if (url.pathname === '/api/events') {
+      streamEvents(req, res, ctx.workspace);
+      return;
+    }
+    await handleApiRequest(url.pathname.slice('/api/'.length), req, res, ctx.workspace);
     return;
   }
   await serveRendererFile(ctx.rendererDir, url.pathname, req, res);
+}
+
+/** GET /api/events: Server-Sent Events, one `data:` JSON FolioEvent per change, plus a comment every 15 s to keep proxies from closing it. */
+function streamEvents(req: IncomingMessage, res: ServerResponse, workspace: string): void {
+  res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+  res.write(': folio events\n\n');
+  const off = subscribe(workspace, (event) => res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
+  const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
+  req.on('close', () => {
+    clearInterval(ping);
+    off();
+  });
 }
 
 function hasToken(req: IncomingMessage, url: URL, token: string): boolean {
