@@ -19,6 +19,7 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   precondition_required: 428,
   precondition_failed: 412,
   conflict: 409,
+  redacted: 403,
   cancelled: 499,
 };
 

@@ -4,8 +4,10 @@
  * function. Doors derive their routes, channels and tools from this table.
  */
 import type { z } from 'zod';
-import { FileInfo, FileInfoInput, ReadInput, ReadOutput, SearchInput, SearchOutput, UpsertInput, UpsertOutput } from './schemas.ts';
+import { FileInfo, FileInfoInput, ReadInput, ReadOutput, SearchInput, SearchOutput, UpsertInput, UpsertOutput, AuditInput, AuditOutput } from './schemas.ts';
 import { fileInfo } from '../engine/file-info.ts';
+import { readAudit } from '../engine/audit.ts';
+import { resolve as resolvePath } from 'node:path';
 import { read } from '../engine/read.ts';
 import { searchPath } from '../engine/search-path.ts';
 import { upsert } from '../engine/upsert.ts';
@@ -172,6 +174,14 @@ export const operations = {
     output: ReviewHistoryOutput,
     description: 'The journal of applied edits in global order (of one file, if path is given), with each undo and redo.',
     run: async (input, _actor, ctx) => ({ entries: history(workspaceOf(ctx), input).map(entryView) }),
+  }),
+  audit_log: op({
+    input: AuditInput,
+    output: AuditOutput,
+    description: 'The audit log of the workspace: one entry per agent operation (time, actor, operation, path, range, versions, bytes, outcome).',
+    run: async (input, _actor, ctx) => ({
+      entries: readAudit(workspaceOf(ctx), { ...(input.path ? { path: resolvePath(workspaceOf(ctx), input.path) } : {}), since: input.since }),
+    }),
   }),
 };
 

@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'precondition_required',
   'precondition_failed',
   'conflict',
+  'redacted',
   'cancelled',
   'io_error',
 ] as const;

@@ -61,6 +61,8 @@ export interface ReadOptions {
   allowBinary?: boolean;
   /** content cap for this call (bytes), at most READ_LIMITS.maxWindowBytes */
   maxBytes?: number;
+  /** largest file `full` returns for this call (a workspace cap), at most READ_LIMITS.maxFullBytes */
+  maxFullBytes?: number;
 }
 
 export interface LineCut {
@@ -577,10 +579,11 @@ function readTail(ctx: Ctx, n: number): Partial<ReadResult> {
 
 function readFull(ctx: Ctx): Partial<ReadResult> {
   const { size, index } = ctx;
-  if (size > READ_LIMITS.maxFullBytes) {
-    throw new FolioError('too_large', `the file is ${size} bytes; full reads are limited to ${READ_LIMITS.maxFullBytes}`, {
+  const limit = Math.min(ctx.opts.maxFullBytes ?? READ_LIMITS.maxFullBytes, READ_LIMITS.maxFullBytes);
+  if (size > limit) {
+    throw new FolioError('too_large', `the file is ${size} bytes; full reads are limited to ${limit}`, {
       size,
-      limit: READ_LIMITS.maxFullBytes,
+      limit,
       hint: 'read it by pages, byte windows or line ranges',
     });
   }

@@ -8,6 +8,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT_ERROR, EXIT_USAGE } from '../../api/error-map.ts';
 import { isFolioError } from '../../api/handle.ts';
 import { registerInfo } from './info.ts';
+import { registerMcp } from './mcp.ts';
 import { registerRead } from './read.ts';
 import { registerSearch } from './search.ts';
 import { registerUpsert } from './upsert.ts';
@@ -48,6 +49,7 @@ export function buildProgram(io: CliIO): Command {
     })
     .showSuggestionAfterError();
   registerInfo(program, io);
+  registerMcp(program, io);
   registerRead(program, io);
   registerSearch(program, io);
   registerUpsert(program, io);

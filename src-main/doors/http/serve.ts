@@ -6,14 +6,15 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIPv4, type AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FolioError } from '../../api/handle.ts';
 import { subscribe } from '../../api/events.ts';
-import { handleApiRequest, sendJson } from './api-route.ts';
+import { handleApiRequest, readJsonBody, sendJson } from './api-route.ts';
+import { mcpHttpHandler } from '../mcp/server.ts';
 import { serveRendererFile } from './static-files.ts';
 
 export interface ServeOptions {
@@ -59,6 +60,8 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
   const host = loopbackHostOf(opts.host ?? '127.0.0.1');
   const port = portOf(opts.port ?? 0);
   const rendererDir = resolve(opts.rendererDir ?? DEFAULT_RENDERER_DIR);
+  const workspace = resolve(opts.workspace ?? process.cwd());
+  const mcp = mcpHttpHandler(workspace);
   if (!existsSync(join(rendererDir, 'index.html'))) {
     throw new Error(`the renderer is not built (no ${join(rendererDir, 'index.html')}): run \`npm run build\` first`);
   }
@@ -66,7 +69,7 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
 
   let boundPort = port;
   const server = createServer((req, res) => {
-    routeRequest(req, res, { rendererDir, token, allowedHosts: allowedHostsOf(host, boundPort), workspace: resolve(opts.workspace ?? process.cwd()) }).catch((err: unknown) => {
+    routeRequest(req, res, { rendererDir, token, allowedHosts: allowedHostsOf(host, boundPort), workspace, mcp }).catch((err: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal', message: String(err) } });
       else res.destroy();
     });
@@ -84,12 +87,19 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
   url.searchParams.set('token', token);
   if (opts.file) url.searchParams.set('file', resolve(opts.file));
   if (opts.open) openInBrowser(url.href);
+  // Agents and tools of this workspace find the server (and its token) here; only
+  // the owner can read it.
+  const stateFile = join(workspace, '.folio', 'serve.json');
+  mkdirSync(dirname(stateFile), { recursive: true });
+  writeFileSync(stateFile, JSON.stringify({ url: url.href, mcp: `${url.origin}/api/mcp`, token, pid: process.pid }) + '\n', { mode: 0o600 });
+  chmodSync(stateFile, 0o600);
 
   return {
     url: url.href,
     token,
     close: () =>
       new Promise<void>((resolveClose) => {
+        rmSync(stateFile, { force: true });
         server.close(() => resolveClose());
         server.closeAllConnections();
       }),
@@ -101,6 +111,7 @@ interface RouteContext {
   token: string;
   allowedHosts: ReadonlySet<string>;
   workspace: string;
+  mcp: ReturnType<typeof mcpHttpHandler>;
 }
 
 async function routeRequest(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): Promise<void> {
@@ -117,6 +128,10 @@ async function routeRequest(req: IncomingMessage, res: ServerResponse, ctx: Rout
       sendJson(res, 401, {
         error: { code: 'unauthorized', message: 'missing or wrong token: send Authorization: Bearer TOKEN (the token is in the URL folio serve printed)' },
       });
+      return;
+    }
+    if (url.pathname === '/api/mcp') {
+      await ctx.mcp(req, res, req.method === 'POST' ? await readJsonBody(req) : undefined);
       return;
     }
     if (url.pathname === '/api/events') {

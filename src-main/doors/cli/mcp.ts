@@ -1,0 +1,65 @@
+/**
+ * `folio mcp [--root DIR] [--allow DIR]... [--read-only GLOB]... [--deny GLOB]... [--review review|auto|deny]`:
+ * an MCP server over stdio for one agent. Proposals it makes land in the
+ * workspace's review state (<root>/.folio), where a running `folio serve` or app
+ * sees them at once: they watch that state, so nothing needs forwarding.
+ *
+ * `folio audit [--path P] [--since T] [--root DIR] [--json]`: the audit log.
+ */
+import { resolve } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { handle } from '../../api/handle.ts';
+import { runStdio } from '../mcp/server.ts';
+import { Exit, printError, type CliIO } from './main.ts';
+
+const collect = (v: string, all: string[] = []) => [...all, v];
+
+export function registerMcp(program: Command, io: CliIO): void {
+  program
+    .command('mcp')
+    .description('Serve agents over MCP on stdin/stdout (tools: read, search, file_info, upsert, proposal_status).')
+    .option('--root <dir>', 'workspace root: policy (folio.config.json), review state and audit log live there', '.')
+    .option('--allow <dir>', 'an allowed root (repeatable; default: the workspace root)', collect)
+    .option('--read-only <glob>', 'paths agents may read but not edit (repeatable)', collect)
+    .option('--deny <glob>', 'paths agents may not open (repeatable; added to the defaults)', collect)
+    .option('--review <policy>', 'how agent edits are handled everywhere: review (default), auto, deny', (v: string) => {
+      if (v !== 'review' && v !== 'auto' && v !== 'deny') throw new InvalidArgumentError(`--review takes review, auto or deny, got "${v}"`);
+      return v;
+    })
+    .action(async (f: { root: string; allow?: string[]; readOnly?: string[]; deny?: string[]; review?: 'review' | 'auto' | 'deny' }) => {
+      try {
+        await runStdio(resolve(f.root), {
+          ...(f.allow ? { roots: f.allow } : {}),
+          ...(f.readOnly ? { readOnly: f.readOnly } : {}),
+          ...(f.deny ? { deny: f.deny } : {}),
+          ...(f.review ? { review: f.review } : {}),
+        });
+      } catch (err) {
+        throw new Exit(printError(err, false, io));
+      }
+    });
+
+  program
+    .command('audit')
+    .description('Show the audit log of the workspace (one entry per agent operation).')
+    .option('--root <dir>', 'workspace root', '.')
+    .option('--path <path>', 'only this file')
+    .option('--since <time>', 'only entries at or after this time (ISO 8601 or ms)')
+    .option('--json', 'print one JSON object')
+    .action(async (f: { root: string; path?: string; since?: string; json?: boolean }) => {
+      try {
+        const since = f.since === undefined ? undefined : /^\d+$/.test(f.since) ? Number(f.since) : f.since;
+        const r = await handle('audit_log', { ...(f.path ? { path: f.path } : {}), ...(since !== undefined ? { since } : {}) }, { kind: 'human', name: 'cli' }, { workspace: resolve(f.root) });
+        if (f.json) {
+          io.stdout.write(JSON.stringify(r) + '\n');
+          return;
+        }
+        for (const e of r.entries) {
+          const range = e.range?.start_line ? ` lines ${e.range.start_line}-${e.range.end_line}` : '';
+          io.stdout.write(`${e.time} ${e.actor.kind}:${e.actor.name} ${e.op} ${e.path ?? '-'}${range} ${e.outcome}${e.code ? ` ${e.code}` : ''}${e.reason ? ` (${e.reason})` : ''}\n`);
+        }
+      } catch (err) {
+        throw new Exit(printError(err, Boolean(f.json), io));
+      }
+    });
+}

@@ -1,0 +1,81 @@
+/**
+ * The MCP door: an MCP server whose tools are the agent tools of the api
+ * (read, search, file_info, upsert, proposal_status), over stdio (`folio mcp`)
+ * or Streamable HTTP (`/mcp` on `folio serve`, behind its bearer token).
+ * Tool errors come back as isError results holding `{error: {code, message, ...}}`
+ * so an agent can act on the code and details.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AGENT_TOOLS, createAgentSession, runAgentTool, type AgentSession, type PolicyOverrides } from '../../api/agent.ts';
+import { isFolioError } from '../../api/handle.ts';
+
+const INSTRUCTIONS = [
+  'Folio reads any window of any file (multi-GB logs included) and edits files only under a version check.',
+  'Ask for big windows and several line ranges in one read; use search to find lines in big files.',
+  'Before editing, read the lines with hashlines: true; send their LINE#HASH anchors (or the etag as if_match) with upsert.',
+  'If upsert fails with precondition_failed, send the read in the error details, then retry with the fresh anchors.',
+  'Under the review policy your upsert becomes a proposal: use proposal_status with wait_ms to learn the decision.',
+].join(' ');
+
+export function createMcpServer(session: AgentSession, version = '0.1.0'): McpServer {
+  const server = new McpServer({ name: 'folio', version }, { instructions: INSTRUCTIONS });
+  for (const tool of AGENT_TOOLS) {
+    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input.shape }, async (args) => {
+      // The client's name (from initialize) names the actor in the audit log and proposals.
+      const client = server.server.getClientVersion()?.name;
+      const s = client ? { ...session, actor: { kind: 'agent' as const, name: client } } : session;
+      try {
+        const out = await runAgentTool(s, tool.name, args);
+        return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+      } catch (err) {
+        const error = isFolioError(err) ? err.toJSON() : { code: 'internal', message: String(err) };
+        return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
+      }
+    });
+  }
+  return server;
+}
+
+/** `folio mcp`: serve one agent over stdin/stdout until stdin closes. */
+export async function runStdio(root: string, overrides: PolicyOverrides = {}): Promise<void> {
+  const session = createAgentSession(root, 'mcp-client', overrides);
+  const server = createMcpServer(session);
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  await new Promise<void>((resolveClosed) => {
+    transport.onclose = () => resolveClosed();
+    process.stdin.once('end', () => resolveClosed());
+  });
+}
+
+/**
+ * Streamable HTTP at /mcp: one transport (and MCP session) per client, keyed by the
+ * Mcp-Session-Id header the transport hands out on initialize.
+ */
+export function mcpHttpHandler(root: string, overrides: PolicyOverrides = {}) {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  return async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    const id = req.headers['mcp-session-id'];
+    let transport = typeof id === 'string' ? transports.get(id) : undefined;
+    if (!transport) {
+      if (typeof id === 'string') {
+        res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'unknown MCP session' }, id: null }));
+        return;
+      }
+      const t: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => void transports.set(sid, t),
+      });
+      t.onclose = () => {
+        if (t.sessionId) transports.delete(t.sessionId);
+      };
+      await createMcpServer(createAgentSession(root, 'mcp-http-client', overrides)).connect(t);
+      transport = t;
+    }
+    await transport.handleRequest(req, res, body);
+  };
+}
