@@ -47,7 +47,9 @@ export function setIndexWaitMs(ms: number): void {
 }
 const verdicts = new Map<string, BinaryVerdict>();
 const digests = new Map<string, string>();
-const hashing = new Map<string, { etag: string; worker: Worker }>();
+const hashing = new Map<string, { etag: string; cancel: () => void }>();
+/** A big file's version must hold this long before it is hashed in the background. */
+const HASH_SETTLE_MS = 1000;
 
 async function verdictOf(id: FileIdentity, etag: string): Promise<BinaryVerdict> {
   let v = verdicts.get(etag);
@@ -74,32 +76,45 @@ function sha256Of(id: FileIdentity, etag: string): string | undefined {
   }
   const running = hashing.get(id.path);
   if (running?.etag === etag) return undefined;
-  if (running) void running.worker.terminate();
-  const worker = new Worker(
-    `const { createHash } = require('node:crypto');
-     const { createReadStream } = require('node:fs');
-     const { parentPort, workerData } = require('node:worker_threads');
-     const h = createHash('sha256');
-     createReadStream(workerData.path, { highWaterMark: 1 << 20, end: workerData.size - 1 })
-       .on('data', (d) => h.update(d))
-       .on('end', () => parentPort.postMessage(h.digest('hex')))
-       .on('error', (e) => parentPort.postMessage({ error: e.message }));`,
-    { eval: true, workerData: { path: id.path, size: id.size } },
-  );
-  hashing.set(id.path, { etag, worker });
-  const done = () => {
-    if (hashing.get(id.path)?.worker === worker) hashing.delete(id.path);
-  };
-  worker.once('message', (msg: unknown) => {
-    if (typeof msg === 'string') digests.set(etag, msg);
-    done();
-    void worker.terminate();
+  running?.cancel();
+  // Start once this version has held for a moment: a log appended to many times a
+  // second would otherwise start (and cancel) a whole-file hash per append.
+  let worker: Worker | undefined;
+  const timer = setTimeout(() => {
+    worker = new Worker(
+      `const { createHash } = require('node:crypto');
+       const { createReadStream } = require('node:fs');
+       const { parentPort, workerData } = require('node:worker_threads');
+       const h = createHash('sha256');
+       createReadStream(workerData.path, { highWaterMark: 1 << 20, end: workerData.size - 1 })
+         .on('data', (d) => h.update(d))
+         .on('end', () => parentPort.postMessage(h.digest('hex')))
+         .on('error', (e) => parentPort.postMessage({ error: e.message }));`,
+      { eval: true, workerData: { path: id.path, size: id.size } },
+    );
+    const w = worker;
+    const done = () => {
+      if (hashing.get(id.path)?.etag === etag) hashing.delete(id.path);
+    };
+    w.once('message', (msg: unknown) => {
+      if (typeof msg === 'string') digests.set(etag, msg);
+      done();
+      void w.terminate();
+    });
+    w.once('error', done);
+    w.once('exit', done);
+    // After the listeners: adding a 'message' listener refs the worker again, and a
+    // background hash must never keep a CLI process alive.
+    w.unref();
+  }, HASH_SETTLE_MS);
+  timer.unref();
+  hashing.set(id.path, {
+    etag,
+    cancel: () => {
+      clearTimeout(timer);
+      if (worker) void worker.terminate();
+    },
   });
-  worker.once('error', done);
-  worker.once('exit', done);
-  // After the listeners: adding a 'message' listener refs the worker again, and a
-  // background hash must never keep a CLI process alive.
-  worker.unref();
   return undefined;
 }
 
