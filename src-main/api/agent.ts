@@ -23,6 +23,7 @@ import { propose, showProposal } from '../review/proposals.ts';
 import { watch } from '../review/watch.ts';
 import { operations, type Actor } from './operations.ts';
 import { toReadRequest } from './read-request.ts';
+import { toSearchOptions } from './search-request.ts';
 import { FileInfoInput, ReadInput, SearchInput, UpsertInput } from './schemas.ts';
 import { toUpsertRequest } from './upsert-request.ts';
 
@@ -91,17 +92,7 @@ const searchTool: AgentTool = {
   async run(s, raw) {
     const input = SearchInput.parse(raw);
     const real = checkAccess(s.policy, input.path, 'read');
-    const r = await searchPath(real, {
-      pattern: input.pattern,
-      flags: input.flags,
-      startByte: input.start_byte,
-      endByte: input.end_byte,
-      startLine: input.start_line,
-      endLine: input.end_line,
-      maxMatches: input.max,
-      maxLineChars: input.max_line_chars,
-      countOnly: input.count_only,
-    });
+    const r = await searchPath(real, toSearchOptions(input));
     let redactions = 0;
     const matches = r.matches.map((m) => {
       const t = redactText(s, m.text);

@@ -13,6 +13,7 @@ import { searchPath } from '../engine/search-path.ts';
 import { upsert } from '../engine/upsert.ts';
 import { toUpsertRequest } from './upsert-request.ts';
 import { toReadRequest } from './read-request.ts';
+import { toSearchOptions } from './search-request.ts';
 import {
   ReviewApproveInput,
   ReviewApproveOutput,
@@ -92,19 +93,7 @@ export const operations = {
       'Regex search of a file or a range of it (start_line/end_line or start_byte/end_byte), one result per matching line with its line number, byte offset and text. ' +
       'Uses all cores on big files. When truncated, pass next_start_byte as start_byte to continue. count_only counts matching lines like grep -c.',
     run: (input, _actor, ctx) =>
-      searchPath(input.path, {
-        pattern: input.pattern,
-        flags: input.flags,
-        startByte: input.start_byte,
-        endByte: input.end_byte,
-        startLine: input.start_line,
-        endLine: input.end_line,
-        maxMatches: input.max,
-        maxLineChars: input.max_line_chars,
-        countOnly: input.count_only,
-        signal: ctx.signal,
-        onProgress: ctx.onProgress,
-      }),
+      searchPath(input.path, { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress }),
   }),
   upsert: op({
     input: UpsertInput,

@@ -198,3 +198,16 @@ export function appendBytes(path: string, content: Uint8Array): void {
     closeSync(fd);
   }
 }
+
+/** Write a small file whole and atomically: temp file, fsync, rename (state files, blobs). */
+export function writeFileAtomic(path: string, bytes: Uint8Array, mode = 0o644): void {
+  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  const fd = openSync(tmp, 'w', mode);
+  try {
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+}

@@ -5,8 +5,9 @@
  * atomically before the document names them, so a document never names a blob
  * that is not there. Blobs are immutable and shared by equal payloads.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../engine/atomic-write.ts';
 import { join } from 'node:path';
 import { FolioError } from '../engine/errors.ts';
 import type { StoredBytes } from './types.ts';
@@ -28,15 +29,7 @@ export function storeBytes(blobsDir: string, bytes: Uint8Array): StoredBytes {
   const path = blobPathOf(blobsDir, sha256);
   if (!existsSync(path)) {
     mkdirSync(blobsDir, { recursive: true });
-    const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-    const fd = openSync(tmp, 'w', 0o644);
-    try {
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
+    writeFileAtomic(path, bytes);
   }
   return { kind: 'blob', bytes: bytes.length, sha256 };
 }

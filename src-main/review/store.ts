@@ -16,8 +16,9 @@
 import * as Automerge from '@automerge/automerge';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { writeFileAtomic } from '../engine/atomic-write.ts';
 import { withFileLock } from '../engine/file-lock.ts';
 import { appendFrame, readFrames } from './change-log.ts';
 import type { ReviewDocShape } from './types.ts';
@@ -197,15 +198,7 @@ export class ReviewStore {
   compactLocked(): void {
     const bytes = Automerge.save(this.doc);
     mkdirSync(this.dir, { recursive: true });
-    const tmp = `${this.docPath}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-    const fd = openSync(tmp, 'w', 0o644);
-    try {
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.docPath);
+    writeFileAtomic(this.docPath, bytes);
     const st = statSync(this.docPath, { bigint: true });
     this.snapshotKey = `${st.ino}:${st.size}:${st.mtimeNs}`;
     for (const name of [...this.offsets.keys()]) {
