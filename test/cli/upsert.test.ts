@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../fixtures/generate.ts';
@@ -7,8 +7,13 @@ import { tempDir } from '../fixtures/generate.ts';
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 const BIN = join(process.cwd(), 'bin/folio.mjs');
-const folio = (args: string[], input?: string) =>
-  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', input, env: { ...process.env, FOLIO_CACHE_DIR: tmp.path('cache') } });
+const folio = (args: string[], input?: string, uid?: number) =>
+  spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    input,
+    env: { ...process.env, FOLIO_CACHE_DIR: tmp.path(uid === undefined ? 'cache' : `cache-${uid}`) },
+    ...(uid !== undefined ? { uid, gid: uid } : {}),
+  });
 const etagOf = (p: string) => JSON.parse(folio(['read', p, '--head', '1', '--json']).stdout).version.etag as string;
 
 describe('folio upsert', () => {
@@ -42,6 +47,20 @@ describe('folio upsert', () => {
     expect(folio(['upsert', p, '--append', '--content-file', f, '--if-match', etagOf(p)]).status).toBe(0);
     expect(folio(['upsert', p, '--bytes', '--replace', '0-1', '--content', 'A', '--if-match', etagOf(p)]).status).toBe(0);
     expect(readFileSync(p, 'utf8')).toBe('A\nfrom a file\n');
+  });
+
+  it('permission_denied when the user may read the file but not write it, and the file is untouched', () => {
+    if (process.getuid?.() !== 0) return; // needs a second user: run the CLI as nobody
+    chmodSync(tmp.dir, 0o755);
+    const dir = tmp.path('locked');
+    mkdirSync(dir, { mode: 0o755 });
+    const p = `${dir}/d.txt`;
+    writeFileSync(p, 'x\n', { mode: 0o644 });
+    const etag = JSON.parse(folio(['read', p, '--head', '1', '--json'], undefined, 65534).stdout).version.etag;
+    const r = folio(['upsert', p, '--replace', '1-1', '--content', 'y', '--if-match', etag, '--json'], undefined, 65534);
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).error.code).toBe('permission_denied');
+    expect(readFileSync(p, 'utf8')).toBe('x\n');
   });
 
   it('typed errors exit 1 (precondition_required, precondition_failed with a read request); usage errors exit 2', () => {
