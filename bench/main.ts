@@ -1,6 +1,7 @@
 /** Benchmark dispatcher: `npm run bench -- [index ...] [--size 2G] [--runs N]`. */
 import { parseArgs } from 'node:util';
 import { benchIndex } from './index.bench.ts';
+import { benchMcp } from './mcp.bench.ts';
 import { benchRead } from './read.bench.ts';
 import { benchUpsert } from './upsert.bench.ts';
 import { parseSize } from './lib.ts';
@@ -14,6 +15,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   index: benchIndex,
   read: benchRead,
   upsert: benchUpsert,
+  mcp: benchMcp,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -10,6 +10,8 @@
  *   `deny` refuses; an edit of lines that hold redacted secrets is refused;
  * - one audit line is written per call.
  */
+import { realpathSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
 import { appendAudit } from '../engine/audit.ts';
 import { FolioError, isFolioError } from '../engine/errors.ts';
@@ -61,6 +63,59 @@ function redactText(s: AgentSession, text: string): { text: string; count: numbe
   return { text: r.text, count: r.count };
 }
 
+const KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+const KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY-----/;
+/** A key marker, or a line of base64 as long as a key body's. */
+const MAY_HOLD_KEY = /PRIVATE KEY-----|^(?:\d+#[0-9a-f?]{3}\|)?[A-Za-z0-9+/=]{40,}\r?$/m;
+/** Key blocks are a few dozen lines: look this far around a window for their markers. */
+const KEY_CONTEXT_LINES = 200;
+
+/**
+ * Lines (1-based) within [from, to] that lie inside a private key block, found with
+ * KEY_CONTEXT_LINES of context on both sides: a window that holds only the body of
+ * a key (no BEGIN/END line) must still be redacted.
+ */
+async function secretLinesAround(path: string, from: number, to: number, seen: string): Promise<Set<number>> {
+  const out = new Set<number>();
+  if (!MAY_HOLD_KEY.test(seen)) return out; // no marker, no base64 body line: nothing to look around for
+  const start = Math.max(1, from - KEY_CONTEXT_LINES);
+  const r = await read(path, { mode: 'lines', ranges: [{ start, end: to + KEY_CONTEXT_LINES }] }).catch(() => null);
+  if (!r) return out;
+  const lines = r.content.split('\n');
+  let open = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (open < 0 && KEY_BEGIN.test(line)) open = i;
+    if (KEY_END.test(line)) {
+      // An END with no BEGIN in view: the block began before the context.
+      for (let j = open < 0 ? 0 : open; j <= i; j++) out.add(start + j);
+      open = -1;
+    }
+  }
+  if (open >= 0) for (let j = open; j < lines.length; j++) out.add(start + j); // not closed in view
+  for (const l of out) if (l < from || l > to) out.delete(l);
+  return out;
+}
+
+/** Redact `content` (lines from `firstLine`, maybe hashline-prefixed): secret lines whole, then the rules. */
+function redactLines(s: AgentSession, content: string, firstLine: number, secret: Set<number>): { text: string; count: number } {
+  let count = 0;
+  let text = content;
+  if (secret.size) {
+    text = content
+      .split('\n')
+      .map((line, i) => {
+        if (!secret.has(firstLine + i) || line === '') return line;
+        count++;
+        const prefix = /^\d+#[0-9a-f?]{3}\|/.exec(line)?.[0] ?? '';
+        return `${prefix}[REDACTED:private_key]${line.endsWith('\r') ? '\r' : ''}`;
+      })
+      .join('\n');
+  }
+  const r = redactText(s, text);
+  return { text: r.text, count: count + r.count };
+}
+
 const readTool: AgentTool = {
   name: 'read',
   description: operations.read.description,
@@ -71,13 +126,15 @@ const readTool: AgentTool = {
     const { req, opts } = toReadRequest({ ...input, path: real });
     if (req.mode === 'bytes' && (req.maxBytes ?? 0) > s.policy.caps.maxWindowBytes) req.maxBytes = s.policy.caps.maxWindowBytes;
     const r = await read(real, req, { ...opts, maxBytes: s.policy.caps.maxWindowBytes, maxFullBytes: s.policy.caps.maxFullBytes });
+    const secret = r.start_line === null ? new Set<number>() : await secretLinesAround(real, r.start_line, r.end_line ?? r.start_line, r.content);
     let redactions = 0;
-    const content = redactText(s, r.content);
-    redactions += content.count;
     const ranges = r.ranges?.map((x) => {
-      const c = redactText(s, x.content);
+      const c = redactLines(s, x.content, x.start, secret);
+      redactions += c.count;
       return { ...x, content: c.text };
     });
+    const content = ranges ? { text: ranges.map((x) => x.content).join(''), count: 0 } : redactLines(s, r.content, r.start_line ?? 1, secret);
+    redactions += content.count;
     return {
       output: { ...r, content: content.text, ...(ranges ? { ranges } : {}), redactions },
       audit: { path: real, range: { start_line: r.start_line, end_line: r.end_line, start_byte: r.start_byte, end_byte: r.end_byte }, version_before: r.version.etag, bytes_read: r.end_byte - r.start_byte },
@@ -93,9 +150,10 @@ const searchTool: AgentTool = {
     const input = SearchInput.parse(raw);
     const real = checkAccess(s.policy, input.path, 'read');
     const r = await searchPath(real, toSearchOptions(input));
+    const secret = r.matches.length ? await secretLinesAround(real, r.matches[0]!.line, r.matches.at(-1)!.line, r.matches.map((m) => m.text).join('\n')) : new Set<number>();
     let redactions = 0;
     const matches = r.matches.map((m) => {
-      const t = redactText(s, m.text);
+      const t = secret.has(m.line) ? { text: '[REDACTED:private_key]', count: 1 } : redactText(s, m.text);
       redactions += t.count;
       return { ...m, text: t.text };
     });
@@ -122,25 +180,70 @@ const fileInfoTool: AgentTool = {
 async function refuseRedactedTarget(s: AgentSession, real: string, input: z.infer<typeof UpsertInput>): Promise<void> {
   const t = input.target;
   const lines = new Set<number>();
-  if (('replace' in t || 'delete' in t) && (('replace' in t ? t.replace : t.delete).units ?? 'lines') === 'lines') {
-    const { start, end } = 'replace' in t ? t.replace : t.delete;
-    for (let l = start; l <= Math.min(end, start + 10_000); l++) lines.add(l);
+  const span = 'replace' in t ? t.replace : 'delete' in t ? t.delete : null;
+  if (span && (span.units ?? 'lines') === 'lines') {
+    for (let l = span.start; l <= Math.min(span.end, span.start + 10_000); l++) lines.add(l);
+  } else if (span || ('insert' in t && t.insert.units === 'bytes')) {
+    // Byte targets: the lines they touch (a byte insert inside a line changes that line).
+    const [from, to] = span ? [span.start, Math.max(span.start + 1, span.end)] : [(t as { insert: { at: number } }).insert.at, (t as { insert: { at: number } }).insert.at + 1];
+    const r = await read(real, { mode: 'exact', startByte: from, endByte: to }).catch(() => null);
+    if (r?.start_line) for (let l = r.start_line; l <= (r.end_line ?? r.start_line); l++) lines.add(l);
   }
   for (const a of input.anchors ?? []) {
     const n = Number(a.split('#')[0]);
     if (Number.isInteger(n) && n > 0) lines.add(n);
   }
   if (lines.size === 0) return;
-  const ranges = [...lines].sort((a, b) => a - b).map((l) => ({ start: l, end: l }));
-  const r = await read(real, { mode: 'lines', ranges: ranges.slice(0, 1000) }).catch(() => null);
+  const sorted = [...lines].sort((a, b) => a - b);
+  const r = await read(real, { mode: 'lines', ranges: sorted.slice(0, 1000).map((l) => ({ start: l, end: l })) }).catch(() => null);
   if (!r) return; // out-of-range targets get their own error from the engine
-  const hidden = (r.ranges ?? []).filter((x) => redact(x.content, s.rules).count > 0).map((x) => x.start);
+  const secret = await secretLinesAround(real, sorted[0]!, sorted.at(-1)!, r.content);
+  const hidden = (r.ranges ?? []).filter((x) => secret.has(x.start) || redact(x.content, s.rules).count > 0).map((x) => x.start);
   if (hidden.length) {
     throw new FolioError('redacted', `lines ${hidden.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, {
       path: real,
       lines: hidden,
     });
   }
+}
+
+/** Every string inside `value`, redacted (a proposal's preview is file text). */
+function redactStrings<T>(s: AgentSession, value: T): T {
+  if (typeof value === 'string') return redactText(s, value).text as T;
+  if (Array.isArray(value)) return value.map((v) => redactStrings(s, v)) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(s, v)])) as T;
+  }
+  return value;
+}
+
+/**
+ * Redact the unified diff an agent gets back: its context and removed lines are file
+ * text, so lines inside a private key block are blanked (mapped to file lines by the
+ * hunk headers) and the rules run over the rest.
+ */
+async function redactPreview(s: AgentSession, real: string, preview: string): Promise<string> {
+  const lines = preview.split('\n');
+  const oldLineOf: (number | null)[] = [];
+  let oldLine = 0;
+  for (const line of lines) {
+    const h = /^@@ -(\d+)/.exec(line);
+    if (h) {
+      oldLine = Number(h[1]);
+      oldLineOf.push(null);
+    } else if (oldLine && (line.startsWith(' ') || (line.startsWith('-') && !line.startsWith('---')))) {
+      oldLineOf.push(oldLine++);
+    } else {
+      oldLineOf.push(null);
+    }
+  }
+  const known = oldLineOf.filter((l): l is number => l !== null);
+  const secret = known.length ? await secretLinesAround(real, Math.min(...known), Math.max(...known), preview) : new Set<number>();
+  const blanked = lines.map((line, i) => {
+    const l = oldLineOf[i];
+    return l !== null && l !== undefined && secret.has(l) ? `${line[0]}[REDACTED:private_key]` : line;
+  });
+  return redactText(s, blanked.join('\n')).text;
 }
 
 const upsertTool: AgentTool = {
@@ -160,7 +263,7 @@ const upsertTool: AgentTool = {
     if (req.dryRun) {
       const { upsert } = await import('../engine/upsert.ts');
       const r = await upsert(real, req);
-      return { output: { ...r, policy: mode }, audit: { path: real, version_before: r.version_before.etag } };
+      return { output: { ...r, preview: await redactPreview(s, real, r.preview), policy: mode }, audit: { path: real, version_before: r.version_before.etag } };
     }
     if (mode === 'auto') {
       const entry = await applyDirect(s.policy.root, s.actor, real, req);
@@ -170,8 +273,11 @@ const upsertTool: AgentTool = {
       };
     }
     const p = await propose(s.policy.root, s.actor, { path: real, target: req.target, content: req.content, preconditions: req.preconditions, normalizeNewlines: req.normalizeNewlines });
+    // The agent gets the proposal's id, preview and ranges; the stored record (content blobs, journal links) stays with the reviewer.
+    const { proposal: _record, ...answer } = p;
+    const redacted = redactStrings(s, { ...answer, actor: p.proposal.actor, preview: await redactPreview(s, real, p.preview) });
     return {
-      output: { applied: false, policy: 'review', ...p, next: 'a person reviews it; call proposal_status with wait_ms to wait for the decision' },
+      output: { applied: false, policy: 'review', ...redacted, next: 'a person reviews it; call proposal_status with wait_ms to wait for the decision' },
       audit: { path: real, reason: `proposal ${p.proposal_id}` },
     };
   },
@@ -220,10 +326,21 @@ const proposalStatusTool: AgentTool = {
 
 export const AGENT_TOOLS: AgentTool[] = [readTool, searchTool, fileInfoTool, upsertTool, proposalStatusTool];
 
+function resolvedPathOf(root: string, path: string): string {
+  const abs = resolvePath(root, path);
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
+}
+
 /** Run an agent tool: the result, or a FolioError; either way one audit line. */
 export async function runAgentTool(s: AgentSession, name: string, input: unknown): Promise<Record<string, unknown>> {
   const tool = AGENT_TOOLS.find((t) => t.name === name);
-  const path = typeof (input as { path?: unknown })?.path === 'string' ? (input as { path: string }).path : undefined;
+  const asked = typeof (input as { path?: unknown })?.path === 'string' ? (input as { path: string }).path : undefined;
+  // Audit under the path the call resolves to, failed calls included, so --path finds them.
+  const path = asked === undefined ? undefined : resolvedPathOf(s.policy.root, asked);
   try {
     if (!tool) throw new FolioError('invalid_input', `unknown tool: ${name}`, { tool: name });
     const r = await tool.run(s, input);

@@ -36,7 +36,11 @@ export function compileRules(extra: { kind: string; pattern: string; flags?: str
   return [...DEFAULT_RULES, ...extra.map((e) => ({ kind: e.kind, pattern: new RegExp(e.pattern, (e.flags ?? '').replace('g', '') + 'g') }))];
 }
 
+/** Every default rule needs one of these words or prefixes: text without any is clean (one scan instead of seven). */
+const MAYBE_SECRET = /KEY-----|AKIA|ASIA|AIza|gh[pousr]_|xox[abposr]-|bearer|secret|passw|token|api_?key|private_key|access_key/i;
+
 export function redact(text: string, rules: RedactionRule[] = DEFAULT_RULES): Redacted {
+  if (rules === DEFAULT_RULES && !MAYBE_SECRET.test(text)) return { text, count: 0, kinds: [] };
   let count = 0;
   const kinds = new Set<string>();
   let out = text;

@@ -1,7 +1,7 @@
 /**
  * The MCP door: an MCP server whose tools are the agent tools of the api
  * (read, search, file_info, upsert, proposal_status), over stdio (`folio mcp`)
- * or Streamable HTTP (`/mcp` on `folio serve`, behind its bearer token).
+ * or Streamable HTTP (`/api/mcp` on `folio serve`, behind its bearer token).
  * Tool errors come back as isError results holding `{error: {code, message, ...}}`
  * so an agent can act on the code and details.
  */
@@ -30,7 +30,8 @@ export function createMcpServer(session: AgentSession, version = '0.1.0'): McpSe
       const s = client ? { ...session, actor: { kind: 'agent' as const, name: client } } : session;
       try {
         const out = await runAgentTool(s, tool.name, args);
-        return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+        // The answer once, as JSON text: a structuredContent copy would double every window's bytes.
+        return { content: [{ type: 'text', text: JSON.stringify(out) }] };
       } catch (err) {
         const error = isFolioError(err) ? err.toJSON() : { code: 'internal', message: String(err) };
         return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
@@ -53,7 +54,7 @@ export async function runStdio(root: string, overrides: PolicyOverrides = {}): P
 }
 
 /**
- * Streamable HTTP at /mcp: one transport (and MCP session) per client, keyed by the
+ * Streamable HTTP at /api/mcp: one transport (and MCP session) per client, keyed by the
  * Mcp-Session-Id header the transport hands out on initialize.
  */
 export function mcpHttpHandler(root: string, overrides: PolicyOverrides = {}) {

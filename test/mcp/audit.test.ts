@@ -1,0 +1,106 @@
+/** The audit log of MCP calls: one line per call in <root>/.folio/audit.jsonl, shown by `folio audit`. */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forgetStores } from '../../src-main/review/index.ts';
+import { BIN, connectStdio } from '../fixtures/mcp-client.ts';
+import { tempDir } from '../fixtures/generate.ts';
+
+const tmp = tempDir('folio-mcp-audit-');
+const cacheDir = tmp.path('cache');
+const ws = tmp.path('ws');
+const notes = join(ws, 'notes.txt');
+const other = join(ws, 'other.txt');
+const AGENT = 'audited-agent';
+
+interface Call {
+  op: string;
+  path: string;
+  outcome: 'ok' | 'error';
+  code?: string;
+}
+const calls: Call[] = [];
+
+beforeAll(async () => {
+  mkdirSync(ws, { recursive: true });
+  writeFileSync(notes, 'one\ntwo\nthree\n');
+  writeFileSync(other, 'other\n');
+  writeFileSync(join(ws, '.env'), 'A=1\n');
+  const mcp = await connectStdio(ws, { cacheDir, clientName: AGENT });
+  try {
+    const run = async (op: string, args: Record<string, unknown>, expected: Omit<Call, 'op'>) => {
+      const r = await mcp.call(op, args);
+      expect(r.isError, r.text).toBe(expected.outcome === 'error');
+      if (expected.code) expect(r.body.error.code).toBe(expected.code);
+      calls.push({ op, ...expected });
+      return r;
+    };
+    const first = await run('read', { path: 'notes.txt', ranges: [{ start: 2, end: 3 }] }, { path: notes, outcome: 'ok' });
+    await run('search', { path: 'notes.txt', pattern: 't' }, { path: notes, outcome: 'ok' });
+    await run('file_info', { path: 'other.txt' }, { path: other, outcome: 'ok' });
+    await run('upsert', { path: 'notes.txt', target: { replace: { start: 1, end: 1 } }, content: 'ONE', if_match: first.body.version.etag }, { path: notes, outcome: 'ok' });
+    await run('read', { path: '.env', head: 1 }, { path: join(ws, '.env'), outcome: 'error', code: 'permission_denied' });
+    await run('read', { path: 'missing.txt', head: 1 }, { path: join(ws, 'missing.txt'), outcome: 'error', code: 'not_found' });
+    await run('upsert', { path: 'notes.txt', target: { append: { at_end: true } }, content: 'x', if_match: 'stale' }, { path: notes, outcome: 'error', code: 'precondition_failed' });
+    await run('read', { path: 'notes.txt', ranges: [{ start: 9, end: 9 }] }, { path: notes, outcome: 'error', code: 'out_of_bounds' });
+  } finally {
+    await mcp.close();
+  }
+});
+afterAll(() => {
+  forgetStores();
+  tmp.cleanup();
+});
+
+const folioAudit = (args: string[]) =>
+  spawnSync(process.execPath, [BIN, 'audit', '--root', ws, '--json', ...args], { encoding: 'utf8', env: { ...process.env, FOLIO_CACHE_DIR: cacheDir } });
+
+describe('audit of MCP calls', () => {
+  it('.folio/audit.jsonl has one line per call: actor = the MCP client name, op, path, outcome and code', () => {
+    const lines = readFileSync(join(ws, '.folio/audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(calls.length);
+    lines.forEach((e, i) => {
+      const c = calls[i]!;
+      expect(e.actor).toEqual({ kind: 'agent', name: AGENT });
+      expect(e.op).toBe(c.op);
+      expect(e.outcome).toBe(c.outcome);
+      expect(e.code).toBe(c.code);
+      expect(Date.parse(e.time)).not.toBeNaN();
+    });
+    expect(lines[0]).toMatchObject({ range: { start_line: 2, end_line: 3 }, version_before: expect.any(String), bytes_read: 'two\nthree\n'.length });
+    expect(lines[3].reason).toMatch(/^proposal /);
+  });
+
+  it('folio audit --json prints the entries; --path keeps the successful calls of one file', () => {
+    const all = folioAudit([]);
+    expect(all.status, all.stderr).toBe(0);
+    const entries = JSON.parse(all.stdout).entries;
+    expect(entries.map((e: Call) => [e.op, e.outcome, e.code])).toEqual(calls.map((c) => [c.op, c.outcome, c.code]));
+
+    const one = folioAudit(['--path', other]);
+    expect(one.status, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout).entries).toMatchObject([{ op: 'file_info', path: other, outcome: 'ok' }]);
+    const okOfNotes = JSON.parse(folioAudit(['--path', 'notes.txt']).stdout).entries.filter((e: Call) => e.outcome === 'ok');
+    expect(okOfNotes.map((e: Call) => e.op)).toEqual(['read', 'search', 'upsert']);
+  });
+
+  it('records the path each call resolved to, failed calls included', () => {
+    const lines = readFileSync(join(ws, '.folio/audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((e) => e.path)).toEqual(calls.map((c) => c.path));
+  });
+
+  it('folio audit --path keeps the failed calls of that file too', () => {
+    const ofNotes = JSON.parse(folioAudit(['--path', notes]).stdout).entries;
+    expect(ofNotes.map((e: Call) => [e.op, e.outcome, e.code])).toEqual(calls.filter((c) => c.path === notes).map((c) => [c.op, c.outcome, c.code]));
+  });
+
+  it('folio audit without --json prints one human line per entry', () => {
+    const r = spawnSync(process.execPath, [BIN, 'audit', '--root', ws], { encoding: 'utf8', env: { ...process.env, FOLIO_CACHE_DIR: cacheDir } });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(calls.length);
+    expect(lines[4]).toContain(`agent:${AGENT} read`);
+    expect(lines[4]).toContain('error permission_denied');
+  });
+});
