@@ -1,10 +1,13 @@
 /** `folio serve` as a real child process: the first stdout line is the URL. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The CLI entry, absolute so that any working directory works. */
+export const BIN = join(REPO_ROOT, 'bin', 'folio.mjs');
 
 export interface FolioServe {
   url: URL;
@@ -14,9 +17,18 @@ export interface FolioServe {
   stop(): Promise<void>;
 }
 
-export async function startFolioServe(args: string[], timeoutMs = 30_000): Promise<FolioServe> {
-  const child = spawn(process.execPath, ['bin/folio.mjs', 'serve', ...args, '--port', '0'], {
-    cwd: REPO_ROOT,
+export interface ServeOptions {
+  /** the working directory, which is the workspace served (default: the repository) */
+  cwd?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export async function startFolioServe(args: string[], opts: ServeOptions = {}): Promise<FolioServe> {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const child = spawn(process.execPath, [BIN, 'serve', ...args, '--port', '0'], {
+    cwd: opts.cwd ?? REPO_ROOT,
+    env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -62,7 +74,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 /** Runs `folio serve ARGS` expecting it to fail; returns its exit code and stderr. */
 export async function runFolioServeExpectingFailure(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['bin/folio.mjs', 'serve', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);

@@ -1,4 +1,4 @@
-/** `folio serve` in Chromium: the FileInfoPanel, the token, loopback-only traffic. */
+/** `folio serve` in Chromium: the file facts in the StatusBar, the token, loopback-only traffic. */
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -36,7 +36,7 @@ function watch(page: Page): { urls: string[]; problems: string[] } {
   return seen;
 }
 
-test('the FileInfoPanel shows file_info of the file given to folio serve', async ({ page }) => {
+test('the StatusBar shows file_info of the file given to folio serve', async ({ page }) => {
   const seen = watch(page);
   await page.goto(server.url.href);
   await expect(page.getByTestId('file-lines')).toHaveText(count(lfFile.lines));

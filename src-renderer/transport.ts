@@ -2,9 +2,12 @@
  * How the renderer reaches the api: through `window.folio` (the Electron preload's
  * bridge) when present, else `POST /api/<op>` on the `folio serve` origin with the
  * token from the page URL. Both answer the same typed call; failures become one
- * FolioCallError carrying the api error's code and details.
+ * FolioCallError carrying the api error's code and details. Pushed events arrive
+ * through `subscribe`: `window.folio.onEvent` in Electron, Server-Sent Events from
+ * `GET /api/events` in the browser.
  */
 import type { ErrorPayload, FolioBridge } from '../src-main/api/bridge.ts';
+import type { FolioEvent } from '../src-main/api/events.ts';
 import type { OperationName, OpInput, OpOutput } from '../src-main/api/operations.ts';
 
 export type { BridgeResult, ErrorPayload, FolioBridge } from '../src-main/api/bridge.ts';
@@ -72,4 +75,37 @@ let shared: Call | undefined;
 export function call<N extends OperationName>(op: N, input: OpInput<N>): Promise<OpOutput<N>> {
   shared ??= createTransport();
   return shared(op, input);
+}
+
+export type { FolioEvent } from '../src-main/api/events.ts';
+
+/** How the event channel is doing: `open` once connected, `lost` while it retries. */
+export type ChannelState = 'connecting' | 'open' | 'lost';
+
+export interface EventHandlers {
+  onEvent(event: FolioEvent): void;
+  onState?(state: ChannelState): void;
+}
+
+/** Listen to pushed events; returns unsubscribe. EventSource reconnects by itself after a drop. */
+export function subscribe(handlers: EventHandlers, win: Window = window): () => void {
+  const bridge = win.folio;
+  if (bridge) {
+    handlers.onState?.('open');
+    return bridge.onEvent((event) => handlers.onEvent(event as FolioEvent));
+  }
+  const { token } = launchParamsOf(win.location.search);
+  // EventSource cannot send headers: the token goes in the query, as the server accepts.
+  const source = new EventSource(`/api/events${token ? `?token=${encodeURIComponent(token)}` : ''}`);
+  handlers.onState?.('connecting');
+  source.onopen = () => handlers.onState?.('open');
+  source.onerror = () => handlers.onState?.(source.readyState === EventSource.CLOSED ? 'lost' : 'connecting');
+  source.addEventListener('review_changed', (message) => {
+    try {
+      handlers.onEvent(JSON.parse((message as MessageEvent<string>).data) as FolioEvent);
+    } catch {
+      // a malformed event carries nothing to act on
+    }
+  });
+  return () => source.close();
 }

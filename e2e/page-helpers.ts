@@ -1,0 +1,53 @@
+/** What the page shows and asks for, read from the real DOM of the real app. */
+import type { Page } from '@playwright/test';
+
+/** Every request the page makes, and every page error or console error. */
+export function watchPage(page: Page): { urls: string[]; problems: string[] } {
+  const seen = { urls: [] as string[], problems: [] as string[] };
+  page.on('request', (req) => seen.urls.push(req.url()));
+  page.on('pageerror', (err) => seen.problems.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') seen.problems.push(`console: ${msg.text()}`);
+  });
+  return seen;
+}
+
+export function offHostOf(urls: string[]): string[] {
+  return urls.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).hostname !== '127.0.0.1');
+}
+
+export interface ShownLine {
+  lineNo: number;
+  text: string;
+}
+
+/**
+ * The lines FileView paints, top to bottom: the number in Monaco's gutter paired
+ * with the text on the same row (matched by their `top`).
+ */
+export function shownLinesOf(page: Page): Promise<ShownLine[]> {
+  return page.evaluate(() => {
+    const view = document.querySelector('[data-testid="file-view"]');
+    if (!view) return [];
+    const topOf = (el: Element) => Math.round(parseFloat((el as HTMLElement).style.top));
+    const numbers = new Map<number, number>();
+    for (const el of view.querySelectorAll('.margin-view-overlays > div')) {
+      const n = el.querySelector('.line-numbers')?.textContent?.trim();
+      if (n) numbers.set(topOf(el), Number(n));
+    }
+    const rows: { top: number; lineNo: number; text: string }[] = [];
+    for (const el of view.querySelectorAll('.view-lines > .view-line')) {
+      const top = topOf(el);
+      const lineNo = numbers.get(top);
+      if (lineNo !== undefined) rows.push({ top, lineNo, text: (el.textContent ?? '').replace(/\u00a0/g, ' ') });
+    }
+    // Rows above or below the viewport are painted too; keep those in view.
+    const box = view.querySelector('.lines-content')?.getBoundingClientRect();
+    const viewBox = view.getBoundingClientRect();
+    const shift = box ? box.top - viewBox.top : 0;
+    return rows
+      .filter((r) => r.top + shift >= -1 && r.top + shift < viewBox.height - 10)
+      .sort((a, b) => a.top - b.top)
+      .map(({ lineNo, text }) => ({ lineNo, text }));
+  });
+}

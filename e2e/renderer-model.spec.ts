@@ -1,0 +1,73 @@
+/**
+ * The renderer's pure logic (no browser needed): window planning and the diff
+ * sides. Kept here because the renderer's tests belong to its owner's suites.
+ */
+import { expect, test } from '@playwright/test';
+import { lineNoOf, needsNeighbourWindow, windowAround, windowLinesFor } from '../src-renderer/model/line-window.ts';
+import { diffSidesOf } from '../src-renderer/model/unified-diff.ts';
+
+test('windows stay inside the file and centre the asked line', () => {
+  expect(windowAround(1, 2000, 13_100_000)).toEqual({ startLine: 1, endLine: 2000 });
+  expect(windowAround(5_000_000, 2000, 13_100_000)).toEqual({ startLine: 4_999_000, endLine: 5_000_999 });
+  expect(windowAround(13_100_000, 2000, 13_100_000)).toEqual({ startLine: 13_098_001, endLine: 13_100_000 });
+  expect(windowAround(50, 2000, 60)).toEqual({ startLine: 1, endLine: 60 });
+  for (let total = 1; total < 5000; total += 37) {
+    for (const lineNo of [1, Math.ceil(total / 2), total]) {
+      const w = windowAround(lineNo, 1000, total);
+      expect(w.startLine).toBeGreaterThanOrEqual(1);
+      expect(w.endLine).toBeLessThanOrEqual(total);
+      expect(lineNo >= w.startLine && lineNo <= w.endLine).toBe(true);
+    }
+  }
+});
+
+test('window size follows the average line length and stays under the read cap', () => {
+  const lines = windowLinesFor(1_074_605_162, 13_100_000);
+  expect(lines).toBeGreaterThan(1000);
+  expect((lines * 1_074_605_162) / 13_100_000).toBeLessThan(262_144 * 0.7);
+  expect(windowLinesFor(10_000_000, 10)).toBe(200);
+  expect(windowLinesFor(0, 0)).toBe(2000);
+});
+
+test('the neighbouring window is due near an inner edge only', () => {
+  const win = { startLine: 1001, endLine: 3000, text: '', etag: '' };
+  expect(needsNeighbourWindow(win, 1900, 1940, 10_000)).toBe(false);
+  expect(needsNeighbourWindow(win, 1050, 1090, 10_000)).toBe(true);
+  expect(needsNeighbourWindow(win, 2900, 2940, 10_000)).toBe(true);
+  expect(needsNeighbourWindow({ ...win, startLine: 1 }, 1, 40, 10_000)).toBe(false);
+  expect(needsNeighbourWindow({ ...win, endLine: 10_000 }, 9950, 10_000, 10_000)).toBe(false);
+});
+
+test('typed line numbers accept separators and clamp to the file', () => {
+  expect(lineNoOf('5,000,000', 13_100_000)).toBe(5_000_000);
+  expect(lineNoOf(' 42 ', 100)).toBe(42);
+  expect(lineNoOf('0', 100)).toBe(1);
+  expect(lineNoOf('999', 100)).toBe(100);
+  expect(lineNoOf('abc', 100)).toBeNull();
+  expect(lineNoOf('', 100)).toBeNull();
+});
+
+test('a unified diff splits into sides numbered as in the file', () => {
+  const preview = [
+    'Index: a.txt',
+    '===================================================================',
+    '--- a.txt\tbefore',
+    '+++ a.txt\tafter',
+    '@@ -4,3 +4,4 @@',
+    ' four',
+    '-five',
+    '+FIVE',
+    '+five and a half',
+    ' six',
+    '\\ No newline at end of file',
+    '',
+  ].join('\n');
+  expect(diffSidesOf(preview)).toEqual({
+    original: 'four\nfive\nsix',
+    modified: 'four\nFIVE\nfive and a half\nsix',
+    originalLineNos: [4, 5, 6],
+    modifiedLineNos: [4, 5, 6, 7],
+    summaryOnly: false,
+  });
+  expect(diffSidesOf('region too large to diff (300 KiB)').summaryOnly).toBe(true);
+});

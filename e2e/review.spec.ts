@@ -1,0 +1,151 @@
+/**
+ * The review panel against a real agent: an MCP client proposes edits through
+ * `folio mcp` in the workspace that `folio serve` shows; each proposal appears in
+ * the QueuePanel without a reload, with its diff; approve writes the file, Undo
+ * and Redo (buttons and keys) put it back and again; reject and conflicts show.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { makeFixtureDir } from './fixtures.ts';
+import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
+import { connectAgent, type McpAgent } from './mcp-agent.ts';
+import { offHostOf, shownLinesOf, watchPage } from './page-helpers.ts';
+
+const ARTIFACTS = join(REPO_ROOT, 'e2e', 'artifacts');
+const ORIGINAL = Array.from({ length: 60 }, (_, i) => `config line ${i + 1}: value=${(i * 7) % 13}`).join('\n') + '\n';
+
+let fixtures: ReturnType<typeof makeFixtureDir>;
+let workspace: string;
+let file: string;
+let env: Record<string, string>;
+let server: FolioServe;
+let agent: McpAgent;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  fixtures = makeFixtureDir();
+  workspace = join(fixtures.dir, 'ws');
+  mkdirSync(workspace);
+  file = join(workspace, 'settings.txt');
+  writeFileSync(file, ORIGINAL);
+  env = { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache') };
+  server = await startFolioServe([file], { cwd: workspace, env });
+  agent = await connectAgent(workspace, env);
+});
+
+test.afterAll(async () => {
+  await agent?.close();
+  await server?.stop();
+  fixtures?.remove();
+});
+
+const lineOfDisk = (lineNo: number) => readFileSync(file, 'utf8').split('\n')[lineNo - 1];
+
+/** The agent reads lines `start..end` and proposes to replace them; resolves with the proposal id and when the answer came. */
+async function propose(start: number, end: number, content: string): Promise<{ id: string; answeredAt: number; sentAt: number }> {
+  const read = await agent.call('read', { path: 'settings.txt', ranges: [{ start, end }] });
+  const sentAt = performance.now();
+  const answer = await agent.call('upsert', {
+    path: 'settings.txt',
+    target: { replace: { start, end } },
+    content,
+    if_match: read.version.etag,
+  });
+  expect(answer.proposal_id, JSON.stringify(answer)).toEqual(expect.any(String));
+  return { id: answer.proposal_id as string, answeredAt: performance.now(), sentAt };
+}
+
+const queueItem = (page: Page, id: string) => page.locator(`[data-testid="queue-item"][data-proposal-id="${id}"]`);
+
+test('an agent’s proposal appears live, shows its diff, and approve → undo → redo change the file', async ({ page }) => {
+  const seen = watchPage(page);
+  await page.setViewportSize({ width: 1500, height: 900 });
+  await page.goto(server.url.href);
+  await expect(page.getByTestId('queue-empty')).toBeVisible();
+  await expect(page.getByTestId('channel')).toHaveText('live');
+
+  const p = await propose(10, 11, 'config line 10: value=CHANGED\nconfig line 11: value=CHANGED TOO\n');
+  await expect(queueItem(page, p.id)).toBeVisible();
+  const visibleAt = performance.now();
+  console.log(
+    `[measure] proposal → visible in QueuePanel: ${Math.round(visibleAt - p.answeredAt)} ms after the agent's answer, ` +
+      `${Math.round(visibleAt - p.sentAt)} ms after the upsert call`,
+  );
+  await expect(queueItem(page, p.id)).toContainText('settings.txt');
+  await expect(queueItem(page, p.id)).toContainText('lines 10–11');
+  await expect(queueItem(page, p.id)).toContainText('e2e-agent');
+
+  await queueItem(page, p.id).click();
+  const diff = page.getByTestId('diff-preview');
+  await expect(diff.locator('.modified-in-monaco-diff-editor .view-lines')).toContainText('value=CHANGED TOO');
+  // The removed lines are drawn once the diff worker answered.
+  await expect(diff.locator('.view-lines.line-delete, .view-zones .line-delete, .inline-deleted-text, .char-delete').first()).toBeAttached();
+  await expect(diff).toContainText('config line 10: value=11');
+  // The diff is numbered as in the file (the hunk starts at line 7).
+  await expect(diff.locator('.modified-in-monaco-diff-editor .line-numbers').first()).toHaveText('7');
+  await page.screenshot({ path: join(ARTIFACTS, 'review-panel-diff.png') });
+
+  await page.getByTestId('approve').click();
+  await expect(page.getByTestId('review-notice')).toContainText('Approved');
+  expect(lineOfDisk(10)).toBe('config line 10: value=CHANGED');
+  await expect(queueItem(page, p.id)).toHaveCount(0);
+  await expect(page.getByTestId('applied-edit')).toHaveCount(1);
+  // The viewer follows the file it shows.
+  await expect.poll(async () => (await shownLinesOf(page)).find((r) => r.lineNo === 11)?.text).toBe('config line 11: value=CHANGED TOO');
+
+  await page.getByTestId('undo').click();
+  await expect(page.getByTestId('review-notice')).toContainText('Undid');
+  expect(readFileSync(file, 'utf8')).toBe(ORIGINAL);
+
+  // Keys work while the review panel has focus.
+  await page.getByTestId('review-panel').focus();
+  await page.keyboard.press('Control+Shift+z');
+  await expect(page.getByTestId('review-notice')).toContainText('Redid');
+  expect(lineOfDisk(10)).toBe('config line 10: value=CHANGED');
+  await page.keyboard.press('Control+z');
+  await expect(page.getByTestId('review-notice')).toContainText('Undid');
+  expect(readFileSync(file, 'utf8')).toBe(ORIGINAL);
+  await page.getByTestId('redo').click();
+  await expect(page.getByTestId('review-notice')).toContainText('Redid');
+  expect(lineOfDisk(11)).toBe('config line 11: value=CHANGED TOO');
+
+  const status = await agent.call('proposal_status', { proposal_id: p.id });
+  expect(status.status).toBe('applied');
+  expect(seen.problems).toEqual([]);
+  expect(offHostOf(seen.urls)).toEqual([]);
+});
+
+test('reject with a reason: the proposal leaves the queue and the agent sees the reason', async ({ page }) => {
+  await page.goto(server.url.href);
+  const before = readFileSync(file, 'utf8');
+  const p = await propose(20, 20, 'config line 20: value=NOPE\n');
+  await queueItem(page, p.id).click();
+  await page.getByTestId('reject-reason').fill('wrong value');
+  await page.getByTestId('reject').click();
+  await expect(queueItem(page, p.id)).toHaveCount(0);
+  const status = await agent.call('proposal_status', { proposal_id: p.id });
+  expect(status.status).toBe('rejected');
+  expect(JSON.stringify(status)).toContain('wrong value');
+  expect(readFileSync(file, 'utf8')).toBe(before);
+});
+
+test('a proposal whose file changed meanwhile shows the conflict and writes nothing', async ({ page }) => {
+  const seen = watchPage(page);
+  await page.goto(server.url.href);
+  const p = await propose(30, 30, 'config line 30: value=STALE\n');
+  await expect(queueItem(page, p.id)).toBeVisible();
+  // Someone else edits the file after the agent read it.
+  const changed = readFileSync(file, 'utf8') + 'appended by a person\n';
+  writeFileSync(file, changed);
+
+  await queueItem(page, p.id).click();
+  await page.getByTestId('approve').click();
+  await expect(page.getByTestId('review-problem')).toContainText('precondition_failed');
+  await expect(queueItem(page, p.id)).toHaveAttribute('data-status', 'conflict');
+  await expect(page.getByTestId('proposal-conflict')).toContainText('if_match');
+  expect(readFileSync(file, 'utf8')).toBe(changed);
+  // The failed approve answers 409, which Chromium logs as a console error: expected.
+  expect(seen.problems.filter((m) => !/\b4\d\d\b/.test(m))).toEqual([]);
+});

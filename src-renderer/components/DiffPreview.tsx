@@ -1,0 +1,33 @@
+import { useEffect, useRef } from 'react';
+import { createDiffEditor, type MonacoDiffEditor } from '../monaco/monaco.ts';
+import { diffSidesOf } from '../model/unified-diff.ts';
+
+/** A proposal's preview (a unified diff of the region) in Monaco's diff view, numbered as in the file. */
+export function DiffPreview({ preview }: { preview: string }) {
+  const hostRef = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<MonacoDiffEditor | null>(null);
+
+  useEffect(() => {
+    if (!hostRef.current) return;
+    const editor = createDiffEditor(hostRef.current);
+    editorRef.current = editor;
+    return () => {
+      editor.dispose();
+      editorRef.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const editor = editorRef.current;
+    const model = editor?.getModel();
+    if (!editor || !model) return;
+    const sides = diffSidesOf(preview);
+    const numbered = (lineNos: number[]) => (row: number) => String(lineNos[row - 1] ?? '');
+    editor.getOriginalEditor().updateOptions({ lineNumbers: sides.summaryOnly ? 'off' : numbered(sides.originalLineNos) });
+    editor.getModifiedEditor().updateOptions({ lineNumbers: sides.summaryOnly ? 'off' : numbered(sides.modifiedLineNos) });
+    model.original.setValue(sides.original);
+    model.modified.setValue(sides.modified);
+  }, [preview]);
+
+  return <div className="diff-preview" data-testid="diff-preview" ref={hostRef} />;
+}

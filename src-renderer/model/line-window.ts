@@ -1,0 +1,52 @@
+/**
+ * Which lines of a file the viewer holds: a window of whole lines fetched with one
+ * `read` (line ranges), sized so that it stays under the read cap (262,144 bytes)
+ * for the file's average line length. The editor shows only the window; the line
+ * numbers and the scrollbar speak of the whole file.
+ */
+export interface LineWindow {
+  /** 1-based file line of the window's first line */
+  startLine: number;
+  /** 1-based, inclusive */
+  endLine: number;
+  text: string;
+  etag: string;
+}
+
+/** Most lines a window holds. */
+export const MAX_WINDOW_LINES = 4000;
+/** Bytes aimed at per window: under the read cap, with room for lines longer than average. */
+const WINDOW_BYTE_BUDGET = 160_000;
+/** A window is replaced when the view comes this close (in lines) to an edge that is not the file's. */
+export const EDGE_MARGIN_FRACTION = 0.2;
+
+export function windowLinesFor(fileBytes: number, totalLines: number): number {
+  const avgLineBytes = totalLines > 0 ? Math.max(1, fileBytes / totalLines) : 80;
+  return Math.max(200, Math.min(MAX_WINDOW_LINES, Math.floor(WINDOW_BYTE_BUDGET / avgLineBytes)));
+}
+
+/** The window to fetch so that `lineNo` sits in its middle: `[startLine, endLine]`. */
+export function windowAround(lineNo: number, windowLines: number, totalLines: number): { startLine: number; endLine: number } {
+  const last = Math.max(1, totalLines);
+  const target = Math.min(Math.max(1, lineNo), last);
+  const startLine = Math.max(1, Math.min(target - Math.floor(windowLines / 2), last - windowLines + 1));
+  return { startLine, endLine: Math.min(last, startLine + windowLines - 1) };
+}
+
+/**
+ * Whether the view (file lines `topLine`..`bottomLine`) is near an edge of `win`
+ * beyond which the file goes on: then the neighbouring window is due.
+ */
+export function needsNeighbourWindow(win: LineWindow, topLine: number, bottomLine: number, totalLines: number): boolean {
+  const margin = Math.floor((win.endLine - win.startLine + 1) * EDGE_MARGIN_FRACTION);
+  const nearTop = win.startLine > 1 && topLine - win.startLine < margin;
+  const nearBottom = win.endLine < totalLines && win.endLine - bottomLine < margin;
+  return nearTop || nearBottom;
+}
+
+/** A line number the person typed ("5,000,000", "5000000", " 42 "), clamped to the file, or null. */
+export function lineNoOf(typed: string, totalLines: number): number | null {
+  const digits = typed.replace(/[\s,_.]/g, '');
+  if (!/^\d+$/.test(digits)) return null;
+  return Math.min(Math.max(1, Number(digits)), Math.max(1, totalLines));
+}

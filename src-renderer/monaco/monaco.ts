@@ -1,0 +1,88 @@
+/**
+ * Monaco, wrapped once: the editor core from the local `monaco-editor` package
+ * (no CDN, no AMD loader), its one web worker bundled by Vite, and the few
+ * contributions a read-only viewer needs. Everything else in the renderer gets
+ * Monaco from here.
+ */
+import * as monaco from 'monaco-editor/editor/editor.api.js';
+import 'monaco-editor/editor/contrib/find/browser/findController.js';
+// The icon font (diff gutter signs, find widget buttons).
+import 'monaco-editor/features/codicon/register.js';
+import EditorWorker from 'monaco-editor/editor/editor.worker.js?worker';
+
+declare global {
+  interface Window {
+    MonacoEnvironment?: { getWorker(workerId: string, label: string): Worker };
+  }
+}
+
+// The editor worker computes diffs for DiffPreview; there are no language services.
+window.MonacoEnvironment = { getWorker: () => new EditorWorker() };
+
+export { monaco };
+export type MonacoEditor = monaco.editor.IStandaloneCodeEditor;
+export type MonacoDiffEditor = monaco.editor.IStandaloneDiffEditor;
+
+/** Options shared by every Folio editor: read-only, no wrapping (one row per line keeps scroll math exact). */
+export const READ_ONLY_OPTIONS: monaco.editor.IEditorOptions = {
+  readOnly: true,
+  domReadOnly: true,
+  wordWrap: 'off',
+  minimap: { enabled: false },
+  automaticLayout: true,
+  scrollBeyondLastLine: false,
+  renderValidationDecorations: 'off',
+  contextmenu: false,
+  fontSize: 13,
+  lineHeight: 19,
+  fontFamily: 'ui-monospace, "DejaVu Sans Mono", monospace',
+};
+
+/**
+ * The read-only editor of FileView. `fileLineOf(row)` maps an editor row (1-based,
+ * in the window) to the file's line number, so the gutter shows absolute lines.
+ */
+export function createFileEditor(host: HTMLElement, fileLineOf: (row: number) => number): MonacoEditor {
+  const model = monaco.editor.createModel('', 'plaintext');
+  const editor = monaco.editor.create(host, {
+    ...READ_ONLY_OPTIONS,
+    model,
+    lineNumbers: (row) => String(fileLineOf(row)),
+    lineNumbersMinChars: 8,
+    // FileScrollbar stands for the whole file; Monaco's own would only know the window.
+    scrollbar: { vertical: 'hidden', horizontal: 'auto', alwaysConsumeMouseWheel: true },
+    overviewRulerLanes: 0,
+    hideCursorInOverviewRuler: true,
+    renderLineHighlight: 'line',
+    occurrencesHighlight: 'off',
+    selectionHighlight: false,
+    stickyScroll: { enabled: false },
+  });
+  editor.onDidDispose(() => model.dispose());
+  return editor;
+}
+
+/** The diff editor of DiffPreview, inline (the review panel is narrow); read-only. */
+export function createDiffEditor(host: HTMLElement): MonacoDiffEditor {
+  const editor = monaco.editor.createDiffEditor(host, {
+    ...READ_ONLY_OPTIONS,
+    originalEditable: false,
+    renderSideBySide: false,
+    lineNumbersMinChars: 3,
+    lineDecorationsWidth: 6,
+    renderOverviewRuler: false,
+    enableSplitViewResizing: false,
+    hideUnchangedRegions: { enabled: false },
+  });
+  const original = monaco.editor.createModel('', 'plaintext');
+  const modified = monaco.editor.createModel('', 'plaintext');
+  editor.setModel({ original, modified });
+  editor.onDidDispose(() => {
+    original.dispose();
+    modified.dispose();
+  });
+  return editor;
+}
+
+/** Apply now, not smoothly: window swaps must not animate. */
+export const IMMEDIATE = monaco.editor.ScrollType.Immediate;
