@@ -1,22 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex, closeIndexPools, startBuild } from '../../src-main/engine/index-builder.ts';
+import { describe, expect, it } from 'vitest';
+import { buildIndex, startBuild } from '../../src-main/engine/index-builder.ts';
 import { forgetIndexes, openIndex } from '../../src-main/engine/index-store.ts';
 import { BLOCK_SIZE } from '../../src-main/engine/kernels/kernels.mjs';
 import type { LineIndex } from '../../src-main/engine/line-index.ts';
-import { tempDir, writeLogFile } from '../fixtures/generate.ts';
+import { engineTempDir } from '../fixtures/engine-env.ts';
+import { writeLogFile } from '../fixtures/generate.ts';
 import { newlineOffsets, validUpTo } from '../fixtures/oracles.ts';
 
-const tmp = tempDir();
-beforeAll(() => {
-  process.env.FOLIO_CACHE_DIR = tmp.path('cache');
-});
-afterAll(async () => {
-  await closeIndexPools();
-  tmp.cleanup();
-});
+const tmp = engineTempDir();
 
 /** Every query of the index agrees with a plain scan of the whole buffer. */
 function expectMatchesBuffer(index: LineIndex, buf: Buffer): void {

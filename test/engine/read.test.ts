@@ -1,22 +1,16 @@
 import { execFileSync, execSync } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setIndexWaitMs } from '../../src-main/engine/file-facts.ts';
 import { closeIndexPools } from '../../src-main/engine/index-builder.ts';
 import { openIndex } from '../../src-main/engine/index-store.ts';
 import { read, READ_LIMITS, type ReadRequest, type ReadResult } from '../../src-main/engine/read.ts';
 import { lineHash } from '../../src-main/engine/text-window.ts';
-import { PNG_1x1, tempDir, writeLogFile } from '../fixtures/generate.ts';
+import { PNG_1x1, writeLogFile } from '../fixtures/generate.ts';
+import { engineTempDir } from '../fixtures/engine-env.ts';
 
-const tmp = tempDir();
-beforeAll(() => {
-  process.env.FOLIO_CACHE_DIR = tmp.path('cache');
-});
-afterAll(async () => {
-  await closeIndexPools();
-  tmp.cleanup();
-});
+const tmp = engineTempDir();
 
 let n = 0;
 function file(content: string | Buffer, name = `f${n++}.txt`): string {

@@ -2,22 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, chmodSync, chownSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex, closeIndexPools } from '../../src-main/engine/index-builder.ts';
+import { describe, expect, it } from 'vitest';
+import { buildIndex } from '../../src-main/engine/index-builder.ts';
 import { openIndex } from '../../src-main/engine/index-store.ts';
 import { read } from '../../src-main/engine/read.ts';
 import { lineHash } from '../../src-main/engine/text-window.ts';
 import { upsert, type UpsertRequest } from '../../src-main/engine/upsert.ts';
-import { PNG_1x1, tempDir } from '../fixtures/generate.ts';
+import { PNG_1x1 } from '../fixtures/generate.ts';
+import { engineTempDir } from '../fixtures/engine-env.ts';
 
-const tmp = tempDir();
-beforeAll(() => {
-  process.env.FOLIO_CACHE_DIR = tmp.path('cache');
-});
-afterAll(async () => {
-  await closeIndexPools();
-  tmp.cleanup();
-});
+const tmp = engineTempDir();
 
 let n = 0;
 function file(content: string | Buffer): string {
