@@ -71,3 +71,27 @@ test('a unified diff splits into sides numbered as in the file', () => {
   });
   expect(diffSidesOf('region too large to diff (300 KiB)').summaryOnly).toBe(true);
 });
+
+test('the go-to box reads lines, byte offsets (@N, bN) and percents', async () => {
+  const { goToTargetOf, lineOfPercent } = await import('../src-renderer/model/goto-target.ts');
+  expect(goToTargetOf('5,000,000', 13_100_000, 1e9)).toEqual({ kind: 'line', lineNo: 5_000_000 });
+  expect(goToTargetOf('@123456', 100, 1e9)).toEqual({ kind: 'byte', byte: 123_456 });
+  expect(goToTargetOf('b1,000', 100, 1e9)).toEqual({ kind: 'byte', byte: 1000 });
+  expect(goToTargetOf('@5000', 100, 300)).toEqual({ kind: 'byte', byte: 299 });
+  expect(goToTargetOf('50%', 101, 1e9)).toEqual({ kind: 'line', lineNo: 51 });
+  expect(lineOfPercent(0, 13_100_000)).toBe(1);
+  expect(lineOfPercent(100, 13_100_000)).toBe(13_100_000);
+  expect(lineOfPercent(250, 10)).toBe(10);
+  // Line count not known yet (being indexed): lines pass unclamped, percents wait.
+  expect(goToTargetOf('2000000', 0, 0)).toEqual({ kind: 'line', lineNo: 2_000_000 });
+  expect(goToTargetOf('50%', 0, 0)).toBeNull();
+  for (const bad of ['', 'abc', '@', '@-5', '5%%', 'b']) expect(goToTargetOf(bad, 100, 1000), bad).toBeNull();
+});
+
+test('copy link: folio:// URL and a shell-safe read command', async () => {
+  const { readCommandOf, shellQuoted, viewLinkOf } = await import('../src-renderer/model/view-link.ts');
+  expect(viewLinkOf('/var/log/app log.txt', 10, 52)).toBe('folio://open?path=%2Fvar%2Flog%2Fapp%20log.txt&lines=10-52');
+  expect(readCommandOf('/var/log/app.log', 10, 52)).toBe('folio read /var/log/app.log --lines 10-52');
+  expect(shellQuoted("it's here")).toBe(`'it'\\''s here'`);
+  expect(shellQuoted('$HOME/x')).toBe(`'$HOME/x'`);
+});

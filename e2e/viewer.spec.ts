@@ -1,14 +1,16 @@
 /**
  * The viewer on a big generated log, in Chromium against `folio serve`: first
  * paint, go to a deep line (checked against `sed -n`), scrolling across windows by
- * wheel and keys, the whole-file scrollbar, and no request leaving 127.0.0.1.
+ * wheel and keys, the whole-file scrollbar, find over the whole file, go to a byte
+ * offset or a percent, the ±N chips, copy link, log-level colours, and no request
+ * leaving 127.0.0.1.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { makeFixtureDir } from './fixtures.ts';
-import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
+import { BIN, REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { logLineOf, writeLogFixture, type LogFixture } from './log-fixture.ts';
 import { offHostOf, shownLinesOf, watchPage, type ShownLine } from './page-helpers.ts';
 
@@ -68,9 +70,23 @@ test('the big log paints numbered as in the file; go to line 5,000,000 shows wha
   const seen = watchPage(page);
   await page.setViewportSize({ width: 1400, height: 860 });
   const t0 = performance.now();
-  await page.goto(server.url.href);
+  await page.goto(server.url.href, { waitUntil: 'commit' });
+  // The first lines are painted as plain text before the Monaco chunk is loaded; either counts as painted.
+  await page.waitForFunction(
+    (first) => (document.querySelector('[data-testid="file-view"]')?.textContent ?? '').replace(/\u00a0/g, ' ').includes(first),
+    logLineOf(1),
+    { polling: 'raf' },
+  );
+  const paintedMs = Math.round(performance.now() - t0);
   await expect(page.locator('[data-testid="file-view"] .view-line').first()).toHaveText(logLineOf(1).replace(/ /g, '\u00a0'));
-  console.log(`[measure] goto → first painted text: ${Math.round(performance.now() - t0)} ms (${count(log.size)} bytes)`);
+  const monacoMs = Math.round(performance.now() - t0);
+  const marks = await page.evaluate(() =>
+    Object.fromEntries(['folio:first-lines', 'folio:monaco-loaded', 'folio:monaco-editor'].map((n) => [n, Math.round(performance.getEntriesByName(n)[0]?.startTime ?? -1)])),
+  );
+  console.log(
+    `[measure] goto → first painted text: ${paintedMs} ms; Monaco in place: ${monacoMs} ms (${count(log.size)} bytes); ` +
+      `in-page since navigation start: ${JSON.stringify(marks)}`,
+  );
   await expect(page.getByTestId('file-lines')).toHaveText(count(log.lines));
   expectTrueLines(await shownLinesOf(page));
 
@@ -127,12 +143,19 @@ test('wheel and keys scroll across windows; line numbers continue and the text s
   await page.keyboard.up('Alt');
   expectTrueLines(await waitForTop(page, (top) => top < start, 'the view moves back up past the start'));
 
-  // Keys: PageDown moves the cursor and the view through a window edge too.
+  // Keys: PageDown moves the cursor and the view through window edges too. Pressed
+  // in batches, each waited on, as a person holding the key sees it: keys that
+  // arrive while the next window is swapped in may be dropped, the view may not.
   await editor.click();
   const before = (await shownLinesOf(page))[0]!.lineNo;
-  for (let i = 0; i < 150; i++) await page.keyboard.press('PageDown');
-  const afterKeys = await waitForTop(page, (top) => top > before + 4_000, 'PageDown moves the view down');
-  expectTrueLines(afterKeys);
+  let top = before;
+  for (let batch = 0; batch < 30 && top <= before + 4_000; batch++) {
+    for (let i = 0; i < 20; i++) await page.keyboard.press('PageDown');
+    const moved = await waitForTop(page, (t) => t > top, 'PageDown moves the view down');
+    expectTrueLines(moved);
+    top = moved[0]!.lineNo;
+  }
+  expect(top, 'PageDown crossed at least two window edges').toBeGreaterThan(before + 4_000);
 
   expect(seen.problems).toEqual([]);
   expect(offHostOf(seen.urls)).toEqual([]);
@@ -161,4 +184,168 @@ test('the FileScrollbar jumps by fraction and its thumb shows where the view is'
   const end = await waitForTop(page, (top) => top > log.lines - 100, 'the last lines in view');
   expectTrueLines(end);
   expect(end[end.length - 1]!.lineNo).toBe(log.lines);
+});
+
+/** Whether Monaco's gutter marks line `lineNo` as the found line. */
+function isMarkedFound(page: Page, lineNo: number): Promise<boolean> {
+  return page.evaluate((n) => {
+    for (const row of document.querySelectorAll('[data-testid="file-view"] .margin-view-overlays > div')) {
+      if (row.querySelector('.line-numbers')?.textContent?.trim() === String(n)) return row.querySelector('.folio-found-line') !== null;
+    }
+    return false;
+  }, lineNo);
+}
+
+test('find: Ctrl+F searches the whole 1 GiB file, results fill in with line numbers, a click shows and marks the line', async ({ page }) => {
+  const seen = watchPage(page);
+  await page.setViewportSize({ width: 1400, height: 860 });
+  await page.goto(server.url.href);
+  await expect(page.getByTestId('file-lines')).toHaveText(count(log.lines));
+  await expect(page.locator('[data-testid="file-view"] .view-line').first()).toBeVisible();
+  await page.getByTestId('file-view').click();
+  await page.keyboard.press('Control+f');
+  await expect(page.getByTestId('find-input')).toBeFocused();
+
+  // A token on exactly one line, deep in the file: the whole file is searched.
+  const deep = Math.min(9_876_543, log.lines - 10);
+  await page.getByTestId('find-input').fill(`line=${deep} `);
+  const t0 = performance.now();
+  await page.getByTestId('find-input').press('Enter');
+  await expect(page.getByTestId('find-status')).toContainText('whole file searched');
+  console.log(`[measure] find one line in ${count(log.size)} bytes: ${Math.round(performance.now() - t0)} ms`);
+  const results = page.getByTestId('find-result');
+  await expect(results).toHaveCount(1);
+  await expect(results.first()).toHaveAttribute('data-line', String(deep));
+  await expect(results.first()).toContainText(count(deep));
+  await expect(results.first()).toContainText(logLineOf(deep));
+
+  await results.first().click();
+  const shown = await waitForTop(page, (top) => top <= deep && deep < top + 40, `line ${deep} in view`);
+  expect(shown.find((r) => r.lineNo === deep)?.text).toBe(sedLine(deep));
+  expectTrueLines(shown);
+  await expect.poll(() => isMarkedFound(page, deep)).toBe(true);
+
+  // Many matches: the first page holds 200, in file order; "More" adds the next 200.
+  const pattern = /ERROR \[worker-3\]/;
+  const expected: number[] = [];
+  for (let n = 1; expected.length < 400; n++) if (pattern.test(logLineOf(n))) expected.push(n);
+  await page.getByTestId('find-input').fill('error \\[WORKER-3\\]');
+  await page.getByTestId('find-case').click(); // match case: nothing
+  await page.getByTestId('find-input').press('Enter');
+  await expect(page.getByTestId('find-status')).toContainText('0 lines');
+  await page.getByTestId('find-case').click(); // ignore case
+  await page.getByTestId('find-input').press('Enter');
+  await expect(results).toHaveCount(200);
+  expect(await results.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-line'))))).toEqual(expected.slice(0, 200));
+  await page.getByTestId('find-more').click();
+  await expect(results).toHaveCount(400);
+  expect(await results.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-line'))))).toEqual(expected);
+  await expect(results.nth(399)).toContainText(logLineOf(expected[399]!));
+  await results.nth(399).click();
+  await waitForTop(page, (top) => top <= expected[399]! && expected[399]! < top + 40, `line ${expected[399]} in view`);
+  await expect.poll(() => isMarkedFound(page, expected[399]!)).toBe(true);
+  await page.screenshot({ path: join(ARTIFACTS, 'find-panel.png') });
+
+  // A bad regex is the api's invalid_input, shown in the panel.
+  await page.getByTestId('find-input').fill('(unclosed');
+  await page.getByTestId('find-input').press('Enter');
+  await expect(page.getByTestId('find-error')).toContainText('invalid_input');
+
+  expect(seen.problems.filter((m) => !/\b400\b/.test(m))).toEqual([]);
+  expect(offHostOf(seen.urls)).toEqual([]);
+});
+
+/** The line holding byte `offset`, counted from the file itself (newlines before it, plus one). */
+function lineOfByte(offset: number): number {
+  const fd = openSync(log.path, 'r');
+  const chunk = Buffer.alloc(16 * 1024 * 1024);
+  let newlines = 0;
+  try {
+    for (let at = 0; at < offset; ) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, offset - at), at);
+      for (let i = chunk.indexOf(10, 0); i !== -1 && i < n; i = chunk.indexOf(10, i + 1)) newlines++;
+      at += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return newlines + 1;
+}
+
+test('go to a byte offset and a percent; ±N chips move the view; copy link gives the folio:// URL and the read command', async ({ page }) => {
+  const seen = watchPage(page);
+  await page.setViewportSize({ width: 1400, height: 860 });
+  await page.goto(server.url.href);
+  await expect(page.getByTestId('file-lines')).toHaveText(count(log.lines));
+  const goTo = async (typed: string) => {
+    await page.getByTestId('goto-input').fill(typed);
+    await page.getByTestId('goto-input').press('Enter');
+  };
+
+  const offset = Math.min(123_456_789, log.size - 1);
+  const byteLine = lineOfByte(offset);
+  await goTo(`@${offset}`);
+  let shown = await waitForTop(page, (top) => top <= byteLine && byteLine < top + 40, `line ${byteLine} (byte ${offset}) in view`);
+  expect(shown.find((r) => r.lineNo === byteLine)?.text).toBe(sedLine(byteLine));
+  await goTo(`b${offset + 200}`);
+  const nextByteLine = lineOfByte(offset + 200);
+  await waitForTop(page, (top) => top <= nextByteLine && nextByteLine < top + 40, `line ${nextByteLine} in view`);
+
+  const half = 1 + Math.round(0.5 * (log.lines - 1));
+  await goTo('50%');
+  shown = await waitForTop(page, (top) => top <= half && half < top + 40, `line ${half} (50%) in view`);
+  expect(shown.find((r) => r.lineNo === half)?.text).toBe(sedLine(half));
+  expectTrueLines(shown);
+
+  // Chips move the top line by exactly N.
+  const top = shown[0]!.lineNo;
+  await page.getByTestId('jump-down-10000').click();
+  await waitForTop(page, (t) => t === top + 10_000, `top line ${top + 10_000}`);
+  await page.getByTestId('jump-up-100').click();
+  shown = await waitForTop(page, (t) => t === top + 9_900, `top line ${top + 9_900}`);
+  expectTrueLines(shown);
+
+  // Copy link: the visible range as a folio:// URL and as the CLI command.
+  await page.getByTestId('copy-link').click();
+  const popover = page.getByTestId('copy-link-popover');
+  await expect(popover).toBeVisible();
+  const url = (await page.getByTestId('copy-link-url').textContent()) ?? '';
+  const urlMatch = /^folio:\/\/open\?path=([^&]+)&lines=(\d+)-(\d+)$/.exec(url);
+  expect(urlMatch, url).not.toBeNull();
+  expect(decodeURIComponent(urlMatch![1]!)).toBe(log.path);
+  const [first, last] = [Number(urlMatch![2]), Number(urlMatch![3])];
+  expect(first).toBe(top + 9_900);
+  expect(last - first).toBeGreaterThan(20);
+  await expect(page.getByTestId('copy-link-command')).toHaveText(`folio read ${log.path} --lines ${first}-${last}`);
+  // The command prints those lines.
+  const printed = execFileSync(process.execPath, [BIN, 'read', log.path, '--lines', `${first}-${last}`], {
+    encoding: 'utf8',
+    env: { ...process.env, FOLIO_CACHE_DIR: join(fixtures.dir, 'cache') },
+  });
+  // Human output: a `---` header block, then the lines.
+  const body = printed.split('\n---\n')[1] ?? '';
+  expect(body.split('\n').slice(0, 3)).toEqual([sedLine(first), sedLine(first + 1), sedLine(first + 2)]);
+  await page.screenshot({ path: join(ARTIFACTS, 'copy-link.png') });
+
+  expect(seen.problems).toEqual([]);
+  expect(offHostOf(seen.urls)).toEqual([]);
+});
+
+test('log levels and timestamps are coloured by the folio-log grammar', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 860 });
+  await page.goto(server.url.href);
+  await expect(page.locator('[data-testid="file-view"] .view-line').first()).toBeVisible();
+  const colourOf = (word: string) =>
+    expect
+      .poll(() =>
+        page.evaluate((w) => {
+          const span = [...document.querySelectorAll('[data-testid="file-view"] .view-line span span')].find((s) => s.textContent === w);
+          return span ? getComputedStyle(span).color : null;
+        }, word),
+      );
+  // Line 4 is an ERROR line, line 2 a WARN one (log-fixture.ts); colours from monaco/log-language.ts.
+  await colourOf('ERROR').toBe('rgb(198, 40, 40)');
+  await colourOf('WARN').toBe('rgb(178, 106, 0)');
+  const stamp = logLineOf(1).split(' ')[0]!;
+  await colourOf(stamp).toBe('rgb(46, 125, 50)');
 });

@@ -1,61 +1,93 @@
 import { useEffect, useRef } from 'react';
+import { CopyLinkButton } from './components/CopyLinkButton.tsx';
 import { FileProblem } from './components/FileProblem.tsx';
 import { FileScrollbar } from './components/FileScrollbar.tsx';
 import { FileView } from './components/FileView.tsx';
+import { FindPanel } from './components/FindPanel.tsx';
+import { FollowButton } from './components/FollowButton.tsx';
 import { GoToLine } from './components/GoToLine.tsx';
+import { LineJumpChips } from './components/LineJumpChips.tsx';
 import { OpenFileForm } from './components/OpenFileForm.tsx';
 import { ReviewPanel } from './components/ReviewPanel.tsx';
 import { StatusBar } from './components/StatusBar.tsx';
 import { launchParamsOf } from './launch-params.ts';
+import type { GoToTarget } from './model/goto-target.ts';
 import { useConnectionStore } from './stores/connection-store.ts';
+import { useFindStore } from './stores/find-store.ts';
 import { useReviewStore } from './stores/review-store.ts';
 import { useViewerStore } from './stores/viewer-store.ts';
 
 const launch = launchParamsOf(window.location.search);
 
 export function App() {
-  const { path, info, error, loading, window: lines, topLine, visibleLines, openFile, goToLine } = useViewerStore();
+  const { path, info, error, loading, window: lines, topLine, visibleLines, following, openFile, goToLine, goToByte, moveBy, setFollowing } =
+    useViewerStore();
+  const findOpen = useFindStore((s) => s.open);
   const channel = useConnectionStore((s) => s.channel);
   const goToInput = useRef<HTMLInputElement>(null);
+  const findInput = useRef<HTMLInputElement>(null);
   const focusGoTo = () => goToInput.current?.select();
-
-  useEffect(() => {
-    if (launch.file) void openFile(launch.file);
-  }, [openFile]);
+  const openFind = () => {
+    useFindStore.getState().show();
+    requestAnimationFrame(() => findInput.current?.select());
+  };
+  const toggleFollow = () => {
+    const viewer = useViewerStore.getState();
+    if (viewer.info) viewer.setFollowing(!viewer.following);
+  };
+  const go = (target: GoToTarget) => void (target.kind === 'byte' ? goToByte(target.byte) : goToLine(target.lineNo));
 
   useEffect(() => {
     void useReviewStore.getState().refresh();
-    return useConnectionStore.getState().connect(() => {
-      void useReviewStore.getState().refresh();
-      void useViewerStore.getState().refresh();
-    });
+    return useConnectionStore.getState().connect(
+      () => {
+        void useReviewStore.getState().refresh();
+        void useViewerStore.getState().refresh();
+      },
+      () => void useReviewStore.getState().refresh(),
+    );
   }, []);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && !event.shiftKey && event.key.toLowerCase() === 'g') {
+      if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey) return;
+      const key = event.key.toLowerCase();
+      if (key === 'g') {
         event.preventDefault();
         focusGoTo();
+      } else if (key === 'f') {
+        event.preventDefault();
+        openFind();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const showing = Boolean(info && lines && !error);
+  const showing = Boolean(lines && !error);
+  const bottomLine = Math.max(topLine, topLine + visibleLines - 1);
   return (
     <div className="app">
       <header className="app-header">
         <h1>Folio</h1>
         <OpenFileForm initialPath={launch.file ?? ''} onOpen={(p) => void openFile(p)} />
-        <GoToLine ref={goToInput} totalLines={info?.lines ?? 0} onGo={(lineNo) => void goToLine(lineNo)} />
+        <GoToLine ref={goToInput} totalLines={info?.lines ?? 0} fileBytes={info?.size ?? 0} onGo={go} />
         <span className={`channel ${channel}`} data-testid="channel" title="pushed events">
           {channel === 'open' ? 'live' : channel}
         </span>
       </header>
       <main className="viewer" data-testid="viewer">
+        <div className="viewer-toolbar">
+          <LineJumpChips disabled={!info} onMove={(delta) => void moveBy(delta)} />
+          <FollowButton following={following} disabled={!info} onToggle={() => setFollowing(!following)} />
+          <CopyLinkButton path={info ? path : null} startLine={topLine} endLine={bottomLine} />
+          <button type="button" data-testid="find-open" onClick={openFind} title="Find in the whole file (Ctrl+F)">
+            Find
+          </button>
+        </div>
+        {findOpen && <FindPanel ref={findInput} onShowLine={(lineNo) => void goToLine(lineNo, { at: 'center', select: false, highlight: true })} />}
         <div className="viewer-body" hidden={!showing}>
-          <FileView onGoToLineKey={focusGoTo} />
+          <FileView onGoToLineKey={focusGoTo} onFindKey={openFind} onFollowKey={toggleFollow} />
           <FileScrollbar
             topLine={topLine}
             visibleLines={visibleLines}

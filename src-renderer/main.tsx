@@ -1,3 +1,5 @@
+// First: starts reading the launch file before the rest is evaluated (see start-open.ts).
+import './start-open.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';

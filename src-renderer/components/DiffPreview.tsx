@@ -1,21 +1,23 @@
 import { useEffect, useRef } from 'react';
-import { createDiffEditor, type MonacoDiffEditor } from '../monaco/monaco.ts';
+import { useMonaco } from '../monaco/load-monaco.ts';
+import type { MonacoDiffEditor } from '../monaco/monaco.ts';
 import { diffSidesOf } from '../model/unified-diff.ts';
 
 /** A proposal's preview (a unified diff of the region) in Monaco's diff view, numbered as in the file. */
 export function DiffPreview({ preview }: { preview: string }) {
+  const monaco = useMonaco(true);
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<MonacoDiffEditor | null>(null);
 
   useEffect(() => {
-    if (!hostRef.current) return;
-    const editor = createDiffEditor(hostRef.current);
+    if (!hostRef.current || !monaco) return;
+    const editor = monaco.createDiffEditor(hostRef.current);
     editorRef.current = editor;
     return () => {
       editor.dispose();
       editorRef.current = null;
     };
-  }, []);
+  }, [monaco]);
 
   useEffect(() => {
     const editor = editorRef.current;
@@ -27,7 +29,7 @@ export function DiffPreview({ preview }: { preview: string }) {
     editor.getModifiedEditor().updateOptions({ lineNumbers: sides.summaryOnly ? 'off' : numbered(sides.modifiedLineNos) });
     model.original.setValue(sides.original);
     model.modified.setValue(sides.modified);
-  }, [preview]);
+  }, [monaco, preview]);
 
   return <div className="diff-preview" data-testid="diff-preview" ref={hostRef} />;
 }

@@ -1,21 +1,66 @@
 import { useEffect, useRef } from 'react';
-import { createFileEditor, IMMEDIATE, monaco, type MonacoEditor } from '../monaco/monaco.ts';
+import { useMonaco, type MonacoModule } from '../monaco/load-monaco.ts';
+import type { MonacoEditor } from '../monaco/monaco.ts';
 import { needsNeighbourWindow, type LineWindow } from '../model/line-window.ts';
-import { useViewerStore } from '../stores/viewer-store.ts';
+import { useViewerStore, type Reveal } from '../stores/viewer-store.ts';
+import { PlainLines } from './PlainLines.tsx';
+
+export interface FileViewKeys {
+  onGoToLineKey(): void;
+  onFindKey(): void;
+  onFollowKey(): void;
+}
 
 /**
- * The open file's lines: a Monaco editor holding the store's window, numbered as
- * in the file. It reports which file lines are in view and asks for the
- * neighbouring window near an edge; the swap keeps the same file line on top.
+ * The open file's lines, numbered as in the file: plain text until the Monaco
+ * chunk arrives (first paint never waits for it), then a Monaco editor holding the
+ * store's window. Keys: Ctrl+G (go to), Ctrl+F (find in the whole file), F (follow).
  */
-export function FileView({ onGoToLineKey }: { onGoToLineKey(): void }) {
+export function FileView(keys: FileViewKeys) {
+  const monaco = useMonaco(false);
+  const hostRef = useRef<HTMLDivElement>(null);
+  const keysRef = useRef(keys);
+  keysRef.current = keys;
+
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return;
+    // Captured before Monaco sees them: its own bindings are global across editors.
+    const onKeyDown = (event: KeyboardEvent) => {
+      const action = fileViewKeyOf(event);
+      if (!action) return;
+      event.preventDefault();
+      event.stopPropagation();
+      keysRef.current[action]();
+    };
+    host.addEventListener('keydown', onKeyDown, true);
+    return () => host.removeEventListener('keydown', onKeyDown, true);
+  }, []);
+
+  return (
+    <div className="file-view" data-testid="file-view" ref={hostRef}>
+      {monaco ? <MonacoFileView monaco={monaco} /> : <PlainLines />}
+    </div>
+  );
+}
+
+function fileViewKeyOf(event: KeyboardEvent): keyof FileViewKeys | null {
+  const key = event.key.toLowerCase();
+  const ctrl = event.ctrlKey || event.metaKey;
+  if (ctrl && !event.shiftKey && !event.altKey && key === 'g') return 'onGoToLineKey';
+  if (ctrl && !event.shiftKey && !event.altKey && key === 'f') return 'onFindKey';
+  if (!ctrl && !event.altKey && !event.shiftKey && key === 'f') return 'onFollowKey';
+  return null;
+}
+
+/** The Monaco editor over the store's window; it reports which file lines are in view and asks for the neighbouring window near an edge. */
+function MonacoFileView({ monaco }: { monaco: MonacoModule }) {
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<MonacoEditor | null>(null);
   const shownRef = useRef<LineWindow | null>(null);
   const applyingRef = useRef(false);
   const askedForSeqRef = useRef(-1);
-  const goToLineKeyRef = useRef(onGoToLineKey);
-  goToLineKeyRef.current = onGoToLineKey;
+  const foundRef = useRef<ReturnType<MonacoEditor['createDecorationsCollection']> | null>(null);
 
   const windowSeq = useViewerStore((s) => s.windowSeq);
   const totalLines = useViewerStore((s) => s.info?.lines ?? 0);
@@ -23,20 +68,22 @@ export function FileView({ onGoToLineKey }: { onGoToLineKey(): void }) {
   useEffect(() => {
     const host = hostRef.current;
     if (!host) return;
-    const editor = createFileEditor(host, (row) => (shownRef.current?.startLine ?? 1) + row - 1);
+    const editor = monaco.createFileEditor(host, (row) => (shownRef.current?.startLine ?? 1) + row - 1);
     editorRef.current = editor;
-    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyG, () => goToLineKeyRef.current());
+    foundRef.current = editor.createDecorationsCollection();
     const scrolled = editor.onDidScrollChange(() => {
       if (!applyingRef.current) reportViewport(editor, shownRef.current, askedForSeqRef);
     });
     const resized = editor.onDidLayoutChange(() => reportViewport(editor, shownRef.current, askedForSeqRef));
+    performance.mark('folio:monaco-editor');
     return () => {
       scrolled.dispose();
       resized.dispose();
       editor.dispose();
       editorRef.current = null;
+      shownRef.current = null;
     };
-  }, []);
+  }, [monaco]);
 
   useEffect(() => {
     editorRef.current?.updateOptions({ lineNumbersMinChars: Math.max(5, String(totalLines).length + 1) });
@@ -44,23 +91,25 @@ export function FileView({ onGoToLineKey }: { onGoToLineKey(): void }) {
 
   useEffect(() => {
     const editor = editorRef.current;
-    const { window: next, reveal } = useViewerStore.getState();
+    const { window: next, reveal, highlightLine } = useViewerStore.getState();
     if (!editor || !next) return;
     applyingRef.current = true;
     try {
-      showWindow(editor, shownRef.current, next, reveal);
+      showWindow(monaco, editor, shownRef.current, next, reveal);
       shownRef.current = next;
+      const row = highlightLine !== null && highlightLine >= next.startLine && highlightLine <= next.endLine ? highlightLine - next.startLine + 1 : null;
+      foundRef.current?.set(row === null ? [] : monaco.foundLineDecorations(row));
     } finally {
       applyingRef.current = false;
     }
     reportViewport(editor, next, askedForSeqRef);
-  }, [windowSeq]);
+  }, [monaco, windowSeq]);
 
-  return <div className="file-view" data-testid="file-view" ref={hostRef} />;
+  return <div className="monaco-host" ref={hostRef} />;
 }
 
 /** Put `next` into the editor, keeping the top file line and the cursor's file line, or revealing the asked line. */
-function showWindow(editor: MonacoEditor, prev: LineWindow | null, next: LineWindow, reveal: ReturnType<typeof useViewerStore.getState>['reveal']) {
+function showWindow(monaco: MonacoModule, editor: MonacoEditor, prev: LineWindow | null, next: LineWindow, reveal: Reveal) {
   const model = editor.getModel();
   if (!model) return;
   const rowOf = (fileLine: number) => fileLine - next.startLine + 1;
@@ -81,15 +130,16 @@ function showWindow(editor: MonacoEditor, prev: LineWindow | null, next: LineWin
   if (reveal.kind === 'line') {
     const row = Math.min(Math.max(1, rowOf(reveal.lineNo)), lastRow);
     editor.setPosition({ lineNumber: row, column: 1 });
-    if (reveal.select) editor.setSelection(new monaco.Selection(row, 1, row, model.getLineMaxColumn(row)));
-    if (reveal.at === 'top') editor.setScrollTop(editor.getTopForLineNumber(row), IMMEDIATE);
-    else editor.revealLineInCenter(row, IMMEDIATE);
+    if (reveal.select) editor.setSelection(new monaco.monaco.Selection(row, 1, row, model.getLineMaxColumn(row)));
+    if (reveal.at === 'top') editor.setScrollTop(editor.getTopForLineNumber(row), monaco.IMMEDIATE);
+    else if (reveal.at === 'bottom') editor.setScrollTop(editor.getScrollHeight(), monaco.IMMEDIATE);
+    else editor.revealLineInCenter(row, monaco.IMMEDIATE);
     return;
   }
   if (keepTop && inNext(keepTop.fileLine)) {
     if (cursorFileLine !== null && inNext(cursorFileLine)) editor.setPosition({ lineNumber: rowOf(cursorFileLine), column: 1 });
     else editor.setPosition({ lineNumber: rowOf(keepTop.fileLine), column: 1 });
-    editor.setScrollTop(editor.getTopForLineNumber(rowOf(keepTop.fileLine)) + keepTop.offsetPx, IMMEDIATE);
+    editor.setScrollTop(editor.getTopForLineNumber(rowOf(keepTop.fileLine)) + keepTop.offsetPx, monaco.IMMEDIATE);
   }
 }
 

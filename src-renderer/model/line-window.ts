@@ -17,8 +17,12 @@ export interface LineWindow {
 export const MAX_WINDOW_LINES = 4000;
 /** Bytes aimed at per window: under the read cap, with room for lines longer than average. */
 const WINDOW_BYTE_BUDGET = 160_000;
-/** A window is replaced when the view comes this close (in lines) to an edge that is not the file's. */
-export const EDGE_MARGIN_FRACTION = 0.2;
+/**
+ * A window is replaced when the view comes this close (a fraction of its lines) to
+ * an edge that is not the file's. Held-down PageDown moves ~40 lines per key
+ * repeat; 30% of a 2,000-line window leaves ~15 pages for the next read to land.
+ */
+export const EDGE_MARGIN_FRACTION = 0.3;
 
 export function windowLinesFor(fileBytes: number, totalLines: number): number {
   const avgLineBytes = totalLines > 0 ? Math.max(1, fileBytes / totalLines) : 80;

@@ -5,10 +5,10 @@
  * Monaco from here.
  */
 import * as monaco from 'monaco-editor/editor/editor.api.js';
-import 'monaco-editor/editor/contrib/find/browser/findController.js';
-// The icon font (diff gutter signs, find widget buttons).
+// The icon font (diff gutter signs).
 import 'monaco-editor/features/codicon/register.js';
 import EditorWorker from 'monaco-editor/editor/editor.worker.js?worker';
+import { FOLIO_THEME, FOLIO_THEME_DATA, LOG_LANGUAGE_ID, LOG_MONARCH } from './log-language.ts';
 
 declare global {
   interface Window {
@@ -18,6 +18,12 @@ declare global {
 
 // The editor worker computes diffs for DiffPreview; there are no language services.
 window.MonacoEnvironment = { getWorker: () => new EditorWorker() };
+
+// Registered once, here: log levels and timestamps coloured in every file view.
+monaco.languages.register({ id: LOG_LANGUAGE_ID });
+monaco.languages.setMonarchTokensProvider(LOG_LANGUAGE_ID, LOG_MONARCH);
+monaco.editor.defineTheme(FOLIO_THEME, FOLIO_THEME_DATA);
+monaco.editor.setTheme(FOLIO_THEME);
 
 export { monaco };
 export type MonacoEditor = monaco.editor.IStandaloneCodeEditor;
@@ -43,7 +49,7 @@ export const READ_ONLY_OPTIONS: monaco.editor.IEditorOptions = {
  * in the window) to the file's line number, so the gutter shows absolute lines.
  */
 export function createFileEditor(host: HTMLElement, fileLineOf: (row: number) => number): MonacoEditor {
-  const model = monaco.editor.createModel('', 'plaintext');
+  const model = monaco.editor.createModel('', LOG_LANGUAGE_ID);
   const editor = monaco.editor.create(host, {
     ...READ_ONLY_OPTIONS,
     model,
@@ -82,6 +88,25 @@ export function createDiffEditor(host: HTMLElement): MonacoDiffEditor {
     modified.dispose();
   });
   return editor;
+}
+
+/** An editable editor for a proposal's content (edit-then-approve); plain text, the file's own lines. */
+export function createTextEditor(host: HTMLElement, text: string): MonacoEditor {
+  const model = monaco.editor.createModel(text, 'plaintext');
+  const editor = monaco.editor.create(host, {
+    ...READ_ONLY_OPTIONS,
+    readOnly: false,
+    domReadOnly: false,
+    model,
+    lineNumbersMinChars: 3,
+  });
+  editor.onDidDispose(() => model.dispose());
+  return editor;
+}
+
+/** The whole-line mark of the line a search result jumped to (row in the window, 1-based). */
+export function foundLineDecorations(row: number): monaco.editor.IModelDeltaDecoration[] {
+  return [{ range: new monaco.Range(row, 1, row, 1), options: { isWholeLine: true, className: 'folio-found-line', marginClassName: 'folio-found-line' } }];
 }
 
 /** Apply now, not smoothly: window swaps must not animate. */

@@ -2,19 +2,29 @@
  * The viewer store: which file is open, what file_info says about it, and the
  * window of lines the editor holds. Only the latest request of each kind may
  * land, so typing paths or dragging the scrollbar quickly never shows a stale
- * answer.
+ * answer. Follow mode polls file_info and keeps the view on the file's end.
  */
 import { create } from 'zustand';
-import type { FileInfo } from '../../src-main/api/schemas.ts';
+import type { FileInfo, ReadOutput } from '../../src-main/api/schemas.ts';
 import { windowAround, windowLinesFor, type LineWindow } from '../model/line-window.ts';
 import { call, type ErrorPayload } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
 
 /**
  * What the editor should do once `window` is in place: keep the file line at the
- * top where it is (a neighbouring window), or bring `lineNo` into view (a jump).
+ * top where it is (a neighbouring window), or bring `lineNo` into view (a jump),
+ * optionally marking it (a search result).
  */
-export type Reveal = { kind: 'keep' } | { kind: 'line'; lineNo: number; at: 'top' | 'center'; select: boolean };
+export type Reveal =
+  | { kind: 'keep' }
+  | { kind: 'line'; lineNo: number; at: 'top' | 'center' | 'bottom'; select: boolean; highlight?: boolean };
+
+export type RevealHow = { at: 'top' | 'center' | 'bottom'; select: boolean; highlight?: boolean };
+
+/** How often follow mode asks whether the file grew. */
+export const FOLLOW_POLL_MS = 500;
+/** The first window is read by bytes, in parallel with file_info: it needs no line count, so it never waits for the index. */
+const FIRST_WINDOW_BYTES = 65_536;
 
 export interface ViewerState {
   path: string | null;
@@ -25,27 +35,59 @@ export interface ViewerState {
   /** bumps with every new window, so the editor applies each exactly once */
   windowSeq: number;
   reveal: Reveal;
+  /** the file line a search result jumped to, marked until the next jump */
+  highlightLine: number | null;
   /** file lines in view, reported by the editor: they drive FileScrollbar and the status bar */
   topLine: number;
   visibleLines: number;
+  following: boolean;
   openFile(path: string): Promise<void>;
   /** Fetch the window around `lineNo` and show that line: centred and selected (go to line), or at the top (scrollbar). */
-  goToLine(lineNo: number, how?: { at: 'top' | 'center'; select: boolean }): Promise<void>;
+  goToLine(lineNo: number, how?: RevealHow): Promise<void>;
+  /** Show the line that holds byte `byte` (0-based), centred. */
+  goToByte(byte: number): Promise<void>;
+  /** Move the view by `delta` lines (the ±N chips), keeping it at the top. */
+  moveBy(delta: number): Promise<void>;
   /** Fetch the window around `lineNo`, keeping the view where it is (scrolling near an edge). */
   shiftWindowTo(lineNo: number): Promise<void>;
   setViewport(topLine: number, visibleLines: number): void;
   /** Re-read file_info and the window if the file changed (after an approve, undo, redo). */
   refresh(): Promise<void>;
+  setFollowing(on: boolean): void;
 }
 
 let latestOpen = 0;
 let latestWindow = 0;
+let followTimer: ReturnType<typeof setInterval> | null = null;
+let followPolling = false;
+/** A jump asked for before file_info answered (a big file being indexed). */
+let pendingJump: { lineNo: number; reveal: Reveal; request: number } | null = null;
+function takePendingJump(): typeof pendingJump {
+  const jump = pendingJump;
+  pendingJump = null;
+  return jump;
+}
+
+/** A read answer as a window, or null when it cannot stand for whole lines. */
+function windowOf(answer: ReadOutput, fallback: { startLine: number; endLine: number }): LineWindow {
+  return {
+    startLine: answer.start_line ?? fallback.startLine,
+    endLine: answer.end_line ?? fallback.endLine,
+    text: answer.content.replace(/\r?\n$/, ''),
+    etag: answer.version.etag,
+  };
+}
 
 export const useViewerStore = create<ViewerState>()((set, get) => {
   async function loadWindow(lineNo: number, reveal: Reveal): Promise<void> {
     const { path, info } = get();
-    if (!path || !info) return;
+    if (!path) return;
     const request = ++latestWindow;
+    if (!info) {
+      // The line count is not known yet: openFile makes this jump once file_info answers.
+      pendingJump = { lineNo, reveal, request };
+      return;
+    }
     const { startLine, endLine } = windowAround(lineNo, windowLinesFor(info.size, info.lines), info.lines);
     try {
       let answer = await call('read', { path, ranges: [{ start: startLine, end: endLine }] });
@@ -54,16 +96,46 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
         answer = await call('read', { path, ranges: [{ start: Math.max(1, lineNo - 50), end: endLine }] });
       }
       if (request !== latestWindow) return;
-      const text = answer.content.replace(/\r?\n$/, '');
-      const window: LineWindow = {
-        startLine: answer.start_line ?? startLine,
-        endLine: answer.end_line ?? endLine,
-        text,
-        etag: answer.version.etag,
-      };
-      set((s) => ({ window, windowSeq: s.windowSeq + 1, reveal, error: null }));
+      const window = windowOf(answer, { startLine, endLine });
+      const highlightLine = reveal.kind === 'line' ? (reveal.highlight ? reveal.lineNo : null) : get().highlightLine;
+      set((s) => ({ window, windowSeq: s.windowSeq + 1, reveal, highlightLine, error: null }));
     } catch (err) {
       if (request === latestWindow) set({ error: errorPayloadOf(err) });
+    }
+  }
+
+  /** The first lines of a file, by bytes: painted as soon as they come, even before file_info. */
+  async function loadFirstWindow(path: string, openRequest: number): Promise<boolean> {
+    const request = ++latestWindow;
+    try {
+      const answer = await call('read', { path, start_byte: 0, max_bytes: FIRST_WINDOW_BYTES });
+      if (request !== latestWindow || openRequest !== latestOpen || answer.line_cut || answer.content === '') return false;
+      const lines = answer.content.replace(/\r?\n$/, '').split('\n').length;
+      const window = windowOf(answer, { startLine: 1, endLine: lines });
+      set((s) => ({ window, windowSeq: s.windowSeq + 1, reveal: { kind: 'line', lineNo: 1, at: 'top', select: false }, highlightLine: null }));
+      return true;
+    } catch {
+      // binary, unreadable, …: file_info says why
+      return false;
+    }
+  }
+
+  async function pollFollow(): Promise<void> {
+    const { path, info, following } = get();
+    if (!following || !path || !info || followPolling) return;
+    followPolling = true;
+    const request = latestOpen;
+    try {
+      const next = await call('file_info', { path });
+      if (request !== latestOpen || !get().following) return;
+      if (next.version.etag !== info.version.etag) {
+        set({ info: next });
+        if (next.lines > 0) await loadWindow(next.lines, { kind: 'line', lineNo: next.lines, at: 'bottom', select: false });
+      }
+    } catch (err) {
+      if (request === latestOpen) set({ error: errorPayloadOf(err) });
+    } finally {
+      followPolling = false;
     }
   }
 
@@ -75,23 +147,57 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
     window: null,
     windowSeq: 0,
     reveal: { kind: 'keep' },
+    highlightLine: null,
     topLine: 1,
     visibleLines: 0,
+    following: false,
     async openFile(path) {
       const request = ++latestOpen;
       latestWindow++;
-      set({ path, loading: true, error: null, window: null, topLine: 1 });
+      pendingJump = null;
+      set({ path, loading: true, error: null, info: null, window: null, topLine: 1, highlightLine: null });
+      const firstWindow = loadFirstWindow(path, request);
+      const firstWindowRequest = latestWindow;
       try {
         const info = await call('file_info', { path });
         if (request !== latestOpen) return;
         set({ info, loading: false });
-        if (!info.binary.isBinary && info.lines > 0) await loadWindow(1, { kind: 'line', lineNo: 1, at: 'top', select: false });
+        if (info.binary.isBinary || info.lines === 0) {
+          latestWindow++;
+          set({ window: null });
+          return;
+        }
+        const jump = takePendingJump();
+        if (jump && jump.request === latestWindow) {
+          const lineNo = Math.min(jump.lineNo, info.lines);
+          await loadWindow(lineNo, jump.reveal.kind === 'line' ? { ...jump.reveal, lineNo } : jump.reveal);
+          return;
+        }
+        // Unless the first window landed, or a jump asked for another one meanwhile.
+        if (!(await firstWindow) && request === latestOpen && latestWindow === firstWindowRequest) await loadWindow(1, { kind: 'line', lineNo: 1, at: 'top', select: false });
       } catch (err) {
         if (request !== latestOpen) return;
-        set({ info: null, error: errorPayloadOf(err), loading: false });
+        latestWindow++;
+        set({ info: null, window: null, error: errorPayloadOf(err), loading: false });
       }
     },
     goToLine: (lineNo, how = { at: 'center', select: true }) => loadWindow(lineNo, { kind: 'line', lineNo, ...how }),
+    async goToByte(byte) {
+      const { path, info } = get();
+      if (!path || !info || info.size === 0) return;
+      try {
+        const answer = await call('read', { path, start_byte: Math.min(Math.max(0, byte), info.size - 1), max_bytes: 1 });
+        const lineNo = answer.line_cut?.line ?? answer.start_line;
+        if (lineNo !== null) await get().goToLine(lineNo);
+      } catch (err) {
+        set({ error: errorPayloadOf(err) });
+      }
+    },
+    moveBy(delta) {
+      const { topLine, info } = get();
+      const last = Math.max(1, info?.lines ?? 1);
+      return get().goToLine(Math.min(Math.max(1, topLine + delta), last), { at: 'top', select: false });
+    },
     shiftWindowTo: (lineNo) => loadWindow(lineNo, { kind: 'keep' }),
     setViewport(topLine, visibleLines) {
       if (topLine !== get().topLine || visibleLines !== get().visibleLines) set({ topLine, visibleLines });
@@ -108,6 +214,15 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
       } catch (err) {
         if (request === latestOpen) set({ error: errorPayloadOf(err) });
       }
+    },
+    setFollowing(on) {
+      if (followTimer) clearInterval(followTimer);
+      followTimer = null;
+      set({ following: on });
+      if (!on) return;
+      followTimer = setInterval(() => void pollFollow(), FOLLOW_POLL_MS);
+      const lines = get().info?.lines ?? 0;
+      if (lines > 0) void loadWindow(lines, { kind: 'line', lineNo: lines, at: 'bottom', select: false });
     },
   };
 });

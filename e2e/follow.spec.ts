@@ -1,0 +1,85 @@
+/**
+ * Follow mode on a growing log: with Follow on, lines appended to the file (by
+ * another writer, fs.appendFileSync) appear at the bottom of the view with their
+ * absolute line numbers; F in the viewer toggles it.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { makeFixtureDir } from './fixtures.ts';
+import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { offHostOf, shownLinesOf, watchPage } from './page-helpers.ts';
+
+let fixtures: ReturnType<typeof makeFixtureDir>;
+let file: string;
+let server: FolioServe;
+
+const lineText = (n: number) => `2024-05-01T10:00:00Z INFO [app] event=${n}`;
+const linesFrom = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, i) => lineText(first + i) + '\n').join('');
+
+test.beforeAll(async () => {
+  fixtures = makeFixtureDir();
+  const workspace = join(fixtures.dir, 'ws');
+  mkdirSync(workspace);
+  file = join(workspace, 'growing.log');
+  writeFileSync(file, linesFrom(1, 50));
+  server = await startFolioServe([file], { cwd: workspace, env: { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache') } });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  fixtures?.remove();
+});
+
+/** The last painted row, once it is `lineNo` with its text. */
+async function expectBottomRow(page: Page, lineNo: number) {
+  await expect
+    .poll(async () => {
+      const shown = await shownLinesOf(page);
+      return shown[shown.length - 1] ?? null;
+    }, { message: `line ${lineNo} at the bottom` })
+    .toEqual({ lineNo, text: lineText(lineNo) });
+}
+
+test('follow: appended lines appear at the bottom with absolute numbers; F toggles it', async ({ page }) => {
+  const seen = watchPage(page);
+  await page.setViewportSize({ width: 1300, height: 700 });
+  await page.goto(server.url.href);
+  await expect(page.getByTestId('file-lines')).toHaveText('50');
+  await expect(page.locator('[data-testid="file-view"] .view-line').first()).toBeVisible();
+
+  await page.getByTestId('follow-toggle').click();
+  await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'true');
+  await expectBottomRow(page, 50);
+
+  appendFileSync(file, linesFrom(51, 80));
+  const appendedAt = performance.now();
+  await expectBottomRow(page, 80);
+  console.log(`[measure] follow: appended lines painted ${Math.round(performance.now() - appendedAt)} ms after the write`);
+  await expect(page.getByTestId('file-lines')).toHaveText('80');
+
+  // A bigger burst, past one window's worth of the old file.
+  appendFileSync(file, linesFrom(81, 3_000));
+  await expectBottomRow(page, 3_000);
+  const shown = await shownLinesOf(page);
+  shown.forEach((row, i) => expect(row).toEqual({ lineNo: shown[0]!.lineNo + i, text: lineText(shown[0]!.lineNo + i) }));
+
+  // F in the viewer turns it off: later appends leave the view where it is.
+  await page.getByTestId('file-view').click();
+  await page.keyboard.press('f');
+  await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'false');
+  await page.getByTestId('goto-input').fill('1');
+  await page.getByTestId('goto-input').press('Enter');
+  await expect.poll(async () => (await shownLinesOf(page))[0]?.lineNo).toBe(1);
+  appendFileSync(file, linesFrom(3_001, 3_010));
+  await page.waitForTimeout(1_200);
+  expect((await shownLinesOf(page))[0]?.lineNo).toBe(1);
+  // And on again.
+  await page.getByTestId('file-view').click();
+  await page.keyboard.press('f');
+  await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'true');
+  await expectBottomRow(page, 3_010);
+
+  expect(seen.problems).toEqual([]);
+  expect(offHostOf(seen.urls)).toEqual([]);
+});

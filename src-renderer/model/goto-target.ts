@@ -1,0 +1,28 @@
+/**
+ * What the "go to" box understands: a line ("5,000,000"), a byte offset
+ * ("@123456" or "b123456", 0-based) or a fraction of the file ("50%", by lines).
+ */
+import { lineNoOf } from './line-window.ts';
+
+export type GoToTarget = { kind: 'line'; lineNo: number } | { kind: 'byte'; byte: number };
+
+export function goToTargetOf(typed: string, totalLines: number, fileBytes: number): GoToTarget | null {
+  const text = typed.trim();
+  const byte = /^[@bB]\s*([\d,_]+)$/.exec(text);
+  if (byte) {
+    const offset = Number(byte[1]!.replace(/[,_]/g, ''));
+    return Number.isFinite(offset) && fileBytes > 0 ? { kind: 'byte', byte: Math.min(offset, fileBytes - 1) } : null;
+  }
+  const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(text);
+  if (percent) return totalLines > 0 ? { kind: 'line', lineNo: lineOfPercent(Number(percent[1]), totalLines) } : null;
+  // While the line count is unknown (a big file being indexed), the store clamps once it is known.
+  const lineNo = lineNoOf(text, totalLines > 0 ? totalLines : Number.MAX_SAFE_INTEGER);
+  return lineNo === null ? null : { kind: 'line', lineNo };
+}
+
+/** The line `percent` of the way through the file: 0% is line 1, 100% the last line. */
+export function lineOfPercent(percent: number, totalLines: number): number {
+  const last = Math.max(1, totalLines);
+  const fraction = Math.min(100, Math.max(0, percent)) / 100;
+  return 1 + Math.round(fraction * (last - 1));
+}
