@@ -24,9 +24,14 @@ export interface ServeOptions {
   timeoutMs?: number;
 }
 
-export async function startFolioServe(args: string[], opts: ServeOptions = {}): Promise<FolioServe> {
+export function startFolioServe(args: string[], opts: ServeOptions = {}): Promise<FolioServe> {
+  return startServingFolio(['serve', ...args, '--port', '0'], opts);
+}
+
+/** Any `folio` command that ends up serving (`serve`, `open` with no server running): the first stdout line is the URL. */
+export async function startServingFolio(argv: string[], opts: ServeOptions = {}): Promise<FolioServe> {
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const child = spawn(process.execPath, [BIN, 'serve', ...args, '--port', '0'], {
+  const child = spawn(process.execPath, [BIN, ...argv], {
     cwd: opts.cwd ?? REPO_ROOT,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -50,7 +55,7 @@ export async function startFolioServe(args: string[], opts: ServeOptions = {}): 
 function firstLineOf(child: ChildProcess, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
-    const timer = setTimeout(() => reject(new Error(`folio serve printed no URL within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(() => reject(new Error(`folio printed no URL within ${timeoutMs} ms`)), timeoutMs);
     lines.once('line', (line) => {
       clearTimeout(timer);
       lines.close();
@@ -58,7 +63,7 @@ function firstLineOf(child: ChildProcess, timeoutMs: number): Promise<string> {
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`folio serve exited with ${code} before printing a URL`));
+      reject(new Error(`folio exited with ${code} before printing a URL`));
     });
   });
 }

@@ -4,6 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { lineNoOf, needsNeighbourWindow, windowAround, windowLinesFor } from '../src-renderer/model/line-window.ts';
+import { approveQuestionOf, replacedLineCountOf } from '../src-renderer/model/replaced-lines.ts';
 import { diffSidesOf } from '../src-renderer/model/unified-diff.ts';
 
 test('windows stay inside the file and centre the asked line', () => {
@@ -70,6 +71,19 @@ test('a unified diff splits into sides numbered as in the file', () => {
     summaryOnly: false,
   });
   expect(diffSidesOf('region too large to diff (300 KiB)').summaryOnly).toBe(true);
+});
+
+test('a big replace or delete asks before approving; line targets count themselves, byte targets their preview', () => {
+  expect(replacedLineCountOf({ replace: { start: 1, end: 60 } }, '')).toBe(60);
+  expect(approveQuestionOf({ replace: { start: 1, end: 60 } }, '')).toBe('This replaces 60 lines. Approve?');
+  expect(approveQuestionOf({ delete: { start: 10, end: 70, units: 'lines' } }, '')).toBe('This deletes 61 lines. Approve?');
+  expect(approveQuestionOf({ replace: { start: 1, end: 50 } }, '')).toBeNull();
+  expect(approveQuestionOf({ insert: { at: 3 } }, '')).toBeNull();
+  expect(approveQuestionOf({ append: { at_end: true } }, '')).toBeNull();
+  const bytePreview = ['--- a.txt', '+++ a.txt', '@@ -1,3 +1,1 @@', '-one', '-two', '-three', '+ONE', ''].join('\n');
+  expect(replacedLineCountOf({ replace: { start: 0, end: 14, units: 'bytes' } }, bytePreview)).toBe(3);
+  expect(replacedLineCountOf({ delete: { start: 0, end: 400_000, units: 'bytes' } }, '(no preview: the region is larger than 262144 bytes)')).toBeNull();
+  expect(approveQuestionOf({ delete: { start: 0, end: 400_000, units: 'bytes' } }, '(no preview)')).toBe('This deletes a region too big to preview. Approve?');
 });
 
 test('the go-to box reads lines, byte offsets (@N, bN) and percents', async () => {

@@ -89,6 +89,8 @@ test('an agent’s proposal appears live, shows its diff, and approve → undo �
 
   await page.getByTestId('approve').click();
   await expect(page.getByTestId('review-notice')).toContainText('Approved');
+  // Two lines: no question asked.
+  await expect(page.getByTestId('confirm-approve-dialog')).toHaveCount(0);
   expect(lineOfDisk(10)).toBe('config line 10: value=CHANGED');
   await expect(queueItem(page, p.id)).toHaveCount(0);
   await expect(page.getByTestId('applied-edit')).toHaveCount(1);
@@ -148,4 +150,63 @@ test('a proposal whose file changed meanwhile shows the conflict and writes noth
   expect(readFileSync(file, 'utf8')).toBe(changed);
   // The failed approve answers 409, which Chromium logs as a console error: expected.
   expect(seen.problems.filter((m) => !/\b4\d\d\b/.test(m))).toEqual([]);
+});
+
+test('edit then approve: the file holds the person’s text, not the agent’s', async ({ page }) => {
+  const seen = watchPage(page);
+  await page.goto(server.url.href);
+  const p = await propose(40, 41, 'config line 40: value=AGENT\nconfig line 41: value=AGENT TOO\n');
+  await queueItem(page, p.id).click();
+  // Enabled once review_show brought the proposed content.
+  await expect(page.getByTestId('edit')).toBeEnabled();
+  await page.getByTestId('edit').click();
+  const editor = page.getByTestId('proposal-editor');
+  await expect(editor.locator('.view-lines')).toContainText('value=AGENT TOO');
+  await expect(page.getByTestId('diff-preview')).toHaveCount(0);
+
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText('config line 40: value=HUMAN\nconfig line 41: value=HUMAN TOO\n');
+  await expect(editor.locator('.view-lines')).toContainText('value=HUMAN TOO');
+  await expect(editor.locator('.view-lines')).not.toContainText('AGENT');
+  await page.getByTestId('approve-edited').click();
+  await expect(page.getByTestId('review-notice')).toContainText('Approved with your edit');
+
+  expect(lineOfDisk(40)).toBe('config line 40: value=HUMAN');
+  expect(lineOfDisk(41)).toBe('config line 41: value=HUMAN TOO');
+  expect(readFileSync(file, 'utf8')).not.toContain('AGENT');
+  await expect(queueItem(page, p.id)).toHaveCount(0);
+  const status = await agent.call('proposal_status', { proposal_id: p.id });
+  expect(status.status).toBe('applied');
+  expect(seen.problems).toEqual([]);
+});
+
+test('approving a 60-line replace asks first: Cancel writes nothing, Approve applies', async ({ page }) => {
+  const seen = watchPage(page);
+  await page.goto(server.url.href);
+  const rewritten = Array.from({ length: 60 }, (_, i) => `rewritten line ${i + 1}`).join('\n') + '\n';
+  const p = await propose(1, 60, rewritten);
+  await queueItem(page, p.id).click();
+  const before = readFileSync(file, 'utf8');
+
+  await page.getByTestId('approve').click();
+  const dialog = page.getByTestId('confirm-approve-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId('confirm-approve-question')).toHaveText('This replaces 60 lines. Approve?');
+  await page.getByTestId('confirm-cancel').click();
+  await expect(dialog).toHaveCount(0);
+  expect(readFileSync(file, 'utf8')).toBe(before);
+  expect((await agent.call('proposal_status', { proposal_id: p.id })).status).toBe('pending');
+  await expect(queueItem(page, p.id)).toHaveAttribute('data-status', 'pending');
+
+  await page.getByTestId('approve').click();
+  await expect(dialog).toBeVisible();
+  await page.getByTestId('confirm-approve').click();
+  await expect(page.getByTestId('review-notice')).toContainText('Approved');
+  await expect(dialog).toHaveCount(0);
+  expect(lineOfDisk(1)).toBe('rewritten line 1');
+  expect(lineOfDisk(60)).toBe('rewritten line 60');
+  expect(readFileSync(file, 'utf8')).toBe(rewritten + before.split('\n').slice(60).join('\n'));
+  expect((await agent.call('proposal_status', { proposal_id: p.id })).status).toBe('applied');
+  expect(seen.problems).toEqual([]);
 });

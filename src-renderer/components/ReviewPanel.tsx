@@ -14,10 +14,11 @@ function useNow(everyMs: number): number {
   return now;
 }
 
-/** Undo / redo keys while the panel has focus, except inside a text box (which has its own undo). */
+/** Undo / redo keys while the panel has focus, except inside a text box or the proposal editor (which have their own undo). */
 function undoKeyOf(event: KeyboardEvent): 'undo' | 'redo' | null {
   if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== 'z') return null;
   if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return null;
+  if (event.target instanceof Element && event.target.closest('.monaco-editor')) return null;
   return event.shiftKey ? 'redo' : 'undo';
 }
 
@@ -42,7 +43,7 @@ export function ReviewPanel() {
           key={selected.id}
           proposal={selected}
           busy={busy}
-          onApprove={() => void approve(selected.id)}
+          onApprove={(content) => void approve(selected.id, content)}
           onReject={(reason) => void reject(selected.id, reason)}
         />
       )}

@@ -24,7 +24,8 @@ export interface ReviewState {
   notice: string | null;
   refresh(): Promise<void>;
   select(id: string | null): Promise<void>;
-  approve(id: string): Promise<boolean>;
+  /** content: the person's text instead of the agent's (edit-then-approve) */
+  approve(id: string, content?: string): Promise<boolean>;
   reject(id: string, reason: string): Promise<boolean>;
   undo(): Promise<boolean>;
   redo(): Promise<boolean>;
@@ -86,10 +87,10 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
         if (request === latestSelect) set({ problem: errorPayloadOf(err) });
       }
     },
-    approve: (id) =>
+    approve: (id, content) =>
       act(async () => {
-        const { entry } = await call('review_approve', { id });
-        return `Approved: ${entry.path} changed`;
+        const { entry } = await call('review_approve', content === undefined ? { id } : { id, content });
+        return content === undefined ? `Approved: ${entry.path} changed` : `Approved with your edit: ${entry.path} changed`;
       }),
     reject: (id, reason) =>
       act(async () => {

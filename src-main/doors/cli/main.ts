@@ -9,6 +9,7 @@ import { EXIT_ERROR, EXIT_USAGE } from '../../api/error-map.ts';
 import { isFolioError } from '../../api/handle.ts';
 import { registerInfo } from './info.ts';
 import { registerMcp } from './mcp.ts';
+import { registerOpen } from './open.ts';
 import { registerRead } from './read.ts';
 import { registerSearch } from './search.ts';
 import { registerUpsert } from './upsert.ts';
@@ -54,6 +55,7 @@ export function buildProgram(io: CliIO): Command {
   registerSearch(program, io);
   registerUpsert(program, io);
   registerServe(program, io);
+  registerOpen(program, io);
   registerReview(program, io);
   return program;
 }

@@ -1,0 +1,102 @@
+/**
+ * `folio open FILE`: with a `folio serve` running in the workspace it prints that
+ * server's URL opened on FILE (and the page shows FILE); with none running (or a
+ * stale serve.json) it serves FILE itself, like `folio serve FILE`.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { makeFixtureDir, writeTextFixture, type TextFixture } from './fixtures.ts';
+import { BIN, startFolioServe, startServingFolio, type FolioServe } from './folio-serve.ts';
+import { offHostOf, watchPage } from './page-helpers.ts';
+
+const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
+
+let fixtures: ReturnType<typeof makeFixtureDir>;
+let env: Record<string, string>;
+
+test.beforeAll(() => {
+  fixtures = makeFixtureDir();
+  env = { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache') };
+});
+
+test.afterAll(() => fixtures?.remove());
+
+/** A workspace with two files: the one `folio serve` starts on, and the one to open. */
+function workspaceOf(name: string): { dir: string; served: TextFixture; notes: TextFixture } {
+  const dir = join(fixtures.dir, name);
+  mkdirSync(dir);
+  return {
+    dir,
+    served: writeTextFixture(dir, 'served.txt', { lines: 10, newline: '\n', finalNewline: true }),
+    notes: writeTextFixture(dir, 'notes.txt', { lines: 1_234, newline: '\n', finalNewline: true }),
+  };
+}
+
+/** Runs `folio ARGS` to its end in `cwd`; its exit code and output. */
+async function runFolio(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+test('folio open FILE prints the running server’s URL with the file, and that URL shows the file', async ({ page }) => {
+  const ws = workspaceOf('running');
+  let server: FolioServe | undefined;
+  try {
+    server = await startFolioServe([ws.served.path], { cwd: ws.dir, env });
+    const run = await runFolio(['open', 'notes.txt'], ws.dir);
+    expect(run.code, run.stderr).toBe(0);
+    const [printed, ...rest] = run.stdout.trim().split('\n');
+    expect(rest).toEqual([]);
+    const url = new URL(printed ?? '');
+    expect(url.origin).toBe(server.origin);
+    expect(url.searchParams.get('token')).toBe(server.token);
+    expect(url.searchParams.get('file')).toBe(ws.notes.path);
+
+    const seen = watchPage(page);
+    await page.goto(url.href);
+    await expect(page.getByTestId('file-path')).toHaveText(ws.notes.path);
+    await expect(page.getByTestId('file-lines')).toHaveText(count(ws.notes.lines));
+    expect(seen.problems).toEqual([]);
+    expect(offHostOf(seen.urls)).toEqual([]);
+  } finally {
+    await server?.stop();
+  }
+});
+
+test('folio open FILE with no live server (a stale serve.json) serves the file itself', async ({ page }) => {
+  const ws = workspaceOf('stale');
+  // A server that died without cleaning up: its pid is gone.
+  const dead = spawn(process.execPath, ['-e', '0']);
+  await once(dead, 'exit');
+  mkdirSync(join(ws.dir, '.folio'));
+  writeFileSync(join(ws.dir, '.folio', 'serve.json'), JSON.stringify({ url: 'http://127.0.0.1:9/?token=old', mcp: '', token: 'old', pid: dead.pid }));
+
+  const opened = await startServingFolio(['open', 'notes.txt'], { cwd: ws.dir, env });
+  try {
+    expect(opened.url.hostname).toBe('127.0.0.1');
+    expect(opened.token).not.toBe('old');
+    expect(opened.url.searchParams.get('file')).toBe(ws.notes.path);
+    await page.goto(opened.url.href);
+    await expect(page.getByTestId('file-path')).toHaveText(ws.notes.path);
+    await expect(page.getByTestId('file-lines')).toHaveText(count(ws.notes.lines));
+    // It serves like `folio serve`: a second `folio open` finds it.
+    const again = await runFolio(['open', 'served.txt'], ws.dir);
+    expect(again.code, again.stderr).toBe(0);
+    const url = new URL(again.stdout.trim());
+    expect(url.origin).toBe(opened.origin);
+    expect(url.searchParams.get('file')).toBe(ws.served.path);
+  } finally {
+    await opened.stop();
+  }
+  expect(existsSync(join(ws.dir, '.folio', 'serve.json'))).toBe(false);
+});

@@ -1,0 +1,94 @@
+/**
+ * `folio open FILE [--open]`: show FILE in the Folio app of this workspace. When
+ * `<cwd>/.folio/serve.json` names a server that is still running (its pid is
+ * alive and its URL answers), print that server's URL with `file=` set to FILE,
+ * so the page opens on it; otherwise start `folio serve FILE` here, in this
+ * process, and print its URL first, as `folio serve` does.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { serve } from '../http/serve.ts';
+import type { CliIO } from './main.ts';
+
+/** How long the running server may take to answer before it counts as gone. */
+const PROBE_TIMEOUT_MS = 1_500;
+
+interface ServeState {
+  url: string;
+  pid: number;
+}
+
+function serveStateOf(workspace: string): ServeState | null {
+  try {
+    const state = JSON.parse(readFileSync(join(workspace, '.folio', 'serve.json'), 'utf8')) as Partial<ServeState>;
+    return typeof state.url === 'string' && Number.isInteger(state.pid) ? { url: state.url, pid: state.pid as number } : null;
+  } catch {
+    return null;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** The URL of this workspace's running server, opened on `absPath`; null when none runs. */
+export async function runningServerUrlOf(workspace: string, absPath: string): Promise<string | null> {
+  const state = serveStateOf(workspace);
+  if (!state || !isAlive(state.pid) || !(await answers(state.url))) return null;
+  const url = new URL(state.url);
+  url.searchParams.set('file', absPath);
+  return url.href;
+}
+
+/** Best effort, like `folio serve --open`: no opener (a headless machine) is not an error. */
+function openInBrowser(url: string): void {
+  try {
+    const child = spawn('xdg-open', [url], { detached: true, stdio: 'ignore' });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // ignored: the URL is printed anyway
+  }
+}
+
+export function registerOpen(program: Command, io: CliIO): void {
+  program
+    .command('open')
+    .description("Show FILE in this workspace's running Folio server (from .folio/serve.json), or serve it; prints the URL to open.")
+    .argument('<file>', 'file to show')
+    .option('--open', 'open the URL in the default browser')
+    .action(async (file: string, opts: { open?: boolean }) => {
+      const running = await runningServerUrlOf(process.cwd(), resolve(file));
+      if (running) {
+        io.stdout.write(running + '\n');
+        if (opts.open) openInBrowser(running);
+        return;
+      }
+      // No server: the same path as `folio serve FILE [--open]`.
+      const server = await serve({ file, open: Boolean(opts.open) });
+      io.stdout.write(server.url + '\n');
+      await new Promise<void>((resolveStop) => {
+        const stop = () => void server.close().then(resolveStop);
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    });
+}
