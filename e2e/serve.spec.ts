@@ -1,9 +1,10 @@
 /** `folio serve` in Chromium: the file facts in the StatusBar, the token, loopback-only traffic. */
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { makeFixtureDir, writeTextFixture, type TextFixture } from './fixtures.ts';
 import { REPO_ROOT, runFolioServeExpectingFailure, startFolioServe, type FolioServe } from './folio-serve.ts';
+import { offHostOf, watchPage } from './page-helpers.ts';
 
 const ARTIFACTS = join(REPO_ROOT, 'e2e', 'artifacts');
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
@@ -25,19 +26,9 @@ test.afterAll(async () => {
   fixtures?.remove();
 });
 
-/** Every request the page makes, and every page error or console error. */
-function watch(page: Page): { urls: string[]; problems: string[] } {
-  const seen = { urls: [] as string[], problems: [] as string[] };
-  page.on('request', (req) => seen.urls.push(req.url()));
-  page.on('pageerror', (err) => seen.problems.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') seen.problems.push(`console: ${msg.text()}`);
-  });
-  return seen;
-}
 
 test('the StatusBar shows file_info of the file given to folio serve', async ({ page }) => {
-  const seen = watch(page);
+  const seen = watchPage(page);
   await page.goto(server.url.href);
   await expect(page.getByTestId('file-lines')).toHaveText(count(lfFile.lines));
   await expect(page.getByTestId('file-path')).toHaveText(lfFile.path);
@@ -49,12 +40,11 @@ test('the StatusBar shows file_info of the file given to folio serve', async ({ 
 
   expect(seen.problems).toEqual([]);
   expect(seen.urls.length).toBeGreaterThan(0);
-  const offHost = seen.urls.filter((u) => new URL(u).hostname !== '127.0.0.1');
-  expect(offHost, 'requests that left 127.0.0.1').toEqual([]);
+  expect(offHostOf(seen.urls), 'requests that left 127.0.0.1').toEqual([]);
 });
 
 test('typing another path shows that file, and a missing one shows not_found', async ({ page }) => {
-  const seen = watch(page);
+  const seen = watchPage(page);
   await page.goto(server.url.href);
   await expect(page.getByTestId('file-lines')).toHaveText(count(lfFile.lines));
 
