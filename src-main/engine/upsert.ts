@@ -308,6 +308,13 @@ async function checkPreconditions(
   };
 }
 
+/** Lines of bytes [start, end) of the indexed file, counted as countLines counts them, from the index: the region is never read. */
+function linesIn(index: LineIndex, start: number, end: number): number {
+  if (end <= start) return 0;
+  const newlines = index.lineAt(end) - index.lineAt(start);
+  return newlines + (readBytes(index.path, end - 1, end)[0] === 10 ? 0 : 1);
+}
+
 function countLines(b: Uint8Array): number {
   let n = 0;
   for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) n++;
@@ -390,10 +397,9 @@ export async function upsert(path: string, req: UpsertRequest): Promise<UpsertRe
     const pre = await checkPreconditions(index, r, req);
     if (pre.whole_file === 'differed') notes.push('the whole-file version differed, but the range preconditions matched: applied');
     const preview = previewOf(index, r, bomLen);
-    const removedBytes = readBytes(abs, r.start, r.end);
     const affected = {
       bytes: { removed: r.end - r.start, inserted: r.content.length },
-      lines: { removed: countLines(removedBytes), inserted: countLines(r.content) },
+      lines: { removed: linesIn(index, r.start, r.end), inserted: countLines(r.content) },
     };
     const before = versionOf(index);
     const rangeBefore = { start_line: r.startLine, end_line: r.endLine, start_byte: r.start, end_byte: r.end };
@@ -405,7 +411,7 @@ export async function upsert(path: string, req: UpsertRequest): Promise<UpsertRe
       preconditions: pre,
       preview,
       notes,
-      ...(req.captureBytes ? { removed: removedBytes, inserted: r.content } : {}),
+      ...(req.captureBytes ? { removed: readBytes(abs, r.start, r.end), inserted: r.content } : {}),
     };
     if (req.dryRun) {
       const endAfter = r.start + r.content.length;
