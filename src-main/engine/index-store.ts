@@ -29,7 +29,7 @@ function freshFromMemoryOrDisk(path: string, opts: OpenOptions): LineIndex | und
   const now = statRegularFile(path);
   const mem = entries.get(now.path);
   if (mem && !mem.build) {
-    if (mem.index.extend() !== 'rebuild') return mem.index;
+    if (mem.index.extend(now) !== 'rebuild') return mem.index;
     entries.delete(now.path);
   }
   if (opts.noCache || mem?.build) return undefined;
@@ -41,7 +41,7 @@ function freshFromMemoryOrDisk(path: string, opts: OpenOptions): LineIndex | und
     if (now.mtimeNs !== cached.identity.mtimeNs) return undefined;
     const edges = edgeHashes(now.path, now.size);
     if (edges.head !== cached.head || edges.tail !== cached.tail) return undefined;
-  } else if (cached.extend() === 'rebuild') {
+  } else if (cached.extend(now) === 'rebuild') {
     return undefined;
   }
   cached.fromCache = true;

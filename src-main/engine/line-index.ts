@@ -290,9 +290,8 @@ export class LineIndex {
    * the file shrank, was replaced, or its indexed part changed: the caller must
    * build a fresh index (a stale index is never used).
    */
-  extend(): 'same' | 'extended' | 'rebuild' {
+  extend(now: FileIdentity = statRegularFile(this.path)): 'same' | 'extended' | 'rebuild' {
     this.requireComplete('extend()');
-    const now = statRegularFile(this.path);
     const old = this.identity;
     if (now.dev !== old.dev || now.ino !== old.ino || now.size < old.size) return 'rebuild';
     if (now.size === old.size) return now.mtimeNs === old.mtimeNs ? 'same' : 'rebuild';
@@ -331,8 +330,9 @@ export class LineIndex {
       if (old.size < 3) this.firstBytes = firstBytesOf(fd, now.size);
       this.identity = now;
       this.indexedBytes = now.size;
-      this.tail = edgeHashes(this.path, now.size).tail;
-      if (old.size < EDGE_BYTES) this.head = edgeHashes(this.path, now.size).head;
+      const edgesNow = edgeHashes(this.path, now.size);
+      this.tail = edgesNow.tail;
+      if (old.size < EDGE_BYTES) this.head = edgesNow.head;
       return 'extended';
     } finally {
       closeSync(fd);
