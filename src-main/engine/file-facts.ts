@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { sniffBinary, type BinaryVerdict } from './binary-sniff.ts';
+import { FolioError } from './errors.ts';
 import { etagOf, type FileIdentity } from './file-identity.ts';
 import type { IndexProgress } from './index-builder.ts';
 import { startIndex, type OpenOptions } from './index-store.ts';
@@ -134,6 +135,17 @@ export function encodingOf(verdict: BinaryVerdict, index: LineIndex): Encoding {
   if (verdict.bomEncoding === 'utf-16le' || verdict.bomEncoding === 'utf-16be') return verdict.bomEncoding;
   if (!index.complete) return 'utf-8'; // provisional until the whole file is validated
   return index.facts.firstInvalid === null ? 'utf-8' : 'unknown';
+}
+
+/** The binary_file error for this file: its detected type and why it counts as binary. */
+export function binaryFileError(facts: FileFacts, note?: string): FolioError {
+  const { type, ext, reason } = facts.verdict;
+  return new FolioError('binary_file', `${facts.identity.path} is binary (${type ?? 'unknown type'}: ${reason})${note ? `: ${note}` : ''}`, {
+    path: facts.identity.path,
+    type,
+    ext,
+    reason,
+  });
 }
 
 /** Facts of `path` now, without waiting for a big file's index to finish. */

@@ -23,7 +23,7 @@
  * - The BOM is never part of content (`bom: true` says it is there).
  */
 import { FolioError } from './errors.ts';
-import { factsOf, type Encoding, type FileFacts, type Version } from './file-facts.ts';
+import { binaryFileError, factsOf, type Encoding, type FileFacts, type Version } from './file-facts.ts';
 import type { LineIndex, NewlineStyle } from './line-index.ts';
 import {
   codePoints,
@@ -158,6 +158,16 @@ function endOfLineWithNl(index: LineIndex, lineIdx: number, size: number): numbe
   return e < size ? e + 1 : size;
 }
 
+/** Decode bytes read from file offset `fileOffset`, adding any invalid UTF-8 to the answer's report. */
+function decodeInto(ctx: Ctx, bytes: Uint8Array, fileOffset: number): string {
+  const { text: t, invalid } = decodeText(bytes, fileOffset, ctx.opts.invalidUtf8 ?? 'replace');
+  if (invalid) {
+    if (ctx.invalid) ctx.invalid.replaced += invalid.replaced;
+    else ctx.invalid = { ...invalid };
+  }
+  return t;
+}
+
 /** Decode [start, end) of the file, skipping a BOM, recording invalid bytes. */
 function text(ctx: Ctx, start: number, end: number): string {
   let buf = readBytes(ctx.index.path, start, end);
@@ -166,12 +176,7 @@ function text(ctx: Ctx, start: number, end: number): string {
     buf = buf.subarray(Math.min(buf.length, 3 - start));
     from = 3;
   }
-  const { text: t, invalid } = decodeText(buf, from, ctx.opts.invalidUtf8 ?? 'replace');
-  if (invalid) {
-    if (ctx.invalid) ctx.invalid.replaced += invalid.replaced;
-    else ctx.invalid = { ...invalid };
-  }
-  return t;
+  return decodeInto(ctx, buf, from);
 }
 
 /** Content of whole lines [start, end) starting at 1-based line `lineNo`, with hashlines if asked. */
@@ -180,12 +185,10 @@ function linesText(ctx: Ctx, start: number, end: number, lineNo: number, lastLin
   let s = start;
   if (ctx.facts.bom && s < 3) s = 3;
   const buf = readBytes(ctx.index.path, s, end);
+  let at = s; // hashlineText decodes the lines in order: each from its own file offset
   return hashlineText(buf, lineNo, lastLineWhole, (bytes) => {
-    const { text: t, invalid } = decodeText(bytes, s, ctx.opts.invalidUtf8 ?? 'replace');
-    if (invalid) {
-      if (ctx.invalid) ctx.invalid.replaced += invalid.replaced;
-      else ctx.invalid = { ...invalid };
-    }
+    const t = decodeInto(ctx, bytes, at);
+    at += bytes.length;
     return t;
   });
 }
@@ -601,14 +604,7 @@ function readFull(ctx: Ctx): Partial<ReadResult> {
 /** Read `path` as `req` asks. */
 export async function read(path: string, req: ReadRequest, opts: ReadOptions = {}): Promise<ReadResult> {
   const facts = await factsOf(path);
-  if (facts.verdict.isBinary && !opts.allowBinary) {
-    throw new FolioError('binary_file', `${facts.identity.path} is binary (${facts.verdict.type ?? 'unknown type'}: ${facts.verdict.reason})`, {
-      path: facts.identity.path,
-      type: facts.verdict.type,
-      ext: facts.verdict.ext,
-      reason: facts.verdict.reason,
-    });
-  }
+  if (facts.verdict.isBinary && !opts.allowBinary) throw binaryFileError(facts);
   if (facts.encoding === 'utf-16le' || facts.encoding === 'utf-16be') {
     throw new FolioError('encoding_mismatch', `${facts.identity.path} is ${facts.encoding}; only UTF-8 (and ASCII) files can be read so far`, {
       path: facts.identity.path,

@@ -1,6 +1,6 @@
 /** search over a path: resolves the range (lines or bytes), waits for the index, and adds the version. */
 import { FolioError } from './errors.ts';
-import { factsOf, type Version } from './file-facts.ts';
+import { binaryFileError, factsOf, type Version } from './file-facts.ts';
 import { openIndex } from './index-store.ts';
 import { searchFile, type SearchOptions, type SearchResult } from './search.ts';
 
@@ -18,12 +18,7 @@ export async function searchPath(
   opts: SearchPathOptions,
 ): Promise<SearchResult & { path: string; version: Version; total_lines: number | null }> {
   const facts = await factsOf(path);
-  if (facts.verdict.isBinary) {
-    throw new FolioError('binary_file', `${facts.identity.path} is binary (${facts.verdict.type ?? 'unknown type'}: ${facts.verdict.reason})`, {
-      path: facts.identity.path,
-      type: facts.verdict.type,
-    });
-  }
+  if (facts.verdict.isBinary) throw binaryFileError(facts);
   const index = await openIndex(path, { signal: opts.signal, onProgress: opts.onProgress });
   let { startByte, endByte } = opts;
   if (opts.startLine !== undefined) {

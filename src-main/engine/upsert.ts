@@ -24,7 +24,7 @@ import { closeSync, createReadStream, readSync } from 'node:fs';
 import { formatPatch, structuredPatch } from 'diff';
 import { appendBytes, removeStaleTemps, rewriteRange } from './atomic-write.ts';
 import { FolioError } from './errors.ts';
-import { factsOf, type Version } from './file-facts.ts';
+import { binaryFileError, factsOf, type Version } from './file-facts.ts';
 import { etagOf, openForRead, statRegularFile } from './file-identity.ts';
 import { withFileLock } from './file-lock.ts';
 import { openIndex, rememberIndex } from './index-store.ts';
@@ -364,9 +364,7 @@ export async function upsert(path: string, req: UpsertRequest): Promise<UpsertRe
     const removed = removeStaleTemps(abs);
     if (removed.length) notes.push(`removed ${removed.length} temp file(s) left by an interrupted write`);
     const facts = await factsOf(abs, { hash: false });
-    if (facts.verdict.isBinary) {
-      throw new FolioError('binary_file', `${abs} is binary (${facts.verdict.type ?? 'unknown type'}): Folio edits text files`, { path: abs, type: facts.verdict.type });
-    }
+    if (facts.verdict.isBinary) throw binaryFileError(facts, 'Folio edits text files');
     const index = await openIndex(abs);
     if (facts.encoding !== 'utf-8' || index.facts.firstInvalid !== null) {
       throw new FolioError('encoding_mismatch', `${abs} is not valid UTF-8 (${facts.encoding}); upserts would change its encoding`, {

@@ -294,6 +294,9 @@ describe('read errors are typed', () => {
       code: 'encoding_mismatch',
       details: { first_invalid_offset: 7 },
     });
+    // With hashlines, each line is decoded from its own offset: the report still names byte 7.
+    const h = await read(p, { mode: 'lines', ranges: [{ start: 1, end: 2 }] }, { hashlines: true });
+    expect(h.invalid_utf8).toEqual({ replaced: 2, first_offset: 7 });
     // A real U+FFFD in the file is not counted as a replacement.
     const q = file('real \uFFFD here\n');
     expect((await read(q, { mode: 'head', lines: 1 })).invalid_utf8).toBeUndefined();
