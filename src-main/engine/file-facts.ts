@@ -119,18 +119,7 @@ function sha256Of(id: FileIdentity, etag: string): string | undefined {
   return undefined;
 }
 
-/** Wait for the background SHA-256 of the file's current version (tests, upsert preconditions). */
-export async function sha256Now(path: string): Promise<string> {
-  const facts = await factsOf(path);
-  const h = createHash('sha256');
-  const { createReadStream } = await import('node:fs');
-  for await (const chunk of createReadStream(facts.identity.path, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
-  const digest = h.digest('hex');
-  digests.set(facts.version.etag, digest);
-  return digest;
-}
-
-export function encodingOf(verdict: BinaryVerdict, index: LineIndex): Encoding {
+function encodingOf(verdict: BinaryVerdict, index: LineIndex): Encoding {
   if (verdict.isBinary) return 'binary';
   if (verdict.bomEncoding === 'utf-16le' || verdict.bomEncoding === 'utf-16be') return verdict.bomEncoding;
   if (!index.complete) return 'utf-8'; // provisional until the whole file is validated
