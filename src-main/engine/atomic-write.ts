@@ -27,6 +27,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { BlockTable, blockCount } from './block-table.ts';
+import { breakerPathOf, lockPathOf, ownerDead } from './file-lock.ts';
 import { fromFsError } from './errors.ts';
 import { edgeHashes, statRegularFile, type FileIdentity } from './file-identity.ts';
 import { BLOCK_SIZE, CHUNK_SIZE } from './kernels/kernels.mjs';
@@ -49,14 +50,25 @@ function pidDead(pid: number): boolean {
 }
 
 /**
- * Remove temp files a crashed writer left for `path`: its write temps, and the
- * private files a dead process made while taking the lock. Call under the lock.
+ * Remove temp files a crashed writer left for `path`: its write temps, the private
+ * files a dead process made while taking the lock, and a dead breaker's file. Call
+ * under the lock.
  */
 export function removeStaleTemps(path: string): string[] {
   const dir = dirname(path);
   const prefix = `.${basename(path)}${TMP_MARK}`;
-  const lockLitter = new RegExp(`^\\.${basename(path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.folio-lock\\.(\\d+)-\\w+$`);
+  const lockLitter = new RegExp(`^\\.${basename(path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.folio-lock(?:\\.break)?\\.(\\d+)-\\w+$`);
+  const breaker = breakerPathOf(lockPathOf(path));
   const removed: string[] = [];
+  // A breaker that died mid-break: nobody else may be breaking while we hold the lock.
+  if (ownerDead(breaker)) {
+    try {
+      unlinkSync(breaker);
+      removed.push(basename(breaker));
+    } catch {
+      // gone already
+    }
+  }
   for (const name of readdirSync(dir)) {
     const litter = lockLitter.exec(name);
     if (name.startsWith(prefix) || (litter && pidDead(Number(litter[1])))) {

@@ -8,15 +8,16 @@
  * - Stale: a lock whose owner process is gone is broken at once, so a writer
  *   killed mid-upsert (SIGKILL) never blocks the next one (mtime-based lock
  *   libraries would wait out a stale period). Breakers are serialized by a second
- *   O_EXCL file (`.NAME.folio-lock.break`); under it the breaker re-reads the lock
- *   and deletes it only if it still names the same dead owner and nonce. A breaker
- *   file older than a few seconds belongs to a breaker that died and is removed.
+ *   owned file (`.NAME.folio-lock.break`, made the same way); under it the breaker
+ *   re-reads the lock and deletes it only if it still names the same dead owner and
+ *   nonce. A breaker file whose owner died (or that is older than a few seconds)
+ *   is removed at once.
  * - Release: only if the lock still holds our nonce.
  *
  * Within one process, callers for the same file are also queued in memory, so
  * concurrent async upserts in one server never spin on the lock file.
  */
-import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { FolioError, fromFsError } from './errors.ts';
 
@@ -56,19 +57,23 @@ function holderOf(lockPath: string): Holder | null {
   }
 }
 
-function tryAcquire(lockPath: string, nonce: string): boolean {
-  const tmp = `${lockPath}.${process.pid}-${nonce}`;
+/**
+ * Create `path` holding our pid and `nonce`, whole or not at all: the content goes
+ * to a private file first, which is then link()ed to `path` (fails if it exists).
+ */
+function createOwned(path: string, nonce: string): boolean {
+  const tmp = `${path}.${process.pid}-${nonce}`;
   try {
     writeFileSync(tmp, `${process.pid}\n${nonce}\n`, { mode: 0o644 });
   } catch (err) {
     throw fromFsError(err, tmp);
   }
   try {
-    linkSync(tmp, lockPath);
+    linkSync(tmp, path);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw fromFsError(err, lockPath);
+    throw fromFsError(err, path);
   } finally {
     try {
       unlinkSync(tmp);
@@ -78,35 +83,43 @@ function tryAcquire(lockPath: string, nonce: string): boolean {
   }
 }
 
+/** The breaker file of a lock: whoever holds it may break the lock. */
+export function breakerPathOf(lockPath: string): string {
+  return `${lockPath}.break`;
+}
+
+/** True if the owned file at `path` (a lock or a breaker) names a process that is gone. */
+export function ownerDead(path: string): boolean {
+  const h = holderOf(path);
+  return h !== null && !pidAlive(h.pid);
+}
+
 /** Break the lock if its owner is dead; breakers take turns. */
-function breakIfStale(lockPath: string): void {
+function breakIfStale(lockPath: string, nonce: string): void {
   const seen = holderOf(lockPath);
   if (!seen || pidAlive(seen.pid)) return;
-  const breaker = `${lockPath}.break`;
-  let fd: number;
-  try {
-    fd = openSync(breaker, 'wx');
-  } catch {
+  const breaker = breakerPathOf(lockPath);
+  if (!createOwned(breaker, nonce)) {
+    // Another breaker is at work, or one died: a dead one's file goes at once, an old one's too.
     try {
-      if (Date.now() - statSync(breaker).mtimeMs > BREAKER_STALE_MS) unlinkSync(breaker);
+      if (ownerDead(breaker) || Date.now() - statSync(breaker).mtimeMs > BREAKER_STALE_MS) unlinkSync(breaker);
     } catch {
       // gone already
     }
     return;
   }
-  closeSync(fd);
   try {
     const now = holderOf(lockPath);
     if (now && now.pid === seen.pid && now.nonce === seen.nonce) unlinkSync(lockPath);
   } finally {
-    unlinkSync(breaker);
+    release(breaker, nonce);
   }
 }
 
-function release(lockPath: string, nonce: string): void {
-  if (holderOf(lockPath)?.nonce !== nonce) return; // not ours any more: never remove another's lock
+function release(path: string, nonce: string): void {
+  if (holderOf(path)?.nonce !== nonce) return; // not ours any more: never remove another's
   try {
-    unlinkSync(lockPath);
+    unlinkSync(path);
   } catch {
     // already gone
   }
@@ -131,8 +144,8 @@ async function lockedRun<T>(path: string, fn: () => Promise<T> | T, opts: LockOp
   const nonce = Math.random().toString(36).slice(2, 12);
   const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
   let wait = 2;
-  while (!tryAcquire(lockPath, nonce)) {
-    breakIfStale(lockPath);
+  while (!createOwned(lockPath, nonce)) {
+    breakIfStale(lockPath, nonce);
     if (Date.now() > deadline) {
       throw new FolioError('conflict', `${path} is locked by another writer (pid ${holderOf(lockPath)?.pid ?? 'unknown'})`, {
         path,

@@ -43,8 +43,9 @@ describe('upsert when its process is SIGKILLed mid-write', () => {
     const rand = prng(20260123);
     const isTemp = (n: string) => n.startsWith(`.${name}.folio-tmp-`);
     const isLock = (n: string) => n === `.${name}.folio-lock`;
-    // A writer killed while taking the lock leaves the private file it links into place.
-    const isLockLitter = (n: string) => n.startsWith(`.${name}.folio-lock.`) && /\.\d+-\w+$/.test(n);
+    // A writer killed while taking the lock leaves the private file it links into place;
+    // one killed while breaking a dead writer's lock leaves its breaker file.
+    const isLockLitter = (n: string) => (n.startsWith(`.${name}.folio-lock.`) && /\.\d+-\w+$/.test(n)) || n === `.${name}.folio-lock.break`;
     const leftoversNow = () => readdirSync(dir).filter((n) => n !== name);
 
     let k = 0; // the version the file holds

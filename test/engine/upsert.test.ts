@@ -276,6 +276,22 @@ describe('the file lock', () => {
     expect(existsSync(lockPathOf(p))).toBe(true);
   });
 
+  it('a dead breaker does not hold up the next writer: its file and the dead lock are cleared at once', async () => {
+    const { breakerPathOf, lockPathOf, withFileLock } = await import('../../src-main/engine/file-lock.ts');
+    const p = file('x\n');
+    const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(lockPathOf(p), `${dead}\nlocknonce\n`);
+    writeFileSync(breakerPathOf(lockPathOf(p)), `${dead}\nbreaknonce\n`);
+    let entered = false;
+    await withFileLock(p, () => (entered = true), { timeoutMs: 1000 }); // fresh breaker files would be waited out for 5 s
+    expect(entered).toBe(true);
+    expect(readdirSync(tmp.dir).filter((f) => f.includes(`${p.split('/').pop()}.folio-lock`))).toEqual([]);
+    // With no lock left to break, the next upsert still removes a dead breaker's file.
+    writeFileSync(breakerPathOf(lockPathOf(p)), `${dead}\nbreaknonce\n`);
+    await edit(p, { kind: 'append' }, 'y\n');
+    expect(existsSync(breakerPathOf(lockPathOf(p)))).toBe(false);
+  });
+
   it('litter of a dead process taking the lock is removed by the next upsert', async () => {
     const p = file('x\n');
     const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim();
