@@ -41,7 +41,8 @@ export interface ViewerState {
   topLine: number;
   visibleLines: number;
   following: boolean;
-  openFile(path: string): Promise<void>;
+  /** Open `path`; `firstRead` is its first window when the page came with it (see start-open.ts). */
+  openFile(path: string, firstRead?: ReadOutput): Promise<void>;
   /** Fetch the window around `lineNo` and show that line: centred and selected (go to line), or at the top (scrollbar). */
   goToLine(lineNo: number, how?: RevealHow): Promise<void>;
   /** Show the line that holds byte `byte` (0-based), centred. */
@@ -105,10 +106,10 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
   }
 
   /** The first lines of a file, by bytes: painted as soon as they come, even before file_info. */
-  async function loadFirstWindow(path: string, openRequest: number): Promise<boolean> {
+  async function loadFirstWindow(path: string, openRequest: number, given?: ReadOutput): Promise<boolean> {
     const request = ++latestWindow;
     try {
-      const answer = await call('read', { path, start_byte: 0, max_bytes: FIRST_WINDOW_BYTES });
+      const answer = given ?? (await call('read', { path, start_byte: 0, max_bytes: FIRST_WINDOW_BYTES }));
       if (request !== latestWindow || openRequest !== latestOpen || answer.line_cut || answer.content === '') return false;
       const lines = answer.content.replace(/\r?\n$/, '').split('\n').length;
       const window = windowOf(answer, { startLine: 1, endLine: lines });
@@ -151,12 +152,12 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
     topLine: 1,
     visibleLines: 0,
     following: false,
-    async openFile(path) {
+    async openFile(path, firstRead) {
       const request = ++latestOpen;
       latestWindow++;
       pendingJump = null;
       set({ path, loading: true, error: null, info: null, window: null, topLine: 1, highlightLine: null });
-      const firstWindow = loadFirstWindow(path, request);
+      const firstWindow = loadFirstWindow(path, request, firstRead);
       const firstWindowRequest = latestWindow;
       try {
         const info = await call('file_info', { path });

@@ -13,7 +13,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FolioError } from '../../api/handle.ts';
 import { subscribe } from '../../api/events.ts';
-import { handleApiRequest, readJsonBody, sendJson } from './api-route.ts';
+import { HTTP_ACTOR, handleApiRequest, readJsonBody, sendJson } from './api-route.ts';
+import { firstWindowOf, indexHtmlOf, pageWithFirstWindow } from './first-window.ts';
+import { HTML_SECURITY_HEADERS } from './renderer-csp.ts';
 import { mcpHttpHandler } from '../mcp/server.ts';
 import { serveRendererFile } from './static-files.ts';
 
@@ -141,7 +143,24 @@ async function routeRequest(req: IncomingMessage, res: ServerResponse, ctx: Rout
     await handleApiRequest(url.pathname.slice('/api/'.length), req, res, ctx.workspace);
     return;
   }
+  if (await servePageWithFirstWindow(req, res, url, ctx)) return;
   await serveRendererFile(ctx.rendererDir, url.pathname, req, res);
+}
+
+/**
+ * GET /?token=…&file=PATH: the app page with PATH's first lines in it (first-window.ts),
+ * so they paint before any script runs. Only with the right token, since the page
+ * then carries file content; false (serve the plain page) otherwise.
+ */
+async function servePageWithFirstWindow(req: IncomingMessage, res: ServerResponse, url: URL, ctx: RouteContext): Promise<boolean> {
+  const file = url.searchParams.get('file');
+  if (req.method !== 'GET' || (url.pathname !== '/' && url.pathname !== '/index.html') || !file || !hasToken(req, url, ctx.token)) return false;
+  const first = await firstWindowOf(file, HTTP_ACTOR, ctx.workspace);
+  if (!first) return false;
+  const html = pageWithFirstWindow(await indexHtmlOf(ctx.rendererDir), first);
+  res.writeHead(200, { ...HTML_SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html) });
+  res.end(html);
+  return true;
 }
 
 /** GET /api/events: Server-Sent Events, one `data:` JSON FolioEvent per change, plus a comment every 15 s to keep proxies from closing it. */

@@ -1,0 +1,81 @@
+/**
+ * The app page with the launch file's first lines already in it. When the page is
+ * opened as `/?token=…&file=PATH`, the server reads the same first window the
+ * renderer would ask for (`read {start_byte: 0, max_bytes: 65536}`) and puts it in
+ * the HTML twice:
+ * - as rows of plain numbered text inside #root, in the markup PlainLines renders,
+ *   so the browser paints the file as soon as the HTML and its stylesheet arrive,
+ *   before any script runs (React replaces them with the same rows when it mounts);
+ * - as JSON in `<script type="application/json" id="folio-first-window">`, which
+ *   the renderer adopts instead of asking for that read again.
+ *
+ * The read has a time budget: if it isn't answered within FIRST_WINDOW_BUDGET_MS
+ * (a cold disk, a path that blocks), the plain page is sent and the renderer reads
+ * as usual. Any error is left to the renderer too, which shows it properly.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { handle, type Actor } from '../../api/handle.ts';
+import type { ReadOutput } from '../../api/schemas.ts';
+
+export const FIRST_WINDOW_BYTES = 65_536;
+/** Rows painted from the HTML: enough for any viewport (PlainLines paints the same count). */
+const HTML_ROWS = 120;
+const FIRST_WINDOW_BUDGET_MS = 60;
+
+export interface FirstWindow {
+  path: string;
+  read: ReadOutput;
+}
+
+/** The first window of `path`, or null when it's not there within the budget (or is not whole lines of text). */
+export async function firstWindowOf(path: string, actor: Actor, workspace: string): Promise<FirstWindow | null> {
+  const read = handle('read', { path, start_byte: 0, max_bytes: FIRST_WINDOW_BYTES }, actor, { workspace }).catch(() => null);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolveLate) => {
+    timer = setTimeout(() => resolveLate(null), FIRST_WINDOW_BUDGET_MS);
+  });
+  const answer = await Promise.race([read, late]);
+  clearTimeout(timer);
+  if (!answer || answer.line_cut || answer.content === '') return null;
+  return { path, read: answer };
+}
+
+/** index.html with the first window's rows in #root and its JSON for the renderer. */
+export function pageWithFirstWindow(indexHtml: string, first: FirstWindow): string {
+  const data = `<script type="application/json" id="folio-first-window">${jsonForHtml(first)}</script>`;
+  const withData = indexHtml.replace('</head>', `    ${data}\n  </head>`);
+  return withData.replace('<div id="root"></div>', `<div id="root">${shellOf(first.read)}</div>`);
+}
+
+let cachedIndex: { dir: string; html: string } | null = null;
+
+/** The built index.html (read once per renderer directory). */
+export async function indexHtmlOf(rendererDir: string): Promise<string> {
+  if (cachedIndex?.dir !== rendererDir) cachedIndex = { dir: rendererDir, html: await readFile(join(rendererDir, 'index.html'), 'utf8') };
+  return cachedIndex.html;
+}
+
+/** The rows as the app lays them out (header, viewer, plain lines), so nothing moves when React takes over. */
+function shellOf(read: ReadOutput): string {
+  const firstLine = read.start_line ?? 1;
+  const lines = read.content.replace(/\r?\n$/, '').split('\n', HTML_ROWS);
+  const digits = Math.max(5, String(firstLine + lines.length - 1).length + 1);
+  const rows = lines
+    .map((text, i) => `<div class="plain-line"><span class="plain-line-no">${firstLine + i}</span><span class="plain-line-text">${escapeHtml(text.replace(/\r$/, ''))}</span></div>`)
+    .join('');
+  return (
+    `<div class="app" data-first-window=""><header class="app-header"><h1>Folio</h1></header>` +
+    `<main class="viewer"><div class="viewer-body"><div class="file-view">` +
+    `<div class="plain-lines" style="--digits: ${digits}">${rows}</div></div></div></main></div>`
+  );
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** JSON that can sit inside a <script> element: no "</script", no "<!--", no line separators that old parsers choke on. */
+function jsonForHtml(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
