@@ -31,13 +31,13 @@ test.afterAll(async () => {
   fixtures?.remove();
 });
 
-/** The last painted row, once it is `lineNo` with its text. */
+/** The last painted row, once it is `lineNo` with its text (checked every 20 ms, so the measure below is not the poll's step). */
 async function expectBottomRow(page: Page, lineNo: number) {
   await expect
     .poll(async () => {
       const shown = await shownLinesOf(page);
       return shown[shown.length - 1] ?? null;
-    }, { message: `line ${lineNo} at the bottom` })
+    }, { message: `line ${lineNo} at the bottom`, intervals: [20] })
     .toEqual({ lineNo, text: lineText(lineNo) });
 }
 

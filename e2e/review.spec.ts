@@ -67,8 +67,10 @@ test('an agent’s proposal appears live, shows its diff, and approve → undo �
   await expect(page.getByTestId('channel')).toHaveText('live');
 
   const p = await propose(10, 11, 'config line 10: value=CHANGED\nconfig line 11: value=CHANGED TOO\n');
-  await expect(queueItem(page, p.id)).toBeVisible();
+  // Checked every frame (an expect() retries at 100, 250, 500 ms…, which would be what it measured).
+  await page.waitForFunction((id) => document.querySelector(`[data-testid="queue-item"][data-proposal-id="${id}"]`) !== null, p.id, { polling: 'raf' });
   const visibleAt = performance.now();
+  await expect(queueItem(page, p.id)).toBeVisible();
   console.log(
     `[measure] proposal → visible in QueuePanel: ${Math.round(visibleAt - p.answeredAt)} ms after the agent's answer, ` +
       `${Math.round(visibleAt - p.sentAt)} ms after the upsert call`,

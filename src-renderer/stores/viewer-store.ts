@@ -21,8 +21,8 @@ export type Reveal =
 
 export type RevealHow = { at: 'top' | 'center' | 'bottom'; select: boolean; highlight?: boolean };
 
-/** How often follow mode asks whether the file grew. */
-export const FOLLOW_POLL_MS = 500;
+/** How often follow mode asks whether the file grew (file_info of an unchanged file is a stat and a cache hit). */
+export const FOLLOW_POLL_MS = 250;
 /** The first window is read by bytes, in parallel with file_info: it needs no line count, so it never waits for the index. */
 const FIRST_WINDOW_BYTES = 65_536;
 
