@@ -327,6 +327,7 @@ export const ReviewRejectInput = z.object({ id: z.string().min(1), reason: z.str
 export const ReviewRejectOutput = z.object({ proposal: ReviewProposal });
 
 export const ReviewStepInput = z.object({
+  id: z.string().min(1).optional().describe('Exactly this journal entry instead of the latest (it must pass the path and actor filters).'),
   path: z.string().optional().describe('Only edits of this file (default: the latest in any file).'),
   include_others: z.boolean().optional().describe('Also edits decided by other actors (default: only yours).'),
 });
