@@ -14,6 +14,8 @@ import { upsert } from '../engine/upsert.ts';
 import { toUpsertRequest } from './upsert-request.ts';
 import { toReadRequest } from './read-request.ts';
 import { toSearchOptions } from './search-request.ts';
+import { RecentAddInput, RecentListInput, RecentOutput } from './schemas.ts';
+import { addRecent, listRecent } from '../engine/recent-files.ts';
 import {
   ReviewApproveInput,
   ReviewApproveOutput,
@@ -171,6 +173,18 @@ export const operations = {
     run: async (input, _actor, ctx) => ({
       entries: readAudit(workspaceOf(ctx), { ...(input.path ? { path: resolvePath(workspaceOf(ctx), input.path) } : {}), since: input.since }),
     }),
+  }),
+  recent_list: op({
+    input: RecentListInput,
+    output: RecentOutput,
+    description: "The person's recently opened files (per user, not per workspace), most recent first; missing: the file is gone.",
+    run: async () => ({ entries: listRecent() }),
+  }),
+  recent_add: op({
+    input: RecentAddInput,
+    output: RecentOutput,
+    description: 'Record a file as just opened (first in the recent list, once per real path); answers the new list.',
+    run: async (input, _actor, ctx) => ({ entries: await addRecent(resolvePath(workspaceOf(ctx), input.path)) }),
   }),
 };
 

@@ -370,3 +370,15 @@ export const AuditOutput = z.object({
       }),
   ),
 });
+
+// ---------------------------------------------------------------------------
+// recent files (per user)
+
+export const RecentEntry = z.object({
+  path: z.string().describe('The real path when it was opened.'),
+  opened_at: z.string(),
+  missing: z.boolean().describe('The file is gone (or no longer a regular file).'),
+});
+export const RecentListInput = z.object({});
+export const RecentAddInput = z.object({ path: z.string().min(1).describe('The file just opened.') });
+export const RecentOutput = z.object({ entries: z.array(RecentEntry).describe('Most recent first, one per real path.') });
