@@ -379,6 +379,7 @@ export const RecentEntry = z.object({
   opened_at: z.string(),
   missing: z.boolean().describe('The file is gone (or no longer a regular file).'),
 });
+export type RecentEntry = z.infer<typeof RecentEntry>;
 export const RecentListInput = z.object({});
 export const RecentAddInput = z.object({ path: z.string().min(1).describe('The file just opened.') });
 export const RecentOutput = z.object({ entries: z.array(RecentEntry).describe('Most recent first, one per real path.') });
