@@ -65,6 +65,19 @@ describe('undo / redo by id', () => {
     expect(readFileSync(p, 'utf8')).toBe('one\ntwo\nthree\n');
   });
 
+  it('an older undo that changed the length before a later edit makes that edit a conflict until the older one is redone', async () => {
+    const p = file('a.txt', 'one\ntwo\nthree\n');
+    const older = await applied(p, lines(1, 1), 'ONE, longer');
+    const later = await applied(p, lines(3, 3), 'THREE');
+    await undo(root, ME, { id: older.id });
+    expect(readFileSync(p, 'utf8')).toBe('one\ntwo\nTHREE\n');
+    expect((await errorOf(undo(root, ME, { id: later.id }))).code).toBe('conflict'); // its recorded offsets moved
+    expect(readFileSync(p, 'utf8')).toBe('one\ntwo\nTHREE\n');
+    await redo(root, ME, { id: older.id });
+    await undo(root, ME, { id: later.id });
+    expect(readFileSync(p, 'utf8')).toBe('ONE, longer\ntwo\nthree\n');
+  });
+
   it('is a conflict naming the later edit when that edit rewrote the region, and writes nothing', async () => {
     const p = file('a.txt', 'one\ntwo\nthree\n');
     const older = await applied(p, lines(2, 2), 'TWO');
