@@ -27,11 +27,14 @@ export function pathOfFileUri(uri: string): string | null {
     return null;
   }
   if (url.protocol !== 'file:' || (url.hostname !== '' && url.hostname !== 'localhost')) return null;
+  let path: string;
   try {
-    return decodeURIComponent(url.pathname);
+    path = decodeURIComponent(url.pathname);
   } catch {
     return null;
   }
+  // file:///C:/dir/f.txt is C:/dir/f.txt on Windows (RFC 8089, appendix E.2).
+  return /^\/[A-Za-z]:\//.test(path) ? path.slice(1) : path;
 }
 
 function firstFileUriPath(text: string): string | null {
