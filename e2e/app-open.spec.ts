@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { makeFixtureDir, writeTextFixture } from './fixtures.ts';
-import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { offHostOf, shownLinesOf, watchPage } from './page-helpers.ts';
 
 let fixtures: ReturnType<typeof makeFixtureDir>;
@@ -58,6 +58,7 @@ test('the Recent menu lists opened files most recent first, marks a vanished one
   await expect.poll(() => recentPaths(page)).toEqual([realB, realA, realGone]);
   await expect(page.getByTestId('recent-file').nth(2)).toHaveAttribute('data-missing', 'true');
   await expect(page.getByTestId('recent-file').nth(2)).toBeDisabled();
+  await page.screenshot({ path: join(REPO_ROOT, 'e2e', 'artifacts', 'recent-menu.png') });
 
   await page.getByTestId('recent-file').nth(1).click();
   await expect(page.getByTestId('file-path')).toHaveText(realA);

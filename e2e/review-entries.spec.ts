@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { makeFixtureDir } from './fixtures.ts';
-import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { connectAgent, type McpAgent } from './mcp-agent.ts';
 import { watchPage } from './page-helpers.ts';
 
@@ -77,6 +77,7 @@ test('undo the older of two applied edits by its own button: its file is restore
   await expect(olderRow).toHaveAttribute('data-undone', 'true');
   await expect(newerRow).toHaveAttribute('data-undone', 'false');
   await expect(newerRow.getByTestId('entry-undo')).toBeVisible();
+  await page.screenshot({ path: join(REPO_ROOT, 'e2e', 'artifacts', 'applied-edits-per-entry.png') });
 
   // The undone entry's button is now Redo.
   await olderRow.getByTestId('entry-redo').click();

@@ -21,11 +21,11 @@ export function AppliedEditsList({
     <section className="applied-edits" data-testid="applied-edits">
       <header>
         <h3>Applied edits</h3>
-        <button type="button" data-testid="undo" disabled={busy} onClick={onUndo} title="Undo (Ctrl+Z)">
-          Undo
+        <button type="button" data-testid="undo" disabled={busy} onClick={onUndo} title="Undo your latest edit (Ctrl+Z)">
+          Undo latest
         </button>
-        <button type="button" data-testid="redo" disabled={busy} onClick={onRedo} title="Redo (Ctrl+Shift+Z)">
-          Redo
+        <button type="button" data-testid="redo" disabled={busy} onClick={onRedo} title="Redo your latest undone edit (Ctrl+Shift+Z)">
+          Redo latest
         </button>
       </header>
       {entries.length === 0 ? (
