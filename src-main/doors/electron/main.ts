@@ -139,7 +139,7 @@ protocol.registerSchemesAsPrivileged([
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  // A second `npm start -- FILE` (or `folio-app FILE`) lands here with its argv and cwd, and quits.
+  // A second `npm start -- FILE` quits at once (above) and its argv and cwd land here.
   app.on('second-instance', (_event, argv, workingDirectory) => {
     const file = fileArgOf(argv, workingDirectory, app.isPackaged);
     if (file) showFile(file);
