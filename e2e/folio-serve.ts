@@ -8,6 +8,8 @@ import { createInterface } from 'node:readline';
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The CLI entry, absolute so that any working directory works. */
 export const BIN = join(REPO_ROOT, 'bin', 'folio.mjs');
+/** Where served apps keep per-user state (recent files) unless a test gives its own: never the real ~/.config. */
+export const E2E_CONFIG_DIR = join(REPO_ROOT, 'test-results', 'e2e-config');
 
 export interface FolioServe {
   url: URL;
@@ -33,7 +35,7 @@ export async function startServingFolio(argv: string[], opts: ServeOptions = {})
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const child = spawn(process.execPath, [BIN, ...argv], {
     cwd: opts.cwd ?? REPO_ROOT,
-    env: { ...process.env, ...opts.env },
+    env: { FOLIO_CONFIG_DIR: E2E_CONFIG_DIR, ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

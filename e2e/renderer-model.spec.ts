@@ -3,6 +3,7 @@
  * sides. Kept here because the renderer's tests belong to its owner's suites.
  */
 import { expect, test } from '@playwright/test';
+import { BROWSER_DROP_MESSAGE, dropOutcomeOf, pathOfFileUri, type DropData } from '../src-renderer/model/dropped-path.ts';
 import { lineNoOf, needsNeighbourWindow, windowAround, windowLinesFor } from '../src-renderer/model/line-window.ts';
 import { approveQuestionOf, replacedLineCountOf } from '../src-renderer/model/replaced-lines.ts';
 import { diffSidesOf } from '../src-renderer/model/unified-diff.ts';
@@ -108,4 +109,23 @@ test('copy link: folio:// URL and a shell-safe read command', async () => {
   expect(readCommandOf('/var/log/app.log', 10, 52)).toBe('folio read /var/log/app.log --lines 10-52');
   expect(shellQuoted("it's here")).toBe(`'it'\\''s here'`);
   expect(shellQuoted('$HOME/x')).toBe(`'$HOME/x'`);
+});
+
+test('a drop names the first file:// path it carries; a bare File gets the browser message', () => {
+  const none = () => null;
+  const data = (d: Partial<DropData>): DropData => ({ uriList: '', plainText: '', files: [], ...d });
+  expect(pathOfFileUri('file:///home/ana/my%20notes%20%C3%A9.txt')).toBe('/home/ana/my notes é.txt');
+  expect(pathOfFileUri('file://localhost/var/log/x.log')).toBe('/var/log/x.log');
+  expect(pathOfFileUri('file:///C:/logs/app.log')).toBe('C:/logs/app.log');
+  expect(pathOfFileUri('file://otherhost/x')).toBeNull();
+  expect(pathOfFileUri('https://example.com/x.txt')).toBeNull();
+  expect(pathOfFileUri('not a uri')).toBeNull();
+  expect(dropOutcomeOf(data({ uriList: '# comment\r\nhttps://x.org/a\r\nfile:///tmp/a.txt\r\nfile:///tmp/b.txt\r\n' }), none)).toEqual({ kind: 'path', path: '/tmp/a.txt' });
+  expect(dropOutcomeOf(data({ plainText: 'file:///tmp/p.txt' }), none)).toEqual({ kind: 'path', path: '/tmp/p.txt' });
+  expect(dropOutcomeOf(data({ plainText: 'just some text' }), none)).toEqual({ kind: 'nothing' });
+  const file = new File(['x'], 'x.txt');
+  expect(dropOutcomeOf(data({ files: [file] }), none)).toEqual({ kind: 'no_path', message: BROWSER_DROP_MESSAGE });
+  // Electron: the preload's path wins over any URI.
+  expect(dropOutcomeOf(data({ files: [file], uriList: 'file:///tmp/other' }), () => '/real/x.txt')).toEqual({ kind: 'path', path: '/real/x.txt' });
+  expect(dropOutcomeOf(data({ files: [file], uriList: 'file:///tmp/u.txt' }), () => '')).toEqual({ kind: 'path', path: '/tmp/u.txt' });
 });

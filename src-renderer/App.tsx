@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { CopyLinkButton } from './components/CopyLinkButton.tsx';
+import { FileDropZone } from './components/FileDropZone.tsx';
 import { FileProblem } from './components/FileProblem.tsx';
 import { FileScrollbar } from './components/FileScrollbar.tsx';
 import { FileView } from './components/FileView.tsx';
@@ -8,25 +9,32 @@ import { FollowButton } from './components/FollowButton.tsx';
 import { GoToLine } from './components/GoToLine.tsx';
 import { LineJumpChips } from './components/LineJumpChips.tsx';
 import { OpenFileForm } from './components/OpenFileForm.tsx';
+import { RecentFiles } from './components/RecentFiles.tsx';
 import { ReviewPanel } from './components/ReviewPanel.tsx';
 import { StatusBar } from './components/StatusBar.tsx';
 import { launchParamsOf } from './launch-params.ts';
 import type { GoToTarget } from './model/goto-target.ts';
 import { useConnectionStore } from './stores/connection-store.ts';
 import { useFindStore } from './stores/find-store.ts';
+import { useRecentStore } from './stores/recent-store.ts';
 import { useReviewStore } from './stores/review-store.ts';
 import { useViewerStore } from './stores/viewer-store.ts';
 
 const launch = launchParamsOf(window.location.search);
+/** Open a file chosen any way: the path box, recent files, a drop, the Electron menu. */
+const openPath = (path: string) => void useViewerStore.getState().openFile(path);
 
 export function App() {
   const { path, info, error, loading, window: lines, topLine, visibleLines, following, openFile, goToLine, goToByte, moveBy, setFollowing } =
     useViewerStore();
   const findOpen = useFindStore((s) => s.open);
   const channel = useConnectionStore((s) => s.channel);
+  const recent = useRecentStore((s) => s.entries);
+  const pathInput = useRef<HTMLInputElement>(null);
   const goToInput = useRef<HTMLInputElement>(null);
   const findInput = useRef<HTMLInputElement>(null);
   const focusGoTo = () => goToInput.current?.select();
+  const focusPath = () => pathInput.current?.select();
   const openFind = () => {
     useFindStore.getState().show();
     requestAnimationFrame(() => findInput.current?.select());
@@ -39,8 +47,10 @@ export function App() {
 
   useEffect(() => {
     void useReviewStore.getState().refresh();
+    void useRecentStore.getState().refresh();
     return useConnectionStore.getState().connect(
-      () => {
+      (event) => {
+        if (event.type === 'open_file') return openPath(event.path);
         void useReviewStore.getState().refresh();
         void useViewerStore.getState().refresh();
       },
@@ -58,6 +68,10 @@ export function App() {
       } else if (key === 'f') {
         event.preventDefault();
         openFind();
+      } else if (key === 'o') {
+        // In Electron the File menu's accelerator shows the Open dialog instead.
+        event.preventDefault();
+        focusPath();
       }
     };
     window.addEventListener('keydown', onKey);
@@ -70,7 +84,8 @@ export function App() {
     <div className="app">
       <header className="app-header">
         <h1>Folio</h1>
-        <OpenFileForm initialPath={launch.file ?? ''} onOpen={(p) => void openFile(p)} />
+        <OpenFileForm ref={pathInput} currentPath={path ?? launch.file ?? ''} onOpen={(p) => void openFile(p)} />
+        <RecentFiles entries={recent} onShow={() => void useRecentStore.getState().refresh()} onOpen={openPath} />
         <GoToLine ref={goToInput} totalLines={info?.lines ?? 0} fileBytes={info?.size ?? 0} onGo={go} />
         <span className={`channel ${channel}`} data-testid="channel" title="pushed events">
           {channel === 'open' ? 'live' : channel}
@@ -99,6 +114,7 @@ export function App() {
       </main>
       <ReviewPanel />
       {info && <StatusBar info={info} topLine={topLine} visibleLines={visibleLines} />}
+      <FileDropZone onOpen={openPath} />
     </div>
   );
 }

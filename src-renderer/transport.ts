@@ -109,3 +109,12 @@ export function subscribe(handlers: EventHandlers, win: Window = window): () => 
   });
   return () => source.close();
 }
+
+/**
+ * The path on disk of a dropped File: only the Electron preload can tell
+ * (webUtils.getPathForFile); null in a browser, which never shows pages where a
+ * file lives.
+ */
+export function pathOfDroppedFile(file: File, win: Window = window): string | null {
+  return win.folio?.pathForFile(file) || null;
+}

@@ -18,4 +18,10 @@ export interface FolioBridge {
   call(op: string, input: unknown): Promise<BridgeResult>;
   /** Pushed events (FolioEvent in src-main/api/events.ts); returns unsubscribe. */
   onEvent(listener: (event: unknown) => void): () => void;
+  /**
+   * The path of a File dropped onto the window (Electron's webUtils.getPathForFile;
+   * with contextIsolation the renderer has no other way to learn it). '' when the
+   * File has no path on disk.
+   */
+  pathForFile(file: File): string;
 }

@@ -6,10 +6,27 @@
  */
 import { watch } from '../review/watch.ts';
 
-export interface FolioEvent {
+export type FolioEvent = ReviewChangedEvent | OpenFileEvent;
+
+export interface ReviewChangedEvent {
   type: 'review_changed';
   workspace: string;
   time: string;
+}
+
+/**
+ * Show this file: sent by the Electron door (File → Open…, Open Recent, a second
+ * `npm start -- FILE` forwarded to the running instance). The renderer opens it
+ * like a path typed into the open-file form.
+ */
+export interface OpenFileEvent {
+  type: 'open_file';
+  path: string;
+  time: string;
+}
+
+export function openFileEvent(path: string): OpenFileEvent {
+  return { type: 'open_file', path, time: new Date().toISOString() };
 }
 
 /** Call `listener` whenever the review state of `workspace` changes (in this or another process). Returns unsubscribe. */

@@ -14,6 +14,8 @@ import { upsert } from '../engine/upsert.ts';
 import { toUpsertRequest } from './upsert-request.ts';
 import { toReadRequest } from './read-request.ts';
 import { toSearchOptions } from './search-request.ts';
+import { RecentAddInput, RecentListInput, RecentOutput } from './schemas.ts';
+import { addRecent, listRecent } from '../engine/recent-files.ts';
 import {
   ReviewApproveInput,
   ReviewApproveOutput,
@@ -28,7 +30,7 @@ import {
   ReviewStepInput,
   ReviewStepOutput,
 } from './schemas.ts';
-import { approve, entryView, history, listProposals, proposalView, redo, reject, showProposal, undo, type StepResult } from '../review/index.ts';
+import { approve, entryView, history, listProposals, proposalView, redo, reject, showProposal, undo, type StepOptions, type StepResult } from '../review/index.ts';
 
 export interface Actor {
   kind: 'human' | 'agent';
@@ -149,14 +151,14 @@ export const operations = {
     output: ReviewStepOutput,
     description:
       'Undo your latest applied edit (of path, if given; include_others for edits others decided), as a new upsert guarded by the hash of the region it wrote: ' +
-      'if that region changed since, conflict and nothing is written.',
-    run: async (input, actor, ctx) => stepOutput(await undo(workspaceOf(ctx), actor, { path: input.path, includeOthers: input.include_others })),
+      'if that region changed since, conflict and nothing is written. id: exactly that entry, even if later edits of its file are applied (conflict lists them when they changed its region).',
+    run: async (input, actor, ctx) => stepOutput(await undo(workspaceOf(ctx), actor, stepOptionsOf(input))),
   }),
   review_redo: op({
     input: ReviewStepInput,
     output: ReviewStepOutput,
-    description: 'Redo your latest undone edit (of path, if given; include_others for edits others decided), guarded like undo.',
-    run: async (input, actor, ctx) => stepOutput(await redo(workspaceOf(ctx), actor, { path: input.path, includeOthers: input.include_others })),
+    description: 'Redo your latest undone edit (of path, if given; id: exactly that entry; include_others for edits others decided), guarded like undo.',
+    run: async (input, actor, ctx) => stepOutput(await redo(workspaceOf(ctx), actor, stepOptionsOf(input))),
   }),
   review_history: op({
     input: ReviewHistoryInput,
@@ -172,8 +174,25 @@ export const operations = {
       entries: readAudit(workspaceOf(ctx), { ...(input.path ? { path: resolvePath(workspaceOf(ctx), input.path) } : {}), since: input.since }),
     }),
   }),
+  recent_list: op({
+    input: RecentListInput,
+    output: RecentOutput,
+    description: "The person's recently opened files (per user, not per workspace), most recent first; missing: the file is gone.",
+    run: async () => ({ entries: listRecent() }),
+  }),
+  recent_add: op({
+    input: RecentAddInput,
+    output: RecentOutput,
+    description: 'Record a file as just opened (first in the recent list, once per real path); answers the new list.',
+    run: async (input, _actor, ctx) => ({ entries: await addRecent(resolvePath(workspaceOf(ctx), input.path)) }),
+  }),
 };
 
 export type OperationName = keyof typeof operations;
 export type OpInput<N extends OperationName> = z.infer<(typeof operations)[N]['input']>;
 export type OpOutput<N extends OperationName> = z.infer<(typeof operations)[N]['output']>;
+
+/** review_undo / review_redo input as the review layer's options. */
+function stepOptionsOf(input: z.infer<typeof ReviewStepInput>): StepOptions {
+  return { id: input.id, path: input.path, includeOthers: input.include_others };
+}

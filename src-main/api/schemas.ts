@@ -327,6 +327,7 @@ export const ReviewRejectInput = z.object({ id: z.string().min(1), reason: z.str
 export const ReviewRejectOutput = z.object({ proposal: ReviewProposal });
 
 export const ReviewStepInput = z.object({
+  id: z.string().min(1).optional().describe('Exactly this journal entry instead of the latest (it must pass the path and actor filters).'),
   path: z.string().optional().describe('Only edits of this file (default: the latest in any file).'),
   include_others: z.boolean().optional().describe('Also edits decided by other actors (default: only yours).'),
 });
@@ -369,3 +370,16 @@ export const AuditOutput = z.object({
       }),
   ),
 });
+
+// ---------------------------------------------------------------------------
+// recent files (per user)
+
+export const RecentEntry = z.object({
+  path: z.string().describe('The real path when it was opened.'),
+  opened_at: z.string(),
+  missing: z.boolean().describe('The file is gone (or no longer a regular file).'),
+});
+export type RecentEntry = z.infer<typeof RecentEntry>;
+export const RecentListInput = z.object({});
+export const RecentAddInput = z.object({ path: z.string().min(1).describe('The file just opened.') });
+export const RecentOutput = z.object({ entries: z.array(RecentEntry).describe('Most recent first, one per real path.') });

@@ -13,12 +13,18 @@
  * not-undone entry with the highest applied_seq, redo the undone one with the
  * highest undone_seq, optionally only for one path, and by default only entries
  * the requesting actor decided (`includeOthers` widens that).
+ *
+ * `id` names the entry instead (the per-entry Undo / Redo buttons of the app). It
+ * is undone even when later edits of the same file are still applied, as long as
+ * its region still holds what it wrote: the hash guard is the same, so later work
+ * over that region is never overwritten. When the guard fails, the `conflict`
+ * lists those later edits (`later_entries`, newest first): undo them first.
  */
 import { FolioError, isFolioError, type ErrorCode } from '../engine/errors.ts';
 import { upsert, type UpsertRequest, type UpsertResult } from '../engine/upsert.ts';
 import { loadBytes, sha256Of, storeBytes } from './blobs.ts';
 import { toDoc } from './doc-codec.ts';
-import { allEntries, assignFields, newId, nextSeq, nowIso, sameActor } from './records.ts';
+import { allEntries, assignFields, entryOf, newId, nextSeq, nowIso, sameActor } from './records.ts';
 import { storeOf, type ReviewStore } from './store.ts';
 import type { JournalEntry, JournalEvent, ReviewActor } from './types.ts';
 
@@ -85,6 +91,8 @@ export async function applyDirect(root: string, actor: ReviewActor, path: string
 }
 
 export interface StepOptions {
+  /** exactly this journal entry (still subject to `path` and the actor filter) */
+  id?: string;
   /** only entries of this file */
   path?: string;
   /** also entries decided by other actors */
@@ -113,7 +121,43 @@ export function history(root: string, opts: { path?: string } = {}): JournalEntr
   return allEntries(store).filter((e) => path === undefined || e.path === path);
 }
 
+/** The entry `opts.id` names, if the filters let this actor step it; a typed error saying why not otherwise. */
+function pickById(store: ReviewStore, actor: ReviewActor, opts: StepOptions & { id: string }, action: 'undo' | 'redo'): JournalEntry {
+  const e = entryOf(store, opts.id);
+  const path = opts.path === undefined ? undefined : store.storedPathOf(opts.path);
+  if (!e || (path !== undefined && e.path !== path)) {
+    throw new FolioError('not_found', `no journal entry ${opts.id}${path ? ` in ${path}` : ''}`, { action, journal_id: opts.id, ...(path ? { path } : {}) });
+  }
+  if (!opts.includeOthers && !sameActor(e.decided_by, actor)) {
+    throw new FolioError('not_found', `journal entry ${e.id} was decided by ${e.decided_by.kind} ${e.decided_by.name}, not ${actor.kind} ${actor.name} (include_others widens this)`, {
+      action,
+      journal_id: e.id,
+      decided_by: e.decided_by,
+      include_others: false,
+    });
+  }
+  if (e.undone !== (action === 'redo')) {
+    throw new FolioError('conflict', `cannot ${action} ${e.id}: it is ${e.undone ? 'already undone' : 'applied, not undone'}`, {
+      action,
+      journal_id: e.id,
+      path: e.path,
+      undone: e.undone,
+    });
+  }
+  return e;
+}
+
+/** Applied edits of e's file made after e's latest apply or undo, newest first: what may have moved over e's region. */
+function laterEntriesOf(store: ReviewStore, e: JournalEntry, action: 'undo' | 'redo'): string[] {
+  const since = action === 'undo' ? e.applied_seq : (e.undone_seq ?? 0);
+  return allEntries(store)
+    .filter((x) => x.id !== e.id && x.path === e.path && !x.undone && x.applied_seq > since)
+    .sort((a, b) => b.applied_seq - a.applied_seq)
+    .map((x) => x.id);
+}
+
 function pick(store: ReviewStore, actor: ReviewActor, opts: StepOptions, action: 'undo' | 'redo'): JournalEntry {
+  if (opts.id !== undefined) return pickById(store, actor, { ...opts, id: opts.id }, action);
   const path = opts.path === undefined ? undefined : store.storedPathOf(opts.path);
   const candidates = allEntries(store).filter(
     (e) => e.undone === (action === 'redo') && (path === undefined || e.path === path) && (opts.includeOthers || sameActor(e.decided_by, actor)),
@@ -160,12 +204,15 @@ async function step(root: string, actor: ReviewActor, opts: StepOptions, action:
       r = await upsert(path, requestOf(store, e, action));
     } catch (err) {
       if (isFolioError(err) && STALE_CODES.has(err.code)) {
-        throw new FolioError('conflict', `cannot ${action} ${e.id} on ${e.path}: the region changed since (${err.message}); nothing was written`, {
+        const later = laterEntriesOf(store, e, action);
+        const first = later.length ? `; later edits of this file are applied (${later.join(', ')}): undo them first` : '';
+        throw new FolioError('conflict', `cannot ${action} ${e.id} on ${e.path}: the region changed since (${err.message}); nothing was written${first}`, {
           ...err.details,
           cause: err.code,
           journal_id: e.id,
           action,
           path: e.path,
+          ...(later.length ? { later_entries: later } : {}),
         });
       }
       throw err;

@@ -1,8 +1,16 @@
-import { useState, type FormEvent } from 'react';
+import { forwardRef, useEffect, useState, type FormEvent } from 'react';
 
-/** The path box: type a path, press Enter or Open. */
-export function OpenFileForm({ initialPath, onOpen }: { initialPath: string; onOpen(path: string): void }) {
-  const [path, setPath] = useState(initialPath);
+/**
+ * The path box: type a path, press Enter or Open (Ctrl/Cmd+O focuses it). It
+ * shows the open file's path whenever a file is opened another way (recent files,
+ * a drop, the Electron menu).
+ */
+export const OpenFileForm = forwardRef<HTMLInputElement, { currentPath: string; onOpen(path: string): void }>(function OpenFileForm(
+  { currentPath, onOpen },
+  ref,
+) {
+  const [path, setPath] = useState(currentPath);
+  useEffect(() => setPath(currentPath), [currentPath]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = path.trim();
@@ -13,15 +21,17 @@ export function OpenFileForm({ initialPath, onOpen }: { initialPath: string; onO
       <label htmlFor="path-input">File</label>
       <input
         id="path-input"
+        ref={ref}
         data-testid="path-input"
         type="text"
         spellCheck={false}
         autoComplete="off"
-        placeholder="/path/to/a/file"
+        placeholder="/path/to/a/file (or drop a file here)"
+        title="A file's path (Ctrl+O)"
         value={path}
         onChange={(event) => setPath(event.target.value)}
       />
       <button type="submit">Open</button>
     </form>
   );
-}
+});

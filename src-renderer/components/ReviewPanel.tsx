@@ -24,7 +24,7 @@ function undoKeyOf(event: KeyboardEvent): 'undo' | 'redo' | null {
 
 /** Agents' proposals: the queue, the selected one's diff and decision, the applied edits. */
 export function ReviewPanel() {
-  const { queue, history, selectedId, selected, busy, problem, notice, select, approve, reject, undo, redo } = useReviewStore();
+  const { queue, history, selectedId, selected, busy, problem, notice, select, approve, reject, undo, redo, stepEntry } = useReviewStore();
   const now = useNow(10_000);
   const onKeyDown = (event: KeyboardEvent) => {
     const key = undoKeyOf(event);
@@ -57,7 +57,14 @@ export function ReviewPanel() {
           {notice}
         </p>
       )}
-      <AppliedEditsList entries={history} busy={busy} now={now} onUndo={() => void undo()} onRedo={() => void redo()} />
+      <AppliedEditsList
+        entries={history}
+        busy={busy}
+        now={now}
+        onUndo={() => void undo()}
+        onRedo={() => void redo()}
+        onStep={(id, action) => void stepEntry(id, action)}
+      />
     </aside>
   );
 }

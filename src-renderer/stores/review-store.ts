@@ -27,8 +27,16 @@ export interface ReviewState {
   /** content: the person's text instead of the agent's (edit-then-approve) */
   approve(id: string, content?: string): Promise<boolean>;
   reject(id: string, reason: string): Promise<boolean>;
+  /** your latest applied edit (Undo, Ctrl+Z) */
   undo(): Promise<boolean>;
+  /** your latest undone edit (Redo, Shift+Ctrl+Z) */
   redo(): Promise<boolean>;
+  /**
+   * One journal entry, by its own button: any actor's (the person picked it), even
+   * with later edits applied; a later edit over its region makes it a conflict
+   * that names that edit.
+   */
+  stepEntry(id: string, action: 'undo' | 'redo'): Promise<boolean>;
 }
 
 let latestRefresh = 0;
@@ -106,6 +114,11 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
       act(async () => {
         const { entry } = await call('review_redo', {});
         return `Redid the edit of ${entry.path}`;
+      }),
+    stepEntry: (id, action) =>
+      act(async () => {
+        const { entry } = await call(action === 'undo' ? 'review_undo' : 'review_redo', { id, include_others: true });
+        return `${action === 'undo' ? 'Undid' : 'Redid'} the edit of ${entry.path} (lines ${entry.range_after.start_line}–${entry.range_after.end_line})`;
       }),
   };
 });

@@ -9,6 +9,7 @@ import type { FileInfo, ReadOutput } from '../../src-main/api/schemas.ts';
 import { windowAround, windowLinesFor, type LineWindow } from '../model/line-window.ts';
 import { call, type ErrorPayload } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
+import { useRecentStore } from './recent-store.ts';
 
 /**
  * What the editor should do once `window` is in place: keep the file line at the
@@ -163,6 +164,7 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
         const info = await call('file_info', { path });
         if (request !== latestOpen) return;
         set({ info, loading: false });
+        void useRecentStore.getState().add(path);
         if (info.binary.isBinary || info.lines === 0) {
           latestWindow++;
           set({ window: null });

@@ -113,8 +113,14 @@ export function registerReview(program: Command, io: CliIO): void {
     sub(action, `${action === 'undo' ? 'Undo' : 'Redo'} the latest ${action === 'undo' ? 'applied' : 'undone'} edit you decided (of FILE, if given).`)
       .argument('[file]', 'only edits of this file')
       .option('--include-others', 'also edits decided by other actors')
-      .action((file: string | undefined, f: Common & { includeOthers?: boolean }) =>
-        run(f, action === 'undo' ? 'review_undo' : 'review_redo', { path: abs(file), ...(f.includeOthers ? { include_others: true } : {}) }, formatStep),
+      .option('--id <journal-id>', `exactly this journal entry (see history), even if later edits are applied`)
+      .action((file: string | undefined, f: Common & { includeOthers?: boolean; id?: string }) =>
+        run(
+          f,
+          action === 'undo' ? 'review_undo' : 'review_redo',
+          { path: abs(file), ...(f.id !== undefined ? { id: f.id } : {}), ...(f.includeOthers ? { include_others: true } : {}) },
+          formatStep,
+        ),
       );
   }
 

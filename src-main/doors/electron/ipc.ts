@@ -4,7 +4,7 @@
  * message and loses the error's code and details.
  */
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
-import { subscribe } from '../../api/events.ts';
+import { subscribe, type FolioEvent } from '../../api/events.ts';
 import { FolioError, handle, isFolioError, isOperationName, type Actor } from '../../api/handle.ts';
 import type { BridgeResult } from '../../api/bridge.ts';
 import { CALL_CHANNEL, EVENT_CHANNEL } from './channels.ts';
@@ -23,15 +23,25 @@ export async function callOperation(op: unknown, input: unknown): Promise<Bridge
   }
 }
 
-/** Answers calls only from frames whose URL passes isTrustedUrl (our own pages). */
-export function registerIpc(isTrustedUrl: (url: string) => boolean): void {
-  ipcMain.handle(CALL_CHANNEL, (event: IpcMainInvokeEvent, op: unknown, input: unknown) => {
+/**
+ * Answers calls only from frames whose URL passes isTrustedUrl (our own pages).
+ * `afterCall` sees each successful call (the menu follows recent_add).
+ */
+export function registerIpc(isTrustedUrl: (url: string) => boolean, afterCall?: (op: string, output: unknown) => void): void {
+  ipcMain.handle(CALL_CHANNEL, async (event: IpcMainInvokeEvent, op: unknown, input: unknown) => {
     const url = event.senderFrame?.url ?? '';
     if (!isTrustedUrl(url)) {
       return { ok: false, error: { code: 'permission_denied', message: `IPC from an untrusted page: ${url}` } };
     }
-    return callOperation(op, input);
+    const result = await callOperation(op, input);
+    if (result.ok) afterCall?.(String(op), result.output);
+    return result;
   });
+}
+
+/** Push one event to a window's renderer (e.g. open_file from the menu). */
+export function sendEvent(contents: WebContents, event: FolioEvent): void {
+  if (!contents.isDestroyed()) contents.send(EVENT_CHANNEL, event);
 }
 
 /** Push the workspace's events to a window's renderer; returns unsubscribe. */

@@ -1,6 +1,10 @@
 /**
  * The Electron door: one window showing the renderer, the api over one IPC channel
- * (ipc.ts), and the file named on the command line. Hardened per Electron's
+ * (ipc.ts), and the file named on the command line. One instance: a second
+ * `npm start -- FILE` hands FILE to the first and quits. Files also come from the
+ * File menu (Open… dialog, Open Recent; menu.ts), the OS (macOS open-file), and
+ * drops on the window (the renderer, with the preload's pathForFile); all but the
+ * drop reach the renderer as an `open_file` event. Hardened per Electron's
  * security checklist: contextIsolation, sandbox, no nodeIntegration, a strict CSP,
  * the renderer on a custom scheme instead of file://, no navigation away, no new
  * windows, no permissions.
@@ -8,11 +12,14 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, protocol, session } from 'electron';
+import { app, BrowserWindow, dialog, protocol, session } from 'electron';
+import { openFileEvent } from '../../api/events.ts';
+import { handle, type OpOutput } from '../../api/handle.ts';
 import { HTML_SECURITY_HEADERS } from '../http/renderer-csp.ts';
 import { contentTypeOf, rendererFileOf } from '../http/static-files.ts';
 import { APP_ORIGIN, APP_SCHEME } from './channels.ts';
-import { forwardEvents, registerIpc } from './ipc.ts';
+import { ELECTRON_ACTOR, forwardEvents, registerIpc, sendEvent } from './ipc.ts';
+import { addOsRecentDocument, setAppMenu, type MenuActions } from './menu.ts';
 
 // Bundled layout (electron.vite.config.ts): out/main/index.js, out/preload/index.cjs, out/renderer/.
 const OUT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,6 +29,8 @@ const RENDERER_DIR = join(OUT_DIR, 'renderer');
 const DEV_RENDERER_URL = process.env.ELECTRON_RENDERER_URL;
 
 let mainWindow: BrowserWindow | null = null;
+/** A file the OS asked to open before the app was ready (macOS open-file at launch). */
+let pendingFile: string | null = null;
 
 /** The file argument: the first non-flag argument after the app itself. */
 export function fileArgOf(argv: readonly string[], cwd: string, isPackaged: boolean): string | null {
@@ -41,9 +50,44 @@ function isTrustedUrl(url: string): boolean {
   return Boolean(DEV_RENDERER_URL) && new URL(url).origin === new URL(DEV_RENDERER_URL ?? '').origin;
 }
 
-function showFile(file: string | null): void {
-  if (!mainWindow) return;
-  void mainWindow.loadURL(pageUrlOf(file));
+/**
+ * Show `file` in the window: as an open_file event once the page is up (the
+ * review panel and the rest of the page stay), else by loading the page on it.
+ */
+function showFile(file: string): void {
+  if (!mainWindow) {
+    if (app.isReady()) createWindow(file);
+    else pendingFile = file;
+    return;
+  }
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.focus();
+  const contents = mainWindow.webContents;
+  if (contents.isLoading() || !contents.getURL()) void mainWindow.loadURL(pageUrlOf(file));
+  else sendEvent(contents, openFileEvent(file));
+}
+
+async function showOpenDialog(): Promise<void> {
+  const options = { title: 'Open a file', properties: ['openFile' as const, 'showHiddenFiles' as const] };
+  const chosen = mainWindow ? await dialog.showOpenDialog(mainWindow, options) : await dialog.showOpenDialog(options);
+  const file = chosen.canceled ? undefined : chosen.filePaths[0];
+  if (file) showFile(file);
+}
+
+const menuActions: MenuActions = { showOpenDialog: () => void showOpenDialog(), open: showFile };
+
+/** The menu with the current recent list (an unreadable list is an empty menu, not a crash). */
+async function refreshMenu(entries?: OpOutput<'recent_list'>['entries']): Promise<void> {
+  const list = entries ?? (await handle('recent_list', {}, ELECTRON_ACTOR).then((o) => o.entries, () => []));
+  setAppMenu(list, menuActions);
+}
+
+/** After each call of the renderer: a file it opened goes first in Open Recent, and into the OS's list. */
+function afterCall(op: string, output: unknown): void {
+  if (op !== 'recent_add') return;
+  const { entries } = output as OpOutput<'recent_add'>;
+  if (entries[0]) addOsRecentDocument(entries[0].path);
+  void refreshMenu(entries);
 }
 
 function createWindow(file: string | null): void {
@@ -72,7 +116,7 @@ function createWindow(file: string | null): void {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   const stopEvents = forwardEvents(contents, process.cwd());
   mainWindow.on('closed', stopEvents);
-  showFile(file);
+  void mainWindow.loadURL(pageUrlOf(file));
 }
 
 /** Serves out/renderer on folio-app://app/ with the CSP on every HTML page. */
@@ -95,18 +139,26 @@ protocol.registerSchemesAsPrivileged([
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
+  // A second `npm start -- FILE` quits at once (above) and its argv and cwd land here.
   app.on('second-instance', (_event, argv, workingDirectory) => {
-    if (!mainWindow) return;
     const file = fileArgOf(argv, workingDirectory, app.isPackaged);
     if (file) showFile(file);
-    if (mainWindow.isMinimized()) mainWindow.restore();
-    mainWindow.focus();
+    else if (mainWindow) {
+      if (mainWindow.isMinimized()) mainWindow.restore();
+      mainWindow.focus();
+    }
+  });
+  // macOS: a file dropped on the Dock icon, or picked from the OS's recent documents.
+  app.on('open-file', (event, path) => {
+    event.preventDefault();
+    showFile(path);
   });
   app.on('window-all-closed', () => app.quit());
-  void app.whenReady().then(() => {
+  void app.whenReady().then(async () => {
     session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
     registerAppProtocol();
-    registerIpc(isTrustedUrl);
-    createWindow(fileArgOf(process.argv, process.cwd(), app.isPackaged));
+    registerIpc(isTrustedUrl, afterCall);
+    await refreshMenu();
+    createWindow(pendingFile ?? fileArgOf(process.argv, process.cwd(), app.isPackaged));
   });
 }

@@ -4,7 +4,7 @@
  * It forwards calls over the one IPC channel; main validates the operation name
  * against the operation table and the input against its schema.
  */
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import type { BridgeResult, FolioBridge } from '../../api/bridge.ts';
 import { CALL_CHANNEL, EVENT_CHANNEL } from './channels.ts';
 
@@ -15,6 +15,7 @@ const bridge = {
     ipcRenderer.on(EVENT_CHANNEL, handler);
     return () => void ipcRenderer.off(EVENT_CHANNEL, handler);
   },
+  pathForFile: (file: File) => webUtils.getPathForFile(file),
 } satisfies FolioBridge;
 
 contextBridge.exposeInMainWorld('folio', bridge);
