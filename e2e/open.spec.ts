@@ -73,6 +73,32 @@ test('folio open FILE prints the running server’s URL with the file, and that 
   }
 });
 
+test('folio open FILE switches an app page already open on the running server to FILE', async ({ page }) => {
+  const ws = workspaceOf('switch');
+  let server: FolioServe | undefined;
+  try {
+    server = await startFolioServe([ws.served.path], { cwd: ws.dir, env });
+    const seen = watchPage(page);
+    await page.goto(server.url.href);
+    await expect(page.getByTestId('file-path')).toHaveText(ws.served.path);
+    await expect(page.getByTestId('channel')).toHaveText('live');
+
+    const run = await runFolio(['open', 'notes.txt'], ws.dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('shown in 1 open Folio window');
+    // The same page, not a new one: it switched to the file it was sent.
+    await expect(page.getByTestId('file-path')).toHaveText(ws.notes.path);
+    await expect(page.getByTestId('file-lines')).toHaveText(count(ws.notes.lines));
+    expect(seen.problems).toEqual([]);
+
+    // With the page closed, nothing is shown and the URL is what to open.
+    await page.close();
+    await expect.poll(async () => (await runFolio(['open', 'served.txt'], ws.dir)).stderr).not.toContain('shown in');
+  } finally {
+    await server?.stop();
+  }
+});
+
 test('folio open FILE with no live server (a stale serve.json) serves the file itself', async ({ page }) => {
   const ws = workspaceOf('stale');
   // A server that died without cleaning up: its pid is gone.

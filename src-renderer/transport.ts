@@ -100,13 +100,14 @@ export function subscribe(handlers: EventHandlers, win: Window = window): () => 
   handlers.onState?.('connecting');
   source.onopen = () => handlers.onState?.('open');
   source.onerror = () => handlers.onState?.(source.readyState === EventSource.CLOSED ? 'lost' : 'connecting');
-  source.addEventListener('review_changed', (message) => {
+  const onMessage = (message: Event) => {
     try {
       handlers.onEvent(JSON.parse((message as MessageEvent<string>).data) as FolioEvent);
     } catch {
       // a malformed event carries nothing to act on
     }
-  });
+  };
+  for (const type of ['review_changed', 'open_file'] satisfies FolioEvent['type'][]) source.addEventListener(type, onMessage);
   return () => source.close();
 }
 

@@ -29,7 +29,31 @@ export function openFileEvent(path: string): OpenFileEvent {
   return { type: 'open_file', path, time: new Date().toISOString() };
 }
 
-/** Call `listener` whenever the review state of `workspace` changes (in this or another process). Returns unsubscribe. */
+/** Pages of each workspace that listen for open_file (the app windows connected to this process). */
+const openListeners = new Map<string, Set<(e: OpenFileEvent) => void>>();
+
+/**
+ * Show `path` in every app page subscribed to `workspace` in this process (what
+ * `folio open FILE` asks a running `folio serve` to do). Returns how many got it.
+ */
+export function publishOpenFile(workspace: string, path: string): number {
+  const listeners = [...(openListeners.get(workspace) ?? [])];
+  const event = openFileEvent(path);
+  for (const listener of listeners) listener(event);
+  return listeners.length;
+}
+
+/**
+ * Call `listener` whenever the review state of `workspace` changes (in this or
+ * another process), and with each open_file published for it. Returns unsubscribe.
+ */
 export function subscribe(workspace: string, listener: (e: FolioEvent) => void): () => void {
-  return watch(workspace, () => listener({ type: 'review_changed', workspace, time: new Date().toISOString() }));
+  const off = watch(workspace, () => listener({ type: 'review_changed', workspace, time: new Date().toISOString() }));
+  const listeners = openListeners.get(workspace) ?? new Set();
+  openListeners.set(workspace, listeners);
+  listeners.add(listener);
+  return () => {
+    off();
+    listeners.delete(listener);
+  };
 }

@@ -4,6 +4,8 @@
  * function. Doors derive their routes, channels and tools from this table.
  */
 import type { z } from 'zod';
+import { publishOpenFile } from './events.ts';
+import { AppOpenInput, AppOpenOutput } from './schemas.ts';
 import { FileInfo, FileInfoInput, ReadInput, ReadOutput, SearchInput, SearchOutput, UpsertInput, UpsertOutput, AuditInput, AuditOutput } from './schemas.ts';
 import { fileInfo } from '../engine/file-info.ts';
 import { readAudit } from '../engine/audit.ts';
@@ -185,6 +187,15 @@ export const operations = {
     output: RecentOutput,
     description: 'Record a file as just opened (first in the recent list, once per real path); answers the new list.',
     run: async (input, _actor, ctx) => ({ entries: await addRecent(resolvePath(workspaceOf(ctx), input.path)) }),
+  }),
+  app_open: op({
+    input: AppOpenInput,
+    output: AppOpenOutput,
+    description: 'Show a file in the app windows connected to this server, as an open_file event (what `folio open FILE` does when a server runs).',
+    run: async (input, _actor, ctx) => {
+      const path = resolvePath(workspaceOf(ctx), input.path);
+      return { path, windows: publishOpenFile(workspaceOf(ctx), path) };
+    },
   }),
 };
 

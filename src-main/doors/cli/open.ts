@@ -2,7 +2,8 @@
  * `folio open FILE [--open]`: show FILE in the Folio app of this workspace. When
  * `<cwd>/.folio/serve.json` names a server that is still running (its pid is
  * alive and its URL answers), print that server's URL with `file=` set to FILE,
- * so the page opens on it; otherwise start `folio serve FILE` here, in this
+ * and have the app pages already open on that server switch to FILE (app_open);
+ * otherwise start `folio serve FILE` here, in this
  * process, and print its URL first, as `folio serve` does.
  */
 import { spawn } from 'node:child_process';
@@ -18,12 +19,15 @@ const PROBE_TIMEOUT_MS = 1_500;
 interface ServeState {
   url: string;
   pid: number;
+  token: string;
 }
 
 function serveStateOf(workspace: string): ServeState | null {
   try {
     const state = JSON.parse(readFileSync(join(workspace, '.folio', 'serve.json'), 'utf8')) as Partial<ServeState>;
-    return typeof state.url === 'string' && Number.isInteger(state.pid) ? { url: state.url, pid: state.pid as number } : null;
+    return typeof state.url === 'string' && Number.isInteger(state.pid)
+      ? { url: state.url, pid: state.pid as number, token: typeof state.token === 'string' ? state.token : (new URL(state.url).searchParams.get('token') ?? '') }
+      : null;
   } catch {
     return null;
   }
@@ -49,13 +53,30 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** The URL of this workspace's running server, opened on `absPath`; null when none runs. */
-export async function runningServerUrlOf(workspace: string, absPath: string): Promise<string | null> {
+/** The URL of this workspace's running server, opened on `absPath`, and its state; null when none runs. */
+export async function runningServerOf(workspace: string, absPath: string): Promise<{ url: string; state: ServeState } | null> {
   const state = serveStateOf(workspace);
   if (!state || !isAlive(state.pid) || !(await answers(state.url))) return null;
   const url = new URL(state.url);
   url.searchParams.set('file', absPath);
-  return url.href;
+  return { url: url.href, state };
+}
+
+/** Ask the running server to show `absPath` in its open app windows (app_open); how many did, 0 when that fails. */
+async function showInOpenWindows(state: ServeState, absPath: string): Promise<number> {
+  try {
+    const res = await fetch(new URL('/api/app_open', state.url), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${state.token}` },
+      body: JSON.stringify({ path: absPath }),
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+    if (!res.ok) return 0;
+    const body = (await res.json()) as { windows?: unknown };
+    return typeof body.windows === 'number' ? body.windows : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** Best effort, like `folio serve --open`: no opener (a headless machine) is not an error. */
@@ -76,10 +97,14 @@ export function registerOpen(program: Command, io: CliIO): void {
     .argument('<file>', 'file to show')
     .option('--open', 'open the URL in the default browser')
     .action(async (file: string, opts: { open?: boolean }) => {
-      const running = await runningServerUrlOf(process.cwd(), resolve(file));
+      const abs = resolve(file);
+      const running = await runningServerOf(process.cwd(), abs);
       if (running) {
-        io.stdout.write(running + '\n');
-        if (opts.open) openInBrowser(running);
+        io.stdout.write(running.url + '\n');
+        // Windows already open switch to the file; with none, the printed URL (or --open) shows it.
+        const windows = await showInOpenWindows(running.state, abs);
+        if (windows > 0) io.stderr.write(`shown in ${windows} open Folio window${windows === 1 ? '' : 's'}\n`);
+        else if (opts.open) openInBrowser(running.url);
         return;
       }
       // No server: the same path as `folio serve FILE [--open]`.
