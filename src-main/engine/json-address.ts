@@ -58,7 +58,6 @@ let last: LoadedJson | undefined;
 /** The JSON file at `path`, parsed (the last one is kept per version). */
 export async function loadJsonFile(path: string): Promise<LoadedJson> {
   const { v, result } = await onStableVersion(path, (v) => {
-    if (last && last.v.path === v.path && last.v.version.etag === v.version.etag) return last;
     if (v.size > JSON_LIMITS.maxBytes) {
       throw new FolioError('too_large', `${v.path} is ${v.size} bytes; JSON documents are parsed whole, up to ${JSON_LIMITS.maxBytes} bytes`, {
         path: v.path,
@@ -67,6 +66,7 @@ export async function loadJsonFile(path: string): Promise<LoadedJson> {
         hint: 'read it by lines or bytes, or search it',
       });
     }
+    if (last && last.v.path === v.path && last.v.version.etag === v.version.etag) return last;
     const text = readFileSync(v.path).subarray(v.bomLen).toString('utf8');
     return parseJson(text, { path: v.path });
   });
