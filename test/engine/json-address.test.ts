@@ -80,7 +80,7 @@ describe('json upserts', () => {
     u = await handle('upsert', { path: p, target: { json: { path: '$.nested.deep', op: 'delete' } }, if_match: await etag(p) }, H);
     untouchedOutside(before, readFileSync(p), u.range_before.start_byte, u.range_before.end_byte);
     expect(JSON.parse(readFileSync(p, 'utf8')).nested).toEqual({});
-    u = await handle('upsert', { path: p, target: { json: { path: '$.added', op: 'set', value: { x: [1, 2] } } }, if_match: await etag(p) }, H);
+    await handle('upsert', { path: p, target: { json: { path: '$.added', op: 'set', value: { x: [1, 2] } } }, if_match: await etag(p) }, H);
     const now = JSON.parse(readFileSync(p, 'utf8'));
     expect(now.added).toEqual({ x: [1, 2] });
     expect(now.text).toBe('héllo ✓');

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { handle } from '../../src-main/api/handle.ts';
-import { outlineOf, topLevelHeadings } from '../../src-main/engine/markdown-outline.ts';
+import { outlineOf } from '../../src-main/engine/markdown-outline.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { bigMarkdown, markdownDoc } from '../fixtures/markdown.ts';
 
@@ -103,9 +103,9 @@ describe('sections through the api', () => {
     let u = await handle('upsert', { path: p, target: { section: { path: 'Guide > Install > Mac', position: 'replace' } }, content: '### Mac\n\nport\n\n', expected_section_sha256: await sha('Guide > Install > Mac') }, H);
     expect(u.applied).toBe(true);
     expect(u.preconditions.checked).toEqual(['expected_range_sha256']);
-    u = await handle('upsert', { path: p, target: { section: { path: 'Other > Install', position: 'insert' } }, content: 'first\n', expected_section_sha256: await sha('Other > Install') }, H);
-    u = await handle('upsert', { path: p, target: { section: { path: 'Guide > Install > Linux', position: 'append' } }, content: 'dnf\n\n', expected_section_sha256: await sha('Guide > Install > Linux') }, H);
-    u = await handle('upsert', { path: p, target: { section: { path: 'Guide', position: 'replace', include_heading: false } }, content: 'Body.\n\n## Install\n\nnew\n\n', expected_section_sha256: await sha('Guide') }, H);
+    await handle('upsert', { path: p, target: { section: { path: 'Other > Install', position: 'insert' } }, content: 'first\n', expected_section_sha256: await sha('Other > Install') }, H);
+    await handle('upsert', { path: p, target: { section: { path: 'Guide > Install > Linux', position: 'append' } }, content: 'dnf\n\n', expected_section_sha256: await sha('Guide > Install > Linux') }, H);
+    await handle('upsert', { path: p, target: { section: { path: 'Guide', position: 'replace', include_heading: false } }, content: 'Body.\n\n## Install\n\nnew\n\n', expected_section_sha256: await sha('Guide') }, H);
     expect(readFileSync(p, 'utf8')).toBe('# Guide\nBody.\n\n## Install\n\nnew\n\n# Other\n\n## Install\nfirst\n\n### Linux\n\nyum\n');
     const before = readFileSync(p);
     const stale = '0'.repeat(64);
