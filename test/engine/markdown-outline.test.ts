@@ -100,7 +100,7 @@ describe('sections through the api', () => {
     const p = tmp.path('edit.md');
     writeFileSync(p, DOC);
     const sha = async (path: string) => (await handle('outline', { path: p }, H)).headings.find((h) => h.path === path)!.sha256;
-    let u = await handle('upsert', { path: p, target: { section: { path: 'Guide > Install > Mac', position: 'replace' } }, content: '### Mac\n\nport\n\n', expected_section_sha256: await sha('Guide > Install > Mac') }, H);
+    const u = await handle('upsert', { path: p, target: { section: { path: 'Guide > Install > Mac', position: 'replace' } }, content: '### Mac\n\nport\n\n', expected_section_sha256: await sha('Guide > Install > Mac') }, H);
     expect(u.applied).toBe(true);
     expect(u.preconditions.checked).toEqual(['expected_range_sha256']);
     await handle('upsert', { path: p, target: { section: { path: 'Other > Install', position: 'insert' } }, content: 'first\n', expected_section_sha256: await sha('Other > Install') }, H);
