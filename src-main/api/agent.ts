@@ -24,10 +24,13 @@ import { applyDirect } from '../review/journal.ts';
 import { propose, showProposal } from '../review/proposals.ts';
 import { watch } from '../review/watch.ts';
 import { operations, type Actor } from './operations.ts';
-import { toReadRequest } from './read-request.ts';
+import { outlineView } from './operations.ts';
+import { readByInput } from './read-address.ts';
 import { toSearchOptions } from './search-request.ts';
-import { FileInfoInput, ReadInput, SearchInput, UpsertInput } from './schemas.ts';
+import { FileInfoInput, OutlineInput, ReadInput, SearchInput, UpsertInput } from './schemas.ts';
+import { resolveUpsertInput } from './upsert-address.ts';
 import { toUpsertRequest } from './upsert-request.ts';
+import { countTokens } from '../engine/tokens.ts';
 
 export type { PolicyOverrides } from '../engine/policy.ts';
 
@@ -123,9 +126,7 @@ const readTool: AgentTool = {
   async run(s, raw) {
     const input = ReadInput.parse(raw);
     const real = checkAccess(s.policy, input.path, 'read');
-    const { req, opts } = toReadRequest({ ...input, path: real });
-    if (req.mode === 'bytes' && (req.maxBytes ?? 0) > s.policy.caps.maxWindowBytes) req.maxBytes = s.policy.caps.maxWindowBytes;
-    const r = await read(real, req, { ...opts, maxBytes: s.policy.caps.maxWindowBytes, maxFullBytes: s.policy.caps.maxFullBytes });
+    const r = await readByInput({ ...input, path: real }, { maxBytes: s.policy.caps.maxWindowBytes, maxFullBytes: s.policy.caps.maxFullBytes });
     const secret = r.start_line === null ? new Set<number>() : await secretLinesAround(real, r.start_line, r.end_line ?? r.start_line, r.content);
     let redactions = 0;
     const ranges = r.ranges?.map((x) => {
@@ -135,8 +136,11 @@ const readTool: AgentTool = {
     });
     const content = ranges ? { text: ranges.map((x) => x.content).join(''), count: 0 } : redactLines(s, r.content, r.start_line ?? 1, secret);
     redactions += content.count;
+    // JSON values are file text too; a token count follows the text the agent gets.
+    const json = r.json ? redactStrings(s, r.json) : undefined;
+    const tokens = r.tokens && redactions ? { ...r.tokens, count: await countTokens(content.text, r.tokens.tokenizer) } : r.tokens;
     return {
-      output: { ...r, content: content.text, ...(ranges ? { ranges } : {}), redactions },
+      output: { ...r, content: content.text, ...(ranges ? { ranges } : {}), ...(json ? { json } : {}), ...(tokens ? { tokens } : {}), redactions },
       audit: { path: real, range: { start_line: r.start_line, end_line: r.end_line, start_byte: r.start_byte, end_byte: r.end_byte }, version_before: r.version.etag, bytes_read: r.end_byte - r.start_byte },
     };
   },
@@ -161,6 +165,19 @@ const searchTool: AgentTool = {
       output: { ...r, matches, redactions },
       audit: { path: real, version_before: r.version.etag, bytes_read: r.scanned.endByte - r.scanned.startByte },
     };
+  },
+};
+
+const outlineTool: AgentTool = {
+  name: 'outline',
+  description: operations.outline.description,
+  input: OutlineInput,
+  async run(s, raw) {
+    const input = OutlineInput.parse(raw);
+    const real = checkAccess(s.policy, input.path, 'read');
+    const r = await outlineView({ ...input, path: real });
+    // Heading texts are file text: redacted like any other.
+    return { output: { ...r, headings: redactStrings(s, r.headings) }, audit: { path: real, version_before: r.version.etag, bytes_read: r.version.size } };
   },
 };
 
@@ -254,10 +271,12 @@ const upsertTool: AgentTool = {
     'follow it with proposal_status. Under auto it is applied at once.',
   input: UpsertInput,
   async run(s, raw) {
-    const input = UpsertInput.parse(raw);
-    const real = checkAccess(s.policy, input.path, 'write');
+    const asked = UpsertInput.parse(raw);
+    const real = checkAccess(s.policy, asked.path, 'write');
     const mode = reviewPolicyFor(s.policy, real);
-    if (mode === 'deny') throw new FolioError('permission_denied', `agents may not edit ${input.path} (review policy: deny)`, { path: real });
+    if (mode === 'deny') throw new FolioError('permission_denied', `agents may not edit ${asked.path} (review policy: deny)`, { path: real });
+    // A section or JSON target becomes the line or byte edit it names, checked below like any other.
+    const input = await resolveUpsertInput({ ...asked, path: real });
     await refuseRedactedTarget(s, real, input);
     const req = toUpsertRequest({ ...input, path: real });
     if (req.dryRun) {
@@ -324,7 +343,7 @@ const proposalStatusTool: AgentTool = {
   },
 };
 
-export const AGENT_TOOLS: AgentTool[] = [readTool, searchTool, fileInfoTool, upsertTool, proposalStatusTool];
+export const AGENT_TOOLS: AgentTool[] = [readTool, searchTool, fileInfoTool, outlineTool, upsertTool, proposalStatusTool];
 
 function resolvedPathOf(root: string, path: string): string {
   const abs = resolvePath(root, path);

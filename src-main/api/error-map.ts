@@ -20,6 +20,8 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   precondition_failed: 412,
   conflict: 409,
   redacted: 403,
+  ambiguous: 409,
+  parse_error: 422,
   cancelled: 499,
 };
 

@@ -6,15 +6,16 @@
 import type { z } from 'zod';
 import { publishOpenFile } from './events.ts';
 import { AppOpenInput, AppOpenOutput } from './schemas.ts';
-import { FileInfo, FileInfoInput, ReadInput, ReadOutput, SearchInput, SearchOutput, UpsertInput, UpsertOutput, AuditInput, AuditOutput } from './schemas.ts';
+import { FileInfo, FileInfoInput, ReadInput, ReadOutput, SearchInput, SearchOutput, UpsertInput, UpsertOutput, AuditInput, AuditOutput, OutlineInput, OutlineOutput } from './schemas.ts';
 import { fileInfo } from '../engine/file-info.ts';
 import { readAudit } from '../engine/audit.ts';
 import { resolve as resolvePath } from 'node:path';
-import { read } from '../engine/read.ts';
+import { outlineOf } from '../engine/markdown-outline.ts';
 import { searchPath } from '../engine/search-path.ts';
 import { upsert } from '../engine/upsert.ts';
 import { toUpsertRequest } from './upsert-request.ts';
-import { toReadRequest } from './read-request.ts';
+import { readByInput } from './read-address.ts';
+import { resolveUpsertInput } from './upsert-address.ts';
 import { toSearchOptions } from './search-request.ts';
 import { RecentAddInput, RecentListInput, RecentOutput } from './schemas.ts';
 import { addRecent, listRecent } from '../engine/recent-files.ts';
@@ -48,6 +49,14 @@ export interface CallContext {
 }
 
 const workspaceOf = (ctx: CallContext) => ctx.workspace ?? process.cwd();
+
+/** The outline answer: headings up to max_level, and how long it took. */
+export async function outlineView(input: z.infer<typeof OutlineInput>): Promise<z.infer<typeof OutlineOutput>> {
+  const t0 = performance.now();
+  const o = await outlineOf(input.path);
+  const headings = input.max_level === undefined ? o.headings : o.headings.filter((h) => h.level <= input.max_level!);
+  return { path: o.path, version: o.version, total_lines: o.total_lines, headings, elapsed_ms: performance.now() - t0 };
+}
 
 function stepOutput(s: StepResult) {
   return {
@@ -84,11 +93,18 @@ export const operations = {
     description:
       'Read any window of a file of any size: line ranges (several at once), a byte window rounded to whole lines, exact bytes, char-budget pages, head or tail. ' +
       'Ask for big windows and several ranges in one call rather than many small reads. Every answer carries the version (etag): send it back as if_match, ' +
-      'or use hashlines anchors, when you upsert. Long lines come back cut with line_cut and next_start_byte to continue.',
-    run: (input) => {
-      const { req, opts } = toReadRequest(input);
-      return read(input.path, req, opts);
-    },
+      'or use hashlines anchors, when you upsert. Long lines come back cut with line_cut and next_start_byte to continue. ' +
+      'Markdown: section "A > B" reads one section (see outline). JSON: json_path ("$.a[*][id,name]" or "/a/0") gives the values with their exact text and positions; ' +
+      'jsonl_line N addresses one line of a JSON Lines file. Tokens: tokenizer reports the token count; token_start/token_end or page_tokens (+page) read windows measured in tokens.',
+    run: (input) => readByInput(input),
+  }),
+  outline: op({
+    input: OutlineInput,
+    output: OutlineOutput,
+    description:
+      'The headings of a markdown file (top-level ones: not inside code, HTML, lists or quotes), each with its level, heading path ("Install > Linux"), ' +
+      'line range, byte range and the SHA-256 of its section. Use a path with read section, and the sha256 as expected_section_sha256 with a section upsert.',
+    run: (input) => outlineView(input),
   }),
   search: op({
     input: SearchInput,
@@ -105,8 +121,13 @@ export const operations = {
     description:
       'Insert, replace, delete or append at a position, atomically, only if the file is still the version you read: always send if_match (the etag of your read) ' +
       'or hashline anchors ("12#a3f") of the lines you change. Anchors let the edit apply even when other parts of the file changed. On precondition_failed the error ' +
-      'carries the current version and a ready read request: re-read exactly that and retry. dry_run previews the diff without writing.',
-    run: (input) => upsert(input.path, toUpsertRequest(input)),
+      'carries the current version and a ready read request: re-read exactly that and retry. dry_run previews the diff without writing. ' +
+      'Markdown: target {section: {path, position: replace|insert|append}} with expected_section_sha256 (from outline or a section read). ' +
+      'JSON: target {json: {path, op: set|insert|delete, value}} (jsonl_line for JSON Lines) with if_match: only the text of that value changes.',
+    run: async (input) => {
+      const plain = await resolveUpsertInput(input);
+      return upsert(plain.path, toUpsertRequest(plain));
+    },
   }),
   review_list: op({
     input: ReviewListInput,

@@ -78,8 +78,15 @@ export const ReadInput = z
     hashlines: z.boolean().optional().describe('Prefix each line with LINE#HASH| (3 hex digits) to use as anchors in upserts.'),
     invalid_utf8: z.enum(['replace', 'error']).optional().describe("Invalid UTF-8: 'replace' with U+FFFD and report (default) or 'error' (encoding_mismatch)."),
     allow_binary: z.boolean().optional().describe('Read a binary file anyway (decoded with replacement).'),
+    section: z.string().min(1).optional().describe('Markdown: the section under this heading path, heading texts joined with " > " (e.g. "Install > Linux"); the path may start at any level. A duplicate path takes a 1-based suffix: "Install > Linux[2]". See the outline operation.'),
+    json_path: z.string().min(1).optional().describe('JSON: the values at this JSONPath ("$.a.b", "$.items[*][id,name]") or JSON Pointer ("/a/b/0"), each with its exact text, byte and line range.'),
+    jsonl_line: int().optional().describe('JSON Lines: with json_path, the path inside line N (1-based).'),
+    tokenizer: z.enum(['o200k_base', 'cl100k_base']).optional().describe('Count tokens of the answer with this tokenizer (default o200k_base for token modes): tokens {tokenizer, count}.'),
+    token_start: int().optional().describe('Token range of the file, 0-based, with token_end (exclusive): whole lines covering it. Tokens are counted line by line.'),
+    token_end: int().optional().describe('End of the token range (exclusive).'),
+    page_tokens: int().optional().describe('Pages of whole lines of at most this many tokens (and at most 262144 bytes); with page (default 1).'),
   })
-  .describe('Read a window of a file. Give one mode: ranges (or offset+limit), start_byte (+max_bytes) for a byte window, start_byte+end_byte for exact bytes, page, head, tail or full; none means page 1.');
+  .describe('Read a window of a file. Give one mode: ranges (or offset+limit), start_byte (+max_bytes) for a byte window, start_byte+end_byte for exact bytes, page, head, tail, full, section (markdown), json_path (JSON), token_start+token_end or page_tokens (+page); none means page 1.');
 export type ReadInput = z.infer<typeof ReadInput>;
 
 const ReadVersion = Version;
@@ -92,7 +99,7 @@ export const ReadOutput = z.object({
   newline_style: NewlineStyle.nullable(),
   total_lines: z.number().int().nullable().describe('Null while a big file is still being indexed (see indexing).'),
   indexing: z.object({ bytesDone: z.number(), totalBytes: z.number() }).nullable(),
-  mode: z.enum(['lines', 'bytes', 'exact', 'page', 'head', 'tail', 'full']),
+  mode: z.enum(['lines', 'bytes', 'exact', 'page', 'head', 'tail', 'full', 'json']),
   content: z.string().describe('The text, exactly as in the file (without a BOM), or with LINE#HASH| prefixes when hashlines is on.'),
   start_line: z.number().int().nullable(),
   end_line: z.number().int().nullable(),
@@ -139,8 +146,79 @@ export const ReadOutput = z.object({
   totalLines: z.number().int().nullable().optional(),
   nextPage: z.number().int().nullable().optional(),
   chars: z.number().int().optional(),
+  section: z
+    .object({
+      path: z.string().describe('Full heading path of the section.'),
+      level: z.number().int(),
+      line: z.number().int(),
+      end_line: z.number().int(),
+      start_byte: z.number().int(),
+      end_byte: z.number().int(),
+      sha256: z.string().describe('SHA-256 of the whole section: send it as expected_section_sha256 with a section upsert.'),
+    })
+    .optional(),
+  json: z
+    .object({
+      json_path: z.string(),
+      jsonl_line: z.number().int().optional(),
+      matches: z.array(
+        z.object({
+          pointer: z.string().describe('JSON Pointer of the value.'),
+          value: z.unknown().optional().describe('The value (absent when omitted for size).'),
+          text: z.string().optional().describe('Its exact source text.'),
+          omitted: z.boolean().optional().describe('Left out: the answer reached its byte cap; read start_byte-end_byte or a narrower path.'),
+          start_line: z.number().int(),
+          end_line: z.number().int(),
+          start_byte: z.number().int(),
+          end_byte: z.number().int(),
+        }),
+      ),
+    })
+    .optional(),
+  tokens: z
+    .object({
+      tokenizer: z.string(),
+      count: z.number().int().describe("gpt-tokenizer's count of content."),
+      start_token: z.number().int().optional().describe('Token modes: line-granular offset of the first returned line.'),
+      end_token: z.number().int().optional().describe('Token modes: offset after the last returned line; the next token_start.'),
+      total_tokens: z.number().int().nullable().optional().describe('Tokens of the whole file once it has been counted to its end, else null.'),
+      page: z.number().int().optional(),
+      next_page: z.number().int().nullable().optional(),
+      page_tokens: z.number().int().optional(),
+    })
+    .optional(),
 });
 export type ReadOutput = z.infer<typeof ReadOutput>;
+
+// ---------------------------------------------------------------------------
+// outline (markdown)
+
+export const OutlineInput = z.object({
+  path: z.string().min(1).describe('Markdown file.'),
+  max_level: int().min(1).max(6).optional().describe('Only headings up to this level (sections still end where the next heading of any listed-or-not level of the same or higher rank starts).'),
+});
+export type OutlineInput = z.infer<typeof OutlineInput>;
+
+export const OutlineHeading = z.object({
+  level: z.number().int(),
+  text: z.string(),
+  path: z.string().describe('Heading texts from the outermost section down, joined with " > "; usable as read/upsert section.'),
+  line: z.number().int(),
+  heading_end_line: z.number().int().describe('Last line of the heading itself (a setext heading has two).'),
+  end_line: z.number().int().describe('Last line of the section.'),
+  start_byte: z.number().int(),
+  end_byte: z.number().int(),
+  sha256: z.string().describe('SHA-256 of the section bytes [start_byte, end_byte).'),
+});
+
+export const OutlineOutput = z.object({
+  path: z.string(),
+  version: Version,
+  total_lines: z.number().int(),
+  headings: z.array(OutlineHeading),
+  elapsed_ms: z.number(),
+});
+export type OutlineOutput = z.infer<typeof OutlineOutput>;
 
 // ---------------------------------------------------------------------------
 // search
@@ -193,15 +271,37 @@ export const UpsertTarget = z.union([
 ]);
 export type UpsertTarget = z.infer<typeof UpsertTarget>;
 
+/** What an upsert may name: a position (UpsertTarget, what proposals store), or a section or JSON path resolved to one. */
+export const UpsertAnyTarget = z.union([
+  ...UpsertTarget.options,
+  z.object({
+    section: z.object({
+      path: z.string().min(1).describe('Heading path, as in read section.'),
+      position: z.enum(['replace', 'insert', 'append']).describe('replace the section, insert right after its heading, or append at its end (before the next heading).'),
+      include_heading: z.boolean().optional().describe('replace only: true (default) replaces the heading line(s) too; false keeps them and replaces the body.'),
+    }),
+  }),
+  z.object({
+    json: z.object({
+      path: z.string().min(1).describe('JSONPath or JSON Pointer of one value.'),
+      op: z.enum(['set', 'insert', 'delete']).describe('set (creates a missing member/item whose parent exists), insert into the array at path, or delete.'),
+      value: z.unknown().optional().describe('The JSON value for set and insert.'),
+      index: int().optional().describe('insert: position in the array (default: the end).'),
+      jsonl_line: int().optional().describe('JSON Lines: the line (1-based) the path is inside.'),
+    }),
+  }),
+]);
+
 export const UpsertInput = z.object({
   path: z.string().min(1),
-  target: UpsertTarget.describe('Where: {insert: {at}}, {replace: {start, end}}, {delete: {start, end}} or {append: {at_end: true}}.'),
+  target: UpsertAnyTarget.describe('Where: {insert: {at}}, {replace: {start, end}}, {delete: {start, end}}, {append: {at_end: true}}, {section: {path, position}} (markdown) or {json: {path, op, value}}.'),
   content: z.string().optional().describe('New text (not for delete). For line targets it is whole lines; a final newline is added if missing.'),
   if_match: z.string().optional().describe('Precondition: the etag from your read (version.etag).'),
   expected_sha256: z.string().optional().describe('Precondition: SHA-256 of the whole file.'),
   if_not_modified_since: z.union([z.number(), z.string()]).optional().describe('Precondition: the file was not modified after this time (ms since epoch or ISO 8601).'),
   expected_range_sha256: z.string().optional().describe('Range precondition: SHA-256 of the bytes being replaced or deleted.'),
   anchors: z.array(z.string()).optional().describe('Range precondition: hashline anchors like "12#a3f" from a read with hashlines. When range preconditions match, the edit applies even if other parts of the file changed.'),
+  expected_section_sha256: z.string().optional().describe('Section targets: the section sha256 from outline or a section read; the edit applies only if the section is unchanged.'),
   normalize_newlines: z.boolean().optional().describe("Convert the content's newlines to the file's style (default true)."),
   dry_run: z.boolean().optional().describe('Validate and preview, write nothing.'),
 });

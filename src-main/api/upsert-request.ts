@@ -7,7 +7,9 @@ function targetOf(t: UpsertInput['target']): UpsertTarget {
   if ('insert' in t) return { kind: 'insert', at: t.insert.at, units: t.insert.units ?? 'lines' };
   if ('replace' in t) return { kind: 'replace', start: t.replace.start, end: t.replace.end, units: t.replace.units ?? 'lines' };
   if ('delete' in t) return { kind: 'delete', start: t.delete.start, end: t.delete.end, units: t.delete.units ?? 'lines' };
-  return { kind: 'append' };
+  if ('append' in t) return { kind: 'append' };
+  // Section and JSON targets are resolved to these first (upsert-address.ts).
+  throw new FolioError('invalid_input', 'section and json targets must be resolved before the engine upsert', { target: Object.keys(t) });
 }
 
 function timeOf(v: number | string): number {

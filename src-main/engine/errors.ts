@@ -21,6 +21,8 @@ export const ERROR_CODES = [
   'precondition_failed',
   'conflict',
   'redacted',
+  'ambiguous',
+  'parse_error',
   'cancelled',
   'io_error',
 ] as const;

@@ -10,6 +10,7 @@ import { isFolioError } from '../../api/handle.ts';
 import { registerInfo } from './info.ts';
 import { registerMcp } from './mcp.ts';
 import { registerOpen } from './open.ts';
+import { registerOutline } from './outline.ts';
 import { registerRead } from './read.ts';
 import { registerSearch } from './search.ts';
 import { registerUpsert } from './upsert.ts';
@@ -53,6 +54,7 @@ export function buildProgram(io: CliIO): Command {
   registerMcp(program, io);
   registerRead(program, io);
   registerSearch(program, io);
+  registerOutline(program, io);
   registerUpsert(program, io);
   registerServe(program, io);
   registerOpen(program, io);

@@ -1,6 +1,7 @@
 /**
  * `folio read FILE [--lines 10-20,40-50 | --bytes START[+MAX] | --range START-END |
- *  --page N | --head N | --tail N | --full] [--hashlines] [--json]`
+ *  --page N | --head N | --tail N | --full | --section "A > B" | --json-path P [--jsonl-line N] |
+ *  --tokens A-B | --page-tokens N [--page K]] [--tokenizer NAME] [--hashlines] [--json]`
  * Human output: a short header (path, range, total), then the content.
  */
 import { InvalidArgumentError, type Command } from 'commander';
@@ -60,6 +61,16 @@ export function formatReadHeader(r: OpOutput<'read'>): string {
   if (r.line_cut) rows.push(`cut: line ${count(r.line_cut.line)} is longer than the window (bytes ${count(r.line_cut.line_start_byte)}-${count(r.line_cut.line_end_byte)})`);
   if (r.invalid_utf8) rows.push(`invalid utf-8: ${r.invalid_utf8.replaced} replaced with U+FFFD, first at byte ${count(r.invalid_utf8.first_offset)}`);
   for (const a of r.adjustments ?? []) rows.push(`adjusted ${a.edge}: ${count(a.from)} -> ${count(a.to)} (${a.reason})`);
+  if (r.section) rows.push(`section: ${r.section.path} (lines ${count(r.section.line)}-${count(r.section.end_line)}, sha256 ${r.section.sha256})`);
+  if (r.json) rows.push(`json: ${r.json.matches.length} match(es) of ${r.json.json_path}: ${r.json.matches.slice(0, 5).map((m) => m.pointer || '/').join(', ')}${r.json.matches.length > 5 ? ', ...' : ''}`);
+  if (r.tokens) {
+    const t = r.tokens;
+    rows.push(
+      `tokens: ${count(t.count)} (${t.tokenizer})` +
+        (t.start_token !== undefined ? `, file tokens ${count(t.start_token)}-${count(t.end_token ?? t.start_token)} (next: --tokens ${t.end_token}-...)` : '') +
+        (t.page !== undefined ? `, page ${t.page}${t.next_page ? ` (next: --page ${t.next_page})` : ' (last)'}` : ''),
+    );
+  }
   for (const n of r.notes) rows.push(`note: ${n}`);
   rows.push('---');
   return rows.join('\n') + '\n';
@@ -87,7 +98,20 @@ interface ReadFlags {
   hashlines?: boolean;
   invalidUtf8?: 'replace' | 'error';
   allowBinary?: boolean;
+  section?: string;
+  jsonPath?: string;
+  jsonlLine?: number;
+  tokens?: { token_start: number; token_end: number };
+  pageTokens?: number;
+  tokenizer?: string;
   json?: boolean;
+}
+
+/** "A-B": tokens [A, B), 0-based */
+function parseTokens(v: string): { token_start: number; token_end: number } {
+  const m = /^(\d+)-(\d+)$/.exec(v.trim());
+  if (!m) throw new InvalidArgumentError(`--tokens takes A-B (0-based token offsets, end exclusive), got "${v}"`);
+  return { token_start: Number(m[1]), token_end: Number(m[2]) };
 }
 
 export function registerRead(program: Command, io: CliIO): void {
@@ -109,6 +133,12 @@ export function registerRead(program: Command, io: CliIO): void {
       return v;
     })
     .option('--allow-binary', 'read a binary file anyway')
+    .option('--section <path>', 'markdown: the section under this heading path, e.g. "Install > Linux" (see folio outline)')
+    .option('--json-path <path>', 'JSON: values at this JSONPath ($.a.b) or JSON Pointer (/a/b)')
+    .option('--jsonl-line <n>', 'JSON Lines: with --json-path, the path inside line N', int('--jsonl-line'))
+    .option('--tokens <a-b>', 'whole lines covering tokens [A, B) of the file', parseTokens)
+    .option('--page-tokens <n>', 'pages of whole lines of at most N tokens (with --page K)', int('--page-tokens'))
+    .option('--tokenizer <name>', 'o200k_base (default) or cl100k_base; reports the token count')
     .option('--json', 'print the response as one JSON object')
     .action(async (file: string, f: ReadFlags) => {
       const input: ReadInput = {
@@ -124,9 +154,17 @@ export function registerRead(program: Command, io: CliIO): void {
         ...(f.hashlines ? { hashlines: true } : {}),
         ...(f.invalidUtf8 ? { invalid_utf8: f.invalidUtf8 } : {}),
         ...(f.allowBinary ? { allow_binary: true } : {}),
+        ...(f.section !== undefined ? { section: f.section } : {}),
+        ...(f.jsonPath !== undefined ? { json_path: f.jsonPath } : {}),
+        ...(f.jsonlLine !== undefined ? { jsonl_line: f.jsonlLine } : {}),
+        ...(f.tokens ?? {}),
+        ...(f.pageTokens !== undefined ? { page_tokens: f.pageTokens } : {}),
+        // The CLI passes the name on; the api names the known ones in its error.
+        ...(f.tokenizer !== undefined ? { tokenizer: f.tokenizer as ReadInput['tokenizer'] } : {}),
       };
-      const modes = ['lines', 'bytes', 'range', 'page', 'head', 'tail', 'full'].filter((m) => f[m as keyof ReadFlags] !== undefined);
-      if (modes.length > 1) throw new Exit(usage(io, `give one read mode, got --${modes.join(' and --')}`));
+      const modes = ['lines', 'bytes', 'range', 'head', 'tail', 'full', 'section', 'jsonPath', 'tokens', 'pageTokens'].filter((m) => f[m as keyof ReadFlags] !== undefined);
+      if (f.page !== undefined && f.pageTokens === undefined) modes.push('page');
+      if (modes.length > 1) throw new Exit(usage(io, `give one read mode, got --${modes.map((m) => m.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())).join(' and --')}`));
       try {
         const r = await handle('read', input, HUMAN);
         io.stdout.write(f.json ? JSON.stringify(r) + '\n' : formatRead(r));

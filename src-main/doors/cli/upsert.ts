@@ -3,6 +3,9 @@
  *  (--content TEXT | --content-file F | --content-stdin)
  *  (--if-match ETAG | --sha256 H | --anchors 12#a3f,13#9c1 | --range-sha256 H | --if-not-modified-since T)
  *  [--dry-run] [--no-normalize-newlines] [--json]`
+ * or addressed: `--section PATH (--section-replace [--body-only] | --section-insert | --section-append)
+ *  --section-sha256 H` (markdown), `--json-path P (--json-set VALUE | --json-insert VALUE [--index I] |
+ *  --json-delete) [--jsonl-line N]` (JSON; VALUE is JSON text).
  * A human at the keyboard: applies directly (no review queue). Line ranges are
  * inclusive; with --bytes, ranges are [A, B) like `folio read --range`.
  */
@@ -42,6 +45,56 @@ interface Flags {
   dryRun?: boolean;
   normalizeNewlines?: boolean;
   json?: boolean;
+  section?: string;
+  sectionReplace?: boolean;
+  sectionInsert?: boolean;
+  sectionAppend?: boolean;
+  bodyOnly?: boolean;
+  sectionSha256?: string;
+  jsonPath?: string;
+  jsonSet?: unknown;
+  jsonInsert?: unknown;
+  jsonDelete?: boolean;
+  index?: number;
+  jsonlLine?: number;
+}
+
+const jsonValue = (flag: string) => (v: string): unknown => {
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    throw new InvalidArgumentError(`${flag} takes a JSON value (quote strings: '"text"'), got ${v}`);
+  }
+};
+
+/** The target the flags name, or a usage message. */
+function targetOf(f: Flags): UpsertInput['target'] | string {
+  const units = f.bytes ? 'bytes' : 'lines';
+  const positions = [f.insertAt !== undefined, f.replace, f.delete, f.append].filter(Boolean).length;
+  const sectionOps = [f.sectionReplace, f.sectionInsert, f.sectionAppend].filter(Boolean).length;
+  const jsonOps = [f.jsonSet !== undefined, f.jsonInsert !== undefined, f.jsonDelete].filter(Boolean).length;
+  if (positions + (f.section !== undefined ? 1 : 0) + (f.jsonPath !== undefined ? 1 : 0) !== 1) {
+    return 'give exactly one of --insert-at, --replace, --delete, --append, --section, --json-path';
+  }
+  if (f.section !== undefined) {
+    if (sectionOps !== 1) return 'with --section give one of --section-replace, --section-insert, --section-append';
+    const position = f.sectionReplace ? 'replace' : f.sectionInsert ? 'insert' : 'append';
+    return { section: { path: f.section, position, ...(f.bodyOnly ? { include_heading: false } : {}) } };
+  }
+  if (f.jsonPath !== undefined) {
+    if (jsonOps !== 1) return 'with --json-path give one of --json-set, --json-insert, --json-delete';
+    const line = f.jsonlLine !== undefined ? { jsonl_line: f.jsonlLine } : {};
+    if (f.jsonDelete) return { json: { path: f.jsonPath, op: 'delete', ...line } };
+    if (f.jsonInsert !== undefined) return { json: { path: f.jsonPath, op: 'insert', value: f.jsonInsert, ...(f.index !== undefined ? { index: f.index } : {}), ...line } };
+    return { json: { path: f.jsonPath, op: 'set', value: f.jsonSet, ...line } };
+  }
+  return f.insertAt !== undefined
+    ? { insert: { at: f.insertAt, units } }
+    : f.replace
+      ? { replace: { ...f.replace, ...(f.bytes ? { units } : {}) } }
+      : f.delete
+        ? { delete: { ...f.delete, ...(f.bytes ? { units } : {}) } }
+        : { append: { at_end: true } };
 }
 
 function formatUpsert(r: OpOutput<'upsert'>): string {
@@ -83,22 +136,25 @@ export function registerUpsert(program: Command, io: CliIO): void {
     .option('--if-not-modified-since <time>', 'precondition: ms since epoch or ISO 8601')
     .option('--dry-run', 'validate and show the diff, write nothing')
     .option('--no-normalize-newlines', "keep the content's newlines as given")
+    .option('--section <path>', 'markdown: the section under this heading path, e.g. "Install > Linux"')
+    .option('--section-replace', 'replace the section (heading included; --body-only keeps the heading)')
+    .option('--body-only', 'with --section-replace: replace only the lines under the heading')
+    .option('--section-insert', 'insert right after the section heading')
+    .option('--section-append', 'append at the end of the section, before the next heading')
+    .option('--section-sha256 <hash>', 'precondition: the section sha256 from folio outline or read --section')
+    .option('--json-path <path>', 'JSON: the value at this JSONPath ($.a.b) or JSON Pointer (/a/b)')
+    .option('--json-set <value>', 'set it to this JSON value (creates a missing member)', jsonValue('--json-set'))
+    .option('--json-insert <value>', 'insert this JSON value into the array at --json-path', jsonValue('--json-insert'))
+    .option('--index <i>', 'with --json-insert: position in the array (default: the end)', int('--index'))
+    .option('--json-delete', 'delete the value at --json-path')
+    .option('--jsonl-line <n>', 'JSON Lines: the line the path is inside', int('--jsonl-line'))
     .option('--json', 'print the response as one JSON object')
     .action(async (file: string, f: Flags) => {
-      const targets = [f.insertAt !== undefined, f.replace, f.delete, f.append].filter(Boolean).length;
-      if (targets !== 1) throw new Exit(usage(io, 'give exactly one of --insert-at, --replace, --delete, --append'));
+      const target = targetOf(f);
+      if (typeof target === 'string') throw new Exit(usage(io, target));
       const sources = [f.content !== undefined, f.contentFile, f.contentStdin].filter(Boolean).length;
       if (sources > 1) throw new Exit(usage(io, 'give one of --content, --content-file, --content-stdin'));
-      if (!f.delete && sources === 0) throw new Exit(usage(io, 'give the new text with --content, --content-file or --content-stdin'));
-      const units = f.bytes ? 'bytes' : 'lines';
-      const target: UpsertInput['target'] =
-        f.insertAt !== undefined
-          ? { insert: { at: f.insertAt, units } }
-          : f.replace
-            ? { replace: { ...f.replace, ...(f.bytes ? { units } : {}) } }
-            : f.delete
-              ? { delete: { ...f.delete, ...(f.bytes ? { units } : {}) } }
-              : { append: { at_end: true } };
+      if (!f.delete && f.jsonPath === undefined && sources === 0) throw new Exit(usage(io, 'give the new text with --content, --content-file or --content-stdin'));
       try {
         const content = f.content ?? (f.contentFile ? readFileSync(f.contentFile, 'utf8') : f.contentStdin ? await readStdin() : undefined);
         const input: UpsertInput = {
@@ -110,6 +166,7 @@ export function registerUpsert(program: Command, io: CliIO): void {
           ...(f.anchors ? { anchors: f.anchors.split(',').map((a) => a.trim()) } : {}),
           ...(f.rangeSha256 ? { expected_range_sha256: f.rangeSha256 } : {}),
           ...(f.ifNotModifiedSince ? { if_not_modified_since: /^\d+$/.test(f.ifNotModifiedSince) ? Number(f.ifNotModifiedSince) : f.ifNotModifiedSince } : {}),
+          ...(f.sectionSha256 ? { expected_section_sha256: f.sectionSha256 } : {}),
           ...(f.dryRun ? { dry_run: true } : {}),
           ...(f.normalizeNewlines === false ? { normalize_newlines: false } : {}),
         };

@@ -1,6 +1,6 @@
 /**
  * The MCP door: an MCP server whose tools are the agent tools of the api
- * (read, search, file_info, upsert, proposal_status), over stdio (`folio mcp`)
+ * (read, search, file_info, outline, upsert, proposal_status), over stdio (`folio mcp`)
  * or Streamable HTTP (`/api/mcp` on `folio serve`, behind its bearer token).
  * Tool errors come back as isError results holding `{error: {code, message, ...}}`
  * so an agent can act on the code and details.

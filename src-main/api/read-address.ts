@@ -1,0 +1,196 @@
+/**
+ * Every read, whatever it addresses: the one function behind `operations.read`
+ * and the agent door's read tool, so policy, caps, redaction and audit apply the
+ * same to sections, JSON paths and token windows as to line ranges.
+ *
+ * - section: the outline (cached per version) names the lines; read as a line range.
+ * - token_start/token_end, page_tokens: the token map names the lines; read as a line range.
+ * - json_path: the document is parsed (a JSON Lines line is read as one line
+ *   first); the answer holds the matches with their exact text and positions.
+ * Each resolves against one version: if the file changed between resolving and
+ * reading, it resolves again.
+ */
+import { getNodeValue } from 'jsonc-parser';
+import { FolioError } from '../engine/errors.ts';
+import { JSON_LIMITS, loadJsonFile, locate, parseJson, queryJson, type JsonDoc } from '../engine/json-address.ts';
+import { findSection, outlineOf } from '../engine/markdown-outline.ts';
+import { READ_LIMITS, read, type ReadOptions, type ReadResult } from '../engine/read.ts';
+import { readBytes } from '../engine/text-window.ts';
+import { textVersionOf, unchanged } from '../engine/text-version.ts';
+import { DEFAULT_TOKENIZER, countTokens, tokenPage, tokenRangeSpan, type TokenSpan } from '../engine/tokens.ts';
+import { toReadRequest } from './read-request.ts';
+import type { ReadInput, ReadOutput } from './schemas.ts';
+
+export type AddressedRead = Omit<ReadResult, 'mode'> & Pick<ReadOutput, 'mode' | 'section' | 'json' | 'tokens'>;
+
+const PLAIN_FIELDS = ['ranges', 'offset', 'limit', 'start_byte', 'max_bytes', 'end_byte', 'page_chars', 'head', 'tail', 'full'] as const;
+
+/** Which address mode the input asks for, if any; invalid_input for two, or an address mixed with a plain mode. */
+function addressOf(input: ReadInput): 'section' | 'json' | 'token_range' | 'token_page' | null {
+  const modes: ('section' | 'json' | 'token_range' | 'token_page')[] = [];
+  if (input.section !== undefined) modes.push('section');
+  if (input.json_path !== undefined) modes.push('json');
+  if (input.token_start !== undefined || input.token_end !== undefined) modes.push('token_range');
+  if (input.page_tokens !== undefined) modes.push('token_page');
+  if (input.jsonl_line !== undefined && input.json_path === undefined) {
+    throw new FolioError('invalid_input', 'jsonl_line goes with json_path (the path inside that line)', { jsonl_line: input.jsonl_line });
+  }
+  const plain = PLAIN_FIELDS.filter((f) => input[f] !== undefined && input[f] !== false);
+  if (input.page !== undefined && !modes.includes('token_page')) plain.push('page' as never);
+  if (modes.length + (plain.length ? 1 : 0) > 1) {
+    throw new FolioError('invalid_input', `give one read mode, got ${[...modes, ...plain].join(' + ')}`, { modes: [...modes, ...plain] });
+  }
+  return modes[0] ?? null;
+}
+
+/** Read `input` (its path already resolved by the caller) under `opts` (caps of the door). */
+export async function readByInput(input: ReadInput, opts: ReadOptions = {}): Promise<AddressedRead> {
+  const mode = addressOf(input);
+  const base: ReadOptions = { ...opts, hashlines: input.hashlines, invalidUtf8: input.invalid_utf8, allowBinary: input.allow_binary };
+  let r: AddressedRead;
+  if (mode === 'section') r = await readSection(input.path, input.section!, base);
+  else if (mode === 'json') r = await readJson(input, base);
+  else if (mode === 'token_range' || mode === 'token_page') r = await readTokens(input, mode, base);
+  else {
+    const { req, opts: o } = toReadRequest(input);
+    if (req.mode === 'bytes' && opts.maxBytes !== undefined && (req.maxBytes ?? 0) > opts.maxBytes) req.maxBytes = opts.maxBytes;
+    r = await read(input.path, req, { ...o, maxBytes: opts.maxBytes, maxFullBytes: opts.maxFullBytes });
+  }
+  if (input.tokenizer !== undefined || r.tokens) {
+    const tokenizer = r.tokens?.tokenizer ?? input.tokenizer ?? DEFAULT_TOKENIZER;
+    r.tokens = { ...r.tokens, tokenizer, count: await countTokens(r.content, tokenizer) };
+  }
+  return r;
+}
+
+/** Resolve against a version, read, and resolve again if the read saw a newer one. */
+async function onOneVersion<T>(resolve: () => Promise<T & { etag: string }>, readIt: (x: T) => Promise<ReadResult>): Promise<{ x: T; r: ReadResult }> {
+  for (let attempt = 0; ; attempt++) {
+    const x = await resolve();
+    const r = await readIt(x);
+    if (r.version.etag === x.etag || attempt >= 2) return { x, r };
+  }
+}
+
+async function readSection(path: string, section: string, opts: ReadOptions): Promise<AddressedRead> {
+  const { x, r } = await onOneVersion(
+    async () => {
+      const outline = await outlineOf(path);
+      return { h: findSection(outline, section), etag: outline.version.etag };
+    },
+    ({ h }) => read(path, { mode: 'lines', ranges: [{ start: h.line, end: h.end_line }] }, opts),
+  );
+  const h = x.h;
+  if (r.truncated) r.notes.push(`the section is lines ${h.line}-${h.end_line}; read on from where this answer ends with ranges`);
+  return { ...r, section: { path: h.path, level: h.level, line: h.line, end_line: h.end_line, start_byte: h.start_byte, end_byte: h.end_byte, sha256: h.sha256 } };
+}
+
+async function readTokens(input: ReadInput, mode: 'token_range' | 'token_page', opts: ReadOptions): Promise<AddressedRead> {
+  const tokenizer = input.tokenizer ?? DEFAULT_TOKENIZER;
+  const maxBytes = Math.min(opts.maxBytes ?? READ_LIMITS.maxWindowBytes, READ_LIMITS.maxWindowBytes);
+  const { x, r } = await onOneVersion(
+    async () => {
+      const v = await textVersionOf(input.path);
+      const f = { path: v.path, etag: v.version.etag, size: v.size, bomLen: v.bomLen };
+      const span: TokenSpan & { page?: number; nextPage?: number | null } =
+        mode === 'token_range'
+          ? await tokenRangeSpan(f, tokenizer, input.token_start ?? 0, input.token_end ?? (input.token_start ?? 0) + 1000)
+          : await tokenPage(f, tokenizer, input.page_tokens!, input.page ?? 1, maxBytes);
+      return { span, etag: v.version.etag };
+    },
+    ({ span }) =>
+      span.endLine < span.startLine
+        ? read(input.path, { mode: 'page', page: 1 }, opts) // an empty file
+        : read(input.path, { mode: 'lines', ranges: [{ start: span.startLine, end: span.endLine }] }, opts),
+  );
+  const s = x.span;
+  r.notes.push(...s.notes);
+  return {
+    ...r,
+    tokens: {
+      tokenizer,
+      count: 0,
+      start_token: s.startToken,
+      end_token: s.endToken,
+      total_tokens: s.totalTokens,
+      ...(s.page !== undefined ? { page: s.page, next_page: s.nextPage ?? null, page_tokens: input.page_tokens } : {}),
+    },
+  };
+}
+
+export interface JsonSource {
+  path: string;
+  doc: JsonDoc;
+  version: ReadResult['version'];
+  /** byte and 0-based line where doc.text starts in the file */
+  baseByte: number;
+  baseLineIdx: number;
+  totalLines: number | null;
+  bom: boolean;
+}
+
+/** Line `lineNo` of a JSON Lines file, parsed. */
+export async function jsonlLine(path: string, lineNo: number, opts: ReadOptions): Promise<JsonSource> {
+  for (let attempt = 0; ; attempt++) {
+    const v = await textVersionOf(path);
+    const r = await read(path, { mode: 'lines', ranges: [{ start: lineNo, end: lineNo }] }, { ...opts, hashlines: false });
+    const start = r.start_byte;
+    const end = r.line_cut ? r.line_cut.line_end_byte : r.end_byte;
+    if (end - start > JSON_LIMITS.maxBytes) {
+      throw new FolioError('too_large', `line ${lineNo} is ${end - start} bytes; JSON values are parsed whole, up to ${JSON_LIMITS.maxBytes} bytes`, { line: lineNo, size: end - start, limit: JSON_LIMITS.maxBytes });
+    }
+    const text = readBytes(r.path, start, end).toString('utf8').replace(/\r?\n$/, '');
+    if ((r.version.etag !== v.version.etag || !unchanged(v)) && attempt < 2) continue;
+    return { path: r.path, doc: parseJson(text, { path: r.path, firstLine: lineNo }), version: r.version, baseByte: start, baseLineIdx: lineNo - 1, totalLines: r.total_lines, bom: r.bom };
+  }
+}
+
+async function readJson(input: ReadInput, opts: ReadOptions): Promise<AddressedRead> {
+  const expr = input.json_path!;
+  let src: JsonSource;
+  if (input.jsonl_line !== undefined) {
+    if (input.jsonl_line < 1) throw new FolioError('invalid_range', `jsonl_line must be >= 1, got ${input.jsonl_line}`, { jsonl_line: input.jsonl_line });
+    src = await jsonlLine(input.path, input.jsonl_line, opts);
+  } else {
+    const j = await loadJsonFile(input.path);
+    src = { path: j.v.path, doc: j, version: j.v.version, baseByte: j.v.bomLen, baseLineIdx: 0, totalLines: j.v.totalLines, bom: j.v.bomLen > 0 };
+  }
+  const path = src.path;
+  const matches = queryJson(src.doc, expr, path);
+  const at = locate(src.doc.text, matches.flatMap((m) => [m.node.offset, m.node.offset + m.node.length]));
+  const cap = Math.min(opts.maxBytes ?? READ_LIMITS.maxWindowBytes, READ_LIMITS.maxWindowBytes);
+  let used = 0;
+  let omitted = 0;
+  const out = matches.map((m, i) => {
+    const a = at[2 * i]!;
+    const b = at[2 * i + 1]!;
+    const pos = { start_line: src.baseLineIdx + a.lineIdx + 1, end_line: src.baseLineIdx + b.lineIdx + 1, start_byte: src.baseByte + a.byte, end_byte: src.baseByte + b.byte };
+    const size = b.byte - a.byte;
+    if (used + size > cap) {
+      omitted++;
+      return { pointer: m.pointer, omitted: true, ...pos };
+    }
+    used += size;
+    return { pointer: m.pointer, value: getNodeValue(m.node) as unknown, text: src.doc.text.slice(m.node.offset, m.node.offset + m.node.length), ...pos };
+  });
+  const notes = omitted ? [`${omitted} of ${out.length} match(es) omitted at the ${cap}-byte cap: read their byte ranges or a narrower path`] : [];
+  return {
+    path,
+    version: src.version,
+    encoding: 'utf-8',
+    bom: src.bom,
+    newline_style: null,
+    total_lines: src.totalLines,
+    indexing: null,
+    mode: 'json',
+    content: out.flatMap((m) => ('text' in m ? [m.text] : [])).join('\n'),
+    start_line: Math.min(...out.map((m) => m.start_line)),
+    end_line: Math.max(...out.map((m) => m.end_line)),
+    start_byte: Math.min(...out.map((m) => m.start_byte)),
+    end_byte: Math.max(...out.map((m) => m.end_byte)),
+    hashlines: false,
+    notes,
+    truncated: omitted > 0,
+    json: { json_path: expr, ...(input.jsonl_line !== undefined ? { jsonl_line: input.jsonl_line } : {}), matches: out },
+  };
+}

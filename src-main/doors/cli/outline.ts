@@ -1,0 +1,37 @@
+/**
+ * `folio outline FILE [--max-level N] [--json]`: the headings of a markdown file.
+ * Human output: one line per heading, indented by level, with its line range and
+ * the start of its section hash.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import { handle, type OpOutput } from '../../api/handle.ts';
+import { count } from './format.ts';
+import { Exit, printError, type CliIO } from './main.ts';
+
+const HUMAN = { kind: 'human', name: 'cli' } as const;
+
+function formatOutline(r: OpOutput<'outline'>): string {
+  const rows = r.headings.map((h) => `${'  '.repeat(h.level - 1)}${'#'.repeat(h.level)} ${h.text}  (lines ${count(h.line)}-${count(h.end_line)}, sha256 ${h.sha256.slice(0, 12)})`);
+  rows.push(`${r.headings.length} heading(s), ${count(r.total_lines)} lines, version ${r.version.etag}`);
+  return rows.join('\n') + '\n';
+}
+
+export function registerOutline(program: Command, io: CliIO): void {
+  program
+    .command('outline')
+    .description('The headings of a markdown FILE with their line ranges and section hashes (paths for read --section).')
+    .argument('<file>', 'markdown file')
+    .option('--max-level <n>', 'only headings up to this level (1-6)', (v: string) => {
+      if (!/^[1-6]$/.test(v)) throw new InvalidArgumentError(`--max-level takes 1 to 6, got "${v}"`);
+      return Number(v);
+    })
+    .option('--json', 'print the response as one JSON object')
+    .action(async (file: string, f: { maxLevel?: number; json?: boolean }) => {
+      try {
+        const r = await handle('outline', { path: file, ...(f.maxLevel !== undefined ? { max_level: f.maxLevel } : {}) }, HUMAN);
+        io.stdout.write(f.json ? JSON.stringify(r) + '\n' : formatOutline(r));
+      } catch (err) {
+        throw new Exit(printError(err, Boolean(f.json), io));
+      }
+    });
+}
