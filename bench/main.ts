@@ -1,5 +1,6 @@
 /** Benchmark dispatcher: `npm run bench -- [index ...] [--size 2G] [--runs N]`. */
 import { parseArgs } from 'node:util';
+import { benchAddress } from './address.bench.ts';
 import { benchIndex } from './index.bench.ts';
 import { benchMcp } from './mcp.bench.ts';
 import { benchRead } from './read.bench.ts';
@@ -16,6 +17,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   read: benchRead,
   upsert: benchUpsert,
   mcp: benchMcp,
+  address: benchAddress,
 };
 
 export async function main(argv: string[]): Promise<number> {

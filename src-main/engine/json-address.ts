@@ -158,6 +158,13 @@ function notFound(doc: JsonDoc, expr: string, segments: Segment[] | null, path: 
   });
 }
 
+/** The document's value, built once per parsed tree (a big document's value takes a while to build). */
+const values = new WeakMap<Node, unknown>();
+function valueOf(root: Node): unknown {
+  if (!values.has(root)) values.set(root, getNodeValue(root));
+  return values.get(root);
+}
+
 /** The values `expr` selects, in document order for a JSONPath. */
 export function queryJson(doc: JsonDoc, expr: string, path: string): JsonMatch[] {
   checkSyntax(expr);
@@ -167,9 +174,18 @@ export function queryJson(doc: JsonDoc, expr: string, path: string): JsonMatch[]
     if (!node) throw notFound(doc, expr, segments, path);
     return [{ pointer: pointerOf(segments), segments, node }];
   }
+  // Names and indexes only: walk the tree (no need to build the document's value).
+  const simplePath = simplePathSegments(expr);
+  if (simplePath) {
+    // Typed by the document ("0" names a member of an object, an index of an array).
+    const segments = segmentsOfPointer(doc.root, pointerOf(simplePath));
+    const node = findNodeAtLocation(doc.root, segments);
+    if (!node) throw notFound(doc, expr, segments, path);
+    return [{ pointer: pointerOf(segments), segments, node }];
+  }
   let results: { pointer: string }[];
   try {
-    results = JSONPath({ path: expr, json: getNodeValue(doc.root) as object, resultType: 'all', eval: 'safe', wrap: true }) as { pointer: string }[];
+    results = JSONPath({ path: expr, json: valueOf(doc.root) as object, resultType: 'all', eval: 'safe', wrap: true }) as { pointer: string }[];
   } catch (err) {
     throw new FolioError('invalid_input', `json_path "${expr}": ${err instanceof Error ? err.message : String(err)}`, { json_path: expr });
   }
