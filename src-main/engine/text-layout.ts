@@ -6,8 +6,9 @@
  * UTF-16 is recognised by its byte-order mark, or without one when the head is
  * unambiguous: ASCII-range text in UTF-16 has a zero byte in (nearly) every unit,
  * always on the same side, and UTF-8 text never has a zero byte except for NUL.
- * The rule: at least 2 whole units; no zero byte at all on one parity; a zero byte
- * on the other parity in at least half of the units; and at most 10% of the
+ * The rule: at least 2 whole units; a zero byte on one parity in at least half of
+ * the units; on the other parity in at most 1/16 of them (U+xx00 characters such
+ * as U+4E00 or the low surrogate DE00 of an emoji have one there); and at most 10% of the
  * units are control characters (so an array of small 16-bit integers is not
  * text). UTF-16 text of CJK or other scripts without a BOM has few zero bytes and
  * is not guessed (it reads as invalid UTF-8).
@@ -40,8 +41,8 @@ export function utf16WithoutBomOf(head: Uint8Array): 'utf-16le' | 'utf-16be' | n
     if (head[i + 1] === 0) zeroOdd++;
   }
   let be: boolean;
-  if (zeroEven === 0 && zeroOdd >= 2 && zeroOdd >= units / 2) be = false;
-  else if (zeroOdd === 0 && zeroEven >= 2 && zeroEven >= units / 2) be = true;
+  if (zeroEven <= units / 16 && zeroOdd >= 2 && zeroOdd >= units / 2) be = false;
+  else if (zeroOdd <= units / 16 && zeroEven >= 2 && zeroEven >= units / 2) be = true;
   else return null;
   let controls = 0;
   for (let i = 0; i + 1 < head.length; i += 2) {
