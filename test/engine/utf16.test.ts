@@ -137,6 +137,22 @@ describe('UTF-16 index and file facts', () => {
     expect((await buildIndex(p, { threads: 0 })).facts.firstInvalid).toBe(65536 * 5 - 2);
   });
 
+  it('extend() on a growing UTF-16 log equals a full rebuild, with a CR LF pair and a surrogate pair cut by the append', async () => {
+    const { appendFileSync } = await import('node:fs');
+    const first = utf16(sourceText(3000, 7, { crlf: true }), 'le-bom');
+    const p = file(Buffer.concat([first, Buffer.from([0x0d, 0x00, 0x3d, 0xd8])])); // ends with CR and a high surrogate
+    const index = await openIndex(p);
+    expect(index.facts.firstInvalid).toBe(first.length + 2); // for now: a high surrogate at the very end
+    appendFileSync(p, Buffer.concat([Buffer.from([0x00, 0xde, 0x0a, 0x00]), utf16(sourceText(2000, 8, { crlf: true }), 'le')]));
+    expect(index.extend()).toBe('extended');
+    const fresh = await buildIndex(p, { threads: 0 });
+    expect(index.newlines).toBe(fresh.newlines);
+    expect(fresh.facts.firstInvalid).toBeNull();
+    expect(index.facts).toEqual(fresh.facts);
+    expect(index.lineCount).toBe(fresh.lineCount);
+    for (let line = 0; line < fresh.lineCount; line += 173) expect(index.lineStart(line)).toBe(fresh.lineStart(line));
+  });
+
   it('UTF-8 text and binary files are not mistaken for BOM-less UTF-16', async () => {
     expect((await fileInfo(file(Buffer.from('plain ascii\nand more\n')))).encoding).toBe('utf-8');
     expect((await fileInfo(file(Buffer.from('abc\0def\n')))).encoding).toBe('binary');
@@ -327,6 +343,26 @@ describe('UTF-16 upserts', () => {
     // Even, outside the pair: fine, and encoded in UTF-16LE.
     await edit(p, { kind: 'replace', start: 8, end: 10, units: 'bytes' }, 'B');
     expect(backToUtf8(readFileSync(p), 'le-bom')).toBe('a😀B\nline two\n');
+  });
+
+  it('contentBytes writes an exact inverse verbatim (what undo needs): the file is byte-exact again', async () => {
+    const before = utf16('one\r\ntwo 😀\r\nthree\r\n', 'be-bom');
+    const p = file(before);
+    const r = await upsert(p, {
+      target: { kind: 'replace', start: 2, end: 2, units: 'lines' },
+      content: 'TWO\n',
+      preconditions: { ifMatch: await etag(p) },
+      captureBytes: true,
+    });
+    expect(backToUtf8(readFileSync(p), 'be-bom')).toBe('one\r\nTWO\r\nthree\r\n');
+    await upsert(p, {
+      target: { kind: 'replace', start: r.range_after.start_byte, end: r.range_after.end_byte, units: 'bytes' },
+      content: '',
+      contentBytes: r.removed!,
+      normalizeNewlines: false,
+      preconditions: { ifMatch: await etag(p) },
+    });
+    expect(readFileSync(p).equals(before)).toBe(true);
   });
 
   it('expected_range_sha256 is the SHA-256 of the file bytes of the range', async () => {
