@@ -8,3 +8,4 @@ export { countNewlinesPerBlock, countLinesAndCR, countNewlines, findNthNewline, 
 export { sniff } from './sniff';
 export { snapBackToCodepoint, snapForwardToCodepoint, lineStartBefore, lineEndAfter } from './boundaries';
 export { utf8Feed, utf8Pending } from './utf8';
+export { countLinesAndCR16, countNewlines16, findNthNewline16, countNewlineStyle16, utf16Validate } from './utf16';

@@ -8,8 +8,10 @@
  * - appendBytes writes with O_APPEND and fsyncs: no rewrite.
  *
  * The copy goes through the WASM kernels' input window, so the new file's line
- * index (newlines per 64 KiB block, CR/CRLF, UTF-8 validity) is computed in the same
- * pass that writes it: no second read. Blocks cannot simply be shifted after an
+ * index (newlines per 64 KiB block, CR/CRLF, UTF-8 or UTF-16 validity) is computed
+ * in the same pass that writes it: no second read. The new file's text layout is
+ * decided from its first chunk, exactly as a fresh build decides it from its head,
+ * so the index equals a rebuild even when an edit changes a BOM-less UTF-16 head. Blocks cannot simply be shifted after an
  * edit: the index's grid is fixed at 64 KiB (that is what keeps it at 4 bytes per
  * block), and a shift by any other amount changes every later block's contents.
  */
@@ -30,9 +32,10 @@ import { BlockTable, blockCount } from './block-table.ts';
 import { breakerPathOf, lockPathOf, ownerDead } from './file-lock.ts';
 import { fromFsError } from './errors.ts';
 import { edgeHashes, statRegularFile, type FileIdentity } from './file-identity.ts';
-import { BLOCK_SIZE, CHUNK_SIZE } from './kernels/kernels.mjs';
+import { BLOCK_SIZE, CHUNK_SIZE, textKernels, type TextKernels } from './kernels/kernels.mjs';
 import { LineIndex } from './line-index.ts';
 import { localKernels } from './local-kernels.ts';
+import { layoutOf, LAYOUT_SAMPLE_BYTES } from './text-layout.ts';
 
 const TMP_MARK = '.folio-tmp-';
 
@@ -114,7 +117,8 @@ export function rewriteRange(path: string, old: FileIdentity, start: number, end
     const input = k.input;
     const blocks = blockCount(newSize);
     const counts = new Uint32Array(blocks);
-    const utf8 = k.utf8Stream();
+    let tk: TextKernels | undefined;
+    let validator: ReturnType<TextKernels['validator']> | undefined;
     let newlines = 0;
     let cr = 0;
     let crlf = 0;
@@ -123,7 +127,7 @@ export function rewriteRange(path: string, old: FileIdentity, start: number, end
     let pos = 0;
     let si = 0;
     const firstBytes: number[] = [];
-    let lastByte = -1;
+    let lastUnit = -1;
     while (pos < newSize) {
       // Fill a whole chunk (grid-aligned, as the per-block counts need) from the sources.
       let got = 0;
@@ -143,19 +147,24 @@ export function rewriteRange(path: string, old: FileIdentity, start: number, end
         s.from += n;
         got += n;
       }
-      const lines = k.scanLines(got, counts, pos / BLOCK_SIZE, prevIsCR);
+      if (!tk) {
+        tk = textKernels(k, layoutOf(input.subarray(0, Math.min(got, LAYOUT_SAMPLE_BYTES))));
+        validator = tk.validator();
+      }
+      const lines = tk.scanLines(got, counts, pos / BLOCK_SIZE, prevIsCR);
       newlines += lines.newlines;
       cr += lines.cr;
       crlf += lines.crlf;
-      prevIsCR = input[got - 1] === 13;
+      const lastAt = got - tk.unit - (got % tk.unit);
+      prevIsCR = lastAt >= 0 && tk.unitAt(input, lastAt) === 13;
       if (firstBytes.length < 3) for (let i = 0; i < got && firstBytes.length < 3; i++) firstBytes.push(input[i]!);
-      lastByte = input[got - 1]!;
-      if (firstInvalid < 0) firstInvalid = utf8.feed(got);
+      lastUnit = got % tk.unit === 0 && lastAt >= 0 ? tk.unitAt(input, lastAt) : -1;
+      if (firstInvalid < 0) firstInvalid = validator!.feed(got);
       let written = 0;
       while (written < got) written += writeSync(out, input, written, got - written);
       pos += got;
     }
-    if (firstInvalid < 0) firstInvalid = utf8.finish();
+    if (firstInvalid < 0 && validator) firstInvalid = validator.finish();
     fchmodSync(out, old.mode & 0o7777);
     try {
       fchownSync(out, old.uid, old.gid);
@@ -177,8 +186,9 @@ export function rewriteRange(path: string, old: FileIdentity, start: number, end
       indexedBytes: identity.size,
       newlines,
       facts: { cr, crlf, firstInvalid: firstInvalid >= 0 ? firstInvalid : null, pendingUtf8: 0 },
-      lastByte,
+      lastUnit,
       firstBytes,
+      layout: tk?.layout ?? 'utf-8',
     });
     return { identity, index };
   } catch (err) {

@@ -3,12 +3,14 @@
  *  - magic numbers, by the `file-type` package (names the type: image/png, application/zip ...);
  *  - byte statistics of the head from the WASM sniff kernel: any NUL byte, or more
  *    than 10% control bytes (ESC is not counted: logs carry ANSI colours).
- * A UTF-16 BOM marks text that merely looks binary to the byte statistics.
+ * UTF-16 (by its BOM, or without one when its head is unambiguous, see
+ * text-layout.ts) is text that merely looks binary to the byte statistics.
  */
 import { closeSync, readSync } from 'node:fs';
 import { fileTypeFromBuffer } from 'file-type';
 import { openForRead } from './file-identity.ts';
 import { localKernels } from './local-kernels.ts';
+import { layoutOf } from './text-layout.ts';
 
 export const SNIFF_BYTES = 64 * 1024;
 const CONTROL_RATIO = 0.1;
@@ -52,6 +54,10 @@ export async function sniffBinary(path: string, size: number): Promise<BinaryVer
   // A UTF-16 BOM first: file-type reads FF FE as an MPEG audio frame sync.
   if (bomEncoding === 'utf-16le' || bomEncoding === 'utf-16be') {
     return { isBinary: false, type: null, ext: null, reason: `${bomEncoding} byte-order mark`, bomEncoding };
+  }
+  const layout = layoutOf(head);
+  if (layout !== 'utf-8') {
+    return { isBinary: false, type: null, ext: null, reason: `${layout} without a byte-order mark (a zero byte in every ASCII unit)`, bomEncoding };
   }
   const detected = await fileTypeFromBuffer(head);
   if (detected && !TEXT_MIMES.has(detected.mime)) {

@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { sniffBinary, type BinaryVerdict } from './binary-sniff.ts';
 import { FolioError } from './errors.ts';
 import { etagOf, type FileIdentity } from './file-identity.ts';
+import { encodingOf, type Encoding } from './encoding-detect.ts';
 import type { IndexProgress } from './index-builder.ts';
 import { startIndex, type OpenOptions } from './index-store.ts';
 import type { LineIndex, NewlineStyle } from './line-index.ts';
@@ -24,7 +25,7 @@ export interface Version {
   sha256?: string;
 }
 
-export type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'binary' | 'unknown';
+export type { Encoding };
 
 export interface FileFacts {
   index: LineIndex;
@@ -32,6 +33,8 @@ export interface FileFacts {
   version: Version;
   verdict: BinaryVerdict;
   encoding: Encoding;
+  /** confidence (0..1) of a detected legacy encoding */
+  encodingConfidence?: number;
   bom: boolean;
   newlineStyle: NewlineStyle | null;
   totalLines: number | null;
@@ -122,13 +125,6 @@ function sha256Of(id: FileIdentity, etag: string): string | undefined {
   return undefined;
 }
 
-function encodingOf(verdict: BinaryVerdict, index: LineIndex): Encoding {
-  if (verdict.isBinary) return 'binary';
-  if (verdict.bomEncoding === 'utf-16le' || verdict.bomEncoding === 'utf-16be') return verdict.bomEncoding;
-  if (!index.complete) return 'utf-8'; // provisional until the whole file is validated
-  return index.facts.firstInvalid === null ? 'utf-8' : 'unknown';
-}
-
 /** The binary_file error for this file: its detected type and why it counts as binary. */
 export function binaryFileError(facts: FileFacts, note?: string): FolioError {
   const { type, ext, reason } = facts.verdict;
@@ -158,13 +154,15 @@ export async function factsOf(path: string, opts: OpenOptions & { hash?: boolean
   const etag = etagOf(identity);
   const verdict = await verdictOf(identity, etag);
   const sha256 = opts.hash === false ? digests.get(etag) : sha256Of(identity, etag);
+  const enc = encodingOf(verdict, index, etag);
   return {
     index,
     identity,
     version: { etag, size: identity.size, mtimeMs: identity.mtimeMs, ...(sha256 ? { sha256 } : {}) },
     verdict,
-    encoding: encodingOf(verdict, index),
-    bom: verdict.bomEncoding !== null,
+    encoding: enc.encoding,
+    ...(enc.confidence !== undefined ? { encodingConfidence: enc.confidence } : {}),
+    bom: index.bom,
     newlineStyle: index.complete ? index.newlineStyle : null,
     totalLines: index.complete ? index.lineCount : null,
     indexing: index.complete ? null : build.progress(),

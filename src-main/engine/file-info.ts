@@ -1,5 +1,6 @@
 /** file_info: what a file is, from its (cached) line index and a sniff of its head. */
 import { sniffBinary } from './binary-sniff.ts';
+import { encodingOf, type Encoding } from './encoding-detect.ts';
 import { etagOf } from './file-identity.ts';
 import { openIndex, type OpenOptions } from './index-store.ts';
 import type { NewlineStyle } from './line-index.ts';
@@ -10,7 +11,9 @@ export interface FileInfoResult {
   size: number;
   lines: number;
   newlines: number;
-  encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'binary' | 'unknown';
+  encoding: Encoding;
+  /** confidence (0..1) of a detected legacy encoding */
+  encodingConfidence?: number;
   bom: boolean;
   newlineStyle: NewlineStyle;
   finalNewline: boolean;
@@ -24,21 +27,17 @@ export async function fileInfo(path: string, opts: OpenOptions = {}): Promise<Fi
   const id = index.identity;
   const verdict = await sniffBinary(id.path, id.size);
   const valid = index.facts.firstInvalid === null;
-  const encoding: FileInfoResult['encoding'] = verdict.isBinary
-    ? 'binary'
-    : verdict.bomEncoding === 'utf-16le' || verdict.bomEncoding === 'utf-16be'
-      ? verdict.bomEncoding
-      : valid
-        ? 'utf-8'
-        : 'unknown';
+  const etag = etagOf(id);
+  const enc = encodingOf(verdict, index, etag);
   return {
     path: id.path,
-    version: { etag: etagOf(id), size: id.size, mtimeMs: id.mtimeMs },
+    version: { etag, size: id.size, mtimeMs: id.mtimeMs },
     size: id.size,
     lines: index.lineCount,
     newlines: index.newlines,
-    encoding,
-    bom: verdict.bomEncoding !== null,
+    encoding: enc.encoding,
+    ...(enc.confidence !== undefined ? { encodingConfidence: enc.confidence } : {}),
+    bom: index.bom,
     newlineStyle: index.newlineStyle,
     finalNewline: index.finalNewline,
     utf8: { valid, firstInvalidOffset: index.facts.firstInvalid },

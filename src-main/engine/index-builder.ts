@@ -19,8 +19,9 @@ import { FolioError, fromFsError } from './errors.ts';
 import { edgeHashes, openForRead, statRegularFile } from './file-identity.ts';
 import { BLOCK_SIZE, kernelModule } from './kernels/kernels.mjs';
 import { scanRange, type ScanResult } from './kernels/index-worker.mjs';
-import { firstBytesOf, lastByteOf, LineIndex, type IndexFacts } from './line-index.ts';
+import { firstBytesOf, lastUnitOf, LineIndex, type IndexFacts } from './line-index.ts';
 import { localKernels } from './local-kernels.ts';
+import { layoutOf, LAYOUT_SAMPLE_BYTES, type TextLayout } from './text-layout.ts';
 import { poolRegistry } from './worker-pool.ts';
 
 export interface IndexProgress {
@@ -59,10 +60,13 @@ export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
   const identity = statRegularFile(path);
   const { head, tail } = edgeHashes(identity.path, identity.size);
   const fd = openForRead(identity.path);
-  let lastByte: number;
+  let lastUnit: number;
   let firstBytes: number[];
+  let layout: TextLayout;
   try {
-    lastByte = lastByteOf(fd, identity.size);
+    const head = Buffer.alloc(Math.min(identity.size, LAYOUT_SAMPLE_BYTES));
+    layout = layoutOf(head.subarray(0, readSync(fd, head, 0, head.length, 0)));
+    lastUnit = lastUnitOf(fd, identity.size, layout);
     firstBytes = firstBytesOf(fd, identity.size);
   } finally {
     closeSync(fd);
@@ -76,8 +80,9 @@ export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
     indexedBytes: 0,
     newlines: 0,
     facts: { cr: 0, crlf: 0, firstInvalid: null, pendingUtf8: 0 },
-    lastByte,
+    lastUnit,
     firstBytes,
+    layout,
   });
   const threads = opts.threads ?? defaultThreads();
   const inThread = threads === 0 || identity.size < (opts.smallFileBytes ?? SMALL_FILE_BYTES);
@@ -117,7 +122,7 @@ export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
       facts.cr += r.cr;
       facts.crlf += r.crlf;
     }
-    facts.firstInvalid = firstInvalidAcross(identity.path, bounds, results);
+    facts.firstInvalid = layout === 'utf-8' ? firstInvalidAcross(identity.path, bounds, results) : firstOf(results);
     const done = new LineIndex({
       identity,
       head,
@@ -126,8 +131,9 @@ export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
       indexedBytes: identity.size,
       newlines,
       facts,
-      lastByte,
+      lastUnit,
       firstBytes,
+      layout,
     });
     done.buildMs = performance.now() - started;
     live.adopt(done);
@@ -145,6 +151,7 @@ export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
           try {
             const r = scanRange({
               kernels: localKernels(),
+              layout,
               fd: kfd,
               start: 0,
               end: identity.size,
@@ -176,6 +183,7 @@ export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
   const jobs = Array.from({ length: pieces }, (_, i) =>
     pool(threads).run({
       path: identity.path,
+      layout,
       start: bounds[i]!,
       end: bounds[i + 1]!,
       isLast: i === pieces - 1,
@@ -238,10 +246,17 @@ function firstInvalidAcross(path: string, bounds: number[], results: ScanResult[
   return null;
 }
 
+/** UTF-16 pieces check their own junctions (see scanRange16): the first error is the smallest. */
+function firstOf(results: ScanResult[]): number | null {
+  const found = results.map((r) => r.firstInvalid).filter((o) => o >= 0);
+  return found.length ? Math.min(...found) : null;
+}
+
 // ---------------------------------------------------------------------------
 
 interface Job {
   path: string;
+  layout: TextLayout;
   start: number;
   end: number;
   isLast: boolean;

@@ -16,8 +16,9 @@ import { join } from 'node:path';
 import { BlockTable } from './block-table.ts';
 import type { FileIdentity } from './file-identity.ts';
 import { LineIndex, type IndexFacts } from './line-index.ts';
+import type { TextLayout } from './text-layout.ts';
 
-const FORMAT = 1;
+const FORMAT = 2;
 
 interface Header {
   format: number;
@@ -26,8 +27,9 @@ interface Header {
   tail: string;
   newlines: number;
   facts: IndexFacts;
-  lastByte: number;
+  lastUnit: number;
   firstBytes: number[];
+  layout: TextLayout;
   wraps: number[];
 }
 
@@ -51,8 +53,9 @@ export function saveIndex(index: LineIndex): void {
     tail: s.tail,
     newlines: s.newlines,
     facts: s.facts,
-    lastByte: s.lastByte,
+    lastUnit: s.lastUnit,
     firstBytes: s.firstBytes,
+    layout: s.layout,
     wraps,
   };
   const json = Buffer.from(JSON.stringify(header));
@@ -90,8 +93,9 @@ export function loadIndex(path: string, now: FileIdentity): LineIndex | undefine
       indexedBytes: header.identity.size,
       newlines: header.newlines,
       facts: header.facts,
-      lastByte: header.lastByte,
+      lastUnit: header.lastUnit,
       firstBytes: header.firstBytes,
+      layout: header.layout,
     });
   } catch {
     return undefined;

@@ -8,24 +8,29 @@
  * contiguous prefix [0, indexedBytes) and serves a query past that prefix by
  * scanning forward in this thread (on-demand), so the first window of a huge file
  * comes back long before the build ends. extend() indexes only appended bytes.
+ *
+ * Newlines are counted in the file's text layout (text-layout.ts): '\n' bytes, or
+ * LF code units of a UTF-16 file (2 bytes at even offsets). Offsets stay file byte
+ * offsets either way; a newline's offset is that of its unit's first byte.
  */
 import { closeSync, readSync } from 'node:fs';
 import { BlockTable, blockCount } from './block-table.ts';
 import { FolioError } from './errors.ts';
 import { edgeHashes, EDGE_BYTES, openForRead, statRegularFile, type FileIdentity } from './file-identity.ts';
-import { BLOCK_SIZE, CHUNK_SIZE, type Kernels } from './kernels/kernels.mjs';
+import { BLOCK_SIZE, CHUNK_SIZE, textKernels, type TextKernels } from './kernels/kernels.mjs';
 import { scanRange } from './kernels/index-worker.mjs';
 import { localKernels } from './local-kernels.ts';
+import { bomLengthOf, layoutOf, LAYOUT_SAMPLE_BYTES, type TextLayout } from './text-layout.ts';
 
 /** How lines end: by '\n', '\r\n', '\r' alone, a mix, or no line break at all. */
 export type NewlineStyle = 'none' | 'lf' | 'crlf' | 'cr' | 'mixed';
 
 export interface IndexFacts {
-  /** '\r' bytes */
+  /** CR units ('\r' bytes, or 0x000D units of UTF-16) */
   cr: number;
-  /** '\r\n' pairs */
+  /** CR LF pairs */
   crlf: number;
-  /** offset of the first invalid UTF-8 byte (Rust valid_up_to semantics), or null if valid */
+  /** offset of the first invalid UTF-8 byte (Rust valid_up_to semantics), or of the first ill-formed UTF-16 unit; null if valid */
   firstInvalid: number | null;
   /** bytes at the end of the indexed prefix that may be an incomplete UTF-8 sequence (0 when complete) */
   pendingUtf8: number;
@@ -39,8 +44,10 @@ export interface IndexState {
   indexedBytes: number;
   newlines: number;
   facts: IndexFacts;
-  lastByte: number;
+  /** the last code unit (a byte, or a UTF-16 unit), -1 for an empty file */
+  lastUnit: number;
   firstBytes: number[];
+  layout: TextLayout;
 }
 
 export class LineIndex {
@@ -54,8 +61,10 @@ export class LineIndex {
   /** '\n' count within the indexed bytes (what `wc -l` prints once complete). */
   newlines: number;
   facts: IndexFacts;
-  private lastByte: number;
+  private lastUnit: number;
   private firstBytes: number[];
+  /** How newlines are laid out: bytes, or UTF-16 units in either byte order. */
+  layout: TextLayout;
   /** How long the build took (ms) and whether it came from the persisted cache. */
   buildMs = 0;
   fromCache = false;
@@ -68,8 +77,9 @@ export class LineIndex {
     this.indexedBytes = s.indexedBytes;
     this.newlines = s.newlines;
     this.facts = s.facts;
-    this.lastByte = s.lastByte;
+    this.lastUnit = s.lastUnit;
     this.firstBytes = s.firstBytes;
+    this.layout = s.layout;
   }
 
   get path(): string {
@@ -88,11 +98,21 @@ export class LineIndex {
     return this.table.memoryBytes;
   }
   get finalNewline(): boolean {
-    return this.lastByte === 10;
+    return this.lastUnit === 10;
+  }
+  /** Bytes per code unit: 2 for UTF-16, else 1. */
+  get unit(): 1 | 2 {
+    return this.layout === 'utf-8' ? 1 : 2;
+  }
+  /** Length of the byte-order mark (3 for UTF-8, 2 for UTF-16), 0 if none. */
+  get bomLength(): number {
+    return bomLengthOf(this.layout, this.firstBytes);
   }
   get bom(): boolean {
-    const b = this.firstBytes;
-    return b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+    return this.bomLength > 0;
+  }
+  private kernels(): TextKernels {
+    return textKernels(localKernels(), this.layout);
   }
   /** Lines: newlines, plus one for a last line without a final newline. */
   get lineCount(): number {
@@ -121,8 +141,9 @@ export class LineIndex {
       indexedBytes: this.indexedBytes,
       newlines: this.newlines,
       facts: this.facts,
-      lastByte: this.lastByte,
+      lastUnit: this.lastUnit,
       firstBytes: this.firstBytes,
+      layout: this.layout,
     };
   }
 
@@ -135,8 +156,9 @@ export class LineIndex {
     this.indexedBytes = other.indexedBytes;
     this.newlines = other.newlines;
     this.facts = other.facts;
-    this.lastByte = other.lastByte;
+    this.lastUnit = other.lastUnit;
     this.firstBytes = other.firstBytes;
+    this.layout = other.layout;
   }
 
   /**
@@ -181,7 +203,7 @@ export class LineIndex {
   private scanForward(targetBytes: number, untilNewlines = Infinity): void {
     const end = Math.min(this.identity.size, Math.ceil(targetBytes / BLOCK_SIZE) * BLOCK_SIZE);
     if (end <= this.indexedBytes || this.indexedBytes % BLOCK_SIZE !== 0) return;
-    const k = localKernels();
+    const k = this.kernels();
     const fd = openForRead(this.path);
     try {
       let pos = this.indexedBytes;
@@ -191,7 +213,7 @@ export class LineIndex {
         const got = readSync(fd, k.input, 0, want, pos);
         if (got <= 0) break;
         counts.fill(0);
-        k.countNewlinesPerBlock(got, counts, 0);
+        k.scanLines(got, counts, 0, false);
         const firstBlock = pos / BLOCK_SIZE;
         for (let i = 0; i * BLOCK_SIZE < got; i++) {
           this.newlines += counts[i]!;
@@ -216,7 +238,7 @@ export class LineIndex {
   }
 
   /** Read block b (within the indexed prefix) into the kernels' input window; returns its length. */
-  private loadBlock(k: Kernels, fd: number, b: number, limit: number): number {
+  private loadBlock(k: TextKernels, fd: number, b: number, limit: number): number {
     const start = b * BLOCK_SIZE;
     const len = Math.min(BLOCK_SIZE, limit - start);
     let done = 0;
@@ -228,13 +250,13 @@ export class LineIndex {
     return done;
   }
 
-  /** Byte offset of the n-th '\n' (1-based), or -1 if the file has fewer. */
+  /** Byte offset of the n-th newline (1-based; its unit's first byte), or -1 if the file has fewer. */
   nthNewlineOffset(n: number): number {
     if (n < 1) throw new RangeError(`newline number must be >= 1, got ${n}`);
     this.ensureNewlines(n);
     if (n > this.newlines) return -1;
     const b = this.table.blockOfNthNewline(n);
-    const k = localKernels();
+    const k = this.kernels();
     const fd = openForRead(this.path);
     try {
       const len = this.loadBlock(k, fd, b, this.indexedBytes);
@@ -252,11 +274,11 @@ export class LineIndex {
     const off = this.nthNewlineOffset(lineIdx);
     if (off < 0) return -1;
     // After the last newline there is a line only if bytes follow it.
-    if (off + 1 === this.size && this.complete) return -1;
-    return off + 1;
+    if (off + this.unit === this.size && this.complete) return -1;
+    return off + this.unit;
   }
 
-  /** Byte offset just past line `lineIdx`'s content, before its '\n' (and before a CR of CRLF not removed). */
+  /** Byte offset just past line `lineIdx`'s content, before its newline (and before a CR of CRLF not removed). */
   lineEnd(lineIdx: number): number {
     const off = this.nthNewlineOffset(lineIdx + 1);
     return off < 0 ? this.size : off;
@@ -274,7 +296,7 @@ export class LineIndex {
     const b = Math.min(Math.floor(offset / BLOCK_SIZE), this.table.knownBlocks - 1);
     const start = b * BLOCK_SIZE;
     if (offset === start) return this.linesBeforeBlock(b);
-    const k = localKernels();
+    const k = this.kernels();
     const fd = openForRead(this.path);
     try {
       const len = this.loadBlock(k, fd, b, Math.min(offset, this.indexedBytes));
@@ -297,16 +319,18 @@ export class LineIndex {
     if (now.size === old.size) return now.mtimeNs === old.mtimeNs ? 'same' : 'rebuild';
     const edges = edgeHashes(this.path, old.size);
     if (edges.head !== this.head || edges.tail !== this.tail) return 'rebuild';
+    // A head shorter than the layout sample may read differently once it grows.
+    if (old.size < LAYOUT_SAMPLE_BYTES && layoutOfFile(this.path, now.size) !== this.layout) return 'rebuild';
 
     // Rescan from the start of the last (partial) block so per-block counts stay whole.
     const b0 = Math.floor(old.size / BLOCK_SIZE);
     const from = b0 * BLOCK_SIZE;
-    const k = localKernels();
+    const k = this.kernels();
     const fd = openForRead(this.path);
     try {
       const overlap = this.styleOf(k, fd, from, old.size);
       const counts = new Uint32Array(blockCount(now.size) - b0);
-      const r = scanRange({ kernels: k, fd, start: from, end: now.size, isLast: true, counts, firstBlock: b0 });
+      const r = scanRange({ kernels: localKernels(), layout: this.layout, fd, start: from, end: now.size, isLast: true, counts, firstBlock: b0 });
       const base = this.linesBeforeBlock(b0);
       const newBlocks = blockCount(now.size);
       let lines = base;
@@ -326,7 +350,7 @@ export class LineIndex {
               : null,
         pendingUtf8: 0,
       };
-      this.lastByte = lastByteOf(fd, now.size);
+      this.lastUnit = lastUnitOf(fd, now.size, this.layout);
       if (old.size < 3) this.firstBytes = firstBytesOf(fd, now.size);
       this.identity = now;
       this.indexedBytes = now.size;
@@ -339,19 +363,35 @@ export class LineIndex {
     }
   }
 
-  private styleOf(k: Kernels, fd: number, from: number, to: number): { cr: number; crlf: number } {
+  private styleOf(k: TextKernels, fd: number, from: number, to: number): { cr: number; crlf: number } {
     if (to <= from) return { cr: 0, crlf: 0 };
     let prevIsCR = false;
-    if (from > 0) prevIsCR = readSync(fd, k.input, 0, 1, from - 1) === 1 && k.input[0] === 13;
+    if (from >= k.unit) prevIsCR = readSync(fd, k.input, 0, k.unit, from - k.unit) === k.unit && k.unitAt(k.input, 0) === 13;
     const got = readSync(fd, k.input, 0, to - from, from);
     return k.countNewlineStyle(0, got, prevIsCR);
   }
 }
 
-export function lastByteOf(fd: number, size: number): number {
-  if (size === 0) return -1;
-  const b = Buffer.alloc(1);
-  return readSync(fd, b, 0, 1, size - 1) === 1 ? b[0]! : -1;
+/** The last code unit of the file (`unit` bytes, in the layout's order for UTF-16; see textKernels), or -1. */
+export function lastUnitOf(fd: number, size: number, layout: TextLayout): number {
+  const unit = layout === 'utf-8' ? 1 : 2;
+  if (size < unit || (unit === 2 && size % 2 === 1)) return -1;
+  const b = Buffer.alloc(unit);
+  if (readSync(fd, b, 0, unit, size - unit) !== unit) return -1;
+  if (unit === 1) return b[0]!;
+  return layout === 'utf-16be' ? (b[0]! << 8) | b[1]! : (b[1]! << 8) | b[0]!;
+}
+
+/** The layout of a file from its first LAYOUT_SAMPLE_BYTES bytes. */
+export function layoutOfFile(path: string, size: number): TextLayout {
+  const fd = openForRead(path);
+  try {
+    const head = Buffer.alloc(Math.min(size, LAYOUT_SAMPLE_BYTES));
+    const n = readSync(fd, head, 0, head.length, 0);
+    return layoutOf(head.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function firstBytesOf(fd: number, size: number): number[] {

@@ -21,13 +21,16 @@
  *   ask next, and a single line longer than the cap comes back as a bounded slice
  *   with an explicit `line_cut` marker and next_start_byte to continue inside it.
  * - The BOM is never part of content (`bom: true` says it is there).
+ * - Every byte-level step goes through the file's codec (text-codec.ts): in UTF-16
+ *   newlines are LF units and boundaries are even offsets outside surrogate pairs;
+ *   legacy encodings decode with iconv-lite. Offsets are always file bytes.
  */
 import { FolioError } from './errors.ts';
 import { binaryFileError, factsOf, type Encoding, type FileFacts, type Version } from './file-facts.ts';
 import type { LineIndex, NewlineStyle } from './line-index.ts';
+import { codecFor, type TextCodec } from './text-codec.ts';
 import {
   codePoints,
-  decodeText,
   hashlineText,
   readBytes,
   type InvalidUtf8Policy,
@@ -95,6 +98,7 @@ export interface ReadResult {
   path: string;
   version: Version;
   encoding: Encoding;
+  encoding_confidence?: number;
   bom: boolean;
   newline_style: NewlineStyle | null;
   total_lines: number | null;
@@ -137,6 +141,9 @@ interface Ctx {
   cap: number;
   notes: string[];
   invalid?: InvalidUtf8Report;
+  codec: TextCodec;
+  /** bytes of the BOM (skipped in content) */
+  bomLen: number;
 }
 
 function invalidRange(message: string, details: Record<string, unknown>): FolioError {
@@ -152,15 +159,15 @@ function startOfLine(index: LineIndex, lineIdx: number): number {
   return index.lineStart(lineIdx);
 }
 
-/** Byte just past line lineIdx including its '\n' (or the file end). */
+/** Byte just past line lineIdx including its newline (or the file end). */
 function endOfLineWithNl(index: LineIndex, lineIdx: number, size: number): number {
   const e = index.lineEnd(lineIdx);
-  return e < size ? e + 1 : size;
+  return e < size ? Math.min(size, e + index.unit) : size;
 }
 
 /** Decode bytes read from file offset `fileOffset`, adding any invalid UTF-8 to the answer's report. */
 function decodeInto(ctx: Ctx, bytes: Uint8Array, fileOffset: number): string {
-  const { text: t, invalid } = decodeText(bytes, fileOffset, ctx.opts.invalidUtf8 ?? 'replace');
+  const { text: t, invalid } = ctx.codec.decode(bytes, fileOffset, ctx.opts.invalidUtf8 ?? 'replace');
   if (invalid) {
     if (ctx.invalid) ctx.invalid.replaced += invalid.replaced;
     else ctx.invalid = { ...invalid };
@@ -172,9 +179,9 @@ function decodeInto(ctx: Ctx, bytes: Uint8Array, fileOffset: number): string {
 function text(ctx: Ctx, start: number, end: number): string {
   let buf = readBytes(ctx.index.path, start, end);
   let from = start;
-  if (ctx.facts.bom && start < 3 && ctx.facts.encoding !== 'binary') {
-    buf = buf.subarray(Math.min(buf.length, 3 - start));
-    from = 3;
+  if (start < ctx.bomLen) {
+    buf = buf.subarray(Math.min(buf.length, ctx.bomLen - start));
+    from = ctx.bomLen;
   }
   return decodeInto(ctx, buf, from);
 }
@@ -182,46 +189,39 @@ function text(ctx: Ctx, start: number, end: number): string {
 /** Content of whole lines [start, end) starting at 1-based line `lineNo`, with hashlines if asked. */
 function linesText(ctx: Ctx, start: number, end: number, lineNo: number, lastLineWhole: boolean): string {
   if (!ctx.opts.hashlines) return text(ctx, start, end);
-  let s = start;
-  if (ctx.facts.bom && s < 3) s = 3;
+  const s = Math.max(start, ctx.bomLen);
   const buf = readBytes(ctx.index.path, s, end);
   let at = s; // hashlineText decodes the lines in order: each from its own file offset
-  return hashlineText(buf, lineNo, lastLineWhole, (bytes) => {
-    const t = decodeInto(ctx, bytes, at);
-    at += bytes.length;
-    return t;
-  });
+  return hashlineText(
+    buf,
+    lineNo,
+    lastLineWhole,
+    (bytes) => {
+      const t = decodeInto(ctx, bytes, at);
+      at += bytes.length;
+      return t;
+    },
+    ctx.codec,
+  );
 }
 
-/** The start of the last whole line that ends within [start, limit): byte after the last '\n'. */
-function lastNewlineBefore(path: string, start: number, limit: number): number {
+/** The start of the last whole line that ends within [start, limit): the byte after the last newline. */
+function lastNewlineBefore(ctx: Ctx, start: number, limit: number): number {
   const STEP = 4096;
+  const unit = ctx.codec.unit;
+  limit -= (limit - start) % unit;
   for (let hi = limit; hi > start; hi -= STEP) {
     const lo = Math.max(start, hi - STEP);
-    const buf = readBytes(path, lo, hi);
-    const at = buf.lastIndexOf(10);
-    if (at >= 0) return lo + at + 1;
+    const buf = readBytes(ctx.index.path, lo, hi);
+    const at = ctx.codec.lastIndexOfNewline(buf);
+    if (at >= 0) return lo + at + unit;
   }
   return -1;
 }
 
-/** Largest character start <= pos (within [floor, pos]). */
-function snapBack(path: string, floor: number, pos: number): number {
-  const lo = Math.max(floor, pos - 3);
-  const buf = readBytes(path, lo, pos + 1);
-  for (let p = pos; p > lo; p--) {
-    const b = buf[p - lo];
-    if (b === undefined || (b & 0xc0) !== 0x80) return p;
-  }
-  const b = buf[0];
-  return b === undefined || (b & 0xc0) !== 0x80 ? lo : pos;
-}
-
-/** Smallest character start >= pos (within [pos, ceil]). */
-function snapForward(path: string, pos: number, ceil: number): number {
-  const buf = readBytes(path, pos, Math.min(ceil, pos + 3));
-  for (let i = 0; i < buf.length; i++) if ((buf[i]! & 0xc0) !== 0x80) return pos + i;
-  return Math.min(ceil, pos + buf.length);
+/** What a byte offset can be inside of, for adjustment reasons. */
+function charWord(codec: TextCodec): string {
+  return codec.unit === 2 ? 'UTF-16 code unit or surrogate pair' : 'multi-byte character';
 }
 
 /**
@@ -232,11 +232,11 @@ function snapForward(path: string, pos: number, ceil: number): number {
 function windowFrom(ctx: Ctx, start: number, budget: number): { end: number; cut?: LineCut } {
   const { size, index } = ctx;
   if (start + budget >= size) return { end: size };
-  const end = lastNewlineBefore(index.path, start, start + budget);
+  const end = lastNewlineBefore(ctx, start, start + budget);
   if (end > start) return { end };
   // No line ends inside the budget: the line from `start` is longer than the cap.
-  let cutAt = snapBack(index.path, start, start + budget);
-  if (cutAt <= start) cutAt = snapForward(index.path, start + 1, size); // budget smaller than one character
+  let cutAt = ctx.codec.snapBack(index.path, start, start + budget);
+  if (cutAt <= start) cutAt = ctx.codec.snapForward(index.path, start, start + 1, size); // budget smaller than one character
   const lineIdx = index.lineAt(start);
   const lineStartByte = lineIdx === 0 ? 0 : startOfLine(index, lineIdx);
   return {
@@ -348,7 +348,7 @@ function readByteWindow(ctx: Ctx, startByte: number, maxBytes: number): Partial<
   const lineIdx = index.lineAt(startByte);
   const lineStartByte = startOfLine(index, lineIdx);
   const lineLen = endOfLineWithNl(index, lineIdx, size) - lineStartByte;
-  const start = lineLen > maxBytes ? snapBack(index.path, lineStartByte, startByte) : lineStartByte;
+  const start = lineLen > maxBytes ? ctx.codec.snapBack(index.path, lineStartByte, startByte) : lineStartByte;
   const w = windowFrom(ctx, start, maxBytes);
   let cut = w.cut;
   if (!cut && start > lineStartByte) {
@@ -392,18 +392,21 @@ function readExact(ctx: Ctx, startByte: number, endByte: number): Partial<ReadRe
     adjustments.push({ edge: 'end', from: end, to: start + ctx.cap, reason: `at most ${ctx.cap} bytes per read` });
     end = start + ctx.cap;
   }
-  const s = start < size ? snapBack(index.path, 0, start) : start;
+  const { codec } = ctx;
+  // Multi-byte legacy encodings are decoded forward from the line start to find boundaries.
+  const floor = codec.selfSynchronizing || start >= size ? 0 : startOfLine(index, index.lineAt(start));
+  const s = start < size ? codec.snapBack(index.path, floor, start) : start;
   if (s !== start) {
-    adjustments.push({ edge: 'start', from: start, to: s, reason: `start_byte ${start} is inside a multi-byte character that starts at ${s}` });
+    adjustments.push({ edge: 'start', from: start, to: s, reason: `start_byte ${start} is inside a ${charWord(codec)} that starts at ${s}` });
     start = s;
   }
-  const e = end > start && end < size ? snapForward(index.path, end, size) : end;
+  const e = end > start && end < size ? codec.snapForward(index.path, start, end, size) : end;
   if (e !== end) {
-    adjustments.push({ edge: 'end', from: end, to: e, reason: `end_byte ${end} is inside a multi-byte character that ends at ${e}` });
+    adjustments.push({ edge: 'end', from: end, to: e, reason: `end_byte ${end} is inside a ${charWord(codec)} that ends at ${e}` });
     end = e;
   }
-  if (ctx.facts.bom && start < 3 && end > 0) {
-    adjustments.push({ edge: 'start', from: start, to: Math.min(3, end), reason: 'the byte-order mark is not content' });
+  if (start < ctx.bomLen && end > 0) {
+    adjustments.push({ edge: 'start', from: start, to: Math.min(ctx.bomLen, end), reason: 'the byte-order mark is not content' });
   }
   const content = end > start ? text(ctx, start, end) : '';
   return {
@@ -434,7 +437,7 @@ function pagePlan(ctx: Ctx, budget: number): { starts: number[]; step: (s: numbe
   const { index, size } = ctx;
   const step = (s: number): number => {
     if (s + budget >= size) return size;
-    const e = lastNewlineBefore(index.path, s, s + budget);
+    const e = lastNewlineBefore(ctx, s, s + budget);
     if (e > s) return e;
     return endOfLineWithNl(index, index.lineAt(s), size); // one oversized line is its own page
   };
@@ -514,18 +517,20 @@ function readHead(ctx: Ctx, n: number): Partial<ReadResult> {
 }
 
 /** Start byte of the last n lines, found by scanning back from the end (no index needed). */
-function tailStart(path: string, size: number, n: number): number {
+function tailStart(ctx: Ctx, n: number): number {
   const STEP = 64 * 1024;
+  const { codec, size } = ctx;
+  const path = ctx.index.path;
+  const unit = codec.unit;
   let need = n;
-  let hi = size;
+  let hi = size - (size % unit);
   // A final newline ends the last line; it does not start a new one.
-  const last = size > 0 ? readBytes(path, size - 1, size)[0] : undefined;
-  if (last === 10) hi = size - 1;
+  if (ctx.index.finalNewline) hi -= unit;
   while (hi > 0) {
     const lo = Math.max(0, hi - STEP);
     const buf = readBytes(path, lo, hi);
-    for (let i = buf.length - 1; i >= 0; i--) {
-      if (buf[i] === 10 && --need === 0) return lo + i + 1;
+    for (let i = codec.lastIndexOfNewline(buf); i >= 0; i = codec.lastIndexOfNewline(buf, i)) {
+      if (--need === 0) return lo + i + unit;
     }
     hi = lo;
   }
@@ -536,17 +541,19 @@ function readTail(ctx: Ctx, n: number): Partial<ReadResult> {
   checkNonNegInt('tail', n);
   const { index, size } = ctx;
   if (n === 0 || size === 0) return { content: '', start_line: null, end_line: null, start_byte: size, end_byte: size };
-  let start = tailStart(index.path, size, n);
+  const { codec } = ctx;
+  let start = tailStart(ctx, n);
   let truncated = false;
   if (size - start > ctx.cap) {
     // Keep the last whole lines that fit: from the first line start inside the cap.
     truncated = true;
-    const from = size - ctx.cap;
+    const from = size - ctx.cap + ((size - ctx.cap) % codec.unit);
     const buf = readBytes(index.path, from, size);
-    const nl = buf.subarray(0, buf.length - (buf.at(-1) === 10 ? 1 : 0)).indexOf(10);
+    const nl = codec.indexOfNewline(buf.subarray(0, buf.length - (index.finalNewline ? codec.unit : 0)));
     if (nl < 0) {
       // The last line alone is longer than the cap: show its end.
-      start = snapForward(index.path, from, size);
+      const floor = codec.selfSynchronizing ? from : startOfLine(index, index.lineAt(from));
+      start = codec.snapForward(index.path, floor, from, size);
       const lineIdx = index.lineAt(start);
       ctx.notes.push(`the last line is longer than the ${ctx.cap}-byte cap: showing its last ${size - start} bytes`);
       return {
@@ -565,7 +572,7 @@ function readTail(ctx: Ctx, n: number): Partial<ReadResult> {
         },
       };
     }
-    start = from + nl + 1;
+    start = from + nl + codec.unit;
   }
   const startLine = index.lineAt(start) + 1;
   const endLine = index.lineAt(size - 1) + 1;
@@ -605,14 +612,10 @@ function readFull(ctx: Ctx): Partial<ReadResult> {
 export async function read(path: string, req: ReadRequest, opts: ReadOptions = {}): Promise<ReadResult> {
   const facts = await factsOf(path);
   if (facts.verdict.isBinary && !opts.allowBinary) throw binaryFileError(facts);
-  if (facts.encoding === 'utf-16le' || facts.encoding === 'utf-16be') {
-    throw new FolioError('encoding_mismatch', `${facts.identity.path} is ${facts.encoding}; only UTF-8 (and ASCII) files can be read so far`, {
-      path: facts.identity.path,
-      encoding: facts.encoding,
-    });
-  }
   const cap = Math.min(opts.maxBytes ?? READ_LIMITS.maxWindowBytes, READ_LIMITS.maxWindowBytes);
-  const ctx: Ctx = { facts, index: facts.index, size: facts.identity.size, opts, cap, notes: [] };
+  const codec = codecFor(facts.encoding);
+  const bomLen = facts.encoding === 'binary' ? 0 : facts.index.bomLength;
+  const ctx: Ctx = { facts, index: facts.index, size: facts.identity.size, opts, cap, notes: [], codec, bomLen };
   let part: Partial<ReadResult>;
   switch (req.mode) {
     case 'lines':
@@ -648,6 +651,7 @@ export async function read(path: string, req: ReadRequest, opts: ReadOptions = {
     path: facts.identity.path,
     version: facts.version,
     encoding: facts.encoding,
+    ...(facts.encodingConfidence !== undefined ? { encoding_confidence: facts.encodingConfidence } : {}),
     bom: facts.bom,
     newline_style: index.complete ? index.newlineStyle : null,
     total_lines: index.complete ? index.lineCount : null,

@@ -40,6 +40,6 @@ export async function searchPath(
   if (startByte !== undefined && endByte !== undefined && startByte > endByte) {
     throw new FolioError('invalid_range', `search range ${startByte}-${endByte} is invalid: start after end`, { start_byte: startByte, end_byte: endByte });
   }
-  const result = await searchFile(index, { ...opts, startByte, endByte });
+  const result = await searchFile(index, { ...opts, startByte, endByte, encoding: facts.encoding });
   return { path: facts.identity.path, version: facts.version, total_lines: index.lineCount, ...result };
 }

@@ -46,6 +46,8 @@ export interface SearchOptions {
   maxLineChars?: number;
   /** Count matching lines over the whole range (grep -c), return no matches. */
   countOnly?: boolean;
+  /** The file's encoding as file-facts reports it (default: the index's layout, i.e. UTF-8 or UTF-16). */
+  encoding?: string;
   /** Worker threads; default one per core; 0 searches in this thread. */
   threads?: number;
   /** Ranges smaller than this are searched in the calling thread (default 8 MiB; tests and benches lower it). */
@@ -125,7 +127,7 @@ function lineRange(index: LineIndex, startByte: number, endByte: number): { star
   const start = startByte === size ? size : index.lineStart(index.lineAt(startByte));
   if (endByte <= start) return { start, end: start };
   const lastLine = index.lineAt(endByte - 1);
-  return { start, end: Math.min(size, index.lineEnd(lastLine) + 1) };
+  return { start, end: Math.min(size, index.lineEnd(lastLine) + index.unit) };
 }
 
 /** Split [start, end) into `pieces` ranges at line starts (some may merge when lines are long). */
@@ -181,6 +183,7 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
     countOnly,
     maxMatches,
     maxLineChars,
+    encoding: opts.encoding ?? index.layout,
     piece: i,
     control: control.buffer as SharedArrayBuffer,
     progress: progress.buffer as SharedArrayBuffer,
@@ -251,7 +254,7 @@ async function searchInThread(path: string, plan: SearchPlan, job: RangeJob, opt
     throw fromFsError(err, path);
   }
   try {
-    const rs = new RangeSearch({ plan, fd, start: job.start, end: job.end, countOnly: job.countOnly, maxMatches: job.maxMatches, maxLineChars: job.maxLineChars });
+    const rs = new RangeSearch({ plan, fd, start: job.start, end: job.end, countOnly: job.countOnly, maxMatches: job.maxMatches, maxLineChars: job.maxLineChars, encoding: job.encoding });
     // Yield after each ~1 MiB step (costs microseconds) so an abort or a progress reader gets a turn.
     while (!rs.step()) {
       opts.onProgress?.({ bytesDone: rs.bytesDone, totalBytes: total });

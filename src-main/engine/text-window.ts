@@ -86,10 +86,26 @@ export function decodeText(
   return { text, invalid: { replaced: inText - inFile, first_offset: fileOffset + bad } };
 }
 
-/** 3 hex digits: low 12 bits of FNV-1a 32 over the line's bytes without terminator. */
-export function lineHash(bytes: Uint8Array, start = 0, end = bytes.length): string {
-  if (end > start && bytes[end - 1] === 10) end--;
-  if (end > start && bytes[end - 1] === 13) end--;
+/** Where lines break in bytes: '\n' bytes, or LF units of UTF-16 (a TextCodec is one). */
+export interface LineBreaks {
+  readonly unit: 1 | 2;
+  /** First byte of the first newline unit at or after `from`, or -1. */
+  indexOfNewline(buf: Uint8Array, from?: number): number;
+  /** Whether the unit at buf[i] is `code` (10 or 13). */
+  unitIs(buf: Uint8Array, i: number, code: number): boolean;
+}
+
+export const BYTE_BREAKS: LineBreaks = {
+  unit: 1,
+  indexOfNewline: (buf, from = 0) => buf.indexOf(10, from),
+  unitIs: (buf, i, code) => buf[i] === code,
+};
+
+/** 3 hex digits: low 12 bits of FNV-1a 32 over the line's bytes without terminator (LF, and a CR before it). */
+export function lineHash(bytes: Uint8Array, start = 0, end = bytes.length, breaks: LineBreaks = BYTE_BREAKS): string {
+  const u = breaks.unit;
+  if (end - start >= u && breaks.unitIs(bytes, end - u, 10)) end -= u;
+  if (end - start >= u && breaks.unitIs(bytes, end - u, 13)) end -= u;
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) {
     h ^= bytes[i]!;
@@ -108,15 +124,16 @@ export function hashlineText(
   firstLineNo: number,
   lastLineWhole: boolean,
   decode: (bytes: Uint8Array) => string,
+  breaks: LineBreaks = BYTE_BREAKS,
 ): string {
   const out: string[] = [];
   let lineNo = firstLineNo;
   let start = 0;
   while (start < buf.length) {
-    const nl = buf.indexOf(10, start);
-    const end = nl < 0 ? buf.length : nl + 1;
+    const nl = breaks.indexOfNewline(buf, start);
+    const end = nl < 0 ? buf.length : nl + breaks.unit;
     const whole = nl >= 0 || lastLineWhole;
-    out.push(`${lineNo}#${whole ? lineHash(buf, start, end) : '???'}|`, decode(buf.subarray(start, end)));
+    out.push(`${lineNo}#${whole ? lineHash(buf, start, end, breaks) : '???'}|`, decode(buf.subarray(start, end)));
     lineNo++;
     start = end;
   }

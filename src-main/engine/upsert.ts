@@ -18,6 +18,12 @@
  * lines: a missing final newline is added (in the file's style), except at the end
  * of a file that has no final newline, which keeps having none. Byte targets must
  * lie on character boundaries and outside the BOM.
+ *
+ * Encodings: valid UTF-8 and valid UTF-16LE/BE files are edited; content is
+ * encoded in the file's encoding (a UTF-16 file's byte targets must be even and
+ * outside surrogate pairs; newlines are units). Files in a detected legacy
+ * encoding, 'unknown' ones and UTF-8/UTF-16 with invalid sequences are refused with
+ * encoding_mismatch: writing them back would change or mix their encoding.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, readSync } from 'node:fs';
@@ -29,6 +35,7 @@ import { etagOf, openForRead, statRegularFile } from './file-identity.ts';
 import { withFileLock } from './file-lock.ts';
 import { openIndex, rememberIndex } from './index-store.ts';
 import type { LineIndex } from './line-index.ts';
+import { codecFor, isLegacyEncoding, type TextCodec } from './text-codec.ts';
 import { lineHash, readBytes } from './text-window.ts';
 
 export type Units = 'lines' | 'bytes';
@@ -60,6 +67,12 @@ export interface UpsertRequest {
    * under the lock, and the bytes written, as `removed` / `inserted`.
    */
   captureBytes?: boolean;
+  /**
+   * Internal (undo/redo of byte ranges): write these bytes verbatim instead of
+   * `content` (no encoding, no newline normalisation). An exact inverse of an edit of
+   * a UTF-16 file cannot travel as a UTF-8 string.
+   */
+  contentBytes?: Uint8Array;
 }
 
 export interface LineByteRange {
@@ -115,10 +128,13 @@ function normalize(content: string, style: string, on: boolean): string {
   return content.replace(/\r\n|\r|\n/g, nlOf(style, content));
 }
 
-function isCharBoundary(path: string, pos: number, size: number): boolean {
-  if (pos <= 0 || pos >= size) return true;
+/** Why `pos` is not a character boundary of the file, or null if it is one. */
+function notBoundary(path: string, pos: number, size: number, codec: TextCodec): string | null {
+  if (codec.unit === 2 && pos % 2 === 1) return 'odd: UTF-16 code units are 2 bytes, at even offsets';
+  if (pos <= 0 || pos >= size) return null;
+  if (codec.unit === 2) return codec.snapBack(path, 0, pos) === pos ? null : 'inside a UTF-16 surrogate pair';
   const b = readBytes(path, pos, pos + 1)[0]!;
-  return (b & 0xc0) !== 0x80;
+  return (b & 0xc0) !== 0x80 ? null : 'inside a multi-byte character';
 }
 
 /** Start byte of 1-based line `line` (line total+1 means the end of the file). */
@@ -128,15 +144,17 @@ function lineStartByte(index: LineIndex, line: number, bomLen: number): number {
   return s < 0 ? index.size : s;
 }
 
-function resolve(index: LineIndex, req: UpsertRequest, style: string, bomLen: number): Resolved {
+function resolve(index: LineIndex, req: UpsertRequest, style: string, bomLen: number, codec: TextCodec): Resolved {
   const { target } = req;
   const size = index.size;
   const total = index.lineCount;
   const finalNewline = index.finalNewline;
   const nl = nlOf(style, req.content);
   let text = normalize(req.content, style, req.normalizeNewlines !== false);
+  const raw = req.contentBytes;
+  const encode = (t: string): Buffer => (raw ? Buffer.from(raw) : codec.encode(t));
   if (target.kind === 'append') {
-    return { start: size, end: size, content: Buffer.from(text), startLine: total + 1, endLine: total };
+    return { start: size, end: size, content: encode(text), startLine: total + 1, endLine: total };
   }
   if (target.kind === 'delete' && req.content !== '') {
     throw new FolioError('invalid_input', 'delete takes no content', { content_length: req.content.length });
@@ -147,7 +165,8 @@ function resolve(index: LineIndex, req: UpsertRequest, style: string, bomLen: nu
       if (!Number.isInteger(v) || v < 0) throw invalidRange(`${name} must be a whole number >= 0, got ${v}`, { [name]: v });
       if (v > size) throw new FolioError('out_of_bounds', `${name} ${v} is past the end of the file (${size} bytes)`, { [name]: v, size });
       if (v < bomLen) throw invalidRange(`${name} ${v} is inside the byte-order mark`, { [name]: v });
-      if (!isCharBoundary(index.path, v, size)) throw invalidRange(`${name} ${v} is inside a multi-byte character`, { [name]: v });
+      const why = notBoundary(index.path, v, size, codec);
+      if (why) throw invalidRange(`${name} ${v} is not a character boundary: ${why}`, { [name]: v, encoding: codec.encoding });
     };
     let start: number;
     let end: number;
@@ -164,7 +183,7 @@ function resolve(index: LineIndex, req: UpsertRequest, style: string, bomLen: nu
     return {
       start,
       end,
-      content: Buffer.from(text),
+      content: encode(text),
       startLine: index.lineAt(start) + 1,
       endLine: end > start ? index.lineAt(end - 1) + 1 : index.lineAt(start),
     };
@@ -189,7 +208,7 @@ function resolve(index: LineIndex, req: UpsertRequest, style: string, bomLen: nu
         text += nl;
       }
     }
-    return { start: pos, end: pos, content: Buffer.from(text), startLine: at, endLine: at - 1 };
+    return { start: pos, end: pos, content: encode(text), startLine: at, endLine: at - 1 };
   }
   const { start: a, end: b } = target;
   if (!Number.isInteger(a) || !Number.isInteger(b) || a < 1 || b < a) {
@@ -201,7 +220,7 @@ function resolve(index: LineIndex, req: UpsertRequest, style: string, bomLen: nu
   const start = lineStartByte(index, a, bomLen);
   const end = b < total ? lineStartByte(index, b + 1, bomLen) : size;
   if (text !== '' && !endsWithNl(text) && (b < total || finalNewline)) text += nl;
-  return { start, end, content: Buffer.from(text), startLine: a, endLine: b };
+  return { start, end, content: encode(text), startLine: a, endLine: b };
 }
 
 function compact(lines: number[]): { start: number; end: number }[] {
@@ -226,19 +245,18 @@ function versionOf(index: LineIndex): Version {
 }
 
 /** Hash of line `line` (1-based) as hashline reads show it, or null past the end. */
-function currentLineHash(index: LineIndex, line: number): string | null {
+function currentLineHash(index: LineIndex, line: number, codec: TextCodec): string | null {
   if (line < 1 || line > index.lineCount) return null;
-  const s = index.lineStart(line - 1);
+  const s = line === 1 ? Math.min(index.bomLength, index.size) : index.lineStart(line - 1);
   const e = index.lineEnd(line - 1);
-  let bytes = readBytes(index.path, s, e);
-  if (line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
-  return lineHash(bytes);
+  return lineHash(readBytes(index.path, s, e), 0, e - s, codec);
 }
 
 async function checkPreconditions(
   index: LineIndex,
   r: Resolved,
   req: UpsertRequest,
+  codec: TextCodec,
 ): Promise<UpsertResult['preconditions']> {
   const p = req.preconditions;
   const version = versionOf(index);
@@ -281,7 +299,7 @@ async function checkPreconditions(
       const m = ANCHOR.exec(a.trim());
       if (!m) throw new FolioError('invalid_input', `anchor "${a}" is not LINE#HASH (3 hex digits), as hashline reads print them`, { anchor: a });
       const line = Number(m[1]);
-      const actual = currentLineHash(index, line);
+      const actual = currentLineHash(index, line, codec);
       if (actual !== m[2]) mismatched.push({ line, expected: m[2]!, actual });
     }
     if (mismatched.length) rangeFailed.push('anchors');
@@ -309,20 +327,22 @@ async function checkPreconditions(
 }
 
 /** Lines of bytes [start, end) of the indexed file, counted as countLines counts them, from the index: the region is never read. */
-function linesIn(index: LineIndex, start: number, end: number): number {
+function linesIn(index: LineIndex, start: number, end: number, codec: TextCodec): number {
   if (end <= start) return 0;
   const newlines = index.lineAt(end) - index.lineAt(start);
-  return newlines + (readBytes(index.path, end - 1, end)[0] === 10 ? 0 : 1);
+  const u = codec.unit;
+  return newlines + (end - start >= u && codec.unitIs(readBytes(index.path, end - u, end), 0, 10) ? 0 : 1);
 }
 
-function countLines(b: Uint8Array): number {
+function countLines(b: Uint8Array, codec: TextCodec): number {
   let n = 0;
-  for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) n++;
-  return n + (b.length > 0 && b[b.length - 1] !== 10 ? 1 : 0);
+  for (let i = codec.indexOfNewline(b); i >= 0; i = codec.indexOfNewline(b, i + codec.unit)) n++;
+  const u = codec.unit;
+  return n + (b.length > 0 && !(b.length >= u && codec.unitIs(b, b.length - u, 10)) ? 1 : 0);
 }
 
 /** Unified diff of the edited region with CONTEXT_LINES of context, numbered as in the file. */
-function previewOf(index: LineIndex, r: Resolved, bomLen: number): string {
+function previewOf(index: LineIndex, r: Resolved, bomLen: number, codec: TextCodec): string {
   if (r.end - r.start > PREVIEW_MAX_BYTES || r.content.length > PREVIEW_MAX_BYTES) {
     return `(no preview: the region is larger than ${PREVIEW_MAX_BYTES} bytes; ${r.end - r.start} bytes removed, ${r.content.length} inserted)`;
   }
@@ -334,14 +354,33 @@ function previewOf(index: LineIndex, r: Resolved, bomLen: number): string {
   const from = Math.min(ctxStart, r.start);
   const before = readBytes(index.path, from, Math.max(ctxEnd, r.end));
   const after = Buffer.concat([before.subarray(0, r.start - from), r.content, before.subarray(r.end - from)]);
-  const dec = new TextDecoder();
-  const patch = structuredPatch(index.path, index.path, dec.decode(before), dec.decode(after), 'before', 'after', { context: CONTEXT_LINES });
+  const dec = (b: Uint8Array) => codec.decode(b, 0, 'replace').text;
+  const patch = structuredPatch(index.path, index.path, dec(before), dec(after), 'before', 'after', { context: CONTEXT_LINES });
   const offset = index.lineAt(from);
   for (const h of patch.hunks) {
     h.oldStart += offset;
     h.newStart += offset;
   }
   return formatPatch(patch);
+}
+
+/** encoding_mismatch unless the file is valid UTF-8 or valid UTF-16: the encodings upserts write back exactly. */
+function refuseUneditableEncoding(path: string, encoding: string, confidence: number | undefined, index: LineIndex): void {
+  const writable = encoding === 'utf-8' || encoding === 'utf-16le' || encoding === 'utf-16be';
+  if (writable && index.facts.firstInvalid === null) return;
+  if (isLegacyEncoding(encoding)) {
+    throw new FolioError('encoding_mismatch', `${path} is in ${encoding}, not UTF-8 or UTF-16; Folio does not write legacy encodings`, {
+      path,
+      encoding,
+      encoding_confidence: confidence,
+      hint: `convert it to UTF-8 first (e.g. iconv -f ${encoding} -t UTF-8), or edit it with a tool that writes ${encoding}; reads decode it already`,
+    });
+  }
+  throw new FolioError('encoding_mismatch', `${path} is not valid ${writable ? encoding.toUpperCase() : 'UTF-8'} (${encoding}); upserts would change its encoding`, {
+    path,
+    encoding,
+    first_invalid_offset: index.facts.firstInvalid,
+  });
 }
 
 export async function upsert(path: string, req: UpsertRequest): Promise<UpsertResult> {
@@ -366,18 +405,13 @@ export async function upsert(path: string, req: UpsertRequest): Promise<UpsertRe
     const facts = await factsOf(abs, { hash: false });
     if (facts.verdict.isBinary) throw binaryFileError(facts, 'Folio edits text files');
     const index = await openIndex(abs);
-    if (facts.encoding !== 'utf-8' || index.facts.firstInvalid !== null) {
-      throw new FolioError('encoding_mismatch', `${abs} is not valid UTF-8 (${facts.encoding}); upserts would change its encoding`, {
-        path: abs,
-        encoding: facts.encoding,
-        first_invalid_offset: index.facts.firstInvalid,
-      });
-    }
-    const bomLen = index.bom ? 3 : 0;
+    refuseUneditableEncoding(abs, facts.encoding, facts.encodingConfidence, index);
+    const codec = codecFor(facts.encoding);
+    const bomLen = index.bomLength;
     const style = index.newlineStyle;
     let r: Resolved;
     try {
-      r = resolve(index, req, style, bomLen);
+      r = resolve(index, req, style, bomLen, codec);
     } catch (err) {
       // A writer whose target is gone because the file changed under it: a failed
       // precondition (with the current version and the read to send) helps it more
@@ -388,16 +422,16 @@ export async function upsert(path: string, req: UpsertRequest): Promise<UpsertRe
         const last = t.kind === 'replace' || t.kind === 'delete' ? t.end : first;
         const clamp = (l: number) => Math.max(1, Math.min(l, index.lineCount));
         const probe: Resolved = { start: index.size, end: index.size, content: Buffer.alloc(0), startLine: clamp(first), endLine: clamp(last) };
-        await checkPreconditions(index, probe, { ...req, preconditions: { ...req.preconditions, expectedRangeSha256: undefined } });
+        await checkPreconditions(index, probe, { ...req, preconditions: { ...req.preconditions, expectedRangeSha256: undefined } }, codec);
       }
       throw err;
     }
-    const pre = await checkPreconditions(index, r, req);
+    const pre = await checkPreconditions(index, r, req, codec);
     if (pre.whole_file === 'differed') notes.push('the whole-file version differed, but the range preconditions matched: applied');
-    const preview = previewOf(index, r, bomLen);
+    const preview = previewOf(index, r, bomLen, codec);
     const affected = {
       bytes: { removed: r.end - r.start, inserted: r.content.length },
-      lines: { removed: linesIn(index, r.start, r.end), inserted: countLines(r.content) },
+      lines: { removed: linesIn(index, r.start, r.end, codec), inserted: countLines(r.content, codec) },
     };
     const before = versionOf(index);
     const rangeBefore = { start_line: r.startLine, end_line: r.endLine, start_byte: r.start, end_byte: r.end };
@@ -432,6 +466,7 @@ export async function upsert(path: string, req: UpsertRequest): Promise<UpsertRe
     } else {
       after = rewriteRange(abs, index.identity, r.start, r.end, r.content).index;
       rememberIndex(after);
+      if (after.layout !== index.layout) notes.push(`the file's head now reads as ${after.layout}, not ${index.layout} (it has no byte-order mark)`);
     }
     const endAfter = r.start + r.content.length;
     const startLine = after.size === 0 ? 1 : after.lineAt(Math.min(r.start, after.size)) + 1;

@@ -302,9 +302,9 @@ describe('read errors are typed', () => {
     expect((await read(q, { mode: 'head', lines: 1 })).invalid_utf8).toBeUndefined();
   });
 
-  it('UTF-16 files are refused with encoding_mismatch (for now)', async () => {
+  it('UTF-16 files are decoded, without their BOM (test/engine/utf16.test.ts has the rest)', async () => {
     const p = file(Buffer.from([0xff, 0xfe, 0x68, 0x00, 0x0a, 0x00]));
-    await expect(read(p, { mode: 'head', lines: 1 })).rejects.toMatchObject({ code: 'encoding_mismatch', details: { encoding: 'utf-16le' } });
+    await expect(read(p, { mode: 'head', lines: 1 })).resolves.toMatchObject({ encoding: 'utf-16le', bom: true, content: 'h\n', end_byte: 6 });
   });
 });
 

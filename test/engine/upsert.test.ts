@@ -115,10 +115,14 @@ describe('upsert keeps the file what it was', () => {
     if (process.getuid?.() === 0) expect([st.uid, st.gid]).toEqual([65534, 65534]);
   });
 
-  it('refuses binary files and files that are not valid UTF-8', async () => {
+  it('refuses binary files and files that are not valid UTF-8 or valid UTF-16', async () => {
     await expect(edit(file(PNG_1x1), { kind: 'append' }, 'x')).rejects.toMatchObject({ code: 'binary_file', details: { type: 'image/png' } });
     await expect(edit(file(Buffer.from('caf\xe9\n', 'latin1')), { kind: 'append' }, 'x')).rejects.toMatchObject({ code: 'encoding_mismatch' });
-    await expect(edit(file(Buffer.from([0xff, 0xfe, 0x61, 0x00])), { kind: 'append' }, 'x')).rejects.toMatchObject({ code: 'encoding_mismatch' });
+    // UTF-16LE with a lone high surrogate (D83D) before its newline.
+    await expect(edit(file(Buffer.from([0xff, 0xfe, 0x3d, 0xd8, 0x0a, 0x00])), { kind: 'append' }, 'x')).rejects.toMatchObject({
+      code: 'encoding_mismatch',
+      details: { encoding: 'utf-16le', first_invalid_offset: 2 },
+    });
     await expect(edit(tmp.path('missing.txt'), { kind: 'append' }, 'x')).rejects.toMatchObject({ code: 'not_found' });
   });
 });

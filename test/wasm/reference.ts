@@ -115,3 +115,55 @@ export function utf8FirstInvalid(bytes: Uint8Array, final = true): { firstInvali
   }
   return { firstInvalid: -1, pending: 0 };
 }
+
+// UTF-16: units at even offsets from `start`; `be` is the byte order.
+
+export function unitAt(bytes: Uint8Array, i: number, be: boolean): number {
+  return be ? (bytes[i]! << 8) | bytes[i + 1]! : (bytes[i + 1]! << 8) | bytes[i]!;
+}
+
+export function countUnits16(bytes: Uint8Array, start: number, end: number, unit: number, be: boolean): number {
+  let n = 0;
+  for (let i = start; i + 1 < end; i += 2) if (unitAt(bytes, i, be) === unit) n++;
+  return n;
+}
+
+export function countNewlinesPerBlock16(bytes: Uint8Array, len: number, blockSize: number, be: boolean): number[] {
+  const counts: number[] = [];
+  for (let s = 0; s < len; s += blockSize) counts.push(countUnits16(bytes, s, Math.min(s + blockSize, len), 10, be));
+  return counts;
+}
+
+export function findNthNewline16(bytes: Uint8Array, start: number, end: number, n: number, be: boolean): number {
+  let seen = 0;
+  for (let i = start; i + 1 < end; i += 2) if (unitAt(bytes, i, be) === 10 && ++seen === n) return i;
+  return -1;
+}
+
+export function countNewlineStyle16(bytes: Uint8Array, start: number, end: number, prevIsCR: boolean, be: boolean): { cr: number; crlf: number } {
+  let cr = 0;
+  let crlf = 0;
+  for (let i = start; i + 1 < end; i += 2) {
+    const u = unitAt(bytes, i, be);
+    if (u === 13) cr++;
+    const before = i === start ? prevIsCR : unitAt(bytes, i - 2, be) === 13;
+    if (u === 10 && before) crlf++;
+  }
+  return { cr, crlf };
+}
+
+/** First byte of the first ill-formed unit (lone surrogate, truncated last unit), or -1. */
+export function utf16FirstInvalid(bytes: Uint8Array, be: boolean): number {
+  const isHigh = (u: number) => u >= 0xd800 && u <= 0xdbff;
+  const isLow = (u: number) => u >= 0xdc00 && u <= 0xdfff;
+  let i = 0;
+  for (; i + 1 < bytes.length; i += 2) {
+    const u = unitAt(bytes, i, be);
+    if (isLow(u)) return i;
+    if (isHigh(u)) {
+      if (i + 3 >= bytes.length || !isLow(unitAt(bytes, i + 2, be))) return i;
+      i += 2;
+    }
+  }
+  return i < bytes.length ? i : -1;
+}

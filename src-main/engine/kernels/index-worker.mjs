@@ -10,14 +10,14 @@
  */
 import { readSync, openSync, closeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { BLOCK_SIZE, CHUNK_SIZE, loadKernels } from './kernels.mjs';
+import { BLOCK_SIZE, CHUNK_SIZE, loadKernels, textKernels } from './kernels.mjs';
 
 /**
  * @typedef {object} ScanResult
  * @property {number} newlines   '\n' count in the range
  * @property {number} cr         '\r' count
  * @property {number} crlf       '\r\n' pairs whose '\n' is in the range
- * @property {number} firstInvalid absolute offset of the first invalid UTF-8 byte found in the range, or -1
+ * @property {number} firstInvalid absolute offset of the first invalid UTF-8 byte (or ill-formed UTF-16 unit) found in the range, or -1
  * @property {number} skipped    leading continuation bytes not validated here (0-3; they belong to a sequence started before `start`)
  * @property {number} pending    bytes of an incomplete UTF-8 sequence at the end of the range (0 when `isLast`)
  * @property {boolean} cancelled
@@ -26,6 +26,7 @@ import { BLOCK_SIZE, CHUNK_SIZE, loadKernels } from './kernels.mjs';
 /**
  * @param {object} o
  * @param {import('./kernels.mjs').Kernels} o.kernels
+ * @param {import('./kernels.mjs').TextLayout} [o.layout] how newlines are laid out (default 'utf-8': bytes)
  * @param {number} o.fd
  * @param {number} o.start block-aligned start byte
  * @param {number} o.end   end byte (block-aligned unless it is the file's end)
@@ -37,7 +38,8 @@ import { BLOCK_SIZE, CHUNK_SIZE, loadKernels } from './kernels.mjs';
  * @param {Int32Array} [o.cancel] scanning stops when cancel[0] != 0
  * @returns {ScanResult}
  */
-export function scanRange({ kernels, fd, start, end, isLast, counts, firstBlock = 0, progress, slot = 0, cancel }) {
+export function scanRange({ kernels, layout = 'utf-8', fd, start, end, isLast, counts, firstBlock = 0, progress, slot = 0, cancel }) {
+  if (layout !== 'utf-8') return scanRange16({ kernels, layout, fd, start, end, isLast, counts, firstBlock, progress, slot, cancel });
   const input = kernels.input;
   const utf8 = kernels.utf8Stream();
   let newlines = 0;
@@ -92,6 +94,61 @@ export function scanRange({ kernels, fd, start, end, isLast, counts, firstBlock 
   return { newlines, cr, crlf, firstInvalid, skipped, pending, cancelled: false };
 }
 
+/**
+ * scanRange for UTF-16 (start is even: pieces are split at block boundaries). No
+ * junction work is left for the caller: the unit before `start` tells whether a CR
+ * LF pair or a surrogate pair crosses the split, and a high surrogate there is fed
+ * to the validator first so the pair is checked here. The file's first ill-formed
+ * unit is the smallest firstInvalid of all pieces.
+ * @param {Parameters<typeof scanRange>[0] & { layout: 'utf-16le' | 'utf-16be' }} o
+ * @returns {ScanResult}
+ */
+function scanRange16({ kernels, layout, fd, start, end, isLast, counts, firstBlock = 0, progress, slot = 0, cancel }) {
+  const tk = textKernels(kernels, layout);
+  const input = kernels.input;
+  const stream = tk.validator();
+  let newlines = 0;
+  let cr = 0;
+  let crlf = 0;
+  let firstInvalid = -1;
+  let prevIsCR = false;
+  let base = start;
+  if (start >= 2) {
+    const n = readSync(fd, input, 0, 2, start - 2);
+    const before = n === 2 ? tk.unitAt(input, 0) : -1;
+    prevIsCR = before === 13;
+    if (before >= 0xd800 && before <= 0xdbff) {
+      stream.feed(2); // pending: the pair is checked with this range's first unit
+      base = start - 2;
+    }
+  }
+  let pos = start;
+  while (pos < end) {
+    if (cancel && Atomics.load(cancel, 0) !== 0) {
+      return { newlines, cr, crlf, firstInvalid, skipped: 0, pending: 0, cancelled: true };
+    }
+    const want = Math.min(CHUNK_SIZE, end - pos);
+    const got = readSync(fd, input, 0, want, pos);
+    if (got <= 0) break;
+    const lines = tk.scanLines(got, counts, Math.floor(pos / BLOCK_SIZE) - firstBlock, prevIsCR);
+    newlines += lines.newlines;
+    cr += lines.cr;
+    crlf += lines.crlf;
+    prevIsCR = got >= 2 && tk.unitAt(input, got - 2 - (got % 2)) === 13;
+    if (firstInvalid < 0) {
+      const bad = stream.feed(got);
+      if (bad >= 0) firstInvalid = base + bad;
+    }
+    pos += got;
+    if (progress) Atomics.store(progress, slot, Math.ceil((pos - start) / BLOCK_SIZE));
+  }
+  if (firstInvalid < 0 && isLast) {
+    const bad = stream.finish();
+    if (bad >= 0) firstInvalid = base + bad;
+  }
+  return { newlines, cr, crlf, firstInvalid, skipped: 0, pending: 0, cancelled: false };
+}
+
 /** Open `path` and scan [start, end) in this thread. */
 export function scanFileRange(/** @type {Omit<Parameters<typeof scanRange>[0], 'fd'> & { path: string }} */ o) {
   const fd = openSync(o.path, 'r');
@@ -111,6 +168,7 @@ if (parentPort && workerData && workerData.folioIndexWorker) {
       const counts = new Uint32Array(job.counts);
       const result = scanFileRange({
         kernels,
+        layout: job.layout,
         path: job.path,
         start: job.start,
         end: job.end,

@@ -74,7 +74,47 @@ export interface Kernels {
   lineEndAfter(pos: number, end: number): number;
   /** A fresh streaming UTF-8 validator working on this instance's input window. */
   utf8Stream(): Utf8Stream;
+  /**
+   * scanLines for UTF-16: LF units per block, CR units, CR LF unit pairs of
+   * input[0..len) (an odd last byte is ignored); prevIsCR: the unit before input[0] was CR.
+   */
+  scanLines16(len: number, out: Uint32Array, outOffset: number, prevIsCR: boolean, be: boolean): { newlines: number } & NewlineStyleCounts;
+  /** LF units in input[start..end) (start even; an odd last byte is ignored). */
+  countNewlines16(start: number, end: number, be: boolean): number;
+  /** Offset of the first byte of the n-th (1-based) LF unit in input[start..end), or -1. */
+  findNthNewline16(start: number, end: number, n: number, be: boolean): number;
+  /** CR units and CR LF unit pairs in input[start..end). */
+  countNewlineStyle16(start: number, end: number, prevIsCR: boolean, be: boolean): NewlineStyleCounts;
+  /**
+   * A streaming UTF-16 validator (lone surrogates, a truncated last unit) with the
+   * Utf8Stream contract: offsets are of the first byte of the first ill-formed unit.
+   * Feeds must have even lengths except the last.
+   */
+  utf16Stream(be: boolean): Utf8Stream;
 }
+
+/** How text is laid out in bytes, for the newline kernels: bytes, or 2-byte units in either order. */
+export type TextLayout = 'utf-8' | 'utf-16le' | 'utf-16be';
+
+/** The newline and validation kernels of one text layout (see textKernels). Offsets are bytes. */
+export interface TextKernels {
+  readonly layout: TextLayout;
+  /** bytes per code unit: 1 (UTF-8 and ASCII-compatible encodings) or 2 (UTF-16) */
+  readonly unit: 1 | 2;
+  readonly input: Uint8Array;
+  scanLines(len: number, out: Uint32Array, outOffset: number, prevIsCR: boolean): { newlines: number } & NewlineStyleCounts;
+  countNewlines(start: number, end: number): number;
+  /** Offset of the first byte of the n-th newline unit, or -1. */
+  findNthNewline(start: number, end: number, n: number): number;
+  countNewlineStyle(start: number, end: number, prevIsCR: boolean): NewlineStyleCounts;
+  /** The code unit starting at bytes[at], or -1 past the end. */
+  unitAt(bytes: Uint8Array, at: number): number;
+  /** A fresh streaming validator (UTF-8 or UTF-16). */
+  validator(): Utf8Stream;
+}
+
+/** The kernels of `layout`, over the instance `k`. */
+export function textKernels(k: Kernels, layout: TextLayout): TextKernels;
 
 /** The compiled kernel module (compiled once per thread, cached); it can be posted to workers. */
 export function kernelModule(): WebAssembly.Module;

@@ -22,6 +22,8 @@ const MAX_BLOCKS = CHUNK_SIZE / BLOCK_SIZE;
  * @typedef {import('./kernels.d.mts').Utf8Stream} Utf8Stream
  * @typedef {import('./kernels.d.mts').NewlineStyleCounts} NewlineStyleCounts
  * @typedef {import('./kernels.d.mts').SniffCounts} SniffCounts
+ * @typedef {import('./kernels.d.mts').TextLayout} TextLayout
+ * @typedef {import('./kernels.d.mts').TextKernels} TextKernels
  */
 
 /**
@@ -43,6 +45,11 @@ const MAX_BLOCKS = CHUNK_SIZE / BLOCK_SIZE;
  * @property {(pos: number, end: number) => number} lineEndAfter
  * @property {(len: number) => number} utf8Feed
  * @property {() => number} utf8Pending
+ * @property {(len: number, be: number) => number} countLinesAndCR16
+ * @property {(start: number, end: number, be: number) => number} countNewlines16
+ * @property {(start: number, end: number, n: number, be: number) => number} findNthNewline16
+ * @property {(start: number, end: number, prevIsCR: number, be: number) => number} countNewlineStyle16
+ * @property {(start: number, end: number, be: number) => number} utf16Validate
  */
 
 /** Path of the .wasm file that kernelModule() loads. */
@@ -89,6 +96,15 @@ function checkRange(start, end) {
   if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= CHUNK_SIZE)) {
     throw new RangeError(`kernel range [${start}, ${end}) is not inside the input window [0, ${CHUNK_SIZE})`);
   }
+}
+
+/**
+ * @param {number} start
+ * @param {number} end
+ */
+function checkRange16(start, end) {
+  checkRange(start, end);
+  if (start % 2 !== 0) throw new RangeError(`UTF-16 kernel range starts at odd offset ${start}`);
 }
 
 /**
@@ -154,6 +170,64 @@ export function loadKernels(module = kernelModule()) {
       },
       finish() {
         if (error < 0 && pendingBytes > 0) error = position - pendingBytes;
+        return error;
+      },
+      position() {
+        return position;
+      },
+    };
+  }
+
+  /**
+   * @param {boolean} be
+   * @returns {Utf8Stream}
+   */
+  function utf16Stream(be) {
+    let position = 0;
+    let error = -1;
+    let pendingHigh = false;
+    let odd = false;
+    const flag = be ? 1 : 0;
+    return {
+      reset() {
+        position = 0;
+        error = -1;
+        pendingHigh = odd = false;
+      },
+      feed(len) {
+        checkRange(0, len);
+        if (error < 0 && odd && len > 0) error = position - 1; // a truncated unit before more bytes
+        if (error >= 0) {
+          position += len;
+          return error;
+        }
+        let from = 0;
+        if (pendingHigh && len >= 2) {
+          const u = be ? ((input[0] ?? 0) << 8) | (input[1] ?? 0) : ((input[1] ?? 0) << 8) | (input[0] ?? 0);
+          if (u < 0xdc00 || u > 0xdfff) {
+            error = position - 2;
+            position += len;
+            return error;
+          }
+          pendingHigh = false;
+          from = 2;
+        }
+        const even = len - (len % 2);
+        if (from < even) {
+          const bad = wasm.utf16Validate(from, even, flag);
+          if (bad >= 0) error = position + bad;
+          else pendingHigh = results[0] === 1;
+        }
+        odd = len % 2 === 1;
+        position += len;
+        return error;
+      },
+      pending() {
+        return error >= 0 ? 0 : (pendingHigh ? 2 : 0) + (odd ? 1 : 0);
+      },
+      finish() {
+        if (error < 0 && pendingHigh) error = position - 2 - (odd ? 1 : 0);
+        else if (error < 0 && odd) error = position - 1;
         return error;
       },
       position() {
@@ -228,5 +302,80 @@ export function loadKernels(module = kernelModule()) {
       return wasm.lineEndAfter(pos, end);
     },
     utf8Stream,
+    scanLines16(len, out, outOffset, prevIsCR, be) {
+      checkRange(0, len);
+      const even = len - (len % 2);
+      const blocks = Math.ceil(len / BLOCK_SIZE);
+      if (!(Number.isInteger(outOffset) && outOffset >= 0 && outOffset + blocks <= out.length)) {
+        throw new RangeError(`scanLines16: ${blocks} counts do not fit out[${outOffset}..] (length ${out.length})`);
+      }
+      const newlines = wasm.countLinesAndCR16(even, be ? 1 : 0) >>> 0;
+      const cr = /** @type {number} */ (results[0]);
+      for (let b = 0; b < blocks; b++) out[outOffset + b] = even > b * BLOCK_SIZE ? /** @type {number} */ (blockCounts[b]) : 0;
+      let crlf = 0;
+      if (cr > 0 || prevIsCR) {
+        wasm.countNewlineStyle16(0, even, prevIsCR ? 1 : 0, be ? 1 : 0);
+        crlf = /** @type {number} */ (results[1]);
+      }
+      return { newlines, cr, crlf };
+    },
+    countNewlines16(start, end, be) {
+      checkRange16(start, end);
+      return wasm.countNewlines16(start, end - ((end - start) % 2), be ? 1 : 0) >>> 0;
+    },
+    findNthNewline16(start, end, n, be) {
+      checkRange16(start, end);
+      if (!(n >= 1)) return -1;
+      if (n > (end - start) / 2) return -1;
+      return wasm.findNthNewline16(start, end - ((end - start) % 2), n, be ? 1 : 0);
+    },
+    countNewlineStyle16(start, end, prevIsCR, be) {
+      checkRange16(start, end);
+      wasm.countNewlineStyle16(start, end - ((end - start) % 2), prevIsCR ? 1 : 0, be ? 1 : 0);
+      return { cr: /** @type {number} */ (results[0]), crlf: /** @type {number} */ (results[1]) };
+    },
+    utf16Stream,
+  };
+}
+
+/**
+ * The newline and validation kernels of one text layout, under one set of names:
+ * UTF-8 (and every ASCII-compatible encoding: '\n' is the byte 0x0A) counts bytes,
+ * UTF-16 counts 2-byte units. Indexers and writers call these and never branch on
+ * the encoding themselves.
+ * @param {Kernels} k
+ * @param {TextLayout} layout
+ * @returns {TextKernels}
+ */
+export function textKernels(k, layout) {
+  if (layout === 'utf-8') {
+    return {
+      layout,
+      unit: 1,
+      input: k.input,
+      scanLines: (len, out, outOffset, prevIsCR) => k.scanLines(len, out, outOffset, prevIsCR),
+      countNewlines: (start, end) => k.countNewlines(start, end),
+      findNthNewline: (start, end, n) => k.findNthNewline(start, end, n),
+      countNewlineStyle: (start, end, prevIsCR) => k.countNewlineStyle(start, end, prevIsCR),
+      unitAt: (bytes, at) => bytes[at] ?? -1,
+      validator: () => k.utf8Stream(),
+    };
+  }
+  const be = layout === 'utf-16be';
+  return {
+    layout,
+    unit: 2,
+    input: k.input,
+    scanLines: (len, out, outOffset, prevIsCR) => k.scanLines16(len, out, outOffset, prevIsCR, be),
+    countNewlines: (start, end) => k.countNewlines16(start, end, be),
+    findNthNewline: (start, end, n) => k.findNthNewline16(start, end, n, be),
+    countNewlineStyle: (start, end, prevIsCR) => k.countNewlineStyle16(start, end, prevIsCR, be),
+    unitAt: (bytes, at) => {
+      const a = bytes[at];
+      const b = bytes[at + 1];
+      if (a === undefined || b === undefined) return -1;
+      return be ? (a << 8) | b : (b << 8) | a;
+    },
+    validator: () => k.utf16Stream(be),
   };
 }

@@ -27,10 +27,18 @@
  * ASCII lines; lines holding bytes >= 0x80 are found (one regex pass) and tested on
  * their own UTF-8 text (U+FFFD for invalid bytes, never throws), unless the regex
  * can only match ASCII characters (isAsciiOnlyRegex), when latin1 is exact too.
+ *
+ * Files in other encodings (UTF-16LE/BE, legacy ones read with iconv-lite) take one
+ * simpler path (searchDecodedChunk): each line is found in bytes (LF units for
+ * UTF-16), decoded, and matched on its own; a match's byte offset is the byte
+ * length of the text before it re-measured in the file's encoding (2 bytes per
+ * UTF-16 unit: the decoded string has exactly one unit per code unit, U+FFFD
+ * standing in for a lone surrogate).
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isAscii, isUtf8 } from 'node:buffer';
 import { parentPort, workerData } from 'node:worker_threads';
+import iconv from 'iconv-lite';
 
 /** Bytes read per step: whole lines of a ~1 MiB read are searched, a partial last line is carried over. */
 export const SEARCH_CHUNK = 1 << 20;
@@ -179,7 +187,51 @@ export function isAsciiOnlyRegex(src, flags) {
  * @property {boolean} countOnly
  * @property {number} maxMatches
  * @property {number} maxLineChars
+ * @property {string} [encoding] the file's encoding (default 'utf-8'); see LineCodec
  */
+
+/**
+ * How lines are found and decoded in one encoding, for searchDecodedChunk.
+ * @typedef {object} LineCodec
+ * @property {1 | 2} unit
+ * @property {(buf: Buffer, from: number) => number} indexOfNewline first byte of the next LF unit at or after `from`, or -1
+ * @property {(buf: Buffer, end: number) => number} lastIndexOfNewline first byte of the last LF unit before `end`, or -1
+ * @property {(bytes: Buffer) => string} decode
+ * @property {(text: string) => number} byteLength bytes of `text` in the encoding
+ */
+
+/**
+ * @param {string | undefined} encoding
+ * @returns {LineCodec | null} null for UTF-8 (and binary/unknown): the fast paths
+ */
+export function lineCodecOf(encoding) {
+  if (encoding === 'utf-16le' || encoding === 'utf-16be') {
+    const lf = Buffer.from(encoding === 'utf-16be' ? [0, 10] : [10, 0]);
+    const decoder = new TextDecoder(encoding, { fatal: false, ignoreBOM: true });
+    return {
+      unit: 2,
+      indexOfNewline(buf, from) {
+        for (let i = buf.indexOf(lf, from); i >= 0; i = buf.indexOf(lf, i + 1)) if (i % 2 === 0) return i;
+        return -1;
+      },
+      lastIndexOfNewline(buf, end) {
+        if (end < 2) return -1;
+        for (let i = buf.lastIndexOf(lf, end - 2); i >= 0; i = i > 0 ? buf.lastIndexOf(lf, i - 1) : -1) if (i % 2 === 0) return i;
+        return -1;
+      },
+      decode: (bytes) => decoder.decode(bytes),
+      byteLength: (text) => 2 * text.length,
+    };
+  }
+  if (!encoding || encoding === 'utf-8' || encoding === 'binary' || encoding === 'unknown' || !iconv.encodingExists(encoding)) return null;
+  return {
+    unit: 1,
+    indexOfNewline: (buf, from) => buf.indexOf(10, from),
+    lastIndexOfNewline: (buf, end) => (end > 0 ? buf.lastIndexOf(10, end - 1) : -1),
+    decode: (bytes) => iconv.decode(bytes, encoding),
+    byteLength: (text) => iconv.encode(text, encoding).length,
+  };
+}
 
 /** One range, searched a chunk per step() so the caller can check cancellation and report progress between steps. */
 export class RangeSearch {
@@ -187,6 +239,7 @@ export class RangeSearch {
   constructor(o) {
     this.o = o;
     this.plan = o.plan;
+    this.codec = lineCodecOf(o.encoding);
     this.buf = Buffer.allocUnsafe(SEARCH_CHUNK * 2);
     /** bytes of a partial line kept at buf[0..carry) */
     this.carry = 0;
@@ -233,7 +286,8 @@ export class RangeSearch {
     const atEnd = this.pos >= end || got < want;
     let linesEnd = len;
     if (!atEnd) {
-      linesEnd = len === 0 ? -1 : buf.lastIndexOf(10, len - 1) + 1;
+      const c = this.codec;
+      linesEnd = len === 0 ? -1 : c ? c.lastIndexOfNewline(buf, len) + c.unit : buf.lastIndexOf(10, len - 1) + 1;
       if (linesEnd <= 0) {
         this.carry = len; // no line break yet: a long line, keep reading
         return false;
@@ -255,6 +309,7 @@ export class RangeSearch {
    * @param {number} chunkStart file offset of chunk[0]
    */
   searchChunk(chunk, chunkStart) {
+    if (this.codec) return searchDecodedChunk(this, chunk, chunkStart, this.codec);
     const plan = this.plan;
     const r = this.result;
     const countOnly = this.o.countOnly;
@@ -450,6 +505,56 @@ export class RangeSearch {
   }
 }
 
+/**
+ * searchChunk for files that are not UTF-8: line by line, decoded, each line matched alone.
+ * @param {RangeSearch} rs
+ * @param {Buffer} chunk whole lines
+ * @param {number} chunkStart file offset of chunk[0]
+ * @param {LineCodec} codec
+ */
+function searchDecodedChunk(rs, chunk, chunkStart, codec) {
+  const r = rs.result;
+  const re = rs.plan.lineRe;
+  const cap = rs.o.maxMatches + 1;
+  const u = codec.unit;
+  let lineNo = 0;
+  for (let ls = 0; ls < chunk.length; lineNo++) {
+    const le = codec.indexOfNewline(chunk, ls);
+    const lineEnd = le < 0 ? chunk.length : le;
+    let text = codec.decode(chunk.subarray(ls, lineEnd));
+    if (text.endsWith('\r') && le >= 0) text = text.slice(0, -1);
+    let bomBytes = 0;
+    if (chunkStart + ls === 0 && text.charCodeAt(0) === 0xfeff) {
+      text = text.slice(1);
+      bomBytes = codec.byteLength('\ufeff');
+    }
+    re.lastIndex = 0;
+    const m = re.exec(text);
+    if (m) {
+      r.count++;
+      if (!rs.o.countOnly) {
+        const cut = cutAround(text, m.index, rs.o.maxLineChars);
+        r.matches.push({
+          lineStart: chunkStart + ls,
+          nextLine: chunkStart + (le < 0 ? chunk.length : le + u),
+          byteOffset: chunkStart + ls + bomBytes + codec.byteLength(text.slice(0, m.index)),
+          column: cut.column,
+          text: cut.text,
+          textTruncated: cut.truncated,
+          chunkStart,
+          linesIntoChunk: lineNo,
+        });
+        if (r.matches.length >= cap) {
+          r.capped = true;
+          return;
+        }
+      }
+    }
+    if (le < 0) break;
+    ls = le + u;
+  }
+}
+
 const NON_ASCII = /[\x80-\xff]/g;
 
 /**
@@ -569,6 +674,7 @@ const isLow = (c) => c >= 0xdc00 && c <= 0xdfff;
  * @property {boolean} countOnly
  * @property {number} maxMatches
  * @property {number} maxLineChars
+ * @property {string} [encoding]
  * @property {number} piece   this range's place in file order
  * @property {SharedArrayBuffer} control  Int32 [cancel flag, first capped piece]
  * @property {SharedArrayBuffer} progress Int32 per piece: KiB done
