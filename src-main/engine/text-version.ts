@@ -22,11 +22,12 @@ export interface TextVersion {
 export async function textVersionOf(path: string): Promise<TextVersion> {
   const facts = await factsOf(path, { hash: false });
   if (facts.verdict.isBinary) throw binaryFileError(facts);
-  if (facts.encoding === 'utf-16le' || facts.encoding === 'utf-16be') {
-    throw new FolioError('encoding_mismatch', `${facts.identity.path} is ${facts.encoding}; only UTF-8 (and ASCII) files can be addressed so far`, {
-      path: facts.identity.path,
-      encoding: facts.encoding,
-    });
+  if (facts.encoding !== 'utf-8') {
+    throw new FolioError(
+      'encoding_mismatch',
+      `${facts.identity.path} is ${facts.encoding}; sections, JSON paths and tokens address UTF-8 (and ASCII) files only: read it by lines, bytes or pages`,
+      { path: facts.identity.path, encoding: facts.encoding },
+    );
   }
   return {
     path: facts.identity.path,

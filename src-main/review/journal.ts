@@ -181,8 +181,10 @@ function requestOf(store: ReviewStore, e: JournalEntry, action: 'undo' | 'redo')
   const now = action === 'undo' ? { bytes: e.inserted_bytes, sha256: e.inserted_sha256 } : { bytes: e.removed.bytes, sha256: e.removed.sha256 };
   if (action === 'redo' && !e.redo_payload) throw new Error(`journal entry ${e.id} is undone but has no redo payload`);
   const put = loadBytes(store.blobsDir, action === 'undo' ? e.removed : e.redo_payload!);
-  const content = put.toString('utf8'); // exact: the engine only edits valid UTF-8, cut on character boundaries
-  const common = { content, normalizeNewlines: false, captureBytes: true };
+  // The bytes go back verbatim (a UTF-16 file's bytes can't travel as a UTF-8 string);
+  // content is there for previews only.
+  const content = put.toString('utf8');
+  const common = { content, contentBytes: put, normalizeNewlines: false, captureBytes: true };
   if (now.bytes === 0) {
     return { ...common, target: { kind: 'insert', at: start, units: 'bytes' }, preconditions: { ifMatch: e.last_version.etag } };
   }

@@ -274,3 +274,20 @@ describe('persistence', () => {
     expect(seen.length).toBe(count);
   });
 });
+
+describe('undo/redo of a UTF-16 file', () => {
+  it('restores the exact bytes (the journal writes them back verbatim, not as UTF-8 text)', async () => {
+    const text = 'héllo 😀\r\nsecond ĊĊ line\r\nthird 日本\r\n';
+    const original = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const p = join(root, 'wide.txt');
+    writeFileSync(p, original);
+    const r = await propose(root, AGENT, { path: p, target: lines(2, 2), content: 'ZWEI 😀 Ċ', preconditions: { ifMatch: await etag(p) } });
+    await approve(root, ME, r.proposal_id);
+    const edited = readFileSync(p);
+    expect(edited.subarray(2).toString('utf16le')).toBe('héllo 😀\r\nZWEI 😀 Ċ\r\nthird 日本\r\n');
+    await undo(root, ME, { path: p });
+    expect(readFileSync(p).equals(original)).toBe(true);
+    await redo(root, ME, { path: p });
+    expect(readFileSync(p).equals(edited)).toBe(true);
+  });
+});
