@@ -239,14 +239,30 @@ export async function outlineOf(path: string, opts: OutlineOptions = {}): Promis
   return outline;
 }
 
-/** Heading texts from the outermost section down to each heading. */
-function trailsOf(headings: Heading[]): string[][] {
-  const stack: Heading[] = [];
-  return headings.map((h) => {
-    while (stack.length && stack.at(-1)!.level >= h.level) stack.pop();
-    stack.push(h);
-    return stack.map((x) => x.text);
+/** Per outline: each heading's enclosing heading, and headings by text, so a path lookup touches only the headings it names. */
+interface PathIndex {
+  parent: Int32Array;
+  byText: Map<string, number[]>;
+}
+const pathIndexes = new WeakMap<Outline, PathIndex>();
+
+function pathIndexOf(outline: Outline): PathIndex {
+  let index = pathIndexes.get(outline);
+  if (index) return index;
+  const parent = new Int32Array(outline.headings.length);
+  const byText = new Map<string, number[]>();
+  const stack: number[] = [];
+  outline.headings.forEach((h, i) => {
+    while (stack.length && outline.headings[stack.at(-1)!]!.level >= h.level) stack.pop();
+    parent[i] = stack.at(-1) ?? -1;
+    stack.push(i);
+    const same = byText.get(h.text);
+    if (same) same.push(i);
+    else byText.set(h.text, [i]);
   });
+  index = { parent, byText };
+  pathIndexes.set(outline, index);
+  return index;
 }
 
 const brief = (h: Heading) => ({ path: h.path, line: h.line, level: h.level });
@@ -260,13 +276,20 @@ const brief = (h: Heading) => ({ path: h.path, line: h.line, level: h.level });
  * listing headings with a similar last text.
  */
 export function findSection(outline: Outline, query: string): Heading {
-  const trails = trailsOf(outline.headings);
+  const { parent, byText } = pathIndexOf(outline);
+  // Headings whose trail (texts from the outermost enclosing heading down) ends with the path's segments.
   const candidatesOf = (q: string) => {
     const segs = q.split(/\s+>\s+/).map((x) => x.trim());
-    return outline.headings.filter((_, i) => {
-      const t = trails[i]!;
-      return segs.length <= t.length && segs.every((s, k) => t[t.length - segs.length + k] === s);
-    });
+    return (byText.get(segs.at(-1)!) ?? [])
+      .filter((i) => {
+        let at = i;
+        for (let k = segs.length - 1; k >= 0; k--) {
+          if (at < 0 || outline.headings[at]!.text !== segs[k]) return false;
+          at = parent[at]!;
+        }
+        return true;
+      })
+      .map((i) => outline.headings[i]!);
   };
   let found = candidatesOf(query.trim());
   let pick: number | null = null;
