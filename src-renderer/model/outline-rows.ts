@@ -64,7 +64,7 @@ export function rowOfHeading(rows: readonly number[], index: number): number {
 
 /** Rows [first, end) to render for a list scrolled to `scrollTop`, with `overscan` rows either side. */
 export function visibleRowsOf(scrollTop: number, viewportPx: number, rowPx: number, totalRows: number, overscan = 8): { first: number; end: number } {
-  const first = Math.max(0, Math.floor(scrollTop / rowPx) - overscan);
+  const first = Math.min(totalRows, Math.max(0, Math.floor(scrollTop / rowPx) - overscan));
   const end = Math.min(totalRows, Math.ceil((scrollTop + viewportPx) / rowPx) + overscan);
   return { first, end: Math.max(first, end) };
 }
