@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { makeFixtureDir, writeTextFixture } from './fixtures.ts';
 import { BIN, REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
+import { connectAgent } from './mcp-agent.ts';
 import { offHostOf, shownLinesOf, watchPage } from './page-helpers.ts';
 
 const ARTIFACTS = join(REPO_ROOT, 'e2e', 'artifacts');
@@ -222,5 +223,85 @@ test('the outline lists the operation’s headings; click, follow, filter; none 
   await expect.poll(() => topRow(page)).toEqual({ lineNo: chapter.line, text: '## Added by the CLI' });
 
   expect(offHostOf(seen.urls)).toEqual([]);
+  expect(seen.problems).toEqual([]);
+});
+
+test('an agent’s proposal, once approved in the review panel, is in the outline without a reload', async ({ page }) => {
+  const seen = watchPage(page);
+  await page.setViewportSize({ width: 1500, height: 900 });
+  await page.goto(server.url.href);
+  const before = (await outlineOf(page)).headings;
+  await expect(page.getByTestId('outline-count')).toHaveText(count(before.length));
+  await expect(page.getByTestId('channel')).toHaveText('live');
+
+  const agent = await connectAgent(workspace, { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache') });
+  try {
+    const part = before.find((h) => h.text === 'Part 9')!;
+    const read = await agent.call('read', { path: 'book.md', ranges: [{ start: part.line, end: part.line }] });
+    const answer = await agent.call('upsert', {
+      path: 'book.md',
+      target: { insert: { at: part.line } },
+      content: '# Proposed by the agent\n\nWhy it matters.\n\n',
+      if_match: read.version.etag,
+    });
+    expect(answer.proposal_id, JSON.stringify(answer)).toEqual(expect.any(String));
+    const item = page.locator(`[data-testid="queue-item"][data-proposal-id="${answer.proposal_id}"]`);
+    await item.click();
+    await page.getByTestId('approve').click();
+    await expect(page.getByTestId('review-notice')).toContainText('Approved');
+  } finally {
+    await agent.close();
+  }
+  await expect(page.getByTestId('outline-count')).toHaveText(count(before.length + 1));
+  await page.getByTestId('outline-filter').fill('proposed by');
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page)).toHaveAttribute('data-level', '1');
+  await expect(rows(page)).toHaveAttribute('data-line', String(before.find((h) => h.text === 'Part 9')!.line));
+  expect(seen.problems).toEqual([]);
+});
+
+test('an outline of 60,000 headings stays light: a few dozen rows in the page, quick filter and scroll', async ({ page }) => {
+  const seen = watchPage(page);
+  const big = join(workspace, 'big.md');
+  const lines: string[] = [];
+  const total = 60_000;
+  for (let i = 0; i < total; i++) lines.push(`${'#'.repeat(1 + (i % 4))} Topic ${i}`, '', `Text of topic ${i}.`, '');
+  writeFileSync(big, lines.join('\n'));
+  await page.setViewportSize({ width: 1500, height: 900 });
+  await page.goto(server.url.href);
+  await expect(page.getByTestId('outline-panel')).toBeVisible();
+
+  const t0 = performance.now();
+  await page.getByTestId('path-input').fill(big);
+  await page.getByTestId('path-input').press('Enter');
+  await page.waitForFunction((n) => document.querySelector('[data-testid="outline-count"]')?.textContent === n, count(total), { polling: 'raf' });
+  console.log(`[measure] outline of ${count(total)} headings listed ${Math.round(performance.now() - t0)} ms after open`);
+  expect(await rows(page).count()).toBeLessThan(100);
+
+  // Scroll the list from end to end: each step paints its rows on the next frame.
+  const list = page.locator('.outline-list');
+  const steps = [0.25, 0.5, 0.75, 1, 0.1];
+  const t1 = performance.now();
+  for (const f of steps) {
+    const expected = await list.evaluate((el, f) => {
+      el.scrollTop = f * (el.scrollHeight - el.clientHeight);
+      return Math.floor(el.scrollTop / 22);
+    }, f);
+    await page.waitForFunction(
+      (row) => [...document.querySelectorAll('[data-testid="outline-row"] .text')].some((el) => el.textContent === `Topic ${row}`),
+      expected,
+      { polling: 'raf' },
+    );
+    expect(await rows(page).count()).toBeLessThan(100);
+  }
+  console.log(`[measure] outline scroll: ${steps.length} jumps across ${count(total)} rows, ${Math.round((performance.now() - t1) / steps.length)} ms each (incl. Playwright round trips)`);
+
+  const t2 = performance.now();
+  await page.getByTestId('outline-filter').fill('Topic 4999');
+  await page.waitForFunction(() => document.querySelector('[data-testid="outline-count"]')?.textContent?.startsWith('11 of'), null, { polling: 'raf' });
+  console.log(`[measure] outline filter over ${count(total)} headings: ${Math.round(performance.now() - t2)} ms`);
+  await expect(rows(page)).toHaveCount(11);
+  await rows(page).last().click();
+  await expect.poll(() => topRow(page)).toEqual({ lineNo: 4 * 49_999 + 1, text: '#### Topic 49999' });
   expect(seen.problems).toEqual([]);
 });
