@@ -51,8 +51,8 @@ export interface OutlineState {
   load(path: string, etag: string): Promise<void>;
   /** Forget the outline: the open file has none. */
   clear(): void;
-  /** A markdown file is opening: drop the last file's headings until its version is known. */
-  expect(path: string): void;
+  /** A markdown file is opening: drop the last file's headings until its version is known (`waiting` while file_info is asked). */
+  expect(path: string, waiting: boolean): void;
   toggle(): void;
   setFilter(filter: string): void;
 }
@@ -85,9 +85,9 @@ export const useOutlineStore = create<OutlineState>()((set, get) => ({
     latestLoad++;
     set({ applies: false, path: null, etag: null, headings: [], loading: false, error: null, filter: '' });
   },
-  expect(path) {
+  expect(path, waiting) {
     latestLoad++;
-    set({ applies: true, path, etag: null, headings: [], loading: false, error: null, filter: '' });
+    set({ applies: true, path, etag: null, headings: [], loading: waiting, error: null, ...(get().path === path ? {} : { filter: '' }) });
   },
   toggle() {
     const wanted = !get().wanted;
@@ -97,9 +97,9 @@ export const useOutlineStore = create<OutlineState>()((set, get) => ({
   setFilter: (filter) => set({ filter }),
 }));
 
-/** What the outline follows in the viewer: the open file and its version. */
-function keyOf(s: Pick<ViewerState, 'path' | 'info'>): { path: string | null; etag: string | null } {
-  return { path: s.path, etag: s.info?.version.etag ?? null };
+/** What the outline follows in the viewer: the open file, its version, and whether file_info is being asked. */
+function keyOf(s: Pick<ViewerState, 'path' | 'info' | 'loading'>): { path: string | null; etag: string | null; loading: boolean } {
+  return { path: s.path, etag: s.info?.version.etag ?? null, loading: s.loading };
 }
 
 /**
@@ -117,7 +117,7 @@ export function followViewerFile(): () => void {
     if (!path) return;
     // file_info not in yet (or failed, which the viewer shows): nothing to read against.
     if (!etag) {
-      if (outline.path !== path) outline.expect(path);
+      if (outline.path !== path || outline.etag !== null || outline.loading !== s.loading) outline.expect(path, s.loading);
       return;
     }
     if (outline.path === path && outline.etag === etag) return;
@@ -127,6 +127,6 @@ export function followViewerFile(): () => void {
   return useViewerStore.subscribe((s, prev) => {
     const now = keyOf(s);
     const before = keyOf(prev);
-    if (now.path !== before.path || now.etag !== before.etag) sync(s);
+    if (now.path !== before.path || now.etag !== before.etag || now.loading !== before.loading) sync(s);
   });
 }
