@@ -84,8 +84,8 @@ test('Ctrl+O puts the cursor in the path box', async ({ page }) => {
 
 /** Dispatches dragover and drop on the viewer with a DataTransfer built in the page. */
 async function drop(page: Page, data: { uriList?: string; plain?: string; fileName?: string }): Promise<void> {
-  // The app mounts after the page's first paint (see src-renderer/main.tsx): drop on it, not on the HTML's first rows.
-  await page.getByTestId('viewer').waitFor();
+  // The app mounts after the page's load event; 'live' comes from an effect that runs after FileDropZone's listener is on.
+  await expect(page.getByTestId('channel')).toHaveText('live');
   await page.evaluate((d) => {
     const transfer = new DataTransfer();
     if (d.uriList !== undefined) transfer.setData('text/uri-list', d.uriList);

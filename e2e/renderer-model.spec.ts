@@ -1,10 +1,11 @@
 /**
- * The renderer's pure logic (no browser needed): window planning and the diff
- * sides. Kept here because the renderer's tests belong to its owner's suites.
+ * The renderer's pure logic (no browser needed): window planning, the diff
+ * sides and the outline's rows. Kept here because the renderer's tests belong to its owner's suites.
  */
 import { expect, test } from '@playwright/test';
 import { BROWSER_DROP_MESSAGE, dropOutcomeOf, pathOfFileUri, type DropData } from '../src-renderer/model/dropped-path.ts';
 import { lineNoOf, needsNeighbourWindow, windowAround, windowLinesFor } from '../src-renderer/model/line-window.ts';
+import { filteredIndicesOf, headingIndexAt, isMarkdownPath, rowOfHeading, scrollTopToShow, visibleRowsOf } from '../src-renderer/model/outline-rows.ts';
 import { approveQuestionOf, replacedLineCountOf } from '../src-renderer/model/replaced-lines.ts';
 import { diffSidesOf } from '../src-renderer/model/unified-diff.ts';
 
@@ -128,4 +129,45 @@ test('a drop names the first file:// path it carries; a bare File gets the brows
   // Electron: the preload's path wins over any URI.
   expect(dropOutcomeOf(data({ files: [file], uriList: 'file:///tmp/other' }), () => '/real/x.txt')).toEqual({ kind: 'path', path: '/real/x.txt' });
   expect(dropOutcomeOf(data({ files: [file], uriList: 'file:///tmp/u.txt' }), () => '')).toEqual({ kind: 'path', path: '/tmp/u.txt' });
+});
+
+test('markdown files are known by their name', () => {
+  for (const p of ['/a/README.md', 'x.MD', 'doc.markdown', 'page.mdx', 'n.mkd']) expect(isMarkdownPath(p), p).toBe(true);
+  for (const p of ['/a/notes.txt', 'md', '/a.md/file.log', 'x.md.bak', 'x.json']) expect(isMarkdownPath(p), p).toBe(false);
+  expect(isMarkdownPath(null)).toBe(false);
+});
+
+test('the current heading is the last one starting at or before the line; the filter keeps file order', () => {
+  const h = (line: number, end_line: number, level = 2) => ({ level, text: `h${line}`, line, end_line });
+  const headings = [h(3, 100, 1), h(5, 40), h(41, 100), h(60, 100, 3)];
+  expect(headingIndexAt(headings, 1)).toBe(-1);
+  expect(headingIndexAt(headings, 3)).toBe(0);
+  expect(headingIndexAt(headings, 4)).toBe(0);
+  expect(headingIndexAt(headings, 5)).toBe(1);
+  expect(headingIndexAt(headings, 40)).toBe(1);
+  expect(headingIndexAt(headings, 59)).toBe(2);
+  expect(headingIndexAt(headings, 1_000)).toBe(3);
+  expect(headingIndexAt([], 10)).toBe(-1);
+  // Against a scan, on many headings.
+  const many = Array.from({ length: 3_000 }, (_, i) => h(1 + i * 3 + (i % 2), 0));
+  for (let lineNo = 0; lineNo < 9_100; lineNo += 7) expect(headingIndexAt(many, lineNo)).toBe(many.findLastIndex((x) => x.line <= lineNo));
+
+  const texts = ['install', 'linux install', 'usage', 'faq'];
+  expect(filteredIndicesOf(texts, '')).toEqual([0, 1, 2, 3]);
+  expect(filteredIndicesOf(texts, '  INSTALL ')).toEqual([0, 1]);
+  expect(filteredIndicesOf(texts, 'zzz')).toEqual([]);
+  expect(rowOfHeading([0, 1, 5, 9], 5)).toBe(2);
+  expect(rowOfHeading([0, 1, 5, 9], 4)).toBe(-1);
+});
+
+test('only the rows in view are rendered, and a row out of view is centred', () => {
+  expect(visibleRowsOf(0, 220, 22, 50_000, 0)).toEqual({ first: 0, end: 10 });
+  expect(visibleRowsOf(22_000, 220, 22, 50_000, 5)).toEqual({ first: 995, end: 1015 });
+  expect(visibleRowsOf(0, 220, 22, 3)).toEqual({ first: 0, end: 3 });
+  expect(visibleRowsOf(1_000, 220, 22, 0)).toEqual({ first: 0, end: 0 });
+  expect(scrollTopToShow(5, 0, 220, 22)).toBeNull();
+  expect(scrollTopToShow(9, 0, 220, 22)).toBeNull();
+  expect(scrollTopToShow(10, 0, 220, 22)).toBe(22 * 10 - 99);
+  expect(scrollTopToShow(1_000, 0, 220, 22)).toBe(22_000 - 99);
+  expect(scrollTopToShow(0, 500, 220, 22)).toBe(0);
 });

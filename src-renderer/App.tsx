@@ -9,6 +9,8 @@ import { FollowButton } from './components/FollowButton.tsx';
 import { GoToLine } from './components/GoToLine.tsx';
 import { LineJumpChips } from './components/LineJumpChips.tsx';
 import { OpenFileForm } from './components/OpenFileForm.tsx';
+import { OutlineButton } from './components/OutlineButton.tsx';
+import { OutlinePanel } from './components/OutlinePanel.tsx';
 import { RecentFiles } from './components/RecentFiles.tsx';
 import { ReviewPanel } from './components/ReviewPanel.tsx';
 import { StatusBar } from './components/StatusBar.tsx';
@@ -16,6 +18,7 @@ import { launchParamsOf } from './launch-params.ts';
 import type { GoToTarget } from './model/goto-target.ts';
 import { useConnectionStore } from './stores/connection-store.ts';
 import { useFindStore } from './stores/find-store.ts';
+import { followViewerFile, useOutlineStore } from './stores/outline-store.ts';
 import { useRecentStore } from './stores/recent-store.ts';
 import { useReviewStore } from './stores/review-store.ts';
 import { useViewerStore } from './stores/viewer-store.ts';
@@ -28,6 +31,8 @@ export function App() {
   const { path, info, error, loading, window: lines, topLine, visibleLines, following, openFile, goToLine, goToByte, moveBy, setFollowing } =
     useViewerStore();
   const findOpen = useFindStore((s) => s.open);
+  const outlineApplies = useOutlineStore((s) => s.applies);
+  const outlineWanted = useOutlineStore((s) => s.wanted);
   const channel = useConnectionStore((s) => s.channel);
   const recent = useRecentStore((s) => s.entries);
   const pathInput = useRef<HTMLInputElement>(null);
@@ -42,6 +47,9 @@ export function App() {
   const toggleFollow = () => {
     const viewer = useViewerStore.getState();
     if (viewer.info) viewer.setFollowing(!viewer.following);
+  };
+  const toggleOutline = () => {
+    if (useOutlineStore.getState().applies) useOutlineStore.getState().toggle();
   };
   const go = (target: GoToTarget) => void (target.kind === 'byte' ? goToByte(target.byte) : goToLine(target.lineNo));
 
@@ -58,10 +66,20 @@ export function App() {
     );
   }, []);
 
+  useEffect(() => followViewerFile(), []);
+
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey) return;
+      if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
       const key = event.key.toLowerCase();
+      if (event.shiftKey) {
+        if (key === 'o') {
+          // VS Code's "go to symbol" key; Monaco's own binding is taken over in FileView.
+          event.preventDefault();
+          toggleOutline();
+        }
+        return;
+      }
       if (key === 'g') {
         event.preventDefault();
         focusGoTo();
@@ -79,6 +97,7 @@ export function App() {
   }, []);
 
   const showing = Boolean(lines && !error);
+  const showOutline = outlineApplies && outlineWanted;
   const bottomLine = Math.max(topLine, topLine + visibleLines - 1);
   return (
     <div className="app">
@@ -91,6 +110,13 @@ export function App() {
           {channel === 'open' ? 'live' : channel}
         </span>
       </header>
+      {showOutline && (
+        <OutlinePanel
+          topLine={topLine}
+          onShowLine={(lineNo) => void goToLine(lineNo, { at: 'top', select: true })}
+          onClose={toggleOutline}
+        />
+      )}
       <main className="viewer" data-testid="viewer">
         <div className="viewer-toolbar">
           <LineJumpChips disabled={!info} onMove={(delta) => void moveBy(delta)} />
@@ -99,10 +125,11 @@ export function App() {
           <button type="button" data-testid="find-open" onClick={openFind} title="Find in the whole file (Ctrl+F)">
             Find
           </button>
+          <OutlineButton open={showOutline} disabled={!outlineApplies} onToggle={toggleOutline} />
         </div>
         {findOpen && <FindPanel ref={findInput} onShowLine={(lineNo) => void goToLine(lineNo, { at: 'center', select: false, highlight: true })} />}
         <div className="viewer-body" hidden={!showing}>
-          <FileView onGoToLineKey={focusGoTo} onFindKey={openFind} onFollowKey={toggleFollow} />
+          <FileView onGoToLineKey={focusGoTo} onFindKey={openFind} onFollowKey={toggleFollow} onOutlineKey={toggleOutline} />
           <FileScrollbar
             topLine={topLine}
             visibleLines={visibleLines}

@@ -9,12 +9,14 @@ export interface FileViewKeys {
   onGoToLineKey(): void;
   onFindKey(): void;
   onFollowKey(): void;
+  onOutlineKey(): void;
 }
 
 /**
  * The open file's lines, numbered as in the file: plain text until the Monaco
  * chunk arrives (first paint never waits for it), then a Monaco editor holding the
- * store's window. Keys: Ctrl+G (go to), Ctrl+F (find in the whole file), F (follow).
+ * store's window. Keys: Ctrl+G (go to), Ctrl+F (find in the whole file), F (follow),
+ * Ctrl+Shift+O (outline; Monaco's quick outline otherwise).
  */
 export function FileView(keys: FileViewKeys) {
   const monaco = useMonaco(false);
@@ -50,6 +52,7 @@ function fileViewKeyOf(event: KeyboardEvent): keyof FileViewKeys | null {
   if (ctrl && !event.shiftKey && !event.altKey && key === 'g') return 'onGoToLineKey';
   if (ctrl && !event.shiftKey && !event.altKey && key === 'f') return 'onFindKey';
   if (!ctrl && !event.altKey && !event.shiftKey && key === 'f') return 'onFollowKey';
+  if (ctrl && event.shiftKey && !event.altKey && key === 'o') return 'onOutlineKey';
   return null;
 }
 
