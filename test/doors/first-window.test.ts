@@ -10,7 +10,9 @@ afterAll(() => {
   tmp.cleanup();
 });
 
-const INDEX = '<!doctype html><html><head><title>t</title></head><body><div id="root"></div></body></html>';
+const INDEX =
+  '<!doctype html><html><head><title>t</title><link rel="stylesheet" crossorigin href="./assets/app.css"></head><body><div id="root"></div></body></html>';
+const CSS = '.plain-line { display: flex; }';
 
 describe('folio serve puts the launch file first window in the page', () => {
   it('with the token: rows of the first lines (escaped) in #root and the read answer as JSON; without it: the plain page', async () => {
@@ -19,13 +21,18 @@ describe('folio serve puts the launch file first window in the page', () => {
     const renderer = tmp.path('renderer');
     mkdirSync(renderer);
     writeFileSync(`${renderer}/index.html`, INDEX);
+    mkdirSync(`${renderer}/assets`);
+    writeFileSync(`${renderer}/assets/app.css`, CSS);
     const file = `${ws}/page.log`;
     const lines = ['<script>alert(1)</script> & "quoted"', 'two\u2028three', ...Array.from({ length: 300 }, (_, i) => `line ${i + 3}`)];
     writeFileSync(file, lines.join('\r\n') + '\r\n');
     const server = await serve({ port: 0, rendererDir: renderer, workspace: ws, file });
     try {
       const page = await (await fetch(server.url)).text();
-      const root = /<div id="root">(.*)<\/div><\/body>/s.exec(page)?.[1] ?? '';
+      const root = /<div id="root">(.*)<\/div>\s*<script type="application\/json"/s.exec(page)?.[1] ?? '';
+      // The stylesheet comes inline, so the rows paint without waiting for a fetch.
+      expect(page).toContain(`<style>${CSS}</style>`);
+      expect(page).not.toContain('app.css');
       expect(root).not.toContain('<script>');
       expect(root).toContain('&#60;script&#62;alert(1)&#60;/script&#62; &#38; &#34;quoted&#34;');
       const rows = [...root.matchAll(/<span class="plain-line-no">(\d+)<\/span><span class="plain-line-text">([^<]*)<\/span>/g)];
@@ -36,10 +43,11 @@ describe('folio serve puts the launch file first window in the page', () => {
       const json = /<script type="application\/json" id="folio-first-window">(.*?)<\/script>/s.exec(page)?.[1];
       expect(json).toBeDefined();
       expect(json).not.toMatch(/<|\u2028/);
-      const first = JSON.parse(json!) as { path: string; read: { content: string; start_line: number; version: { etag: string } } };
+      const first = JSON.parse(json!) as { path: string; read: { content: string; start_line: number; end_byte: number; version: { etag: string } } };
       expect(first.path).toBe(file);
       expect(first.read.start_line).toBe(1);
       expect(first.read.content.startsWith(lines.slice(0, 3).join('\r\n'))).toBe(true);
+      expect(first.read.end_byte).toBeLessThanOrEqual(16_384);
 
       // Without the token the page carries no file content.
       const bare = new URL(server.url);

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { handle, type Actor } from '../../api/handle.ts';
 import type { ReadOutput } from '../../api/schemas.ts';
 
-export const FIRST_WINDOW_BYTES = 65_536;
+export const FIRST_WINDOW_BYTES = 16_384;
 /** Rows painted from the HTML: enough for any viewport (PlainLines paints the same count). */
 const HTML_ROWS = 120;
 const FIRST_WINDOW_BUDGET_MS = 60;
@@ -41,18 +41,29 @@ export async function firstWindowOf(path: string, actor: Actor, workspace: strin
   return { path, read: answer };
 }
 
-/** index.html with the first window's rows in #root and its JSON for the renderer. */
+/** index.html with the first window's rows in #root and its JSON (after them) for the renderer. */
 export function pageWithFirstWindow(indexHtml: string, first: FirstWindow): string {
   const data = `<script type="application/json" id="folio-first-window">${jsonForHtml(first)}</script>`;
-  const withData = indexHtml.replace('</head>', `    ${data}\n  </head>`);
-  return withData.replace('<div id="root"></div>', `<div id="root">${shellOf(first.read)}</div>`);
+  return indexHtml.replace('<div id="root"></div>', `<div id="root">${shellOf(first.read)}</div>\n    ${data}`);
 }
 
 let cachedIndex: { dir: string; html: string } | null = null;
 
-/** The built index.html (read once per renderer directory). */
+/**
+ * The built index.html (read once per renderer directory), with its stylesheets
+ * inlined: a linked stylesheet holds the first paint until it is fetched (the CSP
+ * allows inline styles; scripts stay external).
+ */
 export async function indexHtmlOf(rendererDir: string): Promise<string> {
-  if (cachedIndex?.dir !== rendererDir) cachedIndex = { dir: rendererDir, html: await readFile(join(rendererDir, 'index.html'), 'utf8') };
+  if (cachedIndex?.dir !== rendererDir) {
+    let html = await readFile(join(rendererDir, 'index.html'), 'utf8');
+    for (const link of html.match(/<link rel="stylesheet"[^>]*href="\.\/([^"]+\.css)"[^>]*>/g) ?? []) {
+      const href = /href="\.\/([^"]+)"/.exec(link)![1]!;
+      const css = await readFile(join(rendererDir, href), 'utf8').catch(() => null);
+      if (css !== null && !css.includes('</style')) html = html.replace(link, `<style>${css}</style>`);
+    }
+    cachedIndex = { dir: rendererDir, html };
+  }
   return cachedIndex.html;
 }
 
