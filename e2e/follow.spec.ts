@@ -3,11 +3,12 @@
  * another writer, fs.appendFileSync) appear at the bottom of the view with their
  * absolute line numbers; F in the viewer toggles it.
  */
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { makeFixtureDir } from './fixtures.ts';
-import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { BIN, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { offHostOf, shownLinesOf, watchPage } from './page-helpers.ts';
 
 let fixtures: ReturnType<typeof makeFixtureDir>;
@@ -82,4 +83,23 @@ test('follow: appended lines appear at the bottom with absolute numbers; F toggl
 
   expect(seen.problems).toEqual([]);
   expect(offHostOf(seen.urls)).toEqual([]);
+});
+
+test('without follow, an edit made outside the app (folio upsert in another process) shows where the view is', async ({ page }) => {
+  const other = join(fixtures.dir, 'ws', 'edited.log');
+  writeFileSync(other, linesFrom(1, 40));
+  await page.setViewportSize({ width: 1300, height: 700 });
+  await page.goto(`${server.url.href.replace(/&file=[^&]*/, '')}&file=${encodeURIComponent(other)}`);
+  await expect(page.getByTestId('file-lines')).toHaveText('40');
+  await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'false');
+  await expect.poll(async () => (await shownLinesOf(page)).find((r) => r.lineNo === 3)?.text).toBe(lineText(3));
+
+  const info = JSON.parse(execFileSync(process.execPath, [BIN, 'info', other, '--json'], { encoding: 'utf8' })) as { version: { etag: string } };
+  execFileSync(process.execPath, [BIN, 'upsert', other, '--replace', '3-3', '--content', 'edited elsewhere', '--if-match', info.version.etag], { encoding: 'utf8' });
+  const editedAt = performance.now();
+  await expect
+    .poll(async () => (await shownLinesOf(page)).find((r) => r.lineNo === 3)?.text, { intervals: [20], timeout: 5_000 })
+    .toBe('edited elsewhere');
+  console.log(`[measure] an outside edit shown (no follow): ${Math.round(performance.now() - editedAt)} ms after the write`);
+  expect((await shownLinesOf(page))[0]?.lineNo).toBe(1);
 });

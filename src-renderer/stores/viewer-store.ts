@@ -24,6 +24,12 @@ export type RevealHow = { at: 'top' | 'center' | 'bottom'; select: boolean; high
 
 /** How often follow mode asks whether the file grew (file_info of an unchanged file is a stat and a cache hit). */
 export const FOLLOW_POLL_MS = 250;
+/**
+ * How often the open file is checked for changes made outside the app (another
+ * editor, `folio upsert`, a log writer) when not following: the view then shows
+ * the new version where it was, as edits approved in the app do.
+ */
+export const CHANGE_POLL_MS = 1000;
 /** The first window is read by bytes, in parallel with file_info: it needs no line count, so it never waits for the index. */
 const FIRST_WINDOW_BYTES = 65_536;
 
@@ -61,6 +67,8 @@ export interface ViewerState {
 let latestOpen = 0;
 let latestWindow = 0;
 let followTimer: ReturnType<typeof setInterval> | null = null;
+let changeTimer: ReturnType<typeof setInterval> | null = null;
+let refreshing = false;
 let followPolling = false;
 /** A jump asked for before file_info answered (a big file being indexed). */
 let pendingJump: { lineNo: number; reveal: Reveal; request: number } | null = null;
@@ -155,6 +163,9 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
     following: false,
     async openFile(path, firstRead) {
       const request = ++latestOpen;
+      changeTimer ??= setInterval(() => {
+        if (!get().following && !refreshing && document.visibilityState !== 'hidden') void get().refresh();
+      }, CHANGE_POLL_MS);
       latestWindow++;
       pendingJump = null;
       set({ path, loading: true, error: null, info: null, window: null, topLine: 1, highlightLine: null });
@@ -209,6 +220,7 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
       const { path, info, topLine } = get();
       if (!path || !info) return;
       const request = latestOpen;
+      refreshing = true;
       try {
         const next = await call('file_info', { path });
         if (request !== latestOpen || next.version.etag === info.version.etag) return;
@@ -216,6 +228,8 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
         await loadWindow(Math.min(topLine, next.lines), { kind: 'keep' });
       } catch (err) {
         if (request === latestOpen) set({ error: errorPayloadOf(err) });
+      } finally {
+        refreshing = false;
       }
     },
     setFollowing(on) {
