@@ -134,7 +134,7 @@ const readTool: AgentTool = {
       redactions += c.count;
       return { ...x, content: c.text };
     });
-    const content = ranges ? { text: ranges.map((x) => x.content).join(''), count: 0 } : redactLines(s, r.content, r.start_line ?? 1, secret);
+    const content = ranges ? { text: '', count: 0 } : redactLines(s, r.content, r.start_line ?? 1, secret);
     redactions += content.count;
     // JSON values are file text too; a token count follows the text the agent gets.
     const json = r.json ? redactStrings(s, r.json) : undefined;
@@ -215,7 +215,15 @@ async function refuseRedactedTarget(s: AgentSession, real: string, input: z.infe
   const r = await read(real, { mode: 'lines', ranges: sorted.slice(0, 1000).map((l) => ({ start: l, end: l })) }).catch(() => null);
   if (!r) return; // out-of-range targets get their own error from the engine
   const secret = await secretLinesAround(real, sorted[0]!, sorted.at(-1)!, r.content);
-  const hidden = (r.ranges ?? []).filter((x) => secret.has(x.start) || redact(x.content, s.rules).count > 0).map((x) => x.start);
+  // Line by line: adjacent target lines come back merged into one range.
+  const pieces = r.ranges ?? (r.start_line === null ? [] : [{ start: r.start_line, content: r.content }]);
+  const hidden = pieces.flatMap((x) =>
+    x.content
+      .split(/(?<=\n)/)
+      .map((text, i) => ({ lineNo: x.start + i, text }))
+      .filter(({ lineNo, text }) => lines.has(lineNo) && (secret.has(lineNo) || redact(text, s.rules).count > 0))
+      .map(({ lineNo }) => lineNo),
+  );
   if (hidden.length) {
     throw new FolioError('redacted', `lines ${hidden.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, {
       path: real,

@@ -102,7 +102,9 @@ export const ReadOutput = z.object({
   total_lines: z.number().int().nullable().describe('Null while a big file is still being indexed (see indexing).'),
   indexing: z.object({ bytesDone: z.number(), totalBytes: z.number() }).nullable(),
   mode: z.enum(['lines', 'bytes', 'exact', 'page', 'head', 'tail', 'full', 'json']),
-  content: z.string().describe('The text, exactly as in the file (without a BOM), or with LINE#HASH| prefixes when hashlines is on.'),
+  content: z
+    .string()
+    .describe('The text, exactly as in the file (without a BOM), or with LINE#HASH| prefixes when hashlines is on. Empty when several line ranges were read: each is in ranges[i].content.'),
   start_line: z.number().int().nullable(),
   end_line: z.number().int().nullable(),
   start_byte: z.number().int(),
@@ -132,7 +134,8 @@ export const ReadOutput = z.object({
         clamped: z.boolean(),
       }),
     )
-    .optional(),
+    .optional()
+    .describe('Present when several (disjoint, after merging) line ranges were read: each with its own text. One range is the answer itself.'),
   next_start_byte: z.number().int().nullable().optional(),
   file_size: z.number().int().optional(),
   requested_range: z.object({ start_byte: z.number().int(), end_byte: z.number().int() }).optional(),

@@ -323,9 +323,10 @@ function readLines(ctx: Ctx, ranges: { start: number; end: number }[]): Partial<
   }
   const first = out[0]!;
   const last = out.at(-1)!;
+  // Each text is sent once: one range is the answer's content; several are ranges[i].content (content then empty).
   return {
-    content: out.map((r) => r.content).join(''),
-    ranges: out,
+    content: out.length === 1 ? first.content : '',
+    ...(out.length > 1 ? { ranges: out } : {}),
     start_line: first.start,
     end_line: last.end,
     start_byte: first.start_byte,

@@ -52,7 +52,8 @@ function expectNoSecret(r: ToolAnswer): void {
 
 async function anchorsOf(lines: number[]): Promise<string[]> {
   const r = await mcp.call('read', { path: 'deploy.conf', ranges: lines.map((l) => ({ start: l, end: l })), hashlines: true });
-  return [...r.body.content.matchAll(/^(\d+#[0-9a-f]{3})\|/gm)].map((m: RegExpMatchArray) => m[1]!);
+  const text: string = r.body.ranges ? r.body.ranges.map((x: { content: string }) => x.content).join('') : r.body.content;
+  return [...text.matchAll(/^(\d+#[0-9a-f]{3})\|/gm)].map((m: RegExpMatchArray) => m[1]!);
 }
 
 describe('redaction over MCP', () => {
@@ -112,6 +113,8 @@ describe('redaction over MCP', () => {
       { target: { replace: { start: 1, end: 4 } }, content: 'a\n', anchors: await anchorsOf([1, 4]) },
       { target: { delete: { start: 5, end: 8 } }, anchors: await anchorsOf([5]) },
       { target: { insert: { at: 3 } }, content: 'note\n', anchors: await anchorsOf([2]) },
+      // A plain line and the secret line after it: one merged range, checked line by line.
+      { target: { replace: { start: 1, end: 2 } }, content: 'a\n', anchors: await anchorsOf([1, 2]) },
     ];
     for (const session of [mcp, autoMcp]) {
       for (const a of attempts) {
