@@ -26,7 +26,7 @@ import { loadBytes, sha256Of, storeBytes } from './blobs.ts';
 import { toDoc } from './doc-codec.ts';
 import { allEntries, assignFields, entryOf, newId, nextSeq, nowIso, sameActor } from './records.ts';
 import { storeOf, type ReviewStore } from './store.ts';
-import type { JournalEntry, JournalEvent, ReviewActor } from './types.ts';
+import type { JournalEntry, JournalEvent, ReviewActor, ReviewDocShape } from './types.ts';
 
 /** Engine errors that mean "the file is no longer what this edit expects" (vs. transient ones). */
 export const STALE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -75,6 +75,29 @@ export function entryOfResult(
   };
 }
 
+/** Where an entry's region starts in the file now: as applied, moved by the journaled edits before it since. */
+export function currentStartOf(e: JournalEntry): number {
+  return e.range_before.start_byte + (e.shift_bytes ?? 0);
+}
+
+/**
+ * Inside a commit: a journaled edit of `storedPath` (apply, undo or redo) replaced
+ * `oldLen` bytes at `start` with `newLen` bytes, so the regions of the file's other
+ * entries that lie wholly after it moved by the difference. Recording that keeps
+ * each entry's undo/redo aimed at its own bytes whatever order they are stepped in
+ * (an older edit undone while later ones stay). Regions that overlap the edit are
+ * left alone: their hash guard sees the change and answers conflict. Edits made
+ * outside the journal (another editor) can't be tracked; the guard catches those too.
+ */
+export function shiftLaterRegions(store: ReviewStore, d: ReviewDocShape, edit: { id: string; storedPath: string; start: number; oldLen: number; newLen: number }): void {
+  const delta = edit.newLen - edit.oldLen;
+  if (delta === 0) return;
+  for (const other of allEntries(store)) {
+    if (other.id === edit.id || other.path !== edit.storedPath) continue;
+    if (currentStartOf(other) >= edit.start + edit.oldLen) assignFields(d, 'journal', other.id, { shift_bytes: (other.shift_bytes ?? 0) + delta });
+  }
+}
+
 /** Apply an edit directly (a person's own edit) and journal it, so it can be undone. */
 export async function applyDirect(root: string, actor: ReviewActor, path: string, req: Omit<UpsertRequest, 'dryRun' | 'captureBytes'>): Promise<JournalEntry> {
   const store = storeOf(root);
@@ -83,6 +106,7 @@ export async function applyDirect(root: string, actor: ReviewActor, path: string
     const seq = nextSeq(store);
     const entry = entryOfResult(store, r, { proposalId: null, actor, decidedBy: actor }, seq);
     store.commit((d) => {
+      shiftLaterRegions(store, d, { id: entry.id, storedPath: entry.path, start: entry.range_before.start_byte, oldLen: r.removed!.length, newLen: r.inserted!.length });
       d.journal![entry.id] = toDoc(entry);
       d.next_seq = seq + 1;
     });
@@ -176,7 +200,7 @@ function pick(store: ReviewStore, actor: ReviewActor, opts: StepOptions, action:
 
 /** The inverse (undo) or the re-application (redo) of `e`, as a guarded byte-range upsert. */
 function requestOf(store: ReviewStore, e: JournalEntry, action: 'undo' | 'redo'): UpsertRequest {
-  const start = e.range_before.start_byte;
+  const start = currentStartOf(e);
   // What is in the file now over the region, and what goes back there.
   const now = action === 'undo' ? { bytes: e.inserted_bytes, sha256: e.inserted_sha256 } : { bytes: e.removed.bytes, sha256: e.removed.sha256 };
   if (action === 'redo' && !e.redo_payload) throw new Error(`journal entry ${e.id} is undone but has no redo payload`);
@@ -225,7 +249,10 @@ async function step(root: string, actor: ReviewActor, opts: StepOptions, action:
       action === 'undo'
         ? { undone: true, undone_seq: seq, redo_payload: storeBytes(store.blobsDir, r.removed ?? Buffer.alloc(0)), last_version: r.version_after }
         : { undone: false, applied_seq: seq, redo_payload: null, last_version: r.version_after };
+    // What the step replaced: the edit's bytes (undo) or the bytes it had removed (redo).
+    const [oldLen, newLen] = action === 'undo' ? [e.inserted_bytes, e.removed.bytes] : [e.removed.bytes, e.inserted_bytes];
     store.commit((d) => {
+      shiftLaterRegions(store, d, { id: e.id, storedPath: e.path, start: currentStartOf(e), oldLen, newLen });
       assignFields(d, 'journal', e.id, fields);
       ((d.journal![e.id] as { history: unknown[] }).history).push(toDoc(event));
       d.next_seq = seq + 1;

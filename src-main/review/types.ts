@@ -87,6 +87,12 @@ export interface JournalEntry {
   undone_seq: number | null;
   /** the version the latest action produced (the guard when the region is empty) */
   last_version: Version;
+  /**
+   * How far journaled edits made after this one, before its region in the file,
+   * moved the region (bytes): its undo/redo works at range_before.start_byte +
+   * shift_bytes. range_before itself stays as it was applied (replays use it).
+   */
+  shift_bytes?: number;
   history: JournalEvent[];
 }
 
