@@ -99,7 +99,7 @@ describe('undo / redo by id', () => {
           const original = Array.from({ length: 8 }, (_, k) => `L${k}\n`).join('');
           const p = file('p.txt', original);
           const lineOf = (k: number) => readFileSync(p, 'utf8').split('\n').indexOf(`L${k}`) + 1;
-          const entries = [];
+          const entries: Awaited<ReturnType<typeof applied>>[] = [];
           for (const [i, k] of targets.entries()) {
             const at = lineOf(k);
             entries.push(await applied(p, lines(at, at), [`E${k}`, ...Array.from({ length: extraLines[i]! }, (_, j) => `E${k}.${j}`)].join('\n')));
