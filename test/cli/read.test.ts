@@ -57,6 +57,16 @@ describe('folio read', () => {
     expect(r.stdout.endsWith(allLines.slice(99, 200).join(''))).toBe(true);
   });
 
+  it('the header names an encoding other than UTF-8 (a UTF-16LE file with a BOM); UTF-8 goes unsaid', () => {
+    const wide = tmp.path('wide.txt');
+    writeFileSync(wide, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('première ligne\nzweite Zeile\n', 'utf16le')]));
+    const r = folio(['read', wide, '--lines', '2-2']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('\nencoding: utf-16le (BOM)\n');
+    expect(r.stdout.endsWith('zweite Zeile\n')).toBe(true);
+    expect(folio(['read', log, '--lines', '1-1']).stdout).not.toContain('encoding:');
+  });
+
   it('--head, --tail and --hashlines', () => {
     expect(JSON.parse(folio(['read', log, '--head', '3', '--json']).stdout).content).toBe(allLines.slice(0, 3).join(''));
     expect(JSON.parse(folio(['read', log, '--tail', '2', '--json']).stdout).content).toBe(allLines.slice(-2).join(''));

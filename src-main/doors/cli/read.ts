@@ -57,6 +57,8 @@ export function formatReadHeader(r: OpOutput<'read'>): string {
     `total: ${total}, ${bytesHuman(r.version.size)}`,
     `version: ${r.version.etag}`,
   ];
+  // UTF-8 is the rule and goes unsaid; anything else (UTF-16, a detected legacy encoding) is worth a line.
+  if (r.encoding !== 'utf-8') rows.push(`encoding: ${r.encoding}${r.bom ? ' (BOM)' : ''}${r.encoding_confidence !== undefined ? `, confidence ${r.encoding_confidence}` : ''}`);
   if (r.next_start_byte !== undefined && r.next_start_byte !== null) rows.push(`next: --bytes ${r.next_start_byte}`);
   if (r.line_cut) rows.push(`cut: line ${count(r.line_cut.line)} is longer than the window (bytes ${count(r.line_cut.line_start_byte)}-${count(r.line_cut.line_end_byte)})`);
   if (r.invalid_utf8) rows.push(`invalid utf-8: ${r.invalid_utf8.replaced} replaced with U+FFFD, first at byte ${count(r.invalid_utf8.first_offset)}`);
