@@ -127,7 +127,9 @@ const readTool: AgentTool = {
     const input = ReadInput.parse(raw);
     const real = checkAccess(s.policy, input.path, 'read');
     const r = await readByInput({ ...input, path: real }, { maxBytes: s.policy.caps.maxWindowBytes, maxFullBytes: s.policy.caps.maxFullBytes });
-    const secret = r.start_line === null ? new Set<number>() : await secretLinesAround(real, r.start_line, r.end_line ?? r.start_line, r.content);
+    // Several ranges carry their text in ranges[i].content (content is then empty): look at all of it.
+    const seen = r.ranges ? r.ranges.map((x) => x.content).join('') : r.content;
+    const secret = r.start_line === null ? new Set<number>() : await secretLinesAround(real, r.start_line, r.end_line ?? r.start_line, seen);
     let redactions = 0;
     const ranges = r.ranges?.map((x) => {
       const c = redactLines(s, x.content, x.start, secret);
@@ -214,9 +216,9 @@ async function refuseRedactedTarget(s: AgentSession, real: string, input: z.infe
   const sorted = [...lines].sort((a, b) => a - b);
   const r = await read(real, { mode: 'lines', ranges: sorted.slice(0, 1000).map((l) => ({ start: l, end: l })) }).catch(() => null);
   if (!r) return; // out-of-range targets get their own error from the engine
-  const secret = await secretLinesAround(real, sorted[0]!, sorted.at(-1)!, r.content);
-  // Line by line: adjacent target lines come back merged into one range.
+  // Line by line: adjacent target lines come back merged into one range; several ranges carry their own text.
   const pieces = r.ranges ?? (r.start_line === null ? [] : [{ start: r.start_line, content: r.content }]);
+  const secret = await secretLinesAround(real, sorted[0]!, sorted.at(-1)!, pieces.map((x) => x.content).join(''));
   const hidden = pieces.flatMap((x) =>
     x.content
       .split(/(?<=\n)/)

@@ -58,7 +58,9 @@ export async function readByInput(input: ReadInput, opts: ReadOptions = {}): Pro
   }
   if (input.tokenizer !== undefined || r.tokens) {
     const tokenizer = r.tokens?.tokenizer ?? input.tokenizer ?? DEFAULT_TOKENIZER;
-    r.tokens = { ...r.tokens, tokenizer, count: await countTokens(r.content, tokenizer) };
+    // Several line ranges carry their text in ranges[i].content (content is then empty).
+    const text = r.ranges ? r.ranges.map((x) => x.content).join('') : r.content;
+    r.tokens = { ...r.tokens, tokenizer, count: await countTokens(text, tokenizer) };
   }
   return r;
 }

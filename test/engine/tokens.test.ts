@@ -19,6 +19,10 @@ describe('tokens', () => {
     const b = await handle('read', { path: p, ranges: [{ start: 1, end: 1 }], tokenizer: 'cl100k_base' }, H);
     expect(b.tokens!.count).toBe(cl100k('Folio reads windows of huge files.\n'));
     expect((await handle('read', { path: p, full: true }, H)).tokens).toBeUndefined();
+    // Several ranges: their texts together (the answer's content is then empty).
+    writeFileSync(p, 'one two\nthree\nfour five six\n');
+    const several = await handle('read', { path: p, ranges: [{ start: 1, end: 1 }, { start: 3, end: 3 }], tokenizer: 'o200k_base' }, H);
+    expect(several.tokens!.count).toBe(o200k('one two\nfour five six\n'));
   });
 
   it('token ranges walked by end_token, and token pages, rejoin to the file', async () => {

@@ -90,6 +90,11 @@ describe('redaction over MCP', () => {
     const r = await mcp.call('read', { path: 'deploy.conf', ranges: [{ start: 6, end: 7 }] });
     expect(r.isError, r.text).toBe(false);
     expectNoSecret(r);
+    // Also as one of several ranges (their texts are each in ranges[i].content).
+    const several = await mcp.call('read', { path: 'deploy.conf', ranges: [{ start: 1, end: 1 }, { start: 6, end: 7 }] });
+    expect(several.isError, several.text).toBe(false);
+    expect(several.body.ranges).toHaveLength(2);
+    expectNoSecret(several);
   });
 
   it('search results are redacted (matched text and count of redactions)', async () => {
@@ -115,6 +120,8 @@ describe('redaction over MCP', () => {
       { target: { insert: { at: 3 } }, content: 'note\n', anchors: await anchorsOf([2]) },
       // A plain line and the secret line after it: one merged range, checked line by line.
       { target: { replace: { start: 1, end: 2 } }, content: 'a\n', anchors: await anchorsOf([1, 2]) },
+      // A body line of the key block with an anchor far from it: two ranges, the key block found from their text.
+      { target: { replace: { start: 6, end: 6 } }, content: 'x\n', anchors: await anchorsOf([1, 6]) },
     ];
     for (const session of [mcp, autoMcp]) {
       for (const a of attempts) {
