@@ -154,6 +154,20 @@ test('the outline lists the operation’s headings; click, follow, filter; none 
   await expect.poll(() => topRow(page), { message: 'the heading at the top' }).toEqual({ lineNo: deep.line, text: '### Section 17.4.12' });
   await expect(page.getByTestId('view-top-line')).toHaveText(count(deep.line));
   await expect(currentRow(page)).toHaveText(/Section 17\.4\.12/);
+  // The text is coloured by Monaco's markdown grammar: a heading line looks unlike a body line.
+  const colourOfLine = (prefix: string) =>
+    page.evaluate((p) => {
+      const line = [...document.querySelectorAll('[data-testid="file-view"] .view-line')].find((l) => (l.textContent ?? '').replace(/\u00a0/g, ' ').startsWith(p));
+      const span = line?.querySelector('span span');
+      return span ? getComputedStyle(span).color : null;
+    }, prefix);
+  // (Monaco tokenizes a fresh window in the background, so the colour may come a moment after the text.)
+  await expect
+    .poll(async () => {
+      const [heading, body] = [await colourOfLine('### Section 17.4.12'), await colourOfLine('Body of section 17.4.12')];
+      return heading !== null && body !== null && heading !== body;
+    })
+    .toBe(true);
   // Unfiltered, the marked heading is scrolled into view among tens of thousands of rows' worth of list.
   await page.getByTestId('outline-filter').fill('');
   await expect(page.getByTestId('outline-count')).toHaveText(count(headings.length));

@@ -92,6 +92,11 @@ function MonacoFileView({ monaco }: { monaco: MonacoModule }) {
     editorRef.current?.updateOptions({ lineNumbersMinChars: Math.max(5, String(totalLines).length + 1) });
   }, [totalLines]);
 
+  const path = useViewerStore((s) => s.path);
+  useEffect(() => {
+    if (editorRef.current) monaco.setFileLanguage(editorRef.current, path);
+  }, [monaco, path]);
+
   useEffect(() => {
     const editor = editorRef.current;
     const { window: next, reveal, highlightLine } = useViewerStore.getState();

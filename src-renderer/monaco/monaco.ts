@@ -8,6 +8,7 @@ import * as monaco from 'monaco-editor/editor/editor.api.js';
 // The icon font (diff gutter signs).
 import 'monaco-editor/features/codicon/register.js';
 import EditorWorker from 'monaco-editor/editor/editor.worker.js?worker';
+import { conf as markdownConf, language as markdownMonarch } from 'monaco-editor/languages/definitions/markdown/markdown.js';
 import { FOLIO_THEME, FOLIO_THEME_DATA, LOG_LANGUAGE_ID, LOG_MONARCH } from './log-language.ts';
 
 declare global {
@@ -22,6 +23,10 @@ window.MonacoEnvironment = { getWorker: () => new EditorWorker() };
 // Registered once, here: log levels and timestamps coloured in every file view.
 monaco.languages.register({ id: LOG_LANGUAGE_ID });
 monaco.languages.setMonarchTokensProvider(LOG_LANGUAGE_ID, LOG_MONARCH);
+// Markdown files (which the outline panel is for) get Monaco's own markdown grammar.
+monaco.languages.register({ id: 'markdown', extensions: ['.md', '.markdown', '.mdx'] });
+monaco.languages.setLanguageConfiguration('markdown', markdownConf);
+monaco.languages.setMonarchTokensProvider('markdown', markdownMonarch);
 monaco.editor.defineTheme(FOLIO_THEME, FOLIO_THEME_DATA);
 monaco.editor.setTheme(FOLIO_THEME);
 
@@ -66,6 +71,18 @@ export function createFileEditor(host: HTMLElement, fileLineOf: (row: number) =>
   });
   editor.onDidDispose(() => model.dispose());
   return editor;
+}
+
+/** The grammar a file view uses for `path`: markdown by extension, else the log grammar (levels and timestamps). */
+export function languageOfPath(path: string | null): string {
+  return path && /\.(md|markdown|mdx|mdown|mkdn?)$/i.test(path) ? 'markdown' : LOG_LANGUAGE_ID;
+}
+
+/** Colour the file editor's text with the grammar of `path`. */
+export function setFileLanguage(editor: MonacoEditor, path: string | null): void {
+  const model = editor.getModel();
+  const id = languageOfPath(path);
+  if (model && model.getLanguageId() !== id) monaco.editor.setModelLanguage(model, id);
 }
 
 /** The diff editor of DiffPreview, inline (the review panel is narrow); read-only. */
