@@ -192,10 +192,12 @@ describe('read modes on edge files', () => {
 });
 
 describe('fast-check: every mode on random files', () => {
+  // Text: other control characters could spell a binary magic number, and the file would (rightly) be refused as binary_file.
+  const textOnly = (s: string) => [...s].filter((c) => c === '\t' || c === '\r' || c === '\n' || (c >= ' ' && c !== '\x7f')).join('');
   const chunk = fc.oneof(
     fc.constantFrom('\n', '\r\n', '', 'é', '€', '😀', 'x', ' ', '\t'),
-    fc.string({ maxLength: 30 }),
-    fc.string({ unit: 'grapheme', maxLength: 8 }),
+    fc.string({ maxLength: 30 }).map(textOnly),
+    fc.string({ unit: 'grapheme', maxLength: 8 }).map(textOnly),
   );
   const contents = fc.array(chunk, { maxLength: 120 }).map((parts) => parts.join(''));
 
