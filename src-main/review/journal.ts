@@ -89,13 +89,20 @@ export function currentStartOf(e: JournalEntry): number {
  * left alone: their hash guard sees the change and answers conflict. Edits made
  * outside the journal (another editor) can't be tracked; the guard catches those too.
  */
-export function shiftLaterRegions(store: ReviewStore, d: ReviewDocShape, edit: { id: string; storedPath: string; start: number; oldLen: number; newLen: number }): void {
+function shiftLaterRegions(store: ReviewStore, d: ReviewDocShape, edit: { id: string; storedPath: string; start: number; oldLen: number; newLen: number }): void {
   const delta = edit.newLen - edit.oldLen;
   if (delta === 0) return;
   for (const other of allEntries(store)) {
     if (other.id === edit.id || other.path !== edit.storedPath) continue;
     if (currentStartOf(other) >= edit.start + edit.oldLen) assignFields(d, 'journal', other.id, { shift_bytes: (other.shift_bytes ?? 0) + delta });
   }
+}
+
+/** Inside a commit: add a new entry (from entryOfResult) to the journal, moving the file's later regions by its edit. */
+export function recordEntry(store: ReviewStore, d: ReviewDocShape, entry: JournalEntry): void {
+  shiftLaterRegions(store, d, { id: entry.id, storedPath: entry.path, start: entry.range_before.start_byte, oldLen: entry.removed.bytes, newLen: entry.inserted_bytes });
+  d.journal![entry.id] = toDoc(entry);
+  d.next_seq = entry.seq + 1;
 }
 
 /** Apply an edit directly (a person's own edit) and journal it, so it can be undone. */
@@ -105,11 +112,7 @@ export async function applyDirect(root: string, actor: ReviewActor, path: string
     const r = await upsert(store.absPathOf(path), { ...req, captureBytes: true });
     const seq = nextSeq(store);
     const entry = entryOfResult(store, r, { proposalId: null, actor, decidedBy: actor }, seq);
-    store.commit((d) => {
-      shiftLaterRegions(store, d, { id: entry.id, storedPath: entry.path, start: entry.range_before.start_byte, oldLen: r.removed!.length, newLen: r.inserted!.length });
-      d.journal![entry.id] = toDoc(entry);
-      d.next_seq = seq + 1;
-    });
+    store.commit((d) => recordEntry(store, d, entry));
     return entry;
   });
 }

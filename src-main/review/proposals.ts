@@ -13,7 +13,7 @@ import type { Version } from '../engine/file-facts.ts';
 import { upsert, type LineByteRange, type Preconditions, type UpsertResult, type UpsertTarget } from '../engine/upsert.ts';
 import { loadBytes, storeBytes } from './blobs.ts';
 import { toDoc } from './doc-codec.ts';
-import { entryOfResult, shiftLaterRegions, STALE_CODES } from './journal.ts';
+import { entryOfResult, recordEntry, STALE_CODES } from './journal.ts';
 import { allProposals, assignFields, entryOf, newId, nextSeq, nowIso, proposalOf } from './records.ts';
 import { storeOf, type ReviewStore } from './store.ts';
 import type { JournalEntry, Proposal, ProposalStatus, ReviewActor } from './types.ts';
@@ -156,9 +156,7 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
     const entry = entryOfResult(store, r, { proposalId: id, actor: p.actor, decidedBy: actor }, seq);
     const edited = opts.content === undefined ? null : storeBytes(store.blobsDir, Buffer.from(opts.content, 'utf8'));
     store.commit((d) => {
-      shiftLaterRegions(store, d, { id: entry.id, storedPath: entry.path, start: entry.range_before.start_byte, oldLen: r.removed!.length, newLen: r.inserted!.length });
-      d.journal![entry.id] = toDoc(entry);
-      d.next_seq = seq + 1;
+      recordEntry(store, d, entry);
       assignFields(d, 'proposals', id, { status: 'applied', decided_by: actor, decided_at: entry.applied_at, journal_id: entry.id, edited_content: edited ?? undefined });
     });
     return { proposal: proposalOf(store, id), entry, upsert: r };
