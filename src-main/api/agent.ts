@@ -17,7 +17,7 @@ import { appendAudit } from '../engine/audit.ts';
 import { FolioError, isFolioError } from '../engine/errors.ts';
 import { fileInfo } from '../engine/file-info.ts';
 import { checkAccess, loadPolicy, reviewPolicyFor, type PolicyOverrides, type WorkspacePolicy } from '../engine/policy.ts';
-import { read } from '../engine/read.ts';
+import { answerText, read } from '../engine/read.ts';
 import { DEFAULT_RULES, redact, type RedactionRule } from '../engine/redact.ts';
 import { searchPath } from '../engine/search-path.ts';
 import { applyDirect } from '../review/journal.ts';
@@ -127,9 +127,7 @@ const readTool: AgentTool = {
     const input = ReadInput.parse(raw);
     const real = checkAccess(s.policy, input.path, 'read');
     const r = await readByInput({ ...input, path: real }, { maxBytes: s.policy.caps.maxWindowBytes, maxFullBytes: s.policy.caps.maxFullBytes });
-    // Several ranges carry their text in ranges[i].content (content is then empty): look at all of it.
-    const seen = r.ranges ? r.ranges.map((x) => x.content).join('') : r.content;
-    const secret = r.start_line === null ? new Set<number>() : await secretLinesAround(real, r.start_line, r.end_line ?? r.start_line, seen);
+    const secret = r.start_line === null ? new Set<number>() : await secretLinesAround(real, r.start_line, r.end_line ?? r.start_line, answerText(r));
     let redactions = 0;
     const ranges = r.ranges?.map((x) => {
       const c = redactLines(s, x.content, x.start, secret);
@@ -218,7 +216,7 @@ async function refuseRedactedTarget(s: AgentSession, real: string, input: z.infe
   if (!r) return; // out-of-range targets get their own error from the engine
   // Line by line: adjacent target lines come back merged into one range; several ranges carry their own text.
   const pieces = r.ranges ?? (r.start_line === null ? [] : [{ start: r.start_line, content: r.content }]);
-  const secret = await secretLinesAround(real, sorted[0]!, sorted.at(-1)!, pieces.map((x) => x.content).join(''));
+  const secret = await secretLinesAround(real, sorted[0]!, sorted.at(-1)!, answerText(r));
   const hidden = pieces.flatMap((x) =>
     x.content
       .split(/(?<=\n)/)

@@ -14,7 +14,7 @@ import { getNodeValue } from 'jsonc-parser';
 import { FolioError } from '../engine/errors.ts';
 import { JSON_LIMITS, loadJsonFile, locate, parseJson, queryJson, type JsonDoc } from '../engine/json-address.ts';
 import { findSection, outlineOf } from '../engine/markdown-outline.ts';
-import { READ_LIMITS, read, type ReadOptions, type ReadResult } from '../engine/read.ts';
+import { READ_LIMITS, answerText, read, type ReadOptions, type ReadResult } from '../engine/read.ts';
 import { readBytes } from '../engine/text-window.ts';
 import { textVersionOf, unchanged } from '../engine/text-version.ts';
 import { DEFAULT_TOKENIZER, countTokens, tokenPage, tokenRangeSpan, type TokenSpan } from '../engine/tokens.ts';
@@ -58,9 +58,7 @@ export async function readByInput(input: ReadInput, opts: ReadOptions = {}): Pro
   }
   if (input.tokenizer !== undefined || r.tokens) {
     const tokenizer = r.tokens?.tokenizer ?? input.tokenizer ?? DEFAULT_TOKENIZER;
-    // Several line ranges carry their text in ranges[i].content (content is then empty).
-    const text = r.ranges ? r.ranges.map((x) => x.content).join('') : r.content;
-    r.tokens = { ...r.tokens, tokenizer, count: await countTokens(text, tokenizer) };
+    r.tokens = { ...r.tokens, tokenizer, count: await countTokens(answerText(r), tokenizer) };
   }
   return r;
 }

@@ -609,6 +609,15 @@ function readFull(ctx: Ctx): Partial<ReadResult> {
 
 // ---------------------------------------------------------------------------
 
+/**
+ * All the text an answer holds, whatever its shape: several line ranges carry
+ * their text in ranges[i].content (content is then empty), every other answer in
+ * content. For callers that look at the text (redaction, token counts).
+ */
+export function answerText(r: Pick<ReadResult, 'content' | 'ranges'>): string {
+  return r.ranges ? r.ranges.map((x) => x.content).join('') : r.content;
+}
+
 /** Read `path` as `req` asks. */
 export async function read(path: string, req: ReadRequest, opts: ReadOptions = {}): Promise<ReadResult> {
   const facts = await factsOf(path);
