@@ -51,9 +51,8 @@ function utf8Evidence(buf: Uint8Array): { nonAscii: number; valid: number; inval
   return { nonAscii, valid, invalid };
 }
 
-/** A legacy encoding for a sample that is not UTF-8, or null if the evidence is not clear. */
-export function guessLegacyEncoding(sample: Uint8Array): EncodingVerdict | null {
-  const e = utf8Evidence(sample);
+/** A legacy encoding for a sample that is not UTF-8, or null if the evidence (`e`, its UTF-8 evidence) is not clear. */
+export function guessLegacyEncoding(sample: Uint8Array, e = utf8Evidence(sample)): EncodingVerdict | null {
   if (e.nonAscii < MIN_NON_ASCII || e.invalid < e.valid) return null;
   for (const m of chardet.analyse(sample)) {
     const name = m.name.toLowerCase();
@@ -73,7 +72,7 @@ export function encodingOf(verdict: BinaryVerdict, index: LineIndex, etag: strin
     const from = Math.max(0, index.facts.firstInvalid - LOOK_BEHIND);
     const sample = readBytes(index.path, from, Math.min(index.size, from + SAMPLE_BYTES));
     const e = utf8Evidence(sample);
-    v = guessLegacyEncoding(sample) ?? { encoding: e.nonAscii >= MIN_NON_ASCII && e.valid > e.invalid ? 'utf-8' : 'unknown' };
+    v = guessLegacyEncoding(sample, e) ?? { encoding: e.nonAscii >= MIN_NON_ASCII && e.valid > e.invalid ? 'utf-8' : 'unknown' };
     if (guesses.size > 1000) guesses.clear();
     guesses.set(etag, v);
   }
