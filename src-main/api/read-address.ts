@@ -139,7 +139,8 @@ export async function jsonlLine(path: string, lineNo: number, opts: ReadOptions)
     if (end - start > JSON_LIMITS.maxBytes) {
       throw new FolioError('too_large', `line ${lineNo} is ${end - start} bytes; JSON values are parsed whole, up to ${JSON_LIMITS.maxBytes} bytes`, { line: lineNo, size: end - start, limit: JSON_LIMITS.maxBytes });
     }
-    const text = readBytes(r.path, start, end).toString('utf8').replace(/\r?\n$/, '');
+    // The read holds the whole line unless the line is longer than its cap: only then read the rest.
+    const text = (r.line_cut ? readBytes(r.path, start, end).toString('utf8') : r.content).replace(/\r?\n$/, '');
     if ((r.version.etag !== v.version.etag || !unchanged(v)) && attempt < 2) continue;
     return { path: r.path, doc: parseJson(text, { path: r.path, firstLine: lineNo }), version: r.version, baseByte: start, baseLineIdx: lineNo - 1, totalLines: r.total_lines, bom: r.bom };
   }
