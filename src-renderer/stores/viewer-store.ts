@@ -130,20 +130,35 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
     }
   }
 
-  async function pollFollow(): Promise<void> {
-    const { path, info, following } = get();
-    if (!following || !path || !info || followPolling) return;
-    followPolling = true;
+  /**
+   * Ask file_info of the open file; when it has a new version (and `stillWanted`
+   * after the answer), take it and load the window `onNew` asks for. Errors show
+   * as the viewer's error. Shared by follow mode and refresh.
+   */
+  async function takeNewVersion(onNew: (next: FileInfo) => Promise<void>, stillWanted: () => boolean = () => true): Promise<void> {
+    const { path, info } = get();
+    if (!path || !info) return;
     const request = latestOpen;
     try {
       const next = await call('file_info', { path });
-      if (request !== latestOpen || !get().following) return;
-      if (next.version.etag !== info.version.etag) {
-        set({ info: next });
-        if (next.lines > 0) await loadWindow(next.lines, { kind: 'line', lineNo: next.lines, at: 'bottom', select: false });
-      }
+      if (request !== latestOpen || !stillWanted() || next.version.etag === info.version.etag) return;
+      set({ info: next });
+      await onNew(next);
     } catch (err) {
       if (request === latestOpen) set({ error: errorPayloadOf(err) });
+    }
+  }
+
+  async function pollFollow(): Promise<void> {
+    if (!get().following || followPolling) return;
+    followPolling = true;
+    try {
+      await takeNewVersion(
+        async (next) => {
+          if (next.lines > 0) await loadWindow(next.lines, { kind: 'line', lineNo: next.lines, at: 'bottom', select: false });
+        },
+        () => get().following,
+      );
     } finally {
       followPolling = false;
     }
@@ -217,17 +232,10 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
       if (topLine !== get().topLine || visibleLines !== get().visibleLines) set({ topLine, visibleLines });
     },
     async refresh() {
-      const { path, info, topLine } = get();
-      if (!path || !info) return;
-      const request = latestOpen;
+      const { topLine } = get();
       refreshing = true;
       try {
-        const next = await call('file_info', { path });
-        if (request !== latestOpen || next.version.etag === info.version.etag) return;
-        set({ info: next });
-        await loadWindow(Math.min(topLine, next.lines), { kind: 'keep' });
-      } catch (err) {
-        if (request === latestOpen) set({ error: errorPayloadOf(err) });
+        await takeNewVersion((next) => loadWindow(Math.min(topLine, next.lines), { kind: 'keep' }));
       } finally {
         refreshing = false;
       }
