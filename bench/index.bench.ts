@@ -8,8 +8,8 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { buildIndex, closeIndexPools, startBuild } from '../src-main/engine/index-builder.ts';
-import { forgetIndexes, openIndex } from '../src-main/engine/index-store.ts';
+import { buildIndex, closeIndexPools, startBuild } from '../src-main/engine/index/builder.ts';
+import { forgetIndexes, openIndex } from '../src-main/engine/index/store.ts';
 import type { BenchOptions } from './main.ts';
 import { DATA_DIR, fileSize, gbps, syntheticLog, table, timeCommand, timeMedian, warmPageCache } from './lib.ts';
 

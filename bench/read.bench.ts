@@ -6,10 +6,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeIndexPools } from '../src-main/engine/index-builder.ts';
-import { openIndex } from '../src-main/engine/index-store.ts';
-import { read, type ReadOptions, type ReadRequest } from '../src-main/engine/read.ts';
-import { searchFile } from '../src-main/engine/search.ts';
+import { closeIndexPools } from '../src-main/engine/index/builder.ts';
+import { openIndex } from '../src-main/engine/index/store.ts';
+import { read, type ReadOptions, type ReadRequest } from '../src-main/engine/read/read.ts';
+import { searchFile } from '../src-main/engine/search/search.ts';
 import type { BenchOptions } from './main.ts';
 import { prng } from '../test/fixtures/generate.ts';
 import { DATA_DIR, gbps, percentile, syntheticLog, table, timeCommand, warmPageCache } from './lib.ts';

@@ -14,10 +14,10 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, fsyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeIndexPools } from '../src-main/engine/index-builder.ts';
-import { openIndex } from '../src-main/engine/index-store.ts';
-import { read } from '../src-main/engine/read.ts';
-import { upsert } from '../src-main/engine/upsert.ts';
+import { closeIndexPools } from '../src-main/engine/index/builder.ts';
+import { openIndex } from '../src-main/engine/index/store.ts';
+import { read } from '../src-main/engine/read/read.ts';
+import { upsert } from '../src-main/engine/write/upsert.ts';
 import type { BenchOptions } from './main.ts';
 import { DATA_DIR, fileSize, gbps, median, percentile, syntheticLog, table, warmPageCache } from './lib.ts';
 

@@ -7,18 +7,18 @@ import type { z } from 'zod';
 import { publishOpenFile } from './events.ts';
 import { AppOpenInput, AppOpenOutput } from './schemas.ts';
 import { FileInfo, FileInfoInput, ReadInput, ReadOutput, SearchInput, SearchOutput, UpsertInput, UpsertOutput, AuditInput, AuditOutput, OutlineInput, OutlineOutput } from './schemas.ts';
-import { fileInfo } from '../engine/file-info.ts';
-import { readAudit } from '../engine/audit.ts';
+import { fileInfo } from '../engine/read/file-info.ts';
+import { readAudit } from './agent/audit.ts';
 import { resolve as resolvePath } from 'node:path';
-import { outlineOf } from '../engine/markdown-outline.ts';
-import { searchPath } from '../engine/search-path.ts';
-import { upsert } from '../engine/upsert.ts';
+import { outlineOf } from '../engine/address/markdown-outline.ts';
+import { searchPath } from '../engine/search/search-path.ts';
+import { upsert } from '../engine/write/upsert.ts';
 import { toUpsertRequest } from './upsert-request.ts';
 import { readByInput } from './read-address.ts';
 import { resolveUpsertInput } from './upsert-address.ts';
 import { toSearchOptions } from './search-request.ts';
 import { RecentAddInput, RecentListInput, RecentOutput } from './schemas.ts';
-import { addRecent, listRecent } from '../engine/recent-files.ts';
+import { addRecent, listRecent } from './app/recent-files.ts';
 import {
   ReviewApproveInput,
   ReviewApproveOutput,

@@ -12,12 +12,12 @@
  */
 import { getNodeValue } from 'jsonc-parser';
 import { FolioError } from '../engine/errors.ts';
-import { JSON_LIMITS, loadJsonFile, locate, parseJson, queryJson, type JsonDoc } from '../engine/json-address.ts';
-import { findSection, outlineOf } from '../engine/markdown-outline.ts';
-import { READ_LIMITS, answerText, read, type ReadOptions, type ReadResult } from '../engine/read.ts';
-import { readBytes } from '../engine/text-window.ts';
-import { textVersionOf, unchanged } from '../engine/text-version.ts';
-import { DEFAULT_TOKENIZER, countTokens, tokenPage, tokenRangeSpan, type TokenSpan } from '../engine/tokens.ts';
+import { JSON_LIMITS, loadJsonFile, locate, parseJson, queryJson, type JsonDoc } from '../engine/address/json-address.ts';
+import { findSection, outlineOf } from '../engine/address/markdown-outline.ts';
+import { READ_LIMITS, answerText, read, type ReadOptions, type ReadResult } from '../engine/read/read.ts';
+import { readBytes } from '../engine/text/window.ts';
+import { textVersionOf, unchanged } from '../engine/read/text-version.ts';
+import { DEFAULT_TOKENIZER, countTokens, tokenPage, tokenRangeSpan, type TokenSpan } from '../engine/address/tokens.ts';
 import { toReadRequest } from './read-request.ts';
 import type { ReadInput, ReadOutput } from './schemas.ts';
 

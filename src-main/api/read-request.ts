@@ -1,6 +1,6 @@
 /** Which read mode a ReadInput asks for: exactly one, or page 1 when none. */
 import { FolioError } from '../engine/errors.ts';
-import type { ReadOptions, ReadRequest } from '../engine/read.ts';
+import type { ReadOptions, ReadRequest } from '../engine/read/read.ts';
 import type { ReadInput } from './schemas.ts';
 
 export function toReadRequest(input: ReadInput): { req: ReadRequest; opts: ReadOptions } {

@@ -1,5 +1,5 @@
 /** SearchInput (the wire shape) to the engine's search options. */
-import type { SearchPathOptions } from '../engine/search-path.ts';
+import type { SearchPathOptions } from '../engine/search/search-path.ts';
 import type { SearchInput } from './schemas.ts';
 
 export function toSearchOptions(input: SearchInput): SearchPathOptions {

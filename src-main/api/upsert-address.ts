@@ -21,10 +21,10 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { FolioError } from '../engine/errors.ts';
-import type { Version } from '../engine/file-facts.ts';
-import { jsonEdit, loadJsonFile, locate, type JsonEditOp } from '../engine/json-address.ts';
-import { findSection, outlineOf, type Heading } from '../engine/markdown-outline.ts';
-import { readBytes, lineHash } from '../engine/text-window.ts';
+import type { Version } from '../engine/read/file-facts.ts';
+import { jsonEdit, loadJsonFile, locate, type JsonEditOp } from '../engine/address/json-address.ts';
+import { findSection, outlineOf, type Heading } from '../engine/address/markdown-outline.ts';
+import { readBytes, lineHash } from '../engine/text/window.ts';
 import { jsonlLine } from './read-address.ts';
 import type { UpsertInput } from './schemas.ts';
 

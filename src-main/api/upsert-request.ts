@@ -1,6 +1,6 @@
 /** UpsertInput (the wire shape) to the engine's request. */
 import { FolioError } from '../engine/errors.ts';
-import type { UpsertRequest, UpsertTarget } from '../engine/upsert.ts';
+import type { UpsertRequest, UpsertTarget } from '../engine/write/upsert.ts';
 import type { UpsertInput } from './schemas.ts';
 
 function targetOf(t: UpsertInput['target']): UpsertTarget {

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../engine/atomic-write.ts';
+import { writeFileAtomic } from '../engine/write/atomic-write.ts';
 import { join } from 'node:path';
 import { FolioError } from '../engine/errors.ts';
 import type { StoredBytes } from './types.ts';

@@ -21,7 +21,7 @@
  * lists those later edits (`later_entries`, newest first): undo them first.
  */
 import { FolioError, isFolioError, type ErrorCode } from '../engine/errors.ts';
-import { upsert, type UpsertRequest, type UpsertResult } from '../engine/upsert.ts';
+import { upsert, type UpsertRequest, type UpsertResult } from '../engine/write/upsert.ts';
 import { loadBytes, sha256Of, storeBytes } from './blobs.ts';
 import { toDoc } from './doc-codec.ts';
 import { allEntries, assignFields, entryOf, newId, nextSeq, nowIso, sameActor } from './records.ts';

@@ -9,8 +9,8 @@
  * so a proposal is decided exactly once across processes.
  */
 import { FolioError, isFolioError } from '../engine/errors.ts';
-import type { Version } from '../engine/file-facts.ts';
-import { upsert, type LineByteRange, type Preconditions, type UpsertResult, type UpsertTarget } from '../engine/upsert.ts';
+import type { Version } from '../engine/read/file-facts.ts';
+import { upsert, type LineByteRange, type Preconditions, type UpsertResult, type UpsertTarget } from '../engine/write/upsert.ts';
 import { loadBytes, storeBytes } from './blobs.ts';
 import { toDoc } from './doc-codec.ts';
 import { entryOfResult, recordEntry, STALE_CODES } from './journal.ts';

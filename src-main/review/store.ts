@@ -18,8 +18,8 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { writeFileAtomic } from '../engine/atomic-write.ts';
-import { withFileLock } from '../engine/file-lock.ts';
+import { writeFileAtomic } from '../engine/write/atomic-write.ts';
+import { withFileLock } from '../engine/write/file-lock.ts';
 import { appendFrame, readFrames } from './change-log.ts';
 import type { ReviewDocShape } from './types.ts';
 

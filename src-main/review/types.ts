@@ -4,8 +4,8 @@
  * Paths are stored relative to the workspace root (POSIX separators) when inside
  * it, else absolute, so a moved workspace keeps its state.
  */
-import type { Version } from '../engine/file-facts.ts';
-import type { LineByteRange, Preconditions, UpsertTarget } from '../engine/upsert.ts';
+import type { Version } from '../engine/read/file-facts.ts';
+import type { LineByteRange, Preconditions, UpsertTarget } from '../engine/write/upsert.ts';
 
 export interface ReviewActor {
   kind: 'human' | 'agent';

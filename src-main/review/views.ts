@@ -4,7 +4,7 @@
  * them. Payload bytes are summarised, not sent, except a proposal's content
  * when asked for.
  */
-import type { Preconditions, UpsertTarget } from '../engine/upsert.ts';
+import type { Preconditions, UpsertTarget } from '../engine/write/upsert.ts';
 import { loadBytes } from './blobs.ts';
 import { storeOf } from './store.ts';
 import type { JournalEntry, Proposal } from './types.ts';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serve } from '../../src-main/doors/http/serve.ts';
-import { read } from '../../src-main/engine/read.ts';
+import { read } from '../../src-main/engine/read/read.ts';
 import { forgetStores } from '../../src-main/review/store.ts';
 import { propose } from '../../src-main/review/proposals.ts';
 import { tempDir } from '../fixtures/generate.ts';

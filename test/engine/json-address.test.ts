@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { handle } from '../../src-main/api/handle.ts';
-import { JSON_LIMITS } from '../../src-main/engine/json-address.ts';
+import { JSON_LIMITS } from '../../src-main/engine/address/json-address.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 
 const tmp = engineTempDir();

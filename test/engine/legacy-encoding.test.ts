@@ -6,10 +6,10 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fileInfo } from '../../src-main/engine/file-info.ts';
-import { read } from '../../src-main/engine/read.ts';
-import { searchPath } from '../../src-main/engine/search-path.ts';
-import { upsert } from '../../src-main/engine/upsert.ts';
+import { fileInfo } from '../../src-main/engine/read/file-info.ts';
+import { read } from '../../src-main/engine/read/read.ts';
+import { searchPath } from '../../src-main/engine/search/search-path.ts';
+import { upsert } from '../../src-main/engine/write/upsert.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 
 const tmp = engineTempDir();

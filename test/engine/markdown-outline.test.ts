@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { handle } from '../../src-main/api/handle.ts';
-import { outlineOf } from '../../src-main/engine/markdown-outline.ts';
+import { outlineOf } from '../../src-main/engine/address/markdown-outline.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { bigMarkdown, markdownDoc } from '../fixtures/markdown.ts';
 

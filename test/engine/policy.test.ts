@@ -1,8 +1,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { appendAudit, readAudit } from '../../src-main/engine/audit.ts';
-import { checkAccess, loadPolicy, reviewPolicyFor } from '../../src-main/engine/policy.ts';
-import { redact, redactedLinesIn } from '../../src-main/engine/redact.ts';
+import { appendAudit, readAudit } from '../../src-main/api/agent/audit.ts';
+import { checkAccess, loadPolicy, reviewPolicyFor } from '../../src-main/api/agent/policy.ts';
+import { redact, redactedLinesIn } from '../../src-main/api/agent/redact.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
 const tmp = tempDir();

@@ -2,11 +2,11 @@ import { execFileSync, execSync } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setIndexWaitMs } from '../../src-main/engine/file-facts.ts';
-import { closeIndexPools } from '../../src-main/engine/index-builder.ts';
-import { openIndex } from '../../src-main/engine/index-store.ts';
-import { read, READ_LIMITS, type ReadRequest, type ReadResult } from '../../src-main/engine/read.ts';
-import { lineHash } from '../../src-main/engine/text-window.ts';
+import { setIndexWaitMs } from '../../src-main/engine/read/file-facts.ts';
+import { closeIndexPools } from '../../src-main/engine/index/builder.ts';
+import { openIndex } from '../../src-main/engine/index/store.ts';
+import { read, READ_LIMITS, type ReadRequest, type ReadResult } from '../../src-main/engine/read/read.ts';
+import { lineHash } from '../../src-main/engine/text/window.ts';
 import { PNG_1x1, writeLogFile } from '../fixtures/generate.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { handle } from '../../src-main/api/handle.ts';
-import { addRecent, configDir, listRecent, RECENT_MAX, recentFilePath } from '../../src-main/engine/recent-files.ts';
+import { addRecent, configDir, listRecent, RECENT_MAX, recentFilePath } from '../../src-main/api/app/recent-files.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
 const tmp = tempDir('folio-recent-');

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex, closeIndexPools } from '../../src-main/engine/index-builder.ts';
-import type { LineIndex } from '../../src-main/engine/line-index.ts';
-import { closeSearchPools, searchFile, type SearchOptions } from '../../src-main/engine/search.ts';
-import { isAsciiOnlyRegex } from '../../src-main/engine/kernels/search-worker.mjs';
+import { buildIndex, closeIndexPools } from '../../src-main/engine/index/builder.ts';
+import type { LineIndex } from '../../src-main/engine/index/line-index.ts';
+import { closeSearchPools, searchFile, type SearchOptions } from '../../src-main/engine/search/search.ts';
+import { isAsciiOnlyRegex } from '../../src-main/engine/search/search-worker.mjs';
 import { tempDir, writeLogFile } from '../fixtures/generate.ts';
 
 const tmp = tempDir('folio-search-');

@@ -9,9 +9,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeIndexPools } from '../../src-main/engine/index-builder.ts';
-import { read } from '../../src-main/engine/read.ts';
-import { upsert } from '../../src-main/engine/upsert.ts';
+import { closeIndexPools } from '../../src-main/engine/index/builder.ts';
+import { read } from '../../src-main/engine/read/read.ts';
+import { upsert } from '../../src-main/engine/write/upsert.ts';
 import { LineChild } from '../fixtures/child-lines.ts';
 import { prng, tempDir } from '../fixtures/generate.ts';
 import { nextVersionRequest, versionOf, versionText } from '../fixtures/upsert-crasher.ts';

@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, chmodSync, chownSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildIndex } from '../../src-main/engine/index-builder.ts';
-import { openIndex } from '../../src-main/engine/index-store.ts';
-import { read } from '../../src-main/engine/read.ts';
-import { lineHash } from '../../src-main/engine/text-window.ts';
-import { upsert, type UpsertRequest } from '../../src-main/engine/upsert.ts';
+import { buildIndex } from '../../src-main/engine/index/builder.ts';
+import { openIndex } from '../../src-main/engine/index/store.ts';
+import { read } from '../../src-main/engine/read/read.ts';
+import { lineHash } from '../../src-main/engine/text/window.ts';
+import { upsert, type UpsertRequest } from '../../src-main/engine/write/upsert.ts';
 import { PNG_1x1 } from '../fixtures/generate.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 
@@ -271,7 +271,7 @@ describe('the index after an upsert', () => {
 
 describe('the file lock', () => {
   it('a lock file without an owner yet (being created) is not stale: the writer waits, then conflict', async () => {
-    const { lockPathOf, withFileLock } = await import('../../src-main/engine/file-lock.ts');
+    const { lockPathOf, withFileLock } = await import('../../src-main/engine/write/file-lock.ts');
     const p = file('x\n');
     writeFileSync(lockPathOf(p), '');
     let entered = false;
@@ -281,7 +281,7 @@ describe('the file lock', () => {
   });
 
   it('a dead breaker does not hold up the next writer: its file and the dead lock are cleared at once', async () => {
-    const { breakerPathOf, lockPathOf, withFileLock } = await import('../../src-main/engine/file-lock.ts');
+    const { breakerPathOf, lockPathOf, withFileLock } = await import('../../src-main/engine/write/file-lock.ts');
     const p = file('x\n');
     const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim();
     writeFileSync(lockPathOf(p), `${dead}\nlocknonce\n`);

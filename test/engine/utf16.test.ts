@@ -8,12 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fileInfo } from '../../src-main/engine/file-info.ts';
-import { buildIndex } from '../../src-main/engine/index-builder.ts';
-import { openIndex } from '../../src-main/engine/index-store.ts';
-import { read, type ReadResult } from '../../src-main/engine/read.ts';
-import { searchPath } from '../../src-main/engine/search-path.ts';
-import { upsert, type UpsertRequest } from '../../src-main/engine/upsert.ts';
+import { fileInfo } from '../../src-main/engine/read/file-info.ts';
+import { buildIndex } from '../../src-main/engine/index/builder.ts';
+import { openIndex } from '../../src-main/engine/index/store.ts';
+import { read, type ReadResult } from '../../src-main/engine/read/read.ts';
+import { searchPath } from '../../src-main/engine/search/search-path.ts';
+import { upsert, type UpsertRequest } from '../../src-main/engine/write/upsert.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { prng } from '../fixtures/generate.ts';
 

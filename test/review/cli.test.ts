@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { read } from '../../src-main/engine/read.ts';
+import { read } from '../../src-main/engine/read/read.ts';
 import { propose } from '../../src-main/review/index.ts';
 import { tempDir } from '../fixtures/generate.ts';
 

@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { read } from '../../src-main/engine/read.ts';
-import type { UpsertTarget } from '../../src-main/engine/upsert.ts';
+import { read } from '../../src-main/engine/read/read.ts';
+import type { UpsertTarget } from '../../src-main/engine/write/upsert.ts';
 import {
   applyDirect,
   approve,

@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { handle } from '../../src-main/api/handle.ts';
-import { read } from '../../src-main/engine/read.ts';
-import type { UpsertTarget } from '../../src-main/engine/upsert.ts';
+import { read } from '../../src-main/engine/read/read.ts';
+import type { UpsertTarget } from '../../src-main/engine/write/upsert.ts';
 import { approve, history, propose, redo, undo, type ReviewActor } from '../../src-main/review/index.ts';
 import { tempDir } from '../fixtures/generate.ts';
 

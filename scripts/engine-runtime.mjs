@@ -1,0 +1,41 @@
+// @ts-check
+/**
+ * The files the engine opens at run time, written next to a bundle (dist/cli.mjs,
+ * out/main/index.js): the WASM kernels, and each worker script bundled with the
+ * glue it imports. A worker sits beside the module that starts it in the source
+ * tree (`new URL('./index-worker.mjs', import.meta.url)`), and beside the bundle
+ * that inlines that module, so the same URL resolves in both.
+ */
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** [source, file name next to the bundle] */
+export const ENGINE_WORKERS = [
+  ['src-main/engine/index/index-worker.mjs', 'index-worker.mjs'],
+  ['src-main/engine/search/search-worker.mjs', 'search-worker.mjs'],
+];
+export const WASM_SOURCE = 'wasm/build/kernels.wasm';
+
+/** Write kernels.wasm and the bundled workers into `dir`. */
+export function writeEngineRuntime(/** @type {string} */ dir) {
+  mkdirSync(dir, { recursive: true });
+  const wasm = join(root, WASM_SOURCE);
+  if (!existsSync(wasm)) throw new Error(`missing ${WASM_SOURCE} (run \`npm run build:wasm\`): the engine needs it next to the bundle`);
+  copyFileSync(wasm, join(dir, 'kernels.wasm'));
+  for (const [from, to] of ENGINE_WORKERS) {
+    buildSync({
+      entryPoints: [join(root, from)],
+      outfile: join(dir, to),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'warning',
+    });
+  }
+}

@@ -1,0 +1,285 @@
+/**
+ * Tokens of a named tokenizer (gpt-tokenizer: pure JS, vocabularies shipped in the
+ * package, nothing downloaded): counts of a text, and a file measured in tokens.
+ *
+ * A file's token stream is counted line by line: each line, with its terminator, is
+ * tokenized on its own and the counts add up. So a token offset always falls in one
+ * line, windows are whole lines, and a line's count never depends on its
+ * neighbours. (Tokenizing the whole file at once can merge a line's last characters
+ * with the next line's first, so its count may differ by a few tokens; the `count`
+ * reported for an answer is always gpt-tokenizer's own count of the returned text.)
+ *
+ * Per file version and tokenizer a `TokenMap` keeps checkpoints (line, byte,
+ * tokens before it) about every 64 KiB: finding token T re-tokenizes at most one
+ * checkpoint's span, and the file is tokenized only as far as it was ever asked.
+ * Token pages (whole lines, at most N tokens and at most the read cap in bytes each)
+ * are found by a greedy scan whose page starts are remembered per budget.
+ */
+import { closeSync, readSync } from 'node:fs';
+import { FolioError } from '../errors.ts';
+import { openForRead } from '../index/identity.ts';
+
+export const TOKENIZERS = ['o200k_base', 'cl100k_base'] as const;
+export type TokenizerName = (typeof TOKENIZERS)[number];
+export const DEFAULT_TOKENIZER: TokenizerName = 'o200k_base';
+
+type Counter = (text: string) => number;
+const counters = new Map<TokenizerName, Counter>();
+/** Special-token text like "<|endoftext|>" in a file is text, not an error. */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** The count function of a tokenizer; its vocabulary is loaded on first use. */
+export async function tokenCounter(name: string = DEFAULT_TOKENIZER): Promise<Counter> {
+  if (!(TOKENIZERS as readonly string[]).includes(name)) {
+    throw new FolioError('invalid_input', `unknown tokenizer "${name}"; known: ${TOKENIZERS.join(', ')}`, { tokenizer: name, known: [...TOKENIZERS] });
+  }
+  const key = name as TokenizerName;
+  let c = counters.get(key);
+  if (!c) {
+    const mod = key === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
+    const count = mod.countTokens;
+    c = (text: string) => (text === '' ? 0 : count(text, AS_TEXT));
+    counters.set(key, c);
+  }
+  return c;
+}
+
+export async function countTokens(text: string, name: string = DEFAULT_TOKENIZER): Promise<number> {
+  return (await tokenCounter(name))(text);
+}
+
+// ---------------------------------------------------------------------------
+// a file in tokens
+
+const CHECKPOINT_BYTES = 64 * 1024;
+const SCAN_BYTES = 1 << 20;
+
+interface Point {
+  /** 0-based line */
+  lineIdx: number;
+  byte: number;
+  /** tokens before this line */
+  tokens: number;
+}
+
+interface TokenMap {
+  path: string;
+  size: number;
+  bomLen: number;
+  count: Counter;
+  checkpoints: Point[];
+  /** how far the file was tokenized: a line start */
+  done: Point;
+  complete: boolean;
+  pages: Map<string, Point[]>;
+}
+
+const maps = new Map<string, TokenMap>();
+
+async function mapOf(path: string, etag: string, size: number, bomLen: number, tokenizer: string): Promise<TokenMap> {
+  const key = `${tokenizer}\0${path}\0${etag}`;
+  let m = maps.get(key);
+  if (!m) {
+    const start = { lineIdx: 0, byte: Math.min(bomLen, size), tokens: 0 };
+    m = { path, size, bomLen, count: await tokenCounter(tokenizer), checkpoints: [start], done: start, complete: size <= bomLen, pages: new Map() };
+    if (maps.size >= 16) maps.delete(maps.keys().next().value!);
+    maps.set(key, m);
+  }
+  return m;
+}
+
+/**
+ * Visit the lines from `from` (a line start) on, with their token counts, until
+ * `visit` returns false or the file ends. Lines are cut at '\n' only, as the line
+ * index cuts them.
+ */
+function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte: number, tokens: number) => boolean): void {
+  const fd = openForRead(m.path);
+  const dec = new TextDecoder();
+  try {
+    let pos = from.byte;
+    let lineIdx = from.lineIdx;
+    let tokens = from.tokens;
+    let carry = Buffer.alloc(0);
+    while (pos < m.size || carry.length) {
+      const want = Math.min(SCAN_BYTES, m.size - pos);
+      const buf = Buffer.allocUnsafe(carry.length + want);
+      carry.copy(buf);
+      const n = want > 0 ? readSync(fd, buf, carry.length, want, pos) : 0;
+      const chunk = buf.subarray(0, carry.length + n);
+      const chunkStart = pos - carry.length;
+      pos += n;
+      const atEnd = pos >= m.size || n === 0;
+      let s = 0;
+      for (;;) {
+        const nl = chunk.indexOf(10, s);
+        if (nl < 0 && !atEnd) break;
+        const e = nl < 0 ? chunk.length : nl + 1;
+        if (e === s) break;
+        const t = m.count(dec.decode(chunk.subarray(s, e)));
+        if (!visit({ lineIdx, byte: chunkStart + s, tokens }, chunkStart + e, t)) return;
+        lineIdx++;
+        tokens += t;
+        s = e;
+        if (nl < 0) break;
+      }
+      carry = Buffer.from(chunk.subarray(s));
+      if (atEnd) break;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Tokenize on from the map's frontier until `tokens` are counted (or the end), leaving checkpoints. */
+function extendTo(m: TokenMap, tokens: number): void {
+  if (m.complete || m.done.tokens > tokens) return;
+  let last = m.checkpoints.at(-1)!;
+  let reached = false;
+  scanLines(m, m.done, (line, endByte, t) => {
+    if (line.byte - last.byte >= CHECKPOINT_BYTES) {
+      last = line;
+      m.checkpoints.push(line);
+    }
+    m.done = { lineIdx: line.lineIdx + 1, byte: endByte, tokens: line.tokens + t };
+    reached = m.done.tokens > tokens;
+    return !reached;
+  });
+  if (m.done.byte >= m.size) m.complete = true;
+}
+
+/** The line holding token `t` (0-based), as the point where it starts, plus its count; null past the end. */
+function lineOfToken(m: TokenMap, t: number): { line: Point; endByte: number; tokens: number } | null {
+  extendTo(m, t);
+  let lo = 0;
+  let hi = m.checkpoints.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (m.checkpoints[mid]!.tokens <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  let found: { line: Point; endByte: number; tokens: number } | null = null;
+  scanLines(m, m.checkpoints[lo]!, (line, endByte, n) => {
+    if (line.tokens + n > t) {
+      found = { line, endByte, tokens: n };
+      return false;
+    }
+    return true;
+  });
+  return found;
+}
+
+export interface TokenSpan {
+  /** 1-based lines, inclusive */
+  startLine: number;
+  endLine: number;
+  startByte: number;
+  endByte: number;
+  /** line-granular token offsets of the span: [startToken, endToken) */
+  startToken: number;
+  endToken: number;
+  /** total tokens of the file, when it has been tokenized to its end */
+  totalTokens: number | null;
+  notes: string[];
+}
+
+export interface FileRef {
+  path: string;
+  etag: string;
+  size: number;
+  bomLen: number;
+}
+
+function totalOf(m: TokenMap): number | null {
+  return m.complete ? m.done.tokens : null;
+}
+
+/** The whole lines covering tokens [start, end) of the file. */
+export async function tokenRangeSpan(f: FileRef, tokenizer: string, start: number, end: number): Promise<TokenSpan> {
+  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start) {
+    throw new FolioError('invalid_range', `token range ${start}-${end} is invalid: 0-based, end exclusive, start < end`, { token_start: start, token_end: end });
+  }
+  const m = await mapOf(f.path, f.etag, f.size, f.bomLen, tokenizer);
+  const first = lineOfToken(m, start);
+  if (!first) {
+    throw new FolioError('out_of_bounds', `token ${start} is past the end of the file (${m.done.tokens} tokens of ${tokenizer})`, { token_start: start, total_tokens: m.done.tokens, tokenizer });
+  }
+  const notes: string[] = [];
+  let last = lineOfToken(m, end - 1);
+  if (!last) {
+    notes.push(`token_end ${end} clamped to the end of the file (${m.done.tokens} tokens)`);
+    last = lineOfToken(m, m.done.tokens - 1)!;
+  }
+  return {
+    startLine: first.line.lineIdx + 1,
+    endLine: last.line.lineIdx + 1,
+    startByte: first.line.byte,
+    endByte: last.endByte,
+    startToken: first.line.tokens,
+    endToken: last.line.tokens + last.tokens,
+    totalTokens: totalOf(m),
+    notes,
+  };
+}
+
+export interface TokenPage extends TokenSpan {
+  page: number;
+  nextPage: number | null;
+}
+
+/**
+ * Page `page` (1-based) of pages of whole lines holding at most `budget` tokens and
+ * `maxBytes` bytes each; a line over either budget is a page of its own.
+ */
+export async function tokenPage(f: FileRef, tokenizer: string, budget: number, page: number, maxBytes: number): Promise<TokenPage> {
+  if (!Number.isInteger(budget) || budget < 1) throw new FolioError('invalid_range', `page_tokens must be >= 1, got ${budget}`, { page_tokens: budget });
+  if (!Number.isInteger(page) || page < 1) throw new FolioError('invalid_range', `page must be >= 1, got ${page}`, { page });
+  const m = await mapOf(f.path, f.etag, f.size, f.bomLen, tokenizer);
+  const key = `${budget}:${maxBytes}`;
+  let starts = m.pages.get(key);
+  if (!starts) m.pages.set(key, (starts = [m.checkpoints[0]!]));
+  const fileEnd = { lineIdx: -1, byte: f.size, tokens: -1 };
+  // starts[i] is where page i+1 starts; a start at the file's end closes the list.
+  while (starts.length <= page && starts.at(-1)!.byte < f.size) {
+    const from = starts.at(-1)!;
+    let next: Point | null = null;
+    let end: Point = fileEnd;
+    scanLines(m, from, (line, endByte, t) => {
+      const empty = line.byte === from.byte;
+      if (!empty && (line.tokens + t - from.tokens > budget || endByte - from.byte > maxBytes)) {
+        next = line;
+        return false;
+      }
+      end = { lineIdx: line.lineIdx + 1, byte: endByte, tokens: line.tokens + t };
+      return true;
+    });
+    const n: Point = next ?? end;
+    if (!next && end.byte >= f.size && !m.complete) {
+      m.done = end;
+      m.complete = true;
+    }
+    starts.push(n);
+  }
+  const pages = starts.length - 1;
+  if (pages === 0 && page === 1) {
+    const at = starts[0]!;
+    return { page, nextPage: null, startLine: 1, endLine: 0, startByte: at.byte, endByte: at.byte, startToken: 0, endToken: 0, totalTokens: 0, notes: ['the file is empty'] };
+  }
+  if (page > pages) {
+    throw new FolioError('beyond_end', `page ${page} is past the last page (${Math.max(1, pages)}) of ${budget}-token pages`, { page, last_page: Math.max(1, pages), page_tokens: budget });
+  }
+  const a = starts[page - 1]!;
+  const b = starts[page]!;
+  return {
+    page,
+    nextPage: page < pages || b.byte < f.size ? page + 1 : null,
+    startLine: a.lineIdx + 1,
+    endLine: b.lineIdx,
+    startByte: a.byte,
+    endByte: b.byte,
+    startToken: a.tokens,
+    endToken: b.tokens,
+    totalTokens: totalOf(m),
+    notes: [],
+  };
+}

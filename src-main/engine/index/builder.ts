@@ -1,0 +1,282 @@
+/**
+ * Builds a LineIndex with a worker_threads pool (one worker per core). The file is
+ * split at 64 KiB block boundaries into one piece per worker; each worker scans its
+ * piece with the WASM kernels, writing per-block newline counts straight into a
+ * SharedArrayBuffer and its progress into a shared counter. The main thread:
+ *  - polls progress (bytes done / total) for the caller,
+ *  - feeds the contiguous finished prefix into the live index, so queries on the
+ *    start of a 4 GiB file are answered before the build ends (and queries past the
+ *    prefix scan on demand, see LineIndex),
+ *  - stitches UTF-8 validation across splits: a piece that starts inside a multi-byte
+ *    sequence skips its (at most 3) leading continuation bytes; the previous piece
+ *    reports its incomplete tail; the few bytes at the junction are validated here.
+ * Cancellation sets a shared flag every worker checks once per 256 KiB chunk.
+ */
+import { closeSync, readSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { BlockTable, blockCount } from './block-table.ts';
+import { FolioError, fromFsError } from '../errors.ts';
+import { edgeHashes, openForRead, statRegularFile } from './identity.ts';
+import { BLOCK_SIZE, kernelModule } from '../kernels/kernels.mjs';
+import { scanRange, type ScanResult } from './index-worker.mjs';
+import { firstBytesOf, lastUnitOf, LineIndex, type IndexFacts } from './line-index.ts';
+import { localKernels } from '../kernels/local-kernels.ts';
+import { layoutOf, LAYOUT_SAMPLE_BYTES, type TextLayout } from './layout.ts';
+import { poolRegistry } from './worker-pool.ts';
+
+export interface IndexProgress {
+  bytesDone: number;
+  totalBytes: number;
+}
+
+export interface BuildOptions {
+  /** Worker threads; 0 scans in the calling thread. Default: one per core. */
+  threads?: number;
+  /** Files smaller than this are scanned in the calling thread (worker start-up costs more). */
+  smallFileBytes?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: IndexProgress) => void;
+  /** How often progress is polled, ms. */
+  progressIntervalMs?: number;
+}
+
+export interface IndexBuild {
+  /** The live index: partial until `done` settles, then complete. */
+  index: LineIndex;
+  done: Promise<LineIndex>;
+  progress(): IndexProgress;
+  cancel(): void;
+}
+
+const SMALL_FILE_BYTES = 8 * 1024 * 1024;
+
+export function defaultThreads(): number {
+  return Math.max(1, availableParallelism());
+}
+
+/** Start indexing `path`. Typed errors (not_found, permission_denied, is_directory, not_regular_file) throw here. */
+export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
+  const started = performance.now();
+  const identity = statRegularFile(path);
+  const { head, tail } = edgeHashes(identity.path, identity.size);
+  const fd = openForRead(identity.path);
+  let lastUnit: number;
+  let firstBytes: number[];
+  let layout: TextLayout;
+  try {
+    const head = Buffer.alloc(Math.min(identity.size, LAYOUT_SAMPLE_BYTES));
+    layout = layoutOf(head.subarray(0, readSync(fd, head, 0, head.length, 0)));
+    lastUnit = lastUnitOf(fd, identity.size, layout);
+    firstBytes = firstBytesOf(fd, identity.size);
+  } finally {
+    closeSync(fd);
+  }
+  const blocks = blockCount(identity.size);
+  const live = new LineIndex({
+    identity,
+    head,
+    tail,
+    table: new BlockTable(blocks),
+    indexedBytes: 0,
+    newlines: 0,
+    facts: { cr: 0, crlf: 0, firstInvalid: null, pendingUtf8: 0 },
+    lastUnit,
+    firstBytes,
+    layout,
+  });
+  const threads = opts.threads ?? defaultThreads();
+  const inThread = threads === 0 || identity.size < (opts.smallFileBytes ?? SMALL_FILE_BYTES);
+  const counts = new Uint32Array(new SharedArrayBuffer(blocks * 4));
+  const pieces = inThread ? 1 : Math.min(threads, blocks);
+  const bounds = Array.from({ length: pieces + 1 }, (_, i) =>
+    Math.min(identity.size, Math.floor((i * blocks) / pieces) * BLOCK_SIZE),
+  );
+  const progressArr = new Int32Array(new SharedArrayBuffer(4 * pieces));
+  const cancelFlag = new Int32Array(new SharedArrayBuffer(4));
+
+  const progress = (): IndexProgress => {
+    let bytesDone = 0;
+    for (let i = 0; i < pieces; i++) {
+      bytesDone += Math.min(Atomics.load(progressArr, i) * BLOCK_SIZE, bounds[i + 1]! - bounds[i]!);
+    }
+    return { bytesDone, totalBytes: identity.size };
+  };
+  /** Blocks done contiguously from the start of the file. */
+  const contiguousBlocks = (): number => {
+    let done = 0;
+    for (let i = 0; i < pieces; i++) {
+      const pieceBlocks = Math.ceil((bounds[i + 1]! - bounds[i]!) / BLOCK_SIZE);
+      const p = Math.min(Atomics.load(progressArr, i), pieceBlocks);
+      done += p;
+      if (p < pieceBlocks) break;
+    }
+    return done;
+  };
+
+  const finish = (results: ScanResult[]): LineIndex => {
+    if (results.some((r) => r.cancelled)) throw new FolioError('cancelled', `indexing cancelled: ${identity.path}`, { path: identity.path });
+    const facts: IndexFacts = { cr: 0, crlf: 0, firstInvalid: null, pendingUtf8: 0 };
+    let newlines = 0;
+    for (const r of results) {
+      newlines += r.newlines;
+      facts.cr += r.cr;
+      facts.crlf += r.crlf;
+    }
+    facts.firstInvalid = layout === 'utf-8' ? firstInvalidAcross(identity.path, bounds, results) : firstOf(results);
+    const done = new LineIndex({
+      identity,
+      head,
+      tail,
+      table: BlockTable.fromCounts(counts, blocks),
+      indexedBytes: identity.size,
+      newlines,
+      facts,
+      lastUnit,
+      firstBytes,
+      layout,
+    });
+    done.buildMs = performance.now() - started;
+    live.adopt(done);
+    live.buildMs = done.buildMs;
+    return live;
+  };
+
+  if (inThread) {
+    const done = new Promise<LineIndex>((resolve, reject) => {
+      // Still async for the caller: a synchronous scan of < 8 MiB takes a few ms.
+      setImmediate(() => {
+        try {
+          if (opts.signal?.aborted) Atomics.store(cancelFlag, 0, 1);
+          const kfd = openForRead(identity.path);
+          try {
+            const r = scanRange({
+              kernels: localKernels(),
+              layout,
+              fd: kfd,
+              start: 0,
+              end: identity.size,
+              isLast: true,
+              counts,
+              progress: progressArr,
+              cancel: cancelFlag,
+            });
+            resolve(finish([r]));
+            opts.onProgress?.(progress());
+          } finally {
+            closeSync(kfd);
+          }
+        } catch (err) {
+          reject(fromFsError(err, identity.path));
+        }
+      });
+    });
+    return { index: live, done, progress, cancel: () => Atomics.store(cancelFlag, 0, 1) };
+  }
+
+  const onAbort = () => Atomics.store(cancelFlag, 0, 1);
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  if (opts.signal?.aborted) onAbort();
+  const timer = setInterval(() => {
+    live.absorbCounts(counts, contiguousBlocks());
+    opts.onProgress?.(progress());
+  }, opts.progressIntervalMs ?? 50);
+  const jobs = Array.from({ length: pieces }, (_, i) =>
+    pool(threads).run({
+      path: identity.path,
+      layout,
+      start: bounds[i]!,
+      end: bounds[i + 1]!,
+      isLast: i === pieces - 1,
+      counts: counts.buffer as SharedArrayBuffer,
+      progress: progressArr.buffer as SharedArrayBuffer,
+      slot: i,
+      cancel: cancelFlag.buffer as SharedArrayBuffer,
+    }).done,
+  );
+  const done = Promise.all(jobs)
+    .then((results) => {
+      const index = finish(results);
+      opts.onProgress?.(progress());
+      return index;
+    })
+    .catch((err: unknown) => {
+      throw err instanceof FolioError ? err : fromFsError(err, identity.path);
+    })
+    .finally(() => {
+      clearInterval(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+    });
+  return { index: live, done, progress, cancel: onAbort };
+}
+
+/** Build and wait. */
+export async function buildIndex(path: string, opts: BuildOptions = {}): Promise<LineIndex> {
+  return startBuild(path, opts).done;
+}
+
+/**
+ * The first invalid UTF-8 offset of the whole file from per-piece results: in file
+ * order, the junction before piece i (previous piece's incomplete tail + this piece's
+ * skipped continuation bytes, which must form exactly one whole character), then
+ * piece i's own first error.
+ */
+function firstInvalidAcross(path: string, bounds: number[], results: ScanResult[]): number | null {
+  const k = localKernels();
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
+    if (i > 0) {
+      const pending = results[i - 1]!.pending;
+      if (pending > 0 || r.skipped > 0) {
+        const from = bounds[i]! - pending;
+        const len = pending + r.skipped;
+        const fd = openForRead(path);
+        try {
+          readSync(fd, k.input, 0, len, from);
+        } finally {
+          closeSync(fd);
+        }
+        const s = k.utf8Stream();
+        let bad = s.feed(len);
+        if (bad < 0) bad = s.finish();
+        if (bad >= 0) return from + bad;
+      }
+    }
+    if (r.firstInvalid >= 0) return r.firstInvalid;
+  }
+  return null;
+}
+
+/** UTF-16 pieces check their own junctions (see scanRange16): the first error is the smallest. */
+function firstOf(results: ScanResult[]): number | null {
+  const found = results.map((r) => r.firstInvalid).filter((o) => o >= 0);
+  return found.length ? Math.min(...found) : null;
+}
+
+// ---------------------------------------------------------------------------
+
+interface Job {
+  path: string;
+  layout: TextLayout;
+  start: number;
+  end: number;
+  isLast: boolean;
+  counts: SharedArrayBuffer;
+  progress: SharedArrayBuffer;
+  slot: number;
+  cancel: SharedArrayBuffer;
+}
+
+const pools = poolRegistry<Job, ScanResult>(
+  new URL('./index-worker.mjs', import.meta.url),
+  () => ({ folioIndexWorker: true, module: kernelModule() }),
+  'index',
+);
+
+function pool(size: number) {
+  return pools.get(size);
+}
+
+/** Stop all index workers (tests, shutdown). */
+export async function closeIndexPools(): Promise<void> {
+  await pools.closeAll();
+}

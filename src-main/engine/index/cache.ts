@@ -1,0 +1,107 @@
+/**
+ * Persisted line indexes, so reopening a big file is instant. One file per indexed
+ * path under the cache dir ($FOLIO_CACHE_DIR, else $XDG_CACHE_HOME/folio, else
+ * ~/.cache/folio), named by a hash of the path. Layout: u32 header length, JSON
+ * header (identity, edge hashes, totals, facts), then the block table's Uint32 values.
+ *
+ * The key is (device, inode, size, mtime, hash of first and last 64 KiB): a cache
+ * entry is used only when all match the file now, or when the file only grew past
+ * the cached size with the cached bytes unchanged (then only the new bytes are
+ * scanned). A stale entry is never used.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { BlockTable } from './block-table.ts';
+import type { FileIdentity } from './identity.ts';
+import { LineIndex, type IndexFacts } from './line-index.ts';
+import type { TextLayout } from './layout.ts';
+
+const FORMAT = 2;
+
+interface Header {
+  format: number;
+  identity: FileIdentity;
+  head: string;
+  tail: string;
+  newlines: number;
+  facts: IndexFacts;
+  lastUnit: number;
+  firstBytes: number[];
+  layout: TextLayout;
+  wraps: number[];
+}
+
+export function cacheDir(): string {
+  if (process.env.FOLIO_CACHE_DIR) return process.env.FOLIO_CACHE_DIR;
+  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(base, 'folio', 'index');
+}
+
+function cacheFile(path: string): string {
+  return join(cacheDir(), createHash('sha256').update(path).digest('hex').slice(0, 32) + '.idx');
+}
+
+export function saveIndex(index: LineIndex): void {
+  const s = index.state();
+  const { cum, wraps } = s.table.toBuffers();
+  const header: Header = {
+    format: FORMAT,
+    identity: s.identity,
+    head: s.head,
+    tail: s.tail,
+    newlines: s.newlines,
+    facts: s.facts,
+    lastUnit: s.lastUnit,
+    firstBytes: s.firstBytes,
+    layout: s.layout,
+    wraps,
+  };
+  const json = Buffer.from(JSON.stringify(header));
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(json.length);
+  const file = cacheFile(s.identity.path);
+  mkdirSync(cacheDir(), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, Buffer.concat([len, json, Buffer.from(cum.buffer, cum.byteOffset, cum.byteLength)]));
+  renameSync(tmp, file);
+}
+
+/** The cached index of `path` for this device and inode, or undefined. The caller checks freshness. */
+export function loadIndex(path: string, now: FileIdentity): LineIndex | undefined {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(cacheFile(path));
+  } catch {
+    return undefined;
+  }
+  try {
+    const hlen = buf.readUInt32LE(0);
+    const header = JSON.parse(buf.subarray(4, 4 + hlen).toString('utf8')) as Header;
+    if (header.format !== FORMAT || header.identity.path !== path) return undefined;
+    if (header.identity.dev !== now.dev || header.identity.ino !== now.ino) return undefined;
+    const body = buf.subarray(4 + hlen);
+    // Copy into an aligned buffer of its own: the table is kept for the index's life.
+    const cum = new Uint32Array(body.length / 4);
+    new Uint8Array(cum.buffer).set(body);
+    return new LineIndex({
+      identity: header.identity,
+      head: header.head,
+      tail: header.tail,
+      table: BlockTable.fromBuffers(cum, header.wraps),
+      indexedBytes: header.identity.size,
+      newlines: header.newlines,
+      facts: header.facts,
+      lastUnit: header.lastUnit,
+      firstBytes: header.firstBytes,
+      layout: header.layout,
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+export function dropIndex(path: string): void {
+  rmSync(cacheFile(path), { force: true });
+}

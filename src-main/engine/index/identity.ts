@@ -1,0 +1,105 @@
+/**
+ * Who a file is, and which version of it we saw: device, inode, size, times, and
+ * hashes of its first and last 64 KiB. Used to refuse what is not a regular file
+ * before anything opens it (opening a FIFO for reading would block), to key the
+ * persisted index cache, and to tell growth (append) from rewrite.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync, statSync, type BigIntStats } from 'node:fs';
+import { resolve } from 'node:path';
+import { FolioError, fromFsError } from '../errors.ts';
+
+export const EDGE_BYTES = 64 * 1024;
+
+export interface FileIdentity {
+  path: string;
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  /** mtime and ctime in nanoseconds, as decimal strings (exact, unlike mtimeMs) */
+  mtimeNs: string;
+  ctimeNs: string;
+  mode: number;
+  uid: number;
+  gid: number;
+}
+
+function identityOf(path: string, st: BigIntStats): FileIdentity {
+  return {
+    path,
+    dev: Number(st.dev),
+    ino: Number(st.ino),
+    size: Number(st.size),
+    mtimeMs: Number(st.mtimeMs),
+    mtimeNs: st.mtimeNs.toString(),
+    ctimeNs: st.ctimeNs.toString(),
+    mode: Number(st.mode),
+    uid: Number(st.uid),
+    gid: Number(st.gid),
+  };
+}
+
+/**
+ * Stat `path` and make sure it is a regular file: not_found, permission_denied,
+ * is_directory, not_regular_file (FIFO, socket, device) are refused here, so no
+ * caller ever opens something that can block or never end.
+ */
+export function statRegularFile(path: string): FileIdentity {
+  const abs = resolve(path);
+  let st: BigIntStats;
+  try {
+    st = statSync(abs, { bigint: true });
+  } catch (err) {
+    throw fromFsError(err, abs);
+  }
+  if (st.isDirectory()) throw new FolioError('is_directory', `is a directory, not a file: ${abs}`, { path: abs });
+  if (!st.isFile()) {
+    const kind = st.isFIFO() ? 'FIFO' : st.isSocket() ? 'socket' : st.isCharacterDevice() ? 'character device' : st.isBlockDevice() ? 'block device' : 'special file';
+    throw new FolioError('not_regular_file', `not a regular file (${kind}): ${abs}`, { path: abs, kind });
+  }
+  return identityOf(abs, st);
+}
+
+/** Open a regular file for reading, with typed errors. */
+export function openForRead(path: string): number {
+  try {
+    return openSync(path, 'r');
+  } catch (err) {
+    throw fromFsError(err, path);
+  }
+}
+
+/** SHA-256 (hex) of bytes [start, end) of an open file; only for small spans (≤ a few MiB). */
+export function hashSpan(fd: number, start: number, end: number): string {
+  const len = Math.max(0, end - start);
+  const buf = Buffer.allocUnsafe(len);
+  let done = 0;
+  while (done < len) {
+    const n = readSync(fd, buf, done, len - done, start + done);
+    if (n <= 0) break;
+    done += n;
+  }
+  return createHash('sha256').update(buf.subarray(0, done)).digest('hex');
+}
+
+/** Hashes of the first and last 64 KiB of the first `size` bytes of a file. */
+export function edgeHashes(path: string, size: number): { head: string; tail: string } {
+  const fd = openForRead(path);
+  try {
+    return {
+      head: hashSpan(fd, 0, Math.min(EDGE_BYTES, size)),
+      tail: hashSpan(fd, Math.max(0, size - EDGE_BYTES), size),
+    };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The etag of a file version: changes whenever content could have changed. */
+export function etagOf(id: FileIdentity): string {
+  return createHash('sha256')
+    .update(`${id.dev}:${id.ino}:${id.size}:${id.mtimeNs}:${id.ctimeNs}`)
+    .digest('base64url')
+    .slice(0, 20);
+}

@@ -1,0 +1,106 @@
+/**
+ * Where callers get a LineIndex: the in-memory map of this process, then the
+ * persisted cache, then a fresh build. An index handed out is always fresh: a file
+ * that grew is extended (only new bytes scanned), one that shrank or changed is
+ * rebuilt. Concurrent callers for the same file share one build.
+ */
+
+import { startBuild, type BuildOptions, type IndexBuild } from './builder.ts';
+import { dropIndex, loadIndex, saveIndex } from './cache.ts';
+import { edgeHashes, statRegularFile } from './identity.ts';
+import type { LineIndex } from './line-index.ts';
+
+/** Files at least this big get their index persisted (smaller ones rebuild in a few ms). */
+const PERSIST_MIN_BYTES = 1024 * 1024;
+
+interface Entry {
+  index: LineIndex;
+  build?: IndexBuild;
+}
+
+const entries = new Map<string, Entry>();
+
+export interface OpenOptions extends BuildOptions {
+  /** Skip the persisted cache (benchmarks, tests). */
+  noCache?: boolean;
+}
+
+function freshFromMemoryOrDisk(path: string, opts: OpenOptions): LineIndex | undefined {
+  const now = statRegularFile(path);
+  const mem = entries.get(now.path);
+  if (mem && !mem.build) {
+    if (mem.index.extend(now) !== 'rebuild') return mem.index;
+    entries.delete(now.path);
+  }
+  if (opts.noCache || mem?.build) return undefined;
+  const started = performance.now();
+  const cached = loadIndex(now.path, now);
+  if (!cached || now.size < cached.size) return undefined;
+  if (now.size === cached.size) {
+    // Same size: everything must match, including the edges, or it is stale.
+    if (now.mtimeNs !== cached.identity.mtimeNs) return undefined;
+    const edges = edgeHashes(now.path, now.size);
+    if (edges.head !== cached.head || edges.tail !== cached.tail) return undefined;
+  } else if (cached.extend(now) === 'rebuild') {
+    return undefined;
+  }
+  cached.fromCache = true;
+  cached.buildMs = performance.now() - started;
+  entries.set(now.path, { index: cached });
+  return cached;
+}
+
+/**
+ * Start (or join) indexing of `path`. The returned build's `index` answers queries
+ * at once (partial, scanning on demand) and `done` settles with the complete index.
+ */
+export function startIndex(path: string, opts: OpenOptions = {}): IndexBuild {
+  const ready = freshFromMemoryOrDisk(path, opts);
+  if (ready) return { index: ready, done: Promise.resolve(ready), progress: () => ({ bytesDone: ready.size, totalBytes: ready.size }), cancel: () => {} };
+  const id = statRegularFile(path);
+  const running = entries.get(id.path)?.build;
+  if (running) return running;
+  const build = startBuild(id.path, opts);
+  const entry: Entry = { index: build.index, build };
+  entries.set(id.path, entry);
+  build.done.then(
+    (index) => {
+      delete entry.build;
+      if (!opts.noCache && index.size >= PERSIST_MIN_BYTES) {
+        try {
+          saveIndex(index);
+        } catch {
+          // A cache that cannot be written only costs speed next time.
+        }
+      }
+    },
+    () => {
+      if (entries.get(id.path) === entry) entries.delete(id.path);
+    },
+  );
+  return build;
+}
+
+/** Install an index built elsewhere (an atomic rewrite builds the new file's index while writing it). */
+export function rememberIndex(index: LineIndex): void {
+  entries.set(index.path, { index });
+  if (index.size >= PERSIST_MIN_BYTES) {
+    try {
+      saveIndex(index);
+    } catch {
+      // A cache that cannot be written only costs speed next time.
+    }
+  }
+}
+
+/** The complete, fresh index of `path`. */
+export async function openIndex(path: string, opts: OpenOptions = {}): Promise<LineIndex> {
+  return startIndex(path, opts).done;
+}
+
+/** Forget every in-memory index (tests) and optionally the persisted one of `path`. */
+export function forgetIndexes(path?: string): void {
+  entries.clear();
+  if (path) dropIndex(statRegularFile(path).path);
+}
+

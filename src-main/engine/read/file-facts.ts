@@ -1,0 +1,170 @@
+/**
+ * What every read answer carries about its file: the live (possibly still
+ * building) line index, the version, encoding, BOM, newline style, total lines or
+ * indexing progress, and the SHA-256 when known.
+ *
+ * SHA-256 never blocks a read of a big file: files up to 1 MiB are hashed inline;
+ * bigger ones are hashed once in a background worker and the digest appears in
+ * answers from then on (keyed by version, so it is never stale).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { sniffBinary, type BinaryVerdict } from '../text/binary-sniff.ts';
+import { FolioError } from '../errors.ts';
+import { etagOf, type FileIdentity } from '../index/identity.ts';
+import { encodingOf, type Encoding } from '../text/encoding-detect.ts';
+import type { IndexProgress } from '../index/builder.ts';
+import { startIndex, type OpenOptions } from '../index/store.ts';
+import type { LineIndex, NewlineStyle } from '../index/line-index.ts';
+
+export interface Version {
+  etag: string;
+  size: number;
+  mtimeMs: number;
+  sha256?: string;
+}
+
+export type { Encoding };
+
+export interface FileFacts {
+  index: LineIndex;
+  identity: FileIdentity;
+  version: Version;
+  verdict: BinaryVerdict;
+  encoding: Encoding;
+  /** confidence (0..1) of a detected legacy encoding */
+  encodingConfidence?: number;
+  bom: boolean;
+  newlineStyle: NewlineStyle | null;
+  totalLines: number | null;
+  indexing: IndexProgress | null;
+}
+
+const INLINE_HASH_BYTES = 1024 * 1024;
+/** How long a read waits for a running index build before answering from the partial index. */
+let waitForIndexMs = 30;
+
+/** Files up to this size usually finish indexing within waitForIndexMs (the pool does about 1.5 GB/s); bigger ones never make a read wait. */
+const WAIT_FOR_INDEX_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Tune how long reads wait for a running index build (0: answer from the partial index at once). */
+export function setIndexWaitMs(ms: number): void {
+  waitForIndexMs = ms;
+}
+const verdicts = new Map<string, BinaryVerdict>();
+const digests = new Map<string, string>();
+const hashing = new Map<string, { etag: string; cancel: () => void }>();
+/** A big file's version must hold this long before it is hashed in the background. */
+const HASH_SETTLE_MS = 1000;
+
+async function verdictOf(id: FileIdentity, etag: string): Promise<BinaryVerdict> {
+  let v = verdicts.get(etag);
+  if (!v) {
+    v = await sniffBinary(id.path, id.size);
+    if (verdicts.size > 1000) verdicts.clear();
+    verdicts.set(etag, v);
+  }
+  return v;
+}
+
+/**
+ * The SHA-256 of this version if known; starts computing it in the background if
+ * not. One hash per path at a time: a newer version cancels the older one's hash
+ * (a log appended to every second never piles up hashes; it gets one when it rests).
+ */
+function sha256Of(id: FileIdentity, etag: string): string | undefined {
+  const known = digests.get(etag);
+  if (known) return known;
+  if (id.size <= INLINE_HASH_BYTES) {
+    const digest = createHash('sha256').update(readFileSync(id.path)).digest('hex');
+    digests.set(etag, digest);
+    return digest;
+  }
+  const running = hashing.get(id.path);
+  if (running?.etag === etag) return undefined;
+  running?.cancel();
+  // Start once this version has held for a moment: a log appended to many times a
+  // second would otherwise start (and cancel) a whole-file hash per append.
+  let worker: Worker | undefined;
+  const timer = setTimeout(() => {
+    worker = new Worker(
+      `const { createHash } = require('node:crypto');
+       const { createReadStream } = require('node:fs');
+       const { parentPort, workerData } = require('node:worker_threads');
+       const h = createHash('sha256');
+       createReadStream(workerData.path, { highWaterMark: 1 << 20, end: workerData.size - 1 })
+         .on('data', (d) => h.update(d))
+         .on('end', () => parentPort.postMessage(h.digest('hex')))
+         .on('error', (e) => parentPort.postMessage({ error: e.message }));`,
+      { eval: true, workerData: { path: id.path, size: id.size } },
+    );
+    const w = worker;
+    const done = () => {
+      if (hashing.get(id.path)?.etag === etag) hashing.delete(id.path);
+    };
+    w.once('message', (msg: unknown) => {
+      if (typeof msg === 'string') digests.set(etag, msg);
+      done();
+      void w.terminate();
+    });
+    w.once('error', done);
+    w.once('exit', done);
+    // After the listeners: adding a 'message' listener refs the worker again, and a
+    // background hash must never keep a CLI process alive.
+    w.unref();
+  }, HASH_SETTLE_MS);
+  timer.unref();
+  hashing.set(id.path, {
+    etag,
+    cancel: () => {
+      clearTimeout(timer);
+      if (worker) void worker.terminate();
+    },
+  });
+  return undefined;
+}
+
+/** The binary_file error for this file: its detected type and why it counts as binary. */
+export function binaryFileError(facts: FileFacts, note?: string): FolioError {
+  const { type, ext, reason } = facts.verdict;
+  return new FolioError('binary_file', `${facts.identity.path} is binary (${type ?? 'unknown type'}: ${reason})${note ? `: ${note}` : ''}`, {
+    path: facts.identity.path,
+    type,
+    ext,
+    reason,
+  });
+}
+
+/** Facts of `path` now, without waiting for a big file's index to finish. */
+export async function factsOf(path: string, opts: OpenOptions & { hash?: boolean } = {}): Promise<FileFacts> {
+  const build = startIndex(path, opts);
+  if (!build.index.complete && build.index.identity.size <= WAIT_FOR_INDEX_MAX_BYTES) {
+    // Most files index in a few ms: wait briefly so their answers carry total lines;
+    // a bigger file answers from the live index at once and reports progress.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      build.done.catch(() => undefined),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, waitForIndexMs))),
+    ]);
+    clearTimeout(timer);
+  }
+  const index = build.index;
+  const identity = index.identity;
+  const etag = etagOf(identity);
+  const verdict = await verdictOf(identity, etag);
+  const sha256 = opts.hash === false ? digests.get(etag) : sha256Of(identity, etag);
+  const enc = encodingOf(verdict, index, etag);
+  return {
+    index,
+    identity,
+    version: { etag, size: identity.size, mtimeMs: identity.mtimeMs, ...(sha256 ? { sha256 } : {}) },
+    verdict,
+    encoding: enc.encoding,
+    ...(enc.confidence !== undefined ? { encodingConfidence: enc.confidence } : {}),
+    bom: index.bom,
+    newlineStyle: index.complete ? index.newlineStyle : null,
+    totalLines: index.complete ? index.lineCount : null,
+    indexing: index.complete ? null : build.progress(),
+  };
+}

@@ -1,0 +1,327 @@
+/**
+ * Regex search of a file, line by line (grep semantics): every line is matched on
+ * its own, so a regex never matches across lines (multi-line patterns are not
+ * supported) and `^` / `$` match at each line's start and end. A line's text
+ * excludes its '\n' and a '\r' just before it; invalid UTF-8 reads as U+FFFD.
+ *
+ * Big ranges are split at line boundaries into one piece per worker thread
+ * (kernels/search-worker.mjs holds the scanning code, shared with the in-thread
+ * path used for files under 8 MiB). Workers report up to maxMatches + 1 matches
+ * each, so the merge knows whether more exist; the first piece to exceed the cap
+ * tells later pieces (shared flag) that their matches will never be returned.
+ * Progress is a shared per-piece counter polled here; cancellation is a shared
+ * flag checked once per ~1 MiB chunk. A single regex exec cannot be interrupted
+ * (catastrophic backtracking on a long line), so a worker that has not answered
+ * ABORT_GRACE_MS after an abort is terminated (the pool respawns on demand). In
+ * the calling thread (small files, threads: 0) the flag is checked between chunks
+ * only.
+ */
+import { closeSync } from 'node:fs';
+import { poolRegistry } from '../index/worker-pool.ts';
+import { FolioError, fromFsError, type ErrorCode } from '../errors.ts';
+import { openForRead } from '../index/identity.ts';
+import { defaultThreads } from '../index/builder.ts';
+import type { LineIndex } from '../index/line-index.ts';
+import {
+  planSearch,
+  RangeSearch,
+  type RangeJob,
+  type RangeResult,
+  type RawMatch,
+  type SearchPlan,
+} from './search-worker.mjs';
+
+export interface SearchOptions {
+  /** JavaScript RegExp source. */
+  pattern: string;
+  /** Subset of 'imsu' ('g' is added internally, 'y' refused). */
+  flags?: string;
+  /** Search [startByte, endByte); startByte is snapped back to its line start. */
+  startByte?: number;
+  /** Default: file size. A line that starts before endByte is searched whole. */
+  endByte?: number;
+  /** Cap on matches returned, default 100, 1..10000. */
+  maxMatches?: number;
+  /** Matched line text is cut to this many characters around the match, default 400. */
+  maxLineChars?: number;
+  /** Count matching lines over the whole range (grep -c), return no matches. */
+  countOnly?: boolean;
+  /** The file's encoding as file-facts reports it (default: the index's layout, i.e. UTF-8 or UTF-16). */
+  encoding?: string;
+  /** Worker threads; default one per core; 0 searches in this thread. */
+  threads?: number;
+  /** Ranges smaller than this are searched in the calling thread (default 8 MiB; tests and benches lower it). */
+  smallRangeBytes?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: { bytesDone: number; totalBytes: number }) => void;
+}
+
+export interface SearchMatch {
+  /** 1-based line number */
+  line: number;
+  /** file byte offset of the first match in the line */
+  byte_offset: number;
+  /** 1-based column of that match, in code points of the line */
+  column: number;
+  /** the line without its terminator, cut to maxLineChars around the match */
+  text: string;
+  text_truncated: boolean;
+}
+
+export interface SearchResult {
+  /** in file order, one per matching line */
+  matches: SearchMatch[];
+  /** matching lines found (== matches.length unless countOnly; with countOnly, over the whole range) */
+  count: number;
+  /** the cap was hit and at least one more matching line follows */
+  truncated: boolean;
+  /** pass as startByte to continue after the last returned match; null when the range was searched to its end */
+  next_start_byte: number | null;
+  scanned: { startByte: number; endByte: number };
+  elapsed_ms: number;
+}
+
+const DEFAULT_MAX_MATCHES = 100;
+const MAX_MATCHES_LIMIT = 10_000;
+const DEFAULT_MAX_LINE_CHARS = 400;
+const SMALL_RANGE_BYTES = 8 * 1024 * 1024;
+/** How long a worker may keep running a single regex exec after an abort before it is terminated. */
+const ABORT_GRACE_MS = 200;
+const PROGRESS_INTERVAL_MS = 50;
+
+function invalid(message: string, details: Record<string, unknown>): FolioError {
+  return new FolioError('invalid_input', message, details);
+}
+
+function intOption(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw invalid(`${name} must be an integer in ${min}..${max}, got ${value}`, { field: name, value, min, max });
+  }
+  return value;
+}
+
+function compile(pattern: string, flags: string): SearchPlan {
+  if (typeof pattern !== 'string') throw invalid('pattern must be a string', { field: 'pattern' });
+  try {
+    return planSearch(pattern, flags);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw invalid(`invalid regex /${pattern}/${flags}: ${message}`, { field: 'pattern', pattern, flags });
+  }
+}
+
+/** The searched byte range: start snapped back to its line start, end pushed to the end of the line holding endByte - 1. */
+function lineRange(index: LineIndex, startByte: number, endByte: number): { start: number; end: number } {
+  const size = index.size;
+  for (const [field, v] of [
+    ['startByte', startByte],
+    ['endByte', endByte],
+  ] as const) {
+    if (!Number.isInteger(v) || v < 0) throw invalid(`${field} must be a non-negative integer, got ${v}`, { field, value: v });
+    if (v > size) throw new FolioError('out_of_bounds', `${field} ${v} is past the end of the file (size ${size})`, { field, value: v, size });
+  }
+  if (startByte > endByte) {
+    throw new FolioError('invalid_range', `startByte ${startByte} is after endByte ${endByte}`, { startByte, endByte });
+  }
+  const start = startByte === size ? size : index.lineStart(index.lineAt(startByte));
+  if (endByte <= start) return { start, end: start };
+  const lastLine = index.lineAt(endByte - 1);
+  return { start, end: Math.min(size, index.lineEnd(lastLine) + index.unit) };
+}
+
+/** Split [start, end) into `pieces` ranges at line starts (some may merge when lines are long). */
+function splitAtLines(index: LineIndex, start: number, end: number, pieces: number): number[] {
+  const bounds = [start];
+  for (let i = 1; i < pieces; i++) {
+    const target = start + Math.floor(((end - start) * i) / pieces);
+    const at = index.lineStart(index.lineAt(target));
+    if (at > bounds[bounds.length - 1]! && at < end) bounds.push(at);
+  }
+  bounds.push(end);
+  return bounds;
+}
+
+/**
+ * Search `index.path` for lines matching `opts.pattern`. The index must be complete.
+ * Regexes run on one line at a time; a pattern that could match across lines
+ * (`a\nb`, `[\s\S]*`) only matches within a line.
+ */
+export async function searchFile(index: LineIndex, opts: SearchOptions): Promise<SearchResult> {
+  const started = performance.now();
+  if (!index.complete) throw invalid('the line index must be complete before searching', { path: index.path });
+  const flags = opts.flags ?? '';
+  if (typeof flags !== 'string' || !/^[imsu]*$/.test(flags.replace('g', ''))) {
+    throw invalid(`unsupported regex flags '${flags}': use a subset of 'imsu'`, { field: 'flags', flags });
+  }
+  const plan = compile(opts.pattern, flags);
+  const maxMatches = intOption('maxMatches', opts.maxMatches, DEFAULT_MAX_MATCHES, 1, MAX_MATCHES_LIMIT);
+  const maxLineChars = intOption('maxLineChars', opts.maxLineChars, DEFAULT_MAX_LINE_CHARS, 1, 1_000_000);
+  const threads = intOption('threads', opts.threads, defaultThreads(), 0, 256);
+  const countOnly = opts.countOnly ?? false;
+  const { start, end } = lineRange(index, opts.startByte ?? 0, opts.endByte ?? index.size);
+  if (opts.signal?.aborted) throw cancelled(index.path);
+
+  const total = end - start;
+  const inThread = threads === 0 || total < (opts.smallRangeBytes ?? SMALL_RANGE_BYTES);
+  const bounds = inThread ? [start, end] : splitAtLines(index, start, end, threads);
+  const pieces = bounds.length - 1;
+  const control = new Int32Array(new SharedArrayBuffer(8));
+  Atomics.store(control, 1, 0x7fffffff);
+  const progress = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, pieces)));
+  const bytesDone = () => {
+    let done = 0;
+    for (let i = 0; i < pieces; i++) done += Math.min(Atomics.load(progress, i) * 1024, bounds[i + 1]! - bounds[i]!);
+    return done;
+  };
+  const jobs: RangeJob[] = Array.from({ length: pieces }, (_, i) => ({
+    path: index.path,
+    pattern: plan.pattern,
+    flags: plan.flags,
+    start: bounds[i]!,
+    end: bounds[i + 1]!,
+    countOnly,
+    maxMatches,
+    maxLineChars,
+    encoding: opts.encoding ?? index.layout,
+    piece: i,
+    control: control.buffer as SharedArrayBuffer,
+    progress: progress.buffer as SharedArrayBuffer,
+  }));
+
+  let results: RangeResult[];
+  if (inThread) {
+    results = [await searchInThread(index.path, plan, jobs[0]!, opts, total)];
+  } else {
+    results = await searchInWorkers(index.path, jobs, threads, control, opts, () => ({ bytesDone: bytesDone(), totalBytes: total }));
+  }
+  if (opts.signal?.aborted || results.some((r) => r.cancelled)) throw cancelled(index.path);
+  opts.onProgress?.({ bytesDone: total, totalBytes: total });
+
+  if (countOnly) {
+    return {
+      matches: [],
+      count: results.reduce((n, r) => n + r.count, 0),
+      truncated: false,
+      next_start_byte: null,
+      scanned: { startByte: start, endByte: end },
+      elapsed_ms: performance.now() - started,
+    };
+  }
+  const raw: RawMatch[] = [];
+  for (const r of results) {
+    for (const m of r.matches) raw.push(m);
+    if (raw.length > maxMatches) break;
+  }
+  const truncated = raw.length > maxMatches;
+  const kept = raw.slice(0, maxMatches);
+  return {
+    matches: withLineNumbers(index, kept),
+    count: kept.length,
+    truncated,
+    next_start_byte: truncated ? kept[kept.length - 1]!.nextLine : null,
+    scanned: { startByte: start, endByte: end },
+    elapsed_ms: performance.now() - started,
+  };
+}
+
+/** Line numbers: one index lookup per chunk holding matches, then the worker's newline counts within the chunk. */
+function withLineNumbers(index: LineIndex, raw: RawMatch[]): SearchMatch[] {
+  const chunkLine = new Map<number, number>();
+  return raw.map((m) => {
+    let first = chunkLine.get(m.chunkStart);
+    if (first === undefined) chunkLine.set(m.chunkStart, (first = index.lineAt(m.chunkStart)));
+    return {
+      line: first + m.linesIntoChunk + 1,
+      byte_offset: m.byteOffset,
+      column: m.column,
+      text: m.text,
+      text_truncated: m.textTruncated,
+    };
+  });
+}
+
+function cancelled(path: string): FolioError {
+  return new FolioError('cancelled', `search cancelled: ${path}`, { path });
+}
+
+/** Search one range in this thread, a chunk at a time, yielding to the event loop every few chunks so abort and progress work. */
+async function searchInThread(path: string, plan: SearchPlan, job: RangeJob, opts: SearchOptions, total: number): Promise<RangeResult> {
+  let fd: number;
+  try {
+    fd = openForRead(path);
+  } catch (err) {
+    throw fromFsError(err, path);
+  }
+  try {
+    const rs = new RangeSearch({ plan, fd, start: job.start, end: job.end, countOnly: job.countOnly, maxMatches: job.maxMatches, maxLineChars: job.maxLineChars, encoding: job.encoding });
+    // Yield after each ~1 MiB step (costs microseconds) so an abort or a progress reader gets a turn.
+    while (!rs.step()) {
+      opts.onProgress?.({ bytesDone: rs.bytesDone, totalBytes: total });
+      await new Promise((resolve) => setImmediate(resolve));
+      if (opts.signal?.aborted) return { ...rs.result, cancelled: true };
+    }
+    return rs.result;
+  } catch (err) {
+    throw toFolioError(err, path);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function searchInWorkers(
+  path: string,
+  jobs: RangeJob[],
+  threads: number,
+  control: Int32Array,
+  opts: SearchOptions,
+  progress: () => { bytesDone: number; totalBytes: number },
+): Promise<RangeResult[]> {
+  const p = pool(threads);
+  const runs = jobs.map((job) => p.run(job));
+  let graceTimer: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    Atomics.store(control, 0, 1);
+    // A worker stuck in one long exec never sees the flag: terminate it after a grace period.
+    graceTimer = setTimeout(() => runs.forEach((r) => p.terminate(r.id)), ABORT_GRACE_MS);
+    graceTimer.unref();
+  };
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  if (opts.signal?.aborted) onAbort();
+  const timer = opts.onProgress ? setInterval(() => opts.onProgress!(progress()), PROGRESS_INTERVAL_MS) : undefined;
+  try {
+    return await Promise.all(runs.map((r) => r.done));
+  } catch (err) {
+    if (opts.signal?.aborted) throw cancelled(path);
+    throw toFolioError(err, path);
+  } finally {
+    // Stop the other pieces too when one failed.
+    Atomics.store(control, 0, 1);
+    clearInterval(timer);
+    clearTimeout(graceTimer);
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function toFolioError(err: unknown, path: string): FolioError {
+  const e = err as { folioCode?: ErrorCode; details?: Record<string, unknown>; message?: string };
+  if (e && typeof e.folioCode === 'string') return new FolioError(e.folioCode, e.message ?? 'search failed', { path, ...e.details });
+  return fromFsError(err, path);
+}
+
+// ---------------------------------------------------------------------------
+
+const pools = poolRegistry<RangeJob, RangeResult>(
+  new URL('./search-worker.mjs', import.meta.url),
+  () => ({ folioSearchWorker: true }),
+  'search',
+);
+
+function pool(size: number) {
+  return pools.get(size);
+}
+
+/** Stop all search workers (tests, shutdown). */
+export async function closeSearchPools(): Promise<void> {
+  await pools.closeAll();
+}
