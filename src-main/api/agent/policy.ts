@@ -8,12 +8,20 @@
  *     "read_only": ["vendor/**"],           // readable, never written
  *     "deny": ["secrets/**"],               // added to the default deny list
  *     "caps": { "max_window_bytes": 262144, "max_full_bytes": 8388608 },
- *     "review": [{ "glob": "logs/**", "policy": "auto" }, { "glob": "**", "policy": "review" }]
+ *     "review": [{ "glob": "logs/**", "policy": "auto" }, { "glob": "**", "policy": "review" }],
+ *     "allow_hardlinks": false,             // files with more than one link are refused by default
+ *     "case_insensitive": null              // globs ignore case; default: as the file system of the root does
  *   }
  *
  * Paths are resolved with realpath, so `..` traversal and symlinks that leave the
  * roots are refused; nothing outside the roots is ever read or written. Globs are
  * matched (picomatch, dotfiles included) against the path relative to its root.
+ *
+ * Flags only narrow what the config allows: `--allow` roots must lie inside the
+ * config's roots, `--deny`/`--read-only` add to its lists, and `--review` applies
+ * where no config rule matches, or where it is stricter than the matching rule
+ * (a config `deny` always wins). The policy's own file and `.folio/` are never
+ * written by agents.
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
@@ -33,6 +41,14 @@ export interface WorkspacePolicy {
   deny: string[];
   caps: { maxWindowBytes: number; maxFullBytes: number };
   review: { glob: string; policy: ReviewPolicy }[];
+  /** the --review flag: applies where no review rule matches, or where it is stricter */
+  reviewOverride?: ReviewPolicy;
+  /** files with more than one hard link may be opened (a link may lead outside the roots) */
+  allowHardlinks: boolean;
+  /** globs ignore case (a case-insensitive file system: `.ENV` is `.env`) */
+  caseInsensitive: boolean;
+  /** real paths agents never write: the policy file itself */
+  protectedFiles: string[];
 }
 
 export interface PolicyOverrides {
@@ -48,6 +64,28 @@ interface ConfigFile {
   deny?: string[];
   caps?: { max_window_bytes?: number; max_full_bytes?: number };
   review?: { glob: string; policy: ReviewPolicy }[];
+  allow_hardlinks?: boolean;
+  case_insensitive?: boolean | null;
+}
+
+const STRICTNESS: Record<ReviewPolicy, number> = { auto: 0, review: 1, deny: 2 };
+const CONFIG_FILE = 'folio.config.json';
+
+/** Whether names in `dir` are matched without regard to case (macOS, Windows defaults). */
+function isCaseInsensitiveDir(dir: string): boolean {
+  const flipped = dir.replace(/[a-zA-Z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+  if (flipped === dir) return false;
+  try {
+    const a = statSync(dir);
+    const b = statSync(flipped);
+    return a.ino === b.ino && a.dev === b.dev;
+  } catch {
+    return false;
+  }
+}
+
+function insideAny(roots: string[], real: string): boolean {
+  return roots.some((r) => within(r, real) !== undefined);
 }
 
 function realDir(path: string): string {
@@ -74,7 +112,14 @@ export function loadPolicy(root: string, overrides: PolicyOverrides = {}): Works
       throw new FolioError('invalid_input', `folio.config.json: review policy "${r.policy}" for ${r.glob} must be review, auto or deny`, { glob: r.glob });
     }
   }
-  const roots = (overrides.roots ?? config.roots ?? ['.']).map((r) => realDir(resolve(rootReal, r)));
+  const configRoots = (config.roots ?? ['.']).map((r) => realDir(resolve(rootReal, r)));
+  const roots = overrides.roots ? overrides.roots.map((r) => realDir(resolve(rootReal, r))) : configRoots;
+  // A flag may narrow the roots, never widen them past what the config allows.
+  for (const r of roots) {
+    if (!insideAny(configRoots, r)) {
+      throw new FolioError('invalid_input', `--allow ${r} is outside the roots ${CONFIG_FILE} allows (${configRoots.join(', ')})`, { root: r, allowed: configRoots });
+    }
+  }
   return {
     root: rootReal,
     roots,
@@ -84,16 +129,22 @@ export function loadPolicy(root: string, overrides: PolicyOverrides = {}): Works
       maxWindowBytes: config.caps?.max_window_bytes ?? 256 * 1024,
       maxFullBytes: config.caps?.max_full_bytes ?? 8 * 1024 * 1024,
     },
-    review: [...(overrides.review ? [{ glob: '**', policy: overrides.review }] : []), ...(config.review ?? [])],
+    review: config.review ?? [],
+    ...(overrides.review ? { reviewOverride: overrides.review } : {}),
+    allowHardlinks: config.allow_hardlinks === true,
+    caseInsensitive: typeof config.case_insensitive === 'boolean' ? config.case_insensitive : isCaseInsensitiveDir(rootReal),
+    protectedFiles: [resolve(rootReal, CONFIG_FILE)],
   };
 }
 
 const matchers = new Map<string, (p: string) => boolean>();
 
-function matches(globs: string[], rel: string): string | undefined {
+/** The first glob that matches `rel` (case-insensitively when `nocase`). */
+export function matches(globs: string[], rel: string, nocase = false): string | undefined {
   for (const g of globs) {
-    let m = matchers.get(g);
-    if (!m) matchers.set(g, (m = picomatch(g, { dot: true })));
+    const key = `${nocase ? 'i' : 's'}:${g}`;
+    let m = matchers.get(key);
+    if (!m) matchers.set(key, (m = picomatch(g, { dot: true, nocase })));
     if (m(rel)) return g;
   }
   return undefined;
@@ -126,22 +177,44 @@ export function checkAccess(policy: WorkspacePolicy, path: string, access: 'read
       roots: policy.roots,
     });
   }
-  if (!statSync(real).isFile()) {
+  const st = statSync(real);
+  if (!st.isFile()) {
     throw new FolioError('permission_denied', `${path} is not a regular file: agents may only open regular files`, { path, resolved: real });
   }
-  const denied = matches(policy.deny, rel);
+  const denied = matches(policy.deny, rel, policy.caseInsensitive);
   if (denied) throw new FolioError('permission_denied', `${path} is denied by the workspace policy (${denied})`, { path, rule: denied });
+  // Another name of the same file may lie outside the roots or be denied (a hard link to ~/.ssh/id_rsa or .env).
+  if (st.nlink > 1 && !policy.allowHardlinks) {
+    throw new FolioError('permission_denied', `${path} has ${st.nlink} hard links; one may be outside the workspace or denied (set allow_hardlinks in ${CONFIG_FILE} to allow)`, {
+      path,
+      resolved: real,
+      links: st.nlink,
+    });
+  }
   if (access === 'write') {
-    const ro = matches(policy.readOnly, rel);
+    if (policy.protectedFiles.some((f) => samePath(f, real, policy.caseInsensitive) || samePath(f, asked, policy.caseInsensitive))) {
+      throw new FolioError('permission_denied', `${path} is the workspace policy: agents may not edit it`, { path, rule: CONFIG_FILE });
+    }
+    const ro = matches(policy.readOnly, rel, policy.caseInsensitive);
     if (ro) throw new FolioError('permission_denied', `${path} is read-only by the workspace policy (${ro})`, { path, rule: ro });
   }
   return real;
 }
 
-/** How an agent's edit of `realPath` is handled: the first matching review rule, else review. */
+function samePath(a: string, b: string, nocase: boolean): boolean {
+  return nocase ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
+/**
+ * How an agent's edit of `realPath` is handled: the first matching review rule of the
+ * config, else review. The --review flag replaces the default, and narrows a matching
+ * rule (auto -> review -> deny) but never widens it: a config deny always wins.
+ */
 export function reviewPolicyFor(policy: WorkspacePolicy, realPath: string): ReviewPolicy {
   const rel = policy.roots.map((r) => within(r, realPath)).find((x) => x !== undefined);
   if (rel === undefined) return 'deny';
-  for (const r of policy.review) if (matches([r.glob], rel)) return r.policy;
-  return 'review';
+  const rule = policy.review.find((r) => matches([r.glob], rel, policy.caseInsensitive));
+  const flag = policy.reviewOverride;
+  if (!rule) return flag ?? 'review';
+  return flag && STRICTNESS[flag] > STRICTNESS[rule.policy] ? flag : rule.policy;
 }
