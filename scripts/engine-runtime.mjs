@@ -13,7 +13,7 @@ import { buildSync } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** [source, file name next to the bundle] */
+/** @type {[source: string, nextToBundle: string][]} */
 export const ENGINE_WORKERS = [
   ['src-main/engine/index/index-worker.mjs', 'index-worker.mjs'],
   ['src-main/engine/search/search-worker.mjs', 'search-worker.mjs'],
