@@ -5,8 +5,8 @@
  * excludes its '\n' and a '\r' just before it; invalid UTF-8 reads as U+FFFD.
  *
  * Big ranges are split at line boundaries into one piece per worker thread
- * (kernels/search-worker.mjs holds the scanning code, shared with the in-thread
- * path used for files under 8 MiB). Workers report up to maxMatches + 1 matches
+ * (search-worker.mjs and the modules it imports hold the scanning code, shared
+ * with the in-thread path used for files under 8 MiB). Workers report up to maxMatches + 1 matches
  * each, so the merge knows whether more exist; the first piece to exceed the cap
  * tells later pieces (shared flag) that their matches will never be returned.
  * Progress is a shared per-piece counter polled here; cancellation is a shared

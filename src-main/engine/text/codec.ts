@@ -13,10 +13,23 @@
  *   only ever '\n' (no trail byte is below 0x30), so line windows are exact. In the
  *   multi-byte ones a byte cannot tell whether it starts a character: boundaries
  *   are found by decoding forward from a known boundary (a line start).
+ *
+ * Surrogates, newline units and each encoding's decoder and encoder come from
+ * units.mjs, which the search worker uses too: the logic exists once.
  */
-import iconv from 'iconv-lite';
 import { FolioError } from '../errors.ts';
+import {
+  decoderOf,
+  encoderOf,
+  isHighSurrogate as isHigh,
+  isLegacyEncoding,
+  isLowSurrogate as isLow,
+  newlineUnitsOf,
+  utf16UnitAt,
+} from './units.mjs';
 import { decodeText, readBytes, type InvalidUtf8Policy, type InvalidUtf8Report, type LineBreaks } from './window.ts';
+
+export { isLegacyEncoding };
 
 export interface TextCodec extends LineBreaks {
   readonly encoding: string;
@@ -38,19 +51,19 @@ export interface TextCodec extends LineBreaks {
   snapForward(path: string, floor: number, pos: number, ceil: number): number;
 }
 
-const asBuffer = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-
 const MULTI_BYTE_LEGACY = new Set(['shift_jis', 'euc-jp', 'euc-kr', 'gb18030', 'gbk', 'big5']);
+
+const byteNewlines = newlineUnitsOf('utf-8');
 
 const utf8Codec: TextCodec = {
   encoding: 'utf-8',
   unit: 1,
   selfSynchronizing: true,
   decode: (buf, fileOffset, policy) => decodeText(buf, fileOffset, policy),
-  encode: (text) => Buffer.from(text, 'utf8'),
+  encode: encoderOf('utf-8'),
   unitIs: (buf, i, code) => buf[i] === code,
-  indexOfNewline: (buf, from = 0) => buf.indexOf(10, from),
-  lastIndexOfNewline: (buf, end = buf.length) => (end > 0 ? buf.lastIndexOf(10, end - 1) : -1),
+  indexOfNewline: byteNewlines.indexOfNewline,
+  lastIndexOfNewline: byteNewlines.lastIndexOfNewline,
   snapBack(path, floor, pos) {
     const lo = Math.max(floor, pos - 3);
     const buf = readBytes(path, lo, pos + 1);
@@ -68,14 +81,11 @@ const utf8Codec: TextCodec = {
   },
 };
 
-const isHigh = (u: number) => u >= 0xd800 && u <= 0xdbff;
-const isLow = (u: number) => u >= 0xdc00 && u <= 0xdfff;
-
 function utf16Codec(encoding: 'utf-16le' | 'utf-16be'): TextCodec {
   const be = encoding === 'utf-16be';
-  const lf = Buffer.from(be ? [0, 10] : [10, 0]);
-  const decoder = new TextDecoder(encoding, { fatal: false, ignoreBOM: true });
-  const unitAt = (b: Uint8Array, i: number): number => (be ? (b[i]! << 8) | b[i + 1]! : (b[i + 1]! << 8) | b[i]!);
+  const newlines = newlineUnitsOf(encoding);
+  const decode = decoderOf(encoding);
+  const unitAt = (b: Uint8Array, i: number): number => utf16UnitAt(b, i, be);
   /** First byte of the first ill-formed unit of buf (which starts at a boundary), or -1. */
   const firstInvalid = (b: Uint8Array): number => {
     let i = 0;
@@ -95,7 +105,7 @@ function utf16Codec(encoding: 'utf-16le' | 'utf-16be'): TextCodec {
     selfSynchronizing: true,
     decode(buf, fileOffset, policy) {
       const bad = firstInvalid(buf);
-      if (bad < 0) return { text: decoder.decode(buf), invalid: null };
+      if (bad < 0) return { text: decode(buf), invalid: null };
       if (policy === 'error') {
         throw new FolioError('encoding_mismatch', `invalid ${encoding.toUpperCase()} at byte ${fileOffset + bad} (a lone surrogate or a truncated unit)`, {
           first_invalid_offset: fileOffset + bad,
@@ -103,29 +113,17 @@ function utf16Codec(encoding: 'utf-16le' | 'utf-16be'): TextCodec {
           hint: "read with invalid_utf8: 'replace' to get U+FFFD in place of ill-formed units",
         });
       }
-      const text = decoder.decode(buf);
+      const text = decode(buf);
       let inText = 0;
       for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 0xfffd) inText++;
       let inFile = 0;
       for (let i = 0; i + 1 < buf.length; i += 2) if (unitAt(buf, i) === 0xfffd) inFile++;
       return { text, invalid: { replaced: inText - inFile, first_offset: fileOffset + bad } };
     },
-    encode(text) {
-      const out = Buffer.from(text, 'utf16le');
-      return be ? out.swap16() : out;
-    },
+    encode: encoderOf(encoding),
     unitIs: (buf, i, code) => i >= 0 && i + 1 < buf.length && unitAt(buf, i) === code,
-    indexOfNewline(bytes, from = 0) {
-      const buf = asBuffer(bytes);
-      for (let i = buf.indexOf(lf, from); i >= 0; i = buf.indexOf(lf, i + 1)) if (i % 2 === 0) return i;
-      return -1;
-    },
-    lastIndexOfNewline(bytes, end = bytes.length) {
-      const buf = asBuffer(bytes);
-      if (end < 2) return -1;
-      for (let i = buf.lastIndexOf(lf, end - 2); i >= 0; i = i > 0 ? buf.lastIndexOf(lf, i - 1) : -1) if (i % 2 === 0) return i;
-      return -1;
-    },
+    indexOfNewline: newlines.indexOfNewline,
+    lastIndexOfNewline: newlines.lastIndexOfNewline,
     snapBack(path, floor, pos) {
       let p = pos - (pos % 2);
       if (p - 2 >= floor) {
@@ -147,12 +145,14 @@ function utf16Codec(encoding: 'utf-16le' | 'utf-16be'): TextCodec {
 
 function legacyCodec(encoding: string): TextCodec {
   const selfSynchronizing = !MULTI_BYTE_LEGACY.has(encoding);
+  const decode = decoderOf(encoding);
+  const encode = encoderOf(encoding);
   /** Character boundaries of buf (which starts at one), by decoding and re-encoding each character. */
   const boundaries = (buf: Uint8Array): number[] => {
     const out = [0];
     let at = 0;
-    for (const ch of iconv.decode(asBuffer(buf), encoding)) {
-      at += iconv.encode(ch, encoding).length;
+    for (const ch of decode(buf)) {
+      at += encode(ch).length;
       out.push(at);
     }
     return out;
@@ -161,8 +161,8 @@ function legacyCodec(encoding: string): TextCodec {
     encoding,
     unit: 1,
     selfSynchronizing,
-    decode: (buf) => ({ text: iconv.decode(asBuffer(buf), encoding), invalid: null }),
-    encode: (text) => iconv.encode(text, encoding),
+    decode: (buf) => ({ text: decode(buf), invalid: null }),
+    encode,
     unitIs: utf8Codec.unitIs,
     indexOfNewline: utf8Codec.indexOfNewline,
     lastIndexOfNewline: utf8Codec.lastIndexOfNewline,
@@ -183,11 +183,6 @@ function legacyCodec(encoding: string): TextCodec {
 }
 
 const codecs = new Map<string, TextCodec>();
-
-/** Whether iconv-lite can decode this (lower-case) legacy encoding name. */
-export function isLegacyEncoding(encoding: string): boolean {
-  return !['utf-8', 'utf-16le', 'utf-16be', 'binary', 'unknown'].includes(encoding) && iconv.encodingExists(encoding);
-}
 
 /** The codec of a file's reported encoding ('binary' and 'unknown' decode as UTF-8 with U+FFFD). */
 export function codecFor(encoding: string): TextCodec {

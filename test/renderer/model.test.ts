@@ -1,13 +1,14 @@
 /**
  * The renderer's pure logic (no browser needed): window planning, the diff
- * sides and the outline's rows. Kept here because the renderer's tests belong to its owner's suites.
+ * sides, the outline's rows, go-to targets, links and drops. Plain functions,
+ * so vitest runs them in Node; Playwright (e2e/) is kept for what needs Chromium.
  */
-import { expect, test } from '@playwright/test';
-import { BROWSER_DROP_MESSAGE, dropOutcomeOf, pathOfFileUri, type DropData } from '../src-renderer/model/dropped-path.ts';
-import { lineNoOf, needsNeighbourWindow, windowAround, windowLinesFor } from '../src-renderer/model/line-window.ts';
-import { filteredIndicesOf, headingIndexAt, isMarkdownPath, rowOfHeading, scrollTopToShow, visibleRowsOf } from '../src-renderer/model/outline-rows.ts';
-import { approveQuestionOf, replacedLineCountOf } from '../src-renderer/model/replaced-lines.ts';
-import { diffSidesOf } from '../src-renderer/model/unified-diff.ts';
+import { expect, test } from 'vitest';
+import { BROWSER_DROP_MESSAGE, dropOutcomeOf, pathOfFileUri, type DropData } from '../../src-renderer/model/dropped-path.ts';
+import { lineNoOf, needsNeighbourWindow, windowAround, windowLinesFor } from '../../src-renderer/model/line-window.ts';
+import { filteredIndicesOf, headingIndexAt, isMarkdownPath, rowOfHeading, scrollTopToShow, visibleRowsOf } from '../../src-renderer/model/outline-rows.ts';
+import { approveQuestionOf, replacedLineCountOf } from '../../src-renderer/model/replaced-lines.ts';
+import { diffSidesOf } from '../../src-renderer/model/unified-diff.ts';
 
 test('windows stay inside the file and centre the asked line', () => {
   expect(windowAround(1, 2000, 13_100_000)).toEqual({ startLine: 1, endLine: 2000 });
@@ -89,7 +90,7 @@ test('a big replace or delete asks before approving; line targets count themselv
 });
 
 test('the go-to box reads lines, byte offsets (@N, bN) and percents', async () => {
-  const { goToTargetOf, lineOfPercent } = await import('../src-renderer/model/goto-target.ts');
+  const { goToTargetOf, lineOfPercent } = await import('../../src-renderer/model/goto-target.ts');
   expect(goToTargetOf('5,000,000', 13_100_000, 1e9)).toEqual({ kind: 'line', lineNo: 5_000_000 });
   expect(goToTargetOf('@123456', 100, 1e9)).toEqual({ kind: 'byte', byte: 123_456 });
   expect(goToTargetOf('b1,000', 100, 1e9)).toEqual({ kind: 'byte', byte: 1000 });
@@ -105,7 +106,7 @@ test('the go-to box reads lines, byte offsets (@N, bN) and percents', async () =
 });
 
 test('copy link: folio:// URL and a shell-safe read command', async () => {
-  const { readCommandOf, shellQuoted, viewLinkOf } = await import('../src-renderer/model/view-link.ts');
+  const { readCommandOf, shellQuoted, viewLinkOf } = await import('../../src-renderer/model/view-link.ts');
   expect(viewLinkOf('/var/log/app log.txt', 10, 52)).toBe('folio://open?path=%2Fvar%2Flog%2Fapp%20log.txt&lines=10-52');
   expect(readCommandOf('/var/log/app.log', 10, 52)).toBe('folio read /var/log/app.log --lines 10-52');
   expect(shellQuoted("it's here")).toBe(`'it'\\''s here'`);

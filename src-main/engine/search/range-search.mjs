@@ -1,0 +1,126 @@
+// @ts-check
+/**
+ * One byte range of a file (whole lines), read a ~1 MiB chunk per step() so the
+ * caller can check cancellation and report progress between steps. A partial
+ * last line is carried into the next step; each chunk of whole lines goes to
+ * searchUtf8Chunk (UTF-8, binary, unknown) or searchDecodedChunk (the others).
+ */
+import { readSync } from 'node:fs';
+import { newlineUnitsOf } from '../text/units.mjs';
+import { lineCodecOf, searchDecodedChunk } from './scan-decoded.mjs';
+import { searchUtf8Chunk } from './scan-utf8.mjs';
+
+/** Bytes read per step: whole lines of a ~1 MiB read are searched, a partial last line is carried over. */
+export const SEARCH_CHUNK = 1 << 20;
+/** A single line longer than this is refused (too_large): it would not fit in one JS string comfortably. */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024;
+
+/** @typedef {import('./plan.mjs').SearchPlan} SearchPlan */
+
+/**
+ * @typedef {object} RawMatch
+ * @property {number} lineStart   file offset of the line's first byte
+ * @property {number} nextLine    file offset just past the line's '\n' (the next line's start)
+ * @property {number} byteOffset  file offset of the first match in the line
+ * @property {number} column      1-based, in code points
+ * @property {string} text        the line (without terminator), cut to maxLineChars around the match
+ * @property {boolean} textTruncated
+ * @property {number} chunkStart  file offset of the chunk the line was found in (a line start)
+ * @property {number} linesIntoChunk '\n' count between chunkStart and lineStart
+ */
+
+/**
+ * @typedef {object} RangeResult
+ * @property {number} count    matching lines found
+ * @property {RawMatch[]} matches  up to maxMatches + 1 (one more than the cap tells "there are more")
+ * @property {boolean} capped  stopped after maxMatches + 1 matches
+ * @property {boolean} stopped stopped because an earlier piece already filled the cap
+ * @property {boolean} cancelled
+ */
+
+/**
+ * @typedef {object} RangeSearchOptions
+ * @property {SearchPlan} plan
+ * @property {number} fd
+ * @property {number} start  a line start
+ * @property {number} end    a line start or the file size
+ * @property {boolean} countOnly
+ * @property {number} maxMatches
+ * @property {number} maxLineChars
+ * @property {string} [encoding] the file's encoding (default 'utf-8'); see scan-decoded.mjs
+ */
+
+/** One range, searched a chunk per step() so the caller can check cancellation and report progress between steps. */
+export class RangeSearch {
+  /** @param {RangeSearchOptions} o */
+  constructor(o) {
+    this.o = o;
+    this.plan = o.plan;
+    this.codec = lineCodecOf(o.encoding);
+    this.newlines = newlineUnitsOf(o.encoding ?? 'utf-8');
+    this.buf = Buffer.allocUnsafe(SEARCH_CHUNK * 2);
+    /** bytes of a partial line kept at buf[0..carry) */
+    this.carry = 0;
+    /** file offset of buf[0] */
+    this.bufStart = o.start;
+    /** next file offset to read */
+    this.pos = o.start;
+    /** @type {RangeResult} */
+    this.result = { count: 0, matches: [], capped: false, stopped: false, cancelled: false };
+    this.done = o.start >= o.end;
+  }
+
+  /** Bytes of the range read so far. */
+  get bytesDone() {
+    return this.pos - this.o.start;
+  }
+
+  /** Search the next chunk; returns true when the range is finished (or the cap was hit). */
+  step() {
+    if (this.done) return true;
+    const { fd, end } = this.o;
+    if (this.carry + SEARCH_CHUNK > this.buf.length) {
+      if (this.carry >= MAX_LINE_BYTES) {
+        throw Object.assign(new Error(`a line longer than ${MAX_LINE_BYTES} bytes starts at byte ${this.bufStart}`), {
+          folioCode: 'too_large',
+          details: { lineStartByte: this.bufStart, maxLineBytes: MAX_LINE_BYTES },
+        });
+      }
+      const bigger = Buffer.allocUnsafe(this.buf.length * 2);
+      this.buf.copy(bigger, 0, 0, this.carry);
+      this.buf = bigger;
+    }
+    const buf = this.buf;
+    const want = Math.min(SEARCH_CHUNK, end - this.pos);
+    let got = 0;
+    while (got < want) {
+      const n = readSync(fd, buf, this.carry + got, want - got, this.pos + got);
+      if (n <= 0) break;
+      got += n;
+    }
+    this.pos += got;
+    const len = this.carry + got;
+    // A short read before `end` means the file shrank: search what is there.
+    const atEnd = this.pos >= end || got < want;
+    let linesEnd = len;
+    if (!atEnd) {
+      const nl = this.newlines;
+      linesEnd = len === 0 ? -1 : nl.lastIndexOfNewline(buf, len) + nl.unit;
+      if (linesEnd <= 0) {
+        this.carry = len; // no line break yet: a long line, keep reading
+        return false;
+      }
+    }
+    const chunk = buf.subarray(0, linesEnd);
+    if (this.codec) searchDecodedChunk(this, chunk, this.bufStart, this.codec);
+    else searchUtf8Chunk(this, chunk, this.bufStart);
+    if (this.result.capped || atEnd) {
+      this.done = true;
+      return true;
+    }
+    buf.copy(buf, 0, linesEnd, len);
+    this.carry = len - linesEnd;
+    this.bufStart += linesEnd;
+    return false;
+  }
+}
