@@ -1,8 +1,8 @@
 /**
  * Redaction of secrets in text returned to agents: private key blocks, cloud access
  * keys, tokens, and `SECRET=...`-style assignments become `[REDACTED:kind]`. Never
- * applied to human views or to writes. The workspace config can add patterns.
- * Everything here takes the rules, not a session, and reads file text only through
+ * applied to human views or to writes. Everything here takes the rules (the
+ * session's; DEFAULT_RULES today), not a session, and reads file text only through
  * the api-level read (readByInput: the wire shape).
  *
  * A window may hold only the body of a key (its BEGIN/END lines outside the window):
@@ -34,33 +34,27 @@ export const DEFAULT_RULES: RedactionRule[] = [
 
 export interface Redacted {
   text: string;
+  /** how many secrets were replaced */
   count: number;
-  kinds: string[];
-}
-
-export function compileRules(extra: { kind: string; pattern: string; flags?: string }[] = []): RedactionRule[] {
-  return [...DEFAULT_RULES, ...extra.map((e) => ({ kind: e.kind, pattern: new RegExp(e.pattern, (e.flags ?? '').replace('g', '') + 'g') }))];
 }
 
 /** Every default rule needs one of these words or prefixes: text without any is clean (one scan instead of seven). */
 const MAYBE_SECRET = /KEY-----|AKIA|ASIA|AIza|gh[pousr]_|xox[abposr]-|bearer|secret|passw|token|api_?key|private_key|access_key/i;
 
 export function redact(text: string, rules: RedactionRule[] = DEFAULT_RULES): Redacted {
-  if (rules === DEFAULT_RULES && !MAYBE_SECRET.test(text)) return { text, count: 0, kinds: [] };
+  if (rules === DEFAULT_RULES && !MAYBE_SECRET.test(text)) return { text, count: 0 };
   let count = 0;
-  const kinds = new Set<string>();
   let out = text;
   for (const r of rules) {
     out = out.replace(r.pattern, (...m: string[]) => {
       const whole = m[0] ?? '';
       if (r.kind === 'secret_assignment' && m[3]?.startsWith('[REDACTED:')) return whole; // already redacted
       count++;
-      kinds.add(r.kind);
       // Keep the name of an assignment so the agent sees what is there.
       return r.kind === 'secret_assignment' ? `${m[1]}${m[2]}[REDACTED:${r.kind}]` : `[REDACTED:${r.kind}]`;
     });
   }
-  return { text: out, count, kinds: [...kinds] };
+  return { text: out, count };
 }
 
 /** 1-based line numbers (counted from `firstLine`) of `text` that hold anything redactable. */
@@ -128,7 +122,7 @@ export async function secretLinesAround(path: string, from: number, to: number, 
 }
 
 /** Redact `content` (lines from `firstLine`, maybe hashline-prefixed): `secret` lines whole, then the rules. */
-export function redactLines(rules: RedactionRule[], content: string, firstLine: number, secret: Set<number>): { text: string; count: number } {
+export function redactLines(rules: RedactionRule[], content: string, firstLine: number, secret: Set<number>): Redacted {
   let count = 0;
   let text = content;
   if (secret.size) {
@@ -147,10 +141,8 @@ export function redactLines(rules: RedactionRule[], content: string, firstLine: 
 }
 
 /** One search match's text, redacted: a line inside a key block whole, else by the rules. */
-export function redactMatchText(rules: RedactionRule[], text: string, lineNo: number, secret: Set<number>): { text: string; count: number } {
-  if (secret.has(lineNo)) return { text: PRIVATE_KEY_PLACEHOLDER, count: 1 };
-  const r = redact(text, rules);
-  return { text: r.text, count: r.count };
+export function redactMatchText(rules: RedactionRule[], text: string, lineNo: number, secret: Set<number>): Redacted {
+  return secret.has(lineNo) ? { text: PRIVATE_KEY_PLACEHOLDER, count: 1 } : redact(text, rules);
 }
 
 /**
