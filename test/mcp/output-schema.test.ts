@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorPayloadOf } from '../../src-main/api/error-payload.ts';
+import { FolioError, handle, operations } from '../../src-main/api/handle.ts';
 import { approve, forgetStores } from '../../src-main/review/index.ts';
 import { connectStdio, type McpSession } from '../fixtures/mcp-client.ts';
 import { tempDir } from '../fixtures/generate.ts';
@@ -105,6 +107,9 @@ describe('MCP tools declare and honour an outputSchema', () => {
     await approve(ws, { kind: 'human', name: 'reviewer' }, id);
     const decided = await callValid(review, 'proposal_status', { proposal_id: id, wait_ms: 1000 });
     expect(decided).toMatchObject({ status: 'applied', decided_by: { kind: 'human', name: 'reviewer' }, version_after: { etag: expect.any(String) } });
+    // The tool is the table's operation: every door gets the same answer.
+    const fromTable = await handle('proposal_status', { proposal_id: id }, { kind: 'human', name: 'reviewer' }, { workspace: ws });
+    expect(operations.proposal_status.output.parse(fromTable)).toEqual(decided);
 
     const log = ((await callValid(auto, 'read', { path: 'logs/app.log', full: true })).version as { etag: string }).etag;
     const applied = await callValid(auto, 'upsert', { path: 'logs/app.log', target: { append: { at_end: true } }, content: 'ready\n', if_match: log });
@@ -118,5 +123,13 @@ describe('MCP tools declare and honour an outputSchema', () => {
     expect(r.structuredContent).toBeUndefined();
     const body = JSON.parse((r.content as { text: string }[])[0]!.text);
     expect(body.error).toMatchObject({ code: 'not_found', message: expect.any(String), path: expect.any(String) });
+  });
+});
+
+describe('errorPayloadOf: the error body of every door', () => {
+  it('gives the code, message and details of a FolioError, and anything else as internal with its message', () => {
+    expect(errorPayloadOf(new FolioError('not_found', 'no such file: x', { path: 'x' }))).toEqual({ code: 'not_found', message: 'no such file: x', path: 'x' });
+    expect(errorPayloadOf(new TypeError('boom'))).toEqual({ code: 'internal', message: 'boom' });
+    expect(errorPayloadOf('plain')).toEqual({ code: 'internal', message: 'plain' });
   });
 });
