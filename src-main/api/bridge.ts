@@ -3,7 +3,11 @@
  * them. Part of the contract: the preload implements it, the renderer consumes it.
  */
 
-/** An api error as the doors send it: `{code, message, ...details}`. */
+/**
+ * An api error as the doors send it: `{code, message, ...details}`, built by
+ * errorPayloadOf (src-main/api/error-payload.ts). `code` is a FolioError code, or
+ * `internal` for anything else that was thrown.
+ */
 export interface ErrorPayload {
   code: string;
   message: string;

@@ -2,6 +2,10 @@
  * The single dispatcher every door calls: validates input against the operation's
  * schema, runs it, and returns the output. Errors are FolioErrors (bad input
  * becomes invalid_input naming the fields).
+ *
+ * A guard that must look at the validated input before running (the agent guard
+ * checks the path against the workspace policy) calls parseOpInput, then runOp
+ * with the input it allows: the input is parsed once, the operation runs once.
  */
 import { z } from 'zod';
 import { FolioError } from '../engine/errors.ts';
@@ -15,12 +19,8 @@ export function isOperationName(name: string): name is OperationName {
   return Object.hasOwn(operations, name);
 }
 
-export async function handle<N extends OperationName>(
-  name: N,
-  input: unknown,
-  actor: Actor,
-  ctx: CallContext = {},
-): Promise<OpOutput<N>> {
+/** `input` as the operation's schema parses it, or invalid_input naming the fields. */
+export function parseOpInput<N extends OperationName>(name: N, input: unknown): OpInput<N> {
   const operation = operations[name];
   if (!operation) throw new FolioError('invalid_input', `unknown operation: ${String(name)}`, { operation: name });
   const parsed = operation.input.safeParse(input);
@@ -30,7 +30,16 @@ export async function handle<N extends OperationName>(
       issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
     });
   }
-  // The table's entries differ in types; the schema above already checked this input.
-  const run = operation.run as (input: OpInput<N>, actor: Actor, ctx: CallContext) => Promise<OpOutput<N>>;
-  return run(parsed.data as OpInput<N>, actor, ctx);
+  return parsed.data as OpInput<N>;
+}
+
+/** Run the operation on input that parseOpInput already checked. */
+export function runOp<N extends OperationName>(name: N, input: OpInput<N>, actor: Actor, ctx: CallContext = {}): Promise<OpOutput<N>> {
+  // The table's entries differ in types; the schema already checked this input.
+  const run = operations[name].run as (input: OpInput<N>, actor: Actor, ctx: CallContext) => Promise<OpOutput<N>>;
+  return run(input, actor, ctx);
+}
+
+export async function handle<N extends OperationName>(name: N, input: unknown, actor: Actor, ctx: CallContext = {}): Promise<OpOutput<N>> {
+  return runOp(name, parseOpInput(name, input), actor, ctx);
 }

@@ -9,6 +9,8 @@ import { AppOpenInput, AppOpenOutput } from './schemas.ts';
 import { FileInfo, FileInfoInput, ReadInput, ReadOutput, SearchInput, SearchOutput, UpsertInput, UpsertOutput, AuditInput, AuditOutput, OutlineInput, OutlineOutput } from './schemas.ts';
 import { fileInfo } from '../engine/read/file-info.ts';
 import { readAudit } from './agent/audit.ts';
+import { proposalStatus } from './agent/proposal-status.ts';
+import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
 import { resolve as resolvePath } from 'node:path';
 import { outlineOf } from '../engine/address/markdown-outline.ts';
 import { searchPath } from '../engine/search/search-path.ts';
@@ -46,6 +48,8 @@ export interface CallContext {
   signal?: AbortSignal;
   /** The workspace root the door serves (review state lives in <workspace>/.folio); default process.cwd(). */
   workspace?: string;
+  /** Caps on what one read returns (the agent guard passes the workspace's); default the engine's. */
+  readCaps?: { maxBytes?: number; maxFullBytes?: number };
 }
 
 const workspaceOf = (ctx: CallContext) => ctx.workspace ?? process.cwd();
@@ -96,7 +100,7 @@ export const operations = {
       'or use hashlines anchors, when you upsert. Long lines come back cut with line_cut and next_start_byte to continue. ' +
       'Markdown: section "A > B" reads one section (see outline). JSON: json_path ("$.a[*][id,name]" or "/a/0") gives the values with their exact text and positions; ' +
       'jsonl_line N addresses one line of a JSON Lines file. Tokens: tokenizer reports the token count; token_start/token_end or page_tokens (+page) read windows measured in tokens.',
-    run: (input) => readByInput(input),
+    run: (input, _actor, ctx) => readByInput(input, ctx.readCaps),
   }),
   outline: op({
     input: OutlineInput,
@@ -128,6 +132,14 @@ export const operations = {
       const plain = await resolveUpsertInput(input);
       return upsert(plain.path, toUpsertRequest(plain));
     },
+  }),
+  proposal_status: op({
+    input: ProposalStatusInput,
+    output: ProposalStatusOutput,
+    description:
+      'The decision on a proposal made by upsert under the review policy: pending, applied, rejected (with the reason) or conflict (the file changed before approval: re-read and propose again). ' +
+      'With wait_ms, waits up to that long for a decision.',
+    run: (input, _actor, ctx) => proposalStatus(workspaceOf(ctx), input.proposal_id, input.wait_ms),
   }),
   review_list: op({
     input: ReviewListInput,

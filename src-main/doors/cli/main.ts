@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { EXIT_ERROR, EXIT_USAGE } from '../../api/error-map.ts';
-import { isFolioError } from '../../api/handle.ts';
+import { errorPayloadOf } from '../../api/error-payload.ts';
 import { registerInfo } from './info.ts';
 import { registerMcp } from './mcp.ts';
 import { registerOpen } from './open.ts';
@@ -30,14 +30,9 @@ export class Exit extends Error {
 }
 
 export function printError(err: unknown, json: boolean, io: CliIO): number {
-  if (isFolioError(err)) {
-    if (json) io.stdout.write(JSON.stringify({ error: err.toJSON() }) + '\n');
-    else io.stderr.write(`folio: ${err.code}: ${err.message}\n`);
-    return EXIT_ERROR;
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  if (json) io.stdout.write(JSON.stringify({ error: { code: 'internal', message } }) + '\n');
-  else io.stderr.write(`folio: internal error: ${message}\n`);
+  const error = errorPayloadOf(err);
+  if (json) io.stdout.write(JSON.stringify({ error }) + '\n');
+  else io.stderr.write(`folio: ${error.code === 'internal' ? 'internal error' : error.code}: ${error.message}\n`);
   return EXIT_ERROR;
 }
 

@@ -5,8 +5,9 @@
  */
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { subscribe, type FolioEvent } from '../../api/events.ts';
-import { FolioError, handle, isFolioError, isOperationName, type Actor } from '../../api/handle.ts';
+import { FolioError, handle, isOperationName, type Actor } from '../../api/handle.ts';
 import type { BridgeResult } from '../../api/bridge.ts';
+import { errorPayloadOf } from '../../api/error-payload.ts';
 import { CALL_CHANNEL, EVENT_CHANNEL } from './channels.ts';
 
 export const ELECTRON_ACTOR: Actor = { kind: 'human', name: 'electron' };
@@ -18,8 +19,7 @@ export async function callOperation(op: unknown, input: unknown): Promise<Bridge
     }
     return { ok: true, output: await handle(op, input, ELECTRON_ACTOR) };
   } catch (err) {
-    if (isFolioError(err)) return { ok: false, error: err.toJSON() };
-    return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
+    return { ok: false, error: errorPayloadOf(err) };
   }
 }
 
@@ -31,7 +31,7 @@ export function registerIpc(isTrustedUrl: (url: string) => boolean, afterCall?: 
   ipcMain.handle(CALL_CHANNEL, async (event: IpcMainInvokeEvent, op: unknown, input: unknown) => {
     const url = event.senderFrame?.url ?? '';
     if (!isTrustedUrl(url)) {
-      return { ok: false, error: { code: 'permission_denied', message: `IPC from an untrusted page: ${url}` } };
+      return { ok: false, error: errorPayloadOf(new FolioError('permission_denied', `IPC from an untrusted page: ${url}`)) };
     }
     const result = await callOperation(op, input);
     if (result.ok) afterCall?.(String(op), result.output);

@@ -6,7 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { httpStatusOf } from '../../api/error-map.ts';
-import { FolioError, handle, isFolioError, isOperationName, type Actor } from '../../api/handle.ts';
+import { errorPayloadOf } from '../../api/error-payload.ts';
+import { FolioError, handle, isOperationName, type Actor } from '../../api/handle.ts';
 
 export const HTTP_ACTOR: Actor = { kind: 'human', name: 'browser' };
 
@@ -16,7 +17,7 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 export async function handleApiRequest(opName: string, req: IncomingMessage, res: ServerResponse, workspace?: string): Promise<void> {
   if (req.method !== 'POST') {
     res.setHeader('Allow', 'POST');
-    sendJson(res, 405, { error: { code: 'invalid_input', message: `use POST for /api/${opName}` } });
+    sendJson(res, 405, { error: errorPayloadOf(new FolioError('invalid_input', `use POST for /api/${opName}`)) });
     return;
   }
   try {
@@ -27,12 +28,8 @@ export async function handleApiRequest(opName: string, req: IncomingMessage, res
     const output = await handle(opName, input, HTTP_ACTOR, workspace ? { workspace } : {});
     sendJson(res, 200, output);
   } catch (err) {
-    if (isFolioError(err)) {
-      sendJson(res, httpStatusOf(err.code), { error: err.toJSON() });
-    } else {
-      const message = err instanceof Error ? err.message : String(err);
-      sendJson(res, 500, { error: { code: 'internal', message } });
-    }
+    const error = errorPayloadOf(err);
+    sendJson(res, httpStatusOf(error.code), { error });
   }
 }
 

@@ -2,16 +2,19 @@
  * The MCP door: an MCP server whose tools are the agent tools of the api
  * (read, search, file_info, outline, upsert, proposal_status), over stdio (`folio mcp`)
  * or Streamable HTTP (`/api/mcp` on `folio serve`, behind its bearer token).
- * Tool errors come back as isError results holding `{error: {code, message, ...}}`
- * so an agent can act on the code and details.
+ * Each tool declares its outputSchema and answers structuredContent (and the same
+ * JSON as text). Tool errors come back as isError results holding
+ * `{error: {code, message, ...}}` so an agent can act on the code and details.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ZodRawShape } from 'zod';
 import { AGENT_TOOLS, createAgentSession, runAgentTool, type AgentSession, type PolicyOverrides } from '../../api/agent/session.ts';
-import { isFolioError } from '../../api/handle.ts';
+import { errorPayloadOf } from '../../api/error-payload.ts';
 
 const INSTRUCTIONS = [
   'Folio reads any window of any file (multi-GB logs included) and edits files only under a version check.',
@@ -24,17 +27,18 @@ const INSTRUCTIONS = [
 export function createMcpServer(session: AgentSession, version = '0.1.0'): McpServer {
   const server = new McpServer({ name: 'folio', version }, { instructions: INSTRUCTIONS });
   for (const tool of AGENT_TOOLS) {
-    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input.shape }, async (args) => {
+    // outputSchema: the table's output plus what the agent guard adds (src-main/api/schemas/agent.ts).
+    const inputSchema: ZodRawShape = tool.input.shape;
+    server.registerTool(tool.name, { description: tool.description, inputSchema, outputSchema: tool.output.shape }, async (args): Promise<CallToolResult> => {
       // The client's name (from initialize) names the actor in the audit log and proposals.
       const client = server.server.getClientVersion()?.name;
       const s = client ? { ...session, actor: { kind: 'agent' as const, name: client } } : session;
       try {
         const out = await runAgentTool(s, tool.name, args);
-        // The answer once, as JSON text: a structuredContent copy would double every window's bytes.
-        return { content: [{ type: 'text', text: JSON.stringify(out) }] };
+        // structuredContent for clients that read the schema; the same JSON as text for those that do not (MCP spec, tools: structured content).
+        return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
       } catch (err) {
-        const error = isFolioError(err) ? err.toJSON() : { code: 'internal', message: String(err) };
-        return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
+        return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: errorPayloadOf(err) }) }] };
       }
     });
   }

@@ -1,0 +1,156 @@
+/**
+ * The agent tools: a guard around the operation table. Each tool is one table
+ * operation (same name, input schema and description) run through runOp; the guard
+ * adds only the agent's policy:
+ * - the path is resolved with realpath and checked against the workspace policy
+ *   (roots, deny and read-only globs; permission_denied otherwise);
+ * - reads are capped by the workspace caps, and file text in the answer passes the
+ *   redactor (redact.ts; the answer counts `redactions`);
+ * - upserts follow the review policy of the path: `review` (default) stores a
+ *   proposal for a person to decide, `auto` applies and journals it (undoable),
+ *   `deny` refuses; an edit of lines that hold redacted secrets is refused.
+ * What each tool answers is declared in schemas/agent.ts (the table's output plus
+ * these additions); session.ts audits every call and checks the answer against it.
+ */
+import type { z } from 'zod';
+import { FolioError } from '../../engine/errors.ts';
+import { countTokens } from '../../engine/address/tokens.ts';
+import { applyDirect } from '../../review/journal.ts';
+import { propose } from '../../review/proposals.ts';
+import { runOp, type CallContext, type OperationName, type OpInput } from '../handle.ts';
+import { operations, type Actor } from '../operations.ts';
+import { AgentFileInfoOutput, AgentOutlineOutput, AgentProposalStatusOutput, AgentReadOutput, AgentSearchOutput, AgentUpsertOutput } from '../schemas/agent.ts';
+import { resolveUpsertInput } from '../upsert-address.ts';
+import { toUpsertRequest } from '../upsert-request.ts';
+import { checkAccess, reviewPolicyFor, type WorkspacePolicy } from './policy.ts';
+import { answerTextOf, redactLines, redactMatchText, redactPreview, redactStrings, redactedTargetLines, secretLinesAround, type RedactionRule } from './redact.ts';
+
+export interface AgentSession {
+  policy: WorkspacePolicy;
+  actor: Actor;
+  rules: RedactionRule[];
+}
+
+/** What a tool call leaves in the audit log besides actor, op and outcome. */
+export interface AuditFields {
+  path?: string;
+  range?: Record<string, number | null>;
+  version_before?: string;
+  version_after?: string;
+  bytes_read?: number;
+  bytes_written?: number;
+  reason?: string;
+}
+
+export interface AgentTool<N extends OperationName = OperationName> {
+  name: N;
+  description: string;
+  input: (typeof operations)[N]['input'];
+  /** the table's output schema extended with what the guard adds */
+  output: z.ZodObject;
+  run(s: AgentSession, input: OpInput<N>): Promise<{ output: Record<string, unknown>; audit: AuditFields }>;
+}
+
+function tool<N extends OperationName>(name: N, output: z.ZodObject, run: AgentTool<N>['run'], extraDescription = ''): AgentTool<N> {
+  return { name, description: operations[name].description + extraDescription, input: operations[name].input, output, run };
+}
+
+/** The table's context for a session: its workspace, and for reads its caps. */
+function ctxOf(s: AgentSession): CallContext {
+  return { workspace: s.policy.root, readCaps: { maxBytes: s.policy.caps.maxWindowBytes, maxFullBytes: s.policy.caps.maxFullBytes } };
+}
+
+const readTool = tool('read', AgentReadOutput, async (s, input) => {
+  const real = checkAccess(s.policy, input.path, 'read');
+  const r = await runOp('read', { ...input, path: real }, s.actor, ctxOf(s));
+  const secret = r.start_line === null ? new Set<number>() : await secretLinesAround(real, r.start_line, r.end_line ?? r.start_line, answerTextOf(r));
+  let redactions = 0;
+  const ranges = r.ranges?.map((x) => {
+    const c = redactLines(s.rules, x.content, x.start, secret);
+    redactions += c.count;
+    return { ...x, content: c.text };
+  });
+  const content = ranges ? { text: '', count: 0 } : redactLines(s.rules, r.content, r.start_line ?? 1, secret);
+  redactions += content.count;
+  // JSON values are file text too; a token count follows the text the agent gets.
+  const json = r.json ? redactStrings(s.rules, r.json) : undefined;
+  const tokens = r.tokens && redactions ? { ...r.tokens, count: await countTokens(answerTextOf({ content: content.text, ranges }), r.tokens.tokenizer) } : r.tokens;
+  return {
+    output: { ...r, content: content.text, ...(ranges ? { ranges } : {}), ...(json ? { json } : {}), ...(tokens ? { tokens } : {}), redactions },
+    audit: { path: real, range: { start_line: r.start_line, end_line: r.end_line, start_byte: r.start_byte, end_byte: r.end_byte }, version_before: r.version.etag, bytes_read: r.end_byte - r.start_byte },
+  };
+});
+
+const searchTool = tool('search', AgentSearchOutput, async (s, input) => {
+  const real = checkAccess(s.policy, input.path, 'read');
+  const r = await runOp('search', { ...input, path: real }, s.actor, ctxOf(s));
+  const secret = r.matches.length ? await secretLinesAround(real, r.matches[0]!.line, r.matches.at(-1)!.line, r.matches.map((m) => m.text).join('\n')) : new Set<number>();
+  let redactions = 0;
+  const matches = r.matches.map((m) => {
+    const t = redactMatchText(s.rules, m.text, m.line, secret);
+    redactions += t.count;
+    return { ...m, text: t.text };
+  });
+  return {
+    output: { ...r, matches, redactions },
+    audit: { path: real, version_before: r.version.etag, bytes_read: r.scanned.endByte - r.scanned.startByte },
+  };
+});
+
+const outlineTool = tool('outline', AgentOutlineOutput, async (s, input) => {
+  const real = checkAccess(s.policy, input.path, 'read');
+  const r = await runOp('outline', { ...input, path: real }, s.actor, ctxOf(s));
+  // Heading texts are file text: redacted like any other.
+  return { output: { ...r, headings: redactStrings(s.rules, r.headings) }, audit: { path: real, version_before: r.version.etag, bytes_read: r.version.size } };
+});
+
+const fileInfoTool = tool('file_info', AgentFileInfoOutput, async (s, input) => {
+  const real = checkAccess(s.policy, input.path, 'read');
+  const r = await runOp('file_info', { ...input, path: real }, s.actor, ctxOf(s));
+  return { output: { ...r }, audit: { path: real, version_before: r.version.etag } };
+});
+
+const upsertTool = tool(
+  'upsert',
+  AgentUpsertOutput,
+  async (s, asked) => {
+    const real = checkAccess(s.policy, asked.path, 'write');
+    const mode = reviewPolicyFor(s.policy, real);
+    if (mode === 'deny') throw new FolioError('permission_denied', `agents may not edit ${asked.path} (review policy: deny)`, { path: real });
+    // A section or JSON target becomes the line or byte edit it names, checked below like any other.
+    const input = await resolveUpsertInput({ ...asked, path: real });
+    const hidden = await redactedTargetLines(s.rules, real, input);
+    if (hidden.length) {
+      throw new FolioError('redacted', `lines ${hidden.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, { path: real, lines: hidden });
+    }
+    if (input.dry_run) {
+      const r = await runOp('upsert', input, s.actor, ctxOf(s));
+      return { output: { ...r, preview: await redactPreview(s.rules, real, r.preview), policy: mode }, audit: { path: real, version_before: r.version_before.etag } };
+    }
+    const req = toUpsertRequest(input);
+    if (mode === 'auto') {
+      const entry = await applyDirect(s.policy.root, s.actor, real, req);
+      return {
+        output: { applied: true, policy: 'auto', journal_id: entry.id, path: real, version_before: entry.version_before, version_after: entry.version_after, range_after: entry.range_after },
+        audit: { path: real, version_before: entry.version_before.etag, version_after: entry.version_after.etag, bytes_written: entry.range_after.end_byte - entry.range_after.start_byte },
+      };
+    }
+    const p = await propose(s.policy.root, s.actor, { path: real, target: req.target, content: req.content, preconditions: req.preconditions, normalizeNewlines: req.normalizeNewlines });
+    // The agent gets the proposal's id, preview and ranges; the stored record (content blobs, journal links) stays with the reviewer.
+    const { proposal: _record, ...answer } = p;
+    const redacted = redactStrings(s.rules, { ...answer, actor: p.proposal.actor, preview: await redactPreview(s.rules, real, p.preview) });
+    return {
+      output: { applied: false, policy: 'review', ...redacted, next: 'a person reviews it; call proposal_status with wait_ms to wait for the decision' },
+      audit: { path: real, reason: `proposal ${p.proposal_id}` },
+    };
+  },
+  ' Under the workspace review policy (the default) the edit becomes a proposal a person approves: the answer has proposal_id and the preview; ' +
+    'follow it with proposal_status. Under auto it is applied at once.',
+);
+
+const proposalStatusTool = tool('proposal_status', AgentProposalStatusOutput, async (s, input) => {
+  const status = await runOp('proposal_status', input, s.actor, ctxOf(s));
+  return { output: status, audit: { path: status.path } };
+});
+
+export const AGENT_TOOLS: AgentTool[] = [readTool, searchTool, fileInfoTool, outlineTool, upsertTool, proposalStatusTool] as AgentTool[];

@@ -1,0 +1,57 @@
+/**
+ * Schemas of the agent door: the proposal_status operation, and each agent tool's
+ * output as the table's output plus what the agent guard adds (redaction counts,
+ * the review policy, proposal fields). MCP declares these as the tools'
+ * outputSchema, so every field an agent can get is written here once.
+ * Browser-safe like schemas.ts (zod only).
+ */
+import { z } from 'zod';
+import { FileInfo, OutlineOutput, ProposalStatus, ReadOutput, ReviewActor, SearchOutput, UpsertOutput, Version } from '../schemas.ts';
+
+const LineByteRange = UpsertOutput.shape.range_after;
+
+export const ProposalStatusInput = z.object({
+  proposal_id: z.string().min(1),
+  wait_ms: z.number().int().min(0).max(120_000).optional().describe('Wait up to this long for a decision while the proposal is pending (default 0: answer at once).'),
+});
+export type ProposalStatusInput = z.infer<typeof ProposalStatusInput>;
+
+export const ProposalStatusOutput = z.object({
+  proposal_id: z.string(),
+  status: ProposalStatus,
+  path: z.string().describe('Relative to the workspace root when inside it.'),
+  decided_by: ReviewActor.nullable(),
+  decided_at: z.string().nullable(),
+  reason: z.string().nullable().describe('Why it was rejected, when given.'),
+  conflict: z.record(z.string(), z.unknown()).nullable().describe('On conflict: the engine error; re-read and propose again.'),
+  version_after: Version.optional().describe('Once applied: the version it wrote.'),
+  range_after: LineByteRange.optional().describe('Once applied: where the new text is.'),
+});
+export type ProposalStatusOutput = z.infer<typeof ProposalStatusOutput>;
+
+const redactions = z.number().int().nonnegative().describe('How many secrets in the answer were replaced with [REDACTED:kind].');
+
+export const AgentReadOutput = ReadOutput.extend({ redactions });
+export const AgentSearchOutput = SearchOutput.extend({ redactions });
+/** Heading texts are redacted in place: same shape. */
+export const AgentOutlineOutput = OutlineOutput;
+export const AgentFileInfoOutput = FileInfo;
+export const AgentProposalStatusOutput = ProposalStatusOutput;
+
+/**
+ * One object for the three answers (MCP wants an object schema, not a union):
+ * dry_run: the table's upsert output and policy; auto: applied, journal_id and the
+ * versions and range written; review: the proposal's id, status, preview and ranges.
+ */
+export const AgentUpsertOutput = UpsertOutput.partial().extend({
+  path: z.string(),
+  applied: z.boolean(),
+  policy: z.enum(['review', 'auto']).describe('The review policy of the path: review stores a proposal, auto applies at once.'),
+  journal_id: z.string().optional().describe('auto: the journal entry of the edit (a person can undo it).'),
+  proposal_id: z.string().optional().describe('review: the proposal; follow it with proposal_status.'),
+  status: z.literal('pending').optional().describe('review: the new proposal waits for a person.'),
+  version_seen: Version.optional().describe('review: the version the proposal was checked against.'),
+  actor: ReviewActor.optional().describe('review: who proposed it (the MCP client).'),
+  next: z.string().optional().describe('review: what happens next.'),
+});
+export type AgentUpsertOutput = z.infer<typeof AgentUpsertOutput>;
