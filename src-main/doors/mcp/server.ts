@@ -13,7 +13,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ZodRawShape } from 'zod';
-import { AGENT_TOOLS, createAgentSession, runAgentTool, type AgentSession, type PolicyOverrides } from '../../api/agent/session.ts';
+import { AGENT_TOOLS, createAgentSession, runAgentTool, type AgentSession, type PolicyOverrides } from '../../api/agent-door.ts';
 import { errorPayloadOf } from '../../api/error-payload.ts';
 
 const INSTRUCTIONS = [
