@@ -6,7 +6,7 @@ import { setIndexWaitMs } from '../../src-main/engine/read/file-facts.ts';
 import { closeIndexPools } from '../../src-main/engine/index/builder.ts';
 import { openIndex } from '../../src-main/engine/index/store.ts';
 import { read, READ_LIMITS, type ReadRequest, type ReadResult } from '../../src-main/engine/read/read.ts';
-import { lineHash } from '../../src-main/engine/text/window.ts';
+import { lineHash } from '../../src-main/engine/text/hashline.ts';
 import { PNG_1x1, writeLogFile } from '../fixtures/generate.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeIndexPools } from '../../src-main/engine/index/builder.ts';
 import { read } from '../../src-main/engine/read/read.ts';
-import { lineHash } from '../../src-main/engine/text/window.ts';
+import { lineHash } from '../../src-main/engine/text/hashline.ts';
 import { upsert } from '../../src-main/engine/write/upsert.ts';
 import { LineChild } from '../fixtures/child-lines.ts';
 import { tempDir } from '../fixtures/generate.ts';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../src-main/engine/index/builder.ts';
 import { openIndex } from '../../src-main/engine/index/store.ts';
 import { read } from '../../src-main/engine/read/read.ts';
-import { lineHash } from '../../src-main/engine/text/window.ts';
+import { lineHash } from '../../src-main/engine/text/hashline.ts';
 import { upsert, type UpsertRequest } from '../../src-main/engine/write/upsert.ts';
 import { PNG_1x1 } from '../fixtures/generate.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';

@@ -29,13 +29,8 @@ import { FolioError } from '../errors.ts';
 import { binaryFileError, factsOf, type Encoding, type FileFacts, type Version } from './file-facts.ts';
 import type { LineIndex, NewlineStyle } from '../index/line-index.ts';
 import { codecFor, type TextCodec } from '../text/codec.ts';
-import {
-  codePoints,
-  hashlineText,
-  readBytes,
-  type InvalidUtf8Policy,
-  type InvalidUtf8Report,
-} from '../text/window.ts';
+import { codePoints, readBytes, type InvalidUtf8Policy, type InvalidUtf8Report } from '../text/window.ts';
+import { hashlineText } from '../text/hashline.ts';
 
 export const READ_LIMITS = {
   /** default byte window */
