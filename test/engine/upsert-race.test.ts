@@ -52,7 +52,7 @@ async function commandFor(file: string, round: number): Promise<RaceCommand> {
   await upsert(file, { target: { kind: 'append' }, content: placeholder, preconditions: { ifMatch: version.etag } });
   const tail = await read(file, { mode: 'tail', lines: 1 }, { hashlines: true });
   const anchors = anchorsOf(tail.content);
-  const total = tail.total_lines!;
+  const total = tail.totalLines!;
   expect(anchors).toEqual([`${total}#${lineHash(Buffer.from(placeholder))}`]);
   return { round, kind: 'replace', start: total, end: total, anchors };
 }

@@ -204,7 +204,7 @@ async function refuseRedactedTarget(s: AgentSession, real: string, input: z.infe
     // Byte targets: the lines they touch (a byte insert inside a line changes that line).
     const [from, to] = span ? [span.start, Math.max(span.start + 1, span.end)] : [(t as { insert: { at: number } }).insert.at, (t as { insert: { at: number } }).insert.at + 1];
     const r = await read(real, { mode: 'exact', startByte: from, endByte: to }).catch(() => null);
-    if (r?.start_line) for (let l = r.start_line; l <= (r.end_line ?? r.start_line); l++) lines.add(l);
+    if (r?.startLine) for (let l = r.startLine; l <= (r.endLine ?? r.startLine); l++) lines.add(l);
   }
   for (const a of input.anchors ?? []) {
     const n = Number(a.split('#')[0]);
@@ -215,12 +215,12 @@ async function refuseRedactedTarget(s: AgentSession, real: string, input: z.infe
   const r = await read(real, { mode: 'lines', ranges: sorted.slice(0, 1000).map((l) => ({ start: l, end: l })) }).catch(() => null);
   if (!r) return; // out-of-range targets get their own error from the engine
   // Line by line: adjacent target lines come back merged into one range; several ranges carry their own text.
-  const pieces = r.ranges ?? (r.start_line === null ? [] : [{ start: r.start_line, content: r.content }]);
+  const pieces = r.ranges ?? (r.startLine === null ? [] : [{ startLine: r.startLine, content: r.content }]);
   const secret = await secretLinesAround(real, sorted[0]!, sorted.at(-1)!, answerText(r));
   const hidden = pieces.flatMap((x) =>
     x.content
       .split(/(?<=\n)/)
-      .map((text, i) => ({ lineNo: x.start + i, text }))
+      .map((text, i) => ({ lineNo: x.startLine + i, text }))
       .filter(({ lineNo, text }) => lines.has(lineNo) && (secret.has(lineNo) || redact(text, s.rules).count > 0))
       .map(({ lineNo }) => lineNo),
   );

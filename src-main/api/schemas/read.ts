@@ -43,7 +43,7 @@ export const ReadOutput = z.object({
   bom: z.boolean(),
   newline_style: NewlineStyle.nullable(),
   total_lines: z.number().int().nullable().describe('Null while a big file is still being indexed (see indexing).'),
-  indexing: z.object({ bytesDone: z.number(), totalBytes: z.number() }).nullable(),
+  indexing: z.object({ bytes_done: z.number(), total_bytes: z.number() }).nullable().describe('Progress of indexing a big file; null once it is indexed.'),
   mode: z.enum(['lines', 'bytes', 'exact', 'page', 'head', 'tail', 'full', 'json']),
   content: z
     .string()
@@ -88,12 +88,9 @@ export const ReadOutput = z.object({
     .optional(),
   is_partial: z.boolean().optional(),
   percent_of_file: z.number().optional(),
-  page: z.number().int().optional(),
-  lineStart: z.number().int().optional(),
-  lineEnd: z.number().int().optional(),
-  totalLines: z.number().int().nullable().optional(),
-  nextPage: z.number().int().nullable().optional(),
-  chars: z.number().int().optional(),
+  page: z.number().int().optional().describe('Char-budget pages: this page (1-based).'),
+  next_page: z.number().int().nullable().optional().describe('Char-budget pages: the next page, null on the last.'),
+  chars: z.number().int().optional().describe("Char-budget pages: characters (code points) of this page's content."),
   section: z
     .object({
       path: z.string().describe('Full heading path of the section.'),
