@@ -121,7 +121,7 @@ async function benchReplace(runs: number): Promise<ReplaceResult> {
     }
     const back = await read(work, { mode: 'lines', ranges: [{ start, end }] });
     if (back.content !== replacement(runs)) throw new Error('the replaced lines did not read back as written');
-    if (back.total_lines !== lines) throw new Error(`the file has ${back.total_lines} lines after replacing ${REPLACED_LINES} by ${REPLACED_LINES}, had ${lines}`);
+    if (back.totalLines !== lines) throw new Error(`the file has ${back.totalLines} lines after replacing ${REPLACED_LINES} by ${REPLACED_LINES}, had ${lines}`);
     const ms = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
     process.stderr.write(`replace runs (ms): cp ${ms(cp)}; cp + sync ${ms(cpSync)}; upsert ${ms(ups)}; background hash ${ms(hashes)}\n`);
     return { size, lines, cpMs: median(cp), cpSyncMs: median(cpSync), upsertMs: median(ups), hashMs: median(hashes) };

@@ -19,9 +19,14 @@ import { readBytes } from '../engine/text/window.ts';
 import { textVersionOf, unchanged } from '../engine/read/text-version.ts';
 import { DEFAULT_TOKENIZER, countTokens, tokenPage, tokenRangeSpan, type TokenSpan } from '../engine/address/tokens.ts';
 import { toReadRequest } from './read-request.ts';
+import { readWireOf, type ReadAddressing, type ReadAnswer } from './read-wire.ts';
 import type { ReadInput, ReadOutput } from './schemas.ts';
 
-export type AddressedRead = Omit<ReadResult, 'mode'> & Pick<ReadOutput, 'mode' | 'section' | 'json' | 'tokens'>;
+/** A read and what addressed it, before it goes on the wire. */
+interface AddressedRead {
+  r: ReadAnswer;
+  addressing: ReadAddressing;
+}
 
 const PLAIN_FIELDS = ['ranges', 'offset', 'limit', 'start_byte', 'max_bytes', 'end_byte', 'page_chars', 'head', 'tail', 'full'] as const;
 
@@ -43,24 +48,25 @@ function addressOf(input: ReadInput): 'section' | 'json' | 'token_range' | 'toke
   return modes[0] ?? null;
 }
 
-/** Read `input` (its path already resolved by the caller) under `opts` (caps of the door). */
-export async function readByInput(input: ReadInput, opts: ReadOptions = {}): Promise<AddressedRead> {
+/** Read `input` (its path already resolved by the caller) under `opts` (caps of the door): the wire answer. */
+export async function readByInput(input: ReadInput, opts: ReadOptions = {}): Promise<ReadOutput> {
   const mode = addressOf(input);
   const base: ReadOptions = { ...opts, hashlines: input.hashlines, invalidUtf8: input.invalid_utf8, allowBinary: input.allow_binary };
-  let r: AddressedRead;
-  if (mode === 'section') r = await readSection(input.path, input.section!, base);
-  else if (mode === 'json') r = await readJson(input, base);
-  else if (mode === 'token_range' || mode === 'token_page') r = await readTokens(input, mode, base);
+  let a: AddressedRead;
+  if (mode === 'section') a = await readSection(input.path, input.section!, base);
+  else if (mode === 'json') a = await readJson(input, base);
+  else if (mode === 'token_range' || mode === 'token_page') a = await readTokens(input, mode, base);
   else {
     const { req, opts: o } = toReadRequest(input);
     if (req.mode === 'bytes' && opts.maxBytes !== undefined && (req.maxBytes ?? 0) > opts.maxBytes) req.maxBytes = opts.maxBytes;
-    r = await read(input.path, req, { ...o, maxBytes: opts.maxBytes, maxFullBytes: opts.maxFullBytes });
+    a = { r: await read(input.path, req, { ...o, maxBytes: opts.maxBytes, maxFullBytes: opts.maxFullBytes }), addressing: {} };
   }
-  if (input.tokenizer !== undefined || r.tokens) {
-    const tokenizer = r.tokens?.tokenizer ?? input.tokenizer ?? DEFAULT_TOKENIZER;
-    r.tokens = { ...r.tokens, tokenizer, count: await countTokens(answerText(r), tokenizer) };
+  const { tokens } = a.addressing;
+  if (input.tokenizer !== undefined || tokens) {
+    const tokenizer = tokens?.tokenizer ?? input.tokenizer ?? DEFAULT_TOKENIZER;
+    a.addressing.tokens = { ...tokens, tokenizer, count: await countTokens(answerText(a.r), tokenizer) };
   }
-  return r;
+  return readWireOf(a.r, a.addressing);
 }
 
 /** Resolve against a version, read, and resolve again if the read saw a newer one. */
@@ -82,7 +88,7 @@ async function readSection(path: string, section: string, opts: ReadOptions): Pr
   );
   const h = x.h;
   if (r.truncated) r.notes.push(`the section is lines ${h.line}-${h.end_line}; read on from where this answer ends with ranges`);
-  return { ...r, section: { path: h.path, level: h.level, line: h.line, end_line: h.end_line, start_byte: h.start_byte, end_byte: h.end_byte, sha256: h.sha256 } };
+  return { r, addressing: { section: { path: h.path, level: h.level, line: h.line, end_line: h.end_line, start_byte: h.start_byte, end_byte: h.end_byte, sha256: h.sha256 } } };
 }
 
 async function readTokens(input: ReadInput, mode: 'token_range' | 'token_page', opts: ReadOptions): Promise<AddressedRead> {
@@ -106,14 +112,16 @@ async function readTokens(input: ReadInput, mode: 'token_range' | 'token_page', 
   const s = x.span;
   r.notes.push(...s.notes);
   return {
-    ...r,
-    tokens: {
-      tokenizer,
-      count: 0,
-      start_token: s.startToken,
-      end_token: s.endToken,
-      total_tokens: s.totalTokens,
-      ...(s.page !== undefined ? { page: s.page, next_page: s.nextPage ?? null, page_tokens: input.page_tokens } : {}),
+    r,
+    addressing: {
+      tokens: {
+        tokenizer,
+        count: 0,
+        start_token: s.startToken,
+        end_token: s.endToken,
+        total_tokens: s.totalTokens,
+        ...(s.page !== undefined ? { page: s.page, next_page: s.nextPage ?? null, page_tokens: input.page_tokens } : {}),
+      },
     },
   };
 }
@@ -134,15 +142,15 @@ export async function jsonlLine(path: string, lineNo: number, opts: ReadOptions)
   for (let attempt = 0; ; attempt++) {
     const v = await textVersionOf(path);
     const r = await read(path, { mode: 'lines', ranges: [{ start: lineNo, end: lineNo }] }, { ...opts, hashlines: false });
-    const start = r.start_byte;
-    const end = r.line_cut ? r.line_cut.line_end_byte : r.end_byte;
+    const start = r.startByte;
+    const end = r.lineCut ? r.lineCut.lineEndByte : r.endByte;
     if (end - start > JSON_LIMITS.maxBytes) {
       throw new FolioError('too_large', `line ${lineNo} is ${end - start} bytes; JSON values are parsed whole, up to ${JSON_LIMITS.maxBytes} bytes`, { line: lineNo, size: end - start, limit: JSON_LIMITS.maxBytes });
     }
     // The read holds the whole line unless the line is longer than its cap: only then read the rest.
-    const text = (r.line_cut ? readBytes(r.path, start, end).toString('utf8') : r.content).replace(/\r?\n$/, '');
+    const text = (r.lineCut ? readBytes(r.path, start, end).toString('utf8') : r.content).replace(/\r?\n$/, '');
     if ((r.version.etag !== v.version.etag || !unchanged(v)) && attempt < 2) continue;
-    return { path: r.path, doc: parseJson(text, { path: r.path, firstLine: lineNo }), version: r.version, baseByte: start, baseLineIdx: lineNo - 1, totalLines: r.total_lines, bom: r.bom };
+    return { path: r.path, doc: parseJson(text, { path: r.path, firstLine: lineNo }), version: r.version, baseByte: start, baseLineIdx: lineNo - 1, totalLines: r.totalLines, bom: r.bom };
   }
 }
 
@@ -175,23 +183,23 @@ async function readJson(input: ReadInput, opts: ReadOptions): Promise<AddressedR
     return { pointer: m.pointer, value: getNodeValue(m.node) as unknown, text: src.doc.text.slice(m.node.offset, m.node.offset + m.node.length), ...pos };
   });
   const notes = omitted ? [`${omitted} of ${out.length} match(es) omitted at the ${cap}-byte cap: read their byte ranges or a narrower path`] : [];
-  return {
+  const r: ReadAnswer = {
     path,
     version: src.version,
     encoding: 'utf-8',
     bom: src.bom,
-    newline_style: null,
-    total_lines: src.totalLines,
+    newlineStyle: null,
+    totalLines: src.totalLines,
     indexing: null,
     mode: 'json',
     content: out.flatMap((m) => ('text' in m ? [m.text] : [])).join('\n'),
-    start_line: Math.min(...out.map((m) => m.start_line)),
-    end_line: Math.max(...out.map((m) => m.end_line)),
-    start_byte: Math.min(...out.map((m) => m.start_byte)),
-    end_byte: Math.max(...out.map((m) => m.end_byte)),
+    startLine: Math.min(...out.map((m) => m.start_line)),
+    endLine: Math.max(...out.map((m) => m.end_line)),
+    startByte: Math.min(...out.map((m) => m.start_byte)),
+    endByte: Math.max(...out.map((m) => m.end_byte)),
     hashlines: false,
     notes,
     truncated: omitted > 0,
-    json: { json_path: expr, ...(input.jsonl_line !== undefined ? { jsonl_line: input.jsonl_line } : {}), matches: out },
   };
+  return { r, addressing: { json: { json_path: expr, ...(input.jsonl_line !== undefined ? { jsonl_line: input.jsonl_line } : {}), matches: out } } };
 }

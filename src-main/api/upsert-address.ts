@@ -24,7 +24,8 @@ import { FolioError } from '../engine/errors.ts';
 import type { Version } from '../engine/read/file-facts.ts';
 import { jsonEdit, loadJsonFile, locate, type JsonEditOp } from '../engine/address/json-address.ts';
 import { findSection, outlineOf, type Heading } from '../engine/address/markdown-outline.ts';
-import { readBytes, lineHash } from '../engine/text/window.ts';
+import { readBytes } from '../engine/text/window.ts';
+import { lineHash } from '../engine/text/hashline.ts';
 import { jsonlLine } from './read-address.ts';
 import type { UpsertInput } from './schemas.ts';
 

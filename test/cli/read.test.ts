@@ -33,13 +33,13 @@ describe('folio read', () => {
     expect(out.version.etag).toMatch(/^[\w-]{20}$/);
   });
 
-  it('--bytes START+MAX gives next_start_byte; --page gives nextPage; --range gives the adjustments', () => {
+  it('--bytes START+MAX gives next_start_byte; --page gives next_page; --range gives the adjustments', () => {
     const w = JSON.parse(folio(['read', log, '--bytes', '1000+5000', '--json']).stdout);
     expect(w.start_byte).toBeLessThanOrEqual(1000);
     expect(w.next_start_byte).toBe(w.end_byte);
     expect(buf.subarray(w.start_byte, w.end_byte).toString()).toBe(w.content);
     const p = JSON.parse(folio(['read', log, '--page', '2', '--page-chars', '10000', '--json']).stdout);
-    expect(p).toMatchObject({ page: 2, nextPage: 3, totalLines: lines });
+    expect(p).toMatchObject({ page: 2, next_page: 3, total_lines: lines });
     const x = JSON.parse(folio(['read', log, '--range', '100-200', '--json']).stdout);
     expect(x).toMatchObject({ requested_range: { start_byte: 100, end_byte: 200 }, file_size: buf.length });
   });

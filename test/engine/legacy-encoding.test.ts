@@ -72,22 +72,22 @@ describe('legacy encodings', () => {
         expect(info.encodingConfidence).toBeLessThanOrEqual(1);
         expect(info).toMatchObject({ lines: lines.length, utf8: { valid: false }, binary: { isBinary: false } });
         const r = await read(path(), { mode: 'head', lines: 1 });
-        expect(r).toMatchObject({ encoding: c.encoding, encoding_confidence: info.encodingConfidence });
-        expect(r.invalid_utf8).toBeUndefined();
+        expect(r).toMatchObject({ encoding: c.encoding, encodingConfidence: info.encodingConfidence });
+        expect(r.invalidUtf8).toBeUndefined();
       });
 
       it('reads decode it: full, line ranges, byte windows and pages equal the UTF-8 source', async () => {
         expect((await read(path(), { mode: 'full' })).content).toBe(c.text);
         const r = await read(path(), { mode: 'lines', ranges: [{ start: 10, end: 12 }] });
         expect(r.content).toBe(lines.slice(9, 12).join(''));
-        expect(r.start_byte).toBe(iconv('UTF-8', c.iconvName, lines.slice(0, 9).join('')).length);
+        expect(r.startByte).toBe(iconv('UTF-8', c.iconvName, lines.slice(0, 9).join('')).length);
         let at = 0;
         let joined = '';
         for (;;) {
           const w = await read(path(), { mode: 'bytes', startByte: at, maxBytes: 300 });
           joined += w.content;
-          if (w.next_start_byte == null) break;
-          at = w.next_start_byte;
+          if (w.nextStartByte == null) break;
+          at = w.nextStartByte;
         }
         expect(joined).toBe(c.text);
         let pages = '';
@@ -130,7 +130,7 @@ describe('legacy encodings', () => {
     const lineStart = iconv('UTF-8', 'SHIFT_JIS', text.split('\n').slice(0, 4).join('\n') + '\n').length;
     const prefix = iconv('UTF-8', 'SHIFT_JIS', '5. 日本').length; // "5. " is 3 bytes, each kanji 2
     const r = await read(p, { mode: 'exact', startByte: lineStart + prefix - 1, endByte: lineStart + prefix + 3 });
-    expect(r.actual_range).toEqual({ start_byte: lineStart + prefix - 2, end_byte: lineStart + prefix + 4 });
+    expect(r.actualRange).toEqual({ startByte: lineStart + prefix - 2, endByte: lineStart + prefix + 4 });
     expect(r.content).toBe('本語の');
     expect(r.adjustments!.map((a) => a.edge)).toEqual(['start', 'end']);
   });
@@ -142,7 +142,7 @@ describe('legacy encodings', () => {
     expect((await fileInfo(p)).encoding).toBe('utf-8');
     const r = await read(p, { mode: 'full' });
     expect(r.encoding).toBe('utf-8');
-    expect(r.invalid_utf8).toMatchObject({ first_offset: 500, replaced: 2 });
+    expect(r.invalidUtf8).toMatchObject({ firstOffset: 500, replaced: 2 });
     const { version } = r;
     await expect(upsert(p, { target: { kind: 'append' }, content: 'x', preconditions: { ifMatch: version.etag } })).rejects.toMatchObject({
       code: 'encoding_mismatch',

@@ -6,7 +6,7 @@ import { setIndexWaitMs } from '../../src-main/engine/read/file-facts.ts';
 import { closeIndexPools } from '../../src-main/engine/index/builder.ts';
 import { openIndex } from '../../src-main/engine/index/store.ts';
 import { read, READ_LIMITS, type ReadRequest, type ReadResult } from '../../src-main/engine/read/read.ts';
-import { lineHash } from '../../src-main/engine/text/window.ts';
+import { lineHash } from '../../src-main/engine/text/hashline.ts';
 import { PNG_1x1, writeLogFile } from '../fixtures/generate.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 
@@ -46,13 +46,13 @@ describe('read agrees with GNU tools on a generated log', () => {
     for (const [a, b] of [[1, 1], [1, 50], [777, 900], [lines - 10, lines], [5000, 5001]]) {
       const r = await read(log, { mode: 'lines', ranges: [{ start: a!, end: b! }] });
       expect(r.content).toBe(sh(`sed -n '${a},${b}p' ${log}`));
-      expect([r.start_line, r.end_line]).toEqual([a, b]);
+      expect([r.startLine, r.endLine]).toEqual([a, b]);
     }
   });
 
   it('several ranges come back merged and in order, each with its own content', async () => {
     const r = await read(log, { mode: 'lines', ranges: [{ start: 40, end: 50 }, { start: 10, end: 20 }, { start: 45, end: 60 }, { start: 21, end: 22 }] });
-    expect(r.ranges!.map((x) => [x.start, x.end])).toEqual([[10, 22], [40, 60]]);
+    expect(r.ranges!.map((x) => [x.startLine, x.endLine])).toEqual([[10, 22], [40, 60]]);
     expect(r.ranges![0]!.content).toBe(sh(`sed -n '10,22p' ${log}`));
     expect(r.ranges![1]!.content).toBe(sh(`sed -n '40,60p' ${log}`));
     // Each text is sent once: several ranges leave content empty, and one range has no ranges array.
@@ -73,8 +73,8 @@ describe('read agrees with GNU tools on a generated log', () => {
     const buf = readFileSync(log);
     for (const [s, e] of [[0, 100], [12345, 23456], [buf.length - 500, buf.length], [1000, 1000]]) {
       const r = await read(log, { mode: 'exact', startByte: s!, endByte: e! });
-      const { start_byte, end_byte } = r.actual_range!;
-      const dd = execSync(`dd if=${log} bs=1 skip=${start_byte} count=${end_byte - start_byte} status=none`);
+      const { startByte, endByte } = r.actualRange!;
+      const dd = execSync(`dd if=${log} bs=1 skip=${startByte} count=${endByte - startByte} status=none`);
       expect(Buffer.from(r.content)).toEqual(dd);
       execFileSync('iconv', ['-f', 'UTF-8', '-t', 'UTF-8'], { input: dd }); // throws on invalid UTF-8
     }
@@ -111,7 +111,7 @@ describe('read modes on edge files', () => {
     for (const req of [{ mode: 'page', page: 1 }, { mode: 'head', lines: 5 }, { mode: 'tail', lines: 5 }, { mode: 'bytes', startByte: 0 }, { mode: 'exact', startByte: 0, endByte: 0 }, { mode: 'full' }] as ReadRequest[]) {
       const r = await read(p, req);
       expect(r.content, req.mode).toBe('');
-      expect(r.total_lines).toBe(0);
+      expect(r.totalLines).toBe(0);
     }
     await expect(read(p, { mode: 'lines', ranges: [{ start: 1, end: 1 }] })).rejects.toMatchObject({ code: 'out_of_bounds' });
   });
@@ -122,23 +122,23 @@ describe('read modes on edge files', () => {
     const p = file(line + '\nnext line\n');
     const r = await read(p, { mode: 'lines', ranges: [{ start: 1, end: 2 }] });
     expect(r.truncated).toBe(true);
-    expect(r.line_cut).toMatchObject({ line: 1, line_start_byte: 0, line_end_byte: 10_000_000, ends_mid_line: true });
+    expect(r.lineCut).toMatchObject({ lineNo: 1, lineStartByte: 0, lineEndByte: 10_000_000, endsMidLine: true });
     expect(Buffer.byteLength(r.content)).toBeLessThanOrEqual(READ_LIMITS.maxWindowBytes);
     expect(r.content.isWellFormed()).toBe(true);
     // Continue with byte windows: every byte once, the line whole, then the next line.
     let joined = r.content;
-    let next = r.next_start_byte!;
+    let next = r.nextStartByte!;
     let calls = 0;
     while (next !== null && calls++ < 100) {
       const w = await read(p, { mode: 'bytes', startByte: next, maxBytes: READ_LIMITS.maxWindowBytes });
-      expect(w.start_byte).toBe(next);
+      expect(w.startByte).toBe(next);
       joined += w.content;
-      next = w.next_start_byte!;
+      next = w.nextStartByte!;
     }
     expect(joined).toBe(line + '\nnext line\n');
     // A page of that line is its own page, shown cut.
     const pg = await read(p, { mode: 'page', page: 1 });
-    expect(pg.line_cut?.line).toBe(1);
+    expect(pg.lineCut?.lineNo).toBe(1);
     expect(pg.nextPage).toBe(2);
     expect((await read(p, { mode: 'page', page: 2 })).content).toBe('next line\n');
   });
@@ -147,21 +147,21 @@ describe('read modes on edge files', () => {
     const p = file('hello\nworld\n');
     const r = await read(p, { mode: 'exact', startByte: 3, endByte: 3 });
     expect(r.content).toBe('');
-    expect(r.is_partial).toBe(true);
+    expect(r.isPartial).toBe(true);
     await expect(read(p, { mode: 'bytes', startByte: 0, maxBytes: 0 })).rejects.toMatchObject({ code: 'invalid_range' });
   });
 
   it('exact ranges snap to character boundaries with a reason for each adjustment', async () => {
     const p = file('aé€😀z'); // a(0) é(1-2) €(3-5) 😀(6-9) z(10)
     const r = await read(p, { mode: 'exact', startByte: 2, endByte: 8 });
-    expect(r.actual_range).toEqual({ start_byte: 1, end_byte: 10 });
+    expect(r.actualRange).toEqual({ startByte: 1, endByte: 10 });
     expect(r.content).toBe('é€😀');
     expect(r.adjustments!.map((a) => [a.edge, a.from, a.to])).toEqual([['start', 2, 1], ['end', 8, 10]]);
     expect(r.adjustments!.every((a) => a.reason.includes('character'))).toBe(true);
     const past = await read(p, { mode: 'exact', startByte: 0, endByte: 99 });
     expect(past.adjustments![0]).toMatchObject({ edge: 'end', from: 99, to: 11 });
-    expect(past.is_partial).toBe(false);
-    expect(past.percent_of_file).toBe(100);
+    expect(past.isPartial).toBe(false);
+    expect(past.percentOfFile).toBe(100);
   });
 
   it('multi-byte characters at every byte-window boundary never split', async () => {
@@ -175,7 +175,7 @@ describe('read modes on edge files', () => {
         const w: ReadResult = await read(p, { mode: 'bytes', startByte: next, maxBytes: max });
         expect(w.content.isWellFormed()).toBe(true);
         joined += w.content;
-        next = w.next_start_byte ?? null;
+        next = w.nextStartByte ?? null;
       }
       expect(joined, `max_bytes ${max}`).toBe(text);
     }
@@ -228,10 +228,10 @@ describe('fast-check: every mode on random files', () => {
           let lastEnd = 0;
           while (next !== null) {
             const w: ReadResult = await read(p, { mode: 'bytes', startByte: next, maxBytes: budget });
-            expect(w.start_byte).toBe(lastEnd);
-            lastEnd = w.end_byte;
+            expect(w.startByte).toBe(lastEnd);
+            lastEnd = w.endByte;
             joined += w.content;
-            next = w.next_start_byte ?? null;
+            next = w.nextStartByte ?? null;
           }
           expect(joined).toBe(content);
           // line ranges
@@ -248,9 +248,9 @@ describe('fast-check: every mode on random files', () => {
           const s = Math.min(a, buf.length);
           const e = Math.min(buf.length, s + len);
           const x = await read(p, { mode: 'exact', startByte: s, endByte: e });
-          expect(x.actual_range!.start_byte).toBeLessThanOrEqual(s);
-          expect(x.actual_range!.end_byte).toBeGreaterThanOrEqual(e);
-          expect(Buffer.from(x.content)).toEqual(buf.subarray(x.actual_range!.start_byte, x.actual_range!.end_byte));
+          expect(x.actualRange!.startByte).toBeLessThanOrEqual(s);
+          expect(x.actualRange!.endByte).toBeGreaterThanOrEqual(e);
+          expect(Buffer.from(x.content)).toEqual(buf.subarray(x.actualRange!.startByte, x.actualRange!.endByte));
         },
       ),
       { numRuns: 60 },
@@ -281,7 +281,7 @@ describe('read errors are typed', () => {
     const p = file('one\ntwo\n');
     const r = await read(p, { mode: 'lines', ranges: [{ start: 2, end: 9 }] });
     expect(r.content).toBe('two\n');
-    expect(r.end_line).toBe(2);
+    expect(r.endLine).toBe(2);
     expect(r.notes.join()).toMatch(/range 2-9 clamped to the last line, 2/);
   });
 
@@ -295,22 +295,22 @@ describe('read errors are typed', () => {
     const p = file(Buffer.concat([Buffer.from('ok\nbad '), Buffer.from([0xff, 0xfe]), Buffer.from(' here\n')]));
     const r = await read(p, { mode: 'lines', ranges: [{ start: 2, end: 2 }] });
     expect(r.content).toBe('bad \uFFFD\uFFFD here\n');
-    expect(r.invalid_utf8).toEqual({ replaced: 2, first_offset: 7 });
+    expect(r.invalidUtf8).toEqual({ replaced: 2, firstOffset: 7 });
     await expect(read(p, { mode: 'head', lines: 2 }, { invalidUtf8: 'error' })).rejects.toMatchObject({
       code: 'encoding_mismatch',
       details: { first_invalid_offset: 7 },
     });
     // With hashlines, each line is decoded from its own offset: the report still names byte 7.
     const h = await read(p, { mode: 'lines', ranges: [{ start: 1, end: 2 }] }, { hashlines: true });
-    expect(h.invalid_utf8).toEqual({ replaced: 2, first_offset: 7 });
+    expect(h.invalidUtf8).toEqual({ replaced: 2, firstOffset: 7 });
     // A real U+FFFD in the file is not counted as a replacement.
     const q = file('real \uFFFD here\n');
-    expect((await read(q, { mode: 'head', lines: 1 })).invalid_utf8).toBeUndefined();
+    expect((await read(q, { mode: 'head', lines: 1 })).invalidUtf8).toBeUndefined();
   });
 
   it('UTF-16 files are decoded, without their BOM (test/engine/utf16.test.ts has the rest)', async () => {
     const p = file(Buffer.from([0xff, 0xfe, 0x68, 0x00, 0x0a, 0x00]));
-    await expect(read(p, { mode: 'head', lines: 1 })).resolves.toMatchObject({ encoding: 'utf-16le', bom: true, content: 'h\n', end_byte: 6 });
+    await expect(read(p, { mode: 'head', lines: 1 })).resolves.toMatchObject({ encoding: 'utf-16le', bom: true, content: 'h\n', endByte: 6 });
   });
 });
 
@@ -322,8 +322,8 @@ describe('reads during indexing', () => {
     setIndexWaitMs(0);
     try {
       const r = await read(p, { mode: 'head', lines: 3 });
-      expect(r.total_lines).toBeNull();
-      expect(r.newline_style).toBeNull();
+      expect(r.totalLines).toBeNull();
+      expect(r.newlineStyle).toBeNull();
       expect(r.indexing).toMatchObject({ totalBytes: r.version.size });
       expect(r.indexing!.bytesDone).toBeLessThan(r.version.size);
       expect(r.content).toBe(sh(`head -n 3 ${p}`));
@@ -334,7 +334,7 @@ describe('reads during indexing', () => {
     }
     await openIndex(p); // the build finishes
     const later = await read(p, { mode: 'head', lines: 1 });
-    expect(later.total_lines).toBe(Number(sh(`wc -l < ${p}`).trim()));
+    expect(later.totalLines).toBe(Number(sh(`wc -l < ${p}`).trim()));
   });
 });
 
@@ -345,14 +345,14 @@ describe('follow and versions', () => {
     appendFileSync(p, 'c\n');
     const after = await read(p, { mode: 'tail', lines: 1 });
     expect(after.content).toBe('c\n');
-    expect(after.total_lines).toBe(3);
+    expect(after.totalLines).toBe(3);
     expect(after.version.etag).not.toBe(before.version.etag);
   });
 
   it('every answer carries path, version (with sha256 of small files), encoding and newline style', async () => {
     const p = file('x\r\ny\r\n');
     const r = await read(p, { mode: 'head', lines: 1 });
-    expect(r).toMatchObject({ path: p, encoding: 'utf-8', newline_style: 'crlf', total_lines: 2, indexing: null });
+    expect(r).toMatchObject({ path: p, encoding: 'utf-8', newlineStyle: 'crlf', totalLines: 2, indexing: null });
     expect(r.version.sha256).toBe(execSync(`sha256sum ${p}`).toString().split(' ')[0]);
   });
 });

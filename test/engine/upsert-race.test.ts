@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeIndexPools } from '../../src-main/engine/index/builder.ts';
 import { read } from '../../src-main/engine/read/read.ts';
-import { lineHash } from '../../src-main/engine/text/window.ts';
+import { lineHash } from '../../src-main/engine/text/hashline.ts';
 import { upsert } from '../../src-main/engine/write/upsert.ts';
 import { LineChild } from '../fixtures/child-lines.ts';
 import { tempDir } from '../fixtures/generate.ts';
@@ -52,7 +52,7 @@ async function commandFor(file: string, round: number): Promise<RaceCommand> {
   await upsert(file, { target: { kind: 'append' }, content: placeholder, preconditions: { ifMatch: version.etag } });
   const tail = await read(file, { mode: 'tail', lines: 1 }, { hashlines: true });
   const anchors = anchorsOf(tail.content);
-  const total = tail.total_lines!;
+  const total = tail.totalLines!;
   expect(anchors).toEqual([`${total}#${lineHash(Buffer.from(placeholder))}`]);
   return { round, kind: 'replace', start: total, end: total, anchors };
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildIndex } from '../../src-main/engine/index/builder.ts';
 import { openIndex } from '../../src-main/engine/index/store.ts';
 import { read } from '../../src-main/engine/read/read.ts';
-import { lineHash } from '../../src-main/engine/text/window.ts';
+import { lineHash } from '../../src-main/engine/text/hashline.ts';
 import { upsert, type UpsertRequest } from '../../src-main/engine/write/upsert.ts';
 import { PNG_1x1 } from '../fixtures/generate.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
@@ -249,7 +249,7 @@ describe('the index after an upsert', () => {
       fc.asyncProperty(fc.nat({ max: 3000 }), text, fc.nat(), fc.nat(), fc.constantFrom('insert', 'replace', 'delete'), async (lines, content, s0, s1, kind) => {
         const base = Array.from({ length: lines }, (_, i) => `line ${i} ${'y'.repeat(i % 97)}`).join('\n') + (lines % 2 ? '\n' : '');
         const p = file(base);
-        const total = (await read(p, { mode: 'head', lines: 0 })).total_lines!;
+        const total = (await read(p, { mode: 'head', lines: 0 })).totalLines!;
         const a = total ? 1 + (s0 % total) : 1;
         const b = total ? a + (s1 % (total - a + 1)) : 1;
         const target: UpsertRequest['target'] =

@@ -74,7 +74,7 @@ const linesOf = (text: string) => text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 const wcL = (p: string) => Number(execFileSync('wc', ['-l', p], { encoding: 'utf8' }).trim().split(/\s+/)[0]);
 
 function expectEvenOffsets(r: ReadResult) {
-  for (const v of [r.start_byte, r.end_byte, r.next_start_byte ?? 0, ...(r.ranges ?? []).flatMap((x) => [x.start_byte, x.end_byte])]) expect(v % 2).toBe(0);
+  for (const v of [r.startByte, r.endByte, r.nextStartByte ?? 0, ...(r.ranges ?? []).flatMap((x) => [x.startByte, x.endByte])]) expect(v % 2).toBe(0);
 }
 
 describe('UTF-16 index and file facts', () => {
@@ -177,7 +177,7 @@ describe('UTF-16 reads, differential against the UTF-8 source', () => {
       expect((await read(p, { mode: 'tail', lines: 4 })).content).toBe(lines.slice(-4).join(''));
       const full = await read(p, { mode: 'full' });
       expect(full.content).toBe(text);
-      expect(full.total_lines).toBe(lines.length);
+      expect(full.totalLines).toBe(lines.length);
       expect(full.bom).toBe(variant === 'le-bom');
     });
 
@@ -191,8 +191,8 @@ describe('UTF-16 reads, differential against the UTF-8 source', () => {
           expectEvenOffsets(r);
           expect(r.content).not.toContain('\uFFFD');
           joined += r.content;
-          if (r.next_start_byte === null || r.next_start_byte === undefined) break;
-          at = r.next_start_byte;
+          if (r.nextStartByte === null || r.nextStartByte === undefined) break;
+          at = r.nextStartByte;
         }
         expect(joined).toBe(text);
       }
@@ -236,11 +236,11 @@ describe('UTF-16 reads, differential against the UTF-8 source', () => {
     }
     expect(low).toBeGreaterThan(0);
     const r = await read(p, { mode: 'exact', startByte: low, endByte: low + 41 });
-    expect(r.actual_range!.start_byte).toBe(low - 2);
+    expect(r.actualRange!.startByte).toBe(low - 2);
     expect(r.adjustments![0]).toMatchObject({ edge: 'start', from: low, to: low - 2 });
     expect(r.adjustments![0]!.reason).toMatch(/UTF-16/);
     expectEvenOffsets(r);
-    expect(r.content).toBe(iconv('UTF-16LE', 'UTF-8', bytes.subarray(r.actual_range!.start_byte, r.actual_range!.end_byte)).toString());
+    expect(r.content).toBe(iconv('UTF-16LE', 'UTF-8', bytes.subarray(r.actualRange!.startByte, r.actualRange!.endByte)).toString());
     // The BOM is not content.
     const head = await read(p, { mode: 'exact', startByte: 0, endByte: 9 });
     expect(head.content).toBe(text.slice(0, 4)); // 4 UTF-16 units: end 9 moved to 10
@@ -279,7 +279,7 @@ describe('UTF-16 reads, differential against the UTF-8 source', () => {
     const p = file(bytes);
     const r = await read(p, { mode: 'full' });
     expect(r.content).toBe('good line\nbad \uFFFDere\nlast\n');
-    expect(r.invalid_utf8).toEqual({ replaced: 1, first_offset: at });
+    expect(r.invalidUtf8).toEqual({ replaced: 1, firstOffset: at });
     await expect(read(p, { mode: 'lines', ranges: [{ start: 2, end: 2 }] }, { invalidUtf8: 'error' })).rejects.toMatchObject({
       code: 'encoding_mismatch',
       details: { first_invalid_offset: at, encoding: 'utf-16le' },
@@ -391,7 +391,7 @@ describe('UTF-16 upserts', () => {
         async (count, c, s0, s1, kind, variant) => {
           const base = Array.from({ length: count }, (_, i) => `line ${i} ${'ਊ'.repeat(i % 53)}${i % 17 === 0 ? '😀' : ''}`).join('\n') + (count % 2 ? '\n' : '');
           const p = file(utf16(base, variant));
-          const total = (await read(p, { mode: 'head', lines: 0 })).total_lines!;
+          const total = (await read(p, { mode: 'head', lines: 0 })).totalLines!;
           const a = total ? 1 + (s0 % total) : 1;
           const b = total ? a + (s1 % (total - a + 1)) : 1;
           const target: UpsertRequest['target'] =

@@ -66,7 +66,7 @@ describe('folio mcp (stdio)', () => {
     expect(page.body.mode).toBe('page');
     expect(page.body.content.length).toBeLessThanOrEqual(100);
     expect(TEXT).toContain(page.body.content);
-    expect(page.body.nextPage).toBe(3);
+    expect(page.body.next_page).toBe(3);
 
     expect((await mcp.call('read', { path: 'notes.txt', head: 2 })).body.content).toBe('line 1\nline 2\n');
     expect((await mcp.call('read', { path: join(ws, 'notes.txt'), tail: 2 })).body.content).toBe('line 49\nline 50\n');

@@ -49,11 +49,11 @@ export function formatReadHeader(r: OpOutput<'read'>): string {
       : r.start_line === null
         ? 'none'
         : `${count(r.start_line)}-${count(r.end_line ?? r.start_line)}`;
-  const total = r.total_lines === null ? `indexing ${((100 * (r.indexing?.bytesDone ?? 0)) / Math.max(1, r.indexing?.totalBytes ?? 1)).toFixed(0)}%` : `${count(r.total_lines)} lines`;
+  const total = r.total_lines === null ? `indexing ${((100 * (r.indexing?.bytes_done ?? 0)) / Math.max(1, r.indexing?.total_bytes ?? 1)).toFixed(0)}%` : `${count(r.total_lines)} lines`;
   const rows = [
     '---',
     `path: ${r.path}`,
-    `range: lines ${lines} (bytes ${count(r.start_byte)}-${count(r.end_byte)})` + (r.page ? `, page ${r.page}${r.nextPage ? ` (next: --page ${r.nextPage})` : ' (last)'}` : ''),
+    `range: lines ${lines} (bytes ${count(r.start_byte)}-${count(r.end_byte)})` + (r.page ? `, page ${r.page}${r.next_page ? ` (next: --page ${r.next_page})` : ' (last)'}` : ''),
     `total: ${total}, ${bytesHuman(r.version.size)}`,
     `version: ${r.version.etag}`,
   ];

@@ -1,22 +1,20 @@
 /**
  * Bytes to text for reads: pread of a byte range, UTF-8 decoding under an explicit
- * policy for invalid bytes, and hashline prefixes.
+ * policy for invalid bytes, and where lines break. Hashline prefixes live in hashline.ts.
  *
  * Invalid UTF-8 is never silently corrupted: with `invalid_utf8: 'error'` the read
  * fails with encoding_mismatch naming the first invalid byte; with 'replace' (the
  * default) each maximal invalid subsequence becomes U+FFFD (WHATWG decoding) and
  * the answer says how many were replaced and where the first one is.
- *
- * Hashline format: each whole line is prefixed `LINE#HHH|`, where LINE is the
- * 1-based line number and HHH the low 12 bits, as 3 lowercase hex digits, of the
- * 32-bit FNV-1a hash of the line's bytes without its terminator ('\n' and a '\r'
- * before it). Upserts accept `LINE#HHH` anchors as preconditions.
  */
 import { isUtf8 } from 'node:buffer';
 import { closeSync, readSync } from 'node:fs';
 import { FolioError } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
 import { localKernels } from '../kernels/local-kernels.ts';
+
+// write/upsert.ts still imports lineHash from here; it moves to hashline.ts with the preconditions split.
+export { lineHash } from './hashline.ts';
 
 export type InvalidUtf8Policy = 'replace' | 'error';
 
@@ -93,51 +91,6 @@ export interface LineBreaks {
   indexOfNewline(buf: Uint8Array, from?: number): number;
   /** Whether the unit at buf[i] is `code` (10 or 13). */
   unitIs(buf: Uint8Array, i: number, code: number): boolean;
-}
-
-export const BYTE_BREAKS: LineBreaks = {
-  unit: 1,
-  indexOfNewline: (buf, from = 0) => buf.indexOf(10, from),
-  unitIs: (buf, i, code) => buf[i] === code,
-};
-
-/** 3 hex digits: low 12 bits of FNV-1a 32 over the line's bytes without terminator (LF, and a CR before it). */
-export function lineHash(bytes: Uint8Array, start = 0, end = bytes.length, breaks: LineBreaks = BYTE_BREAKS): string {
-  const u = breaks.unit;
-  if (end - start >= u && breaks.unitIs(bytes, end - u, 10)) end -= u;
-  if (end - start >= u && breaks.unitIs(bytes, end - u, 13)) end -= u;
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) {
-    h ^= bytes[i]!;
-    h = Math.imul(h, 0x01000193);
-  }
-  return ((h >>> 0) & 0xfff).toString(16).padStart(3, '0');
-}
-
-/**
- * Prefix each line of `buf` (which starts at a line start, line number
- * `firstLineNo`) with `LINE#HHH|`. A last line that is cut (does not end the file
- * or a '\n') gets `LINE#???|`: it cannot anchor an edit.
- */
-export function hashlineText(
-  buf: Uint8Array,
-  firstLineNo: number,
-  lastLineWhole: boolean,
-  decode: (bytes: Uint8Array) => string,
-  breaks: LineBreaks = BYTE_BREAKS,
-): string {
-  const out: string[] = [];
-  let lineNo = firstLineNo;
-  let start = 0;
-  while (start < buf.length) {
-    const nl = breaks.indexOfNewline(buf, start);
-    const end = nl < 0 ? buf.length : nl + breaks.unit;
-    const whole = nl >= 0 || lastLineWhole;
-    out.push(`${lineNo}#${whole ? lineHash(buf, start, end, breaks) : '???'}|`, decode(buf.subarray(start, end)));
-    lineNo++;
-    start = end;
-  }
-  return out.join('');
 }
 
 /** Code points in a valid-UTF-8 (or replaced) string. */

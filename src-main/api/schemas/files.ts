@@ -1,0 +1,35 @@
+/** file_info: what a file is (size, lines, encoding, newlines, binary verdict) and its version. */
+import { z } from 'zod';
+import { NewlineStyle, Version } from './common.ts';
+
+export const FileInfoInput = z.object({
+  path: z.string().min(1).describe('Path of the file (absolute, or relative to the working directory).'),
+});
+export type FileInfoInput = z.infer<typeof FileInfoInput>;
+
+export const FileInfo = z.object({
+  path: z.string(),
+  version: Version,
+  size: z.number().int().nonnegative(),
+  lines: z.number().int().nonnegative().describe('Line count: newlines, plus one if the last line has no final newline.'),
+  newlines: z.number().int().nonnegative().describe('Count of "\\n" bytes (what wc -l prints).'),
+  encoding: z.string().describe("'utf-8', 'utf-16le', 'utf-16be', 'binary', 'unknown', or a detected legacy encoding such as 'windows-1252', 'iso-8859-1', 'shift_jis', 'gb18030', 'euc-jp', 'koi8-r'."),
+  encodingConfidence: z.number().min(0).max(1).optional().describe('Confidence (0..1) of a detected legacy encoding.'),
+  bom: z.boolean().describe('The file starts with a byte-order mark.'),
+  newlineStyle: NewlineStyle,
+  finalNewline: z.boolean(),
+  utf8: z.object({ valid: z.boolean(), firstInvalidOffset: z.number().int().nullable() }),
+  binary: z.object({
+    isBinary: z.boolean(),
+    type: z.string().nullable().describe('Detected type (MIME) when known.'),
+    ext: z.string().nullable(),
+    reason: z.string(),
+  }),
+  index: z.object({
+    memoryBytes: z.number().int().nonnegative(),
+    blocks: z.number().int().nonnegative(),
+    buildMs: z.number().nonnegative(),
+    fromCache: z.boolean(),
+  }),
+});
+export type FileInfo = z.infer<typeof FileInfo>;

@@ -1,0 +1,136 @@
+/** read: the window an agent or the app asks for, and the answer on the wire (snake_case only). */
+import { z } from 'zod';
+import { NewlineStyle, Version, int } from './common.ts';
+
+export const LineRange = z.object({
+  start: int().describe('First line, 1-based.'),
+  end: int().describe('Last line, inclusive.'),
+});
+
+export const ReadInput = z
+  .object({
+    path: z.string().min(1).describe('File to read.'),
+    ranges: z.array(LineRange).min(1).max(1000).optional().describe('Line ranges, 1-based inclusive; several per call, overlaps merged. Ask for everything you need at once.'),
+    offset: int().optional().describe('Shorthand for ranges: first line (1-based); with limit.'),
+    limit: int().optional().describe('Shorthand for ranges: number of lines from offset.'),
+    start_byte: int().optional().describe('Byte window start (snapped to its line start), or exact range start with end_byte.'),
+    max_bytes: int().optional().describe('Byte window size, default 65536, capped at 262144; rounded to whole lines.'),
+    end_byte: int().optional().describe('Exact byte range end (exclusive), adjusted to UTF-8 character boundaries.'),
+    page: int().optional().describe('Page number (1-based) of char-budget pages; the default mode is page 1.'),
+    page_chars: int().optional().describe('Page budget in characters, default 50000.'),
+    head: int().optional().describe('First N lines.'),
+    tail: int().optional().describe('Last N lines.'),
+    full: z.boolean().optional().describe('The whole file, only if it is at most 8 MiB.'),
+    hashlines: z.boolean().optional().describe('Prefix each line with LINE#HASH| (3 hex digits) to use as anchors in upserts.'),
+    invalid_utf8: z.enum(['replace', 'error']).optional().describe("Invalid UTF-8: 'replace' with U+FFFD and report (default) or 'error' (encoding_mismatch)."),
+    allow_binary: z.boolean().optional().describe('Read a binary file anyway (decoded with replacement).'),
+    section: z.string().min(1).optional().describe('Markdown: the section under this heading path, heading texts joined with " > " (e.g. "Install > Linux"); the path may start at any level. A duplicate path takes a 1-based suffix: "Install > Linux[2]". See the outline operation.'),
+    json_path: z.string().min(1).optional().describe('JSON: the values at this JSONPath ("$.a.b", "$.items[*][id,name]") or JSON Pointer ("/a/b/0"), each with its exact text, byte and line range.'),
+    jsonl_line: int().optional().describe('JSON Lines: with json_path, the path inside line N (1-based).'),
+    tokenizer: z.enum(['o200k_base', 'cl100k_base']).optional().describe('Count tokens of the answer with this tokenizer (default o200k_base for token modes): tokens {tokenizer, count}.'),
+    token_start: int().optional().describe('Token range of the file, 0-based, with token_end (exclusive): whole lines covering it. Tokens are counted line by line.'),
+    token_end: int().optional().describe('End of the token range (exclusive).'),
+    page_tokens: int().optional().describe('Pages of whole lines of at most this many tokens (and at most 262144 bytes); with page (default 1).'),
+  })
+  .describe('Read a window of a file. Give one mode: ranges (or offset+limit), start_byte (+max_bytes) for a byte window, start_byte+end_byte for exact bytes, page, head, tail, full, section (markdown), json_path (JSON), token_start+token_end or page_tokens (+page); none means page 1.');
+export type ReadInput = z.infer<typeof ReadInput>;
+
+export const ReadOutput = z.object({
+  path: z.string(),
+  version: Version,
+  encoding: z.string().describe("'utf-8', 'utf-16le', 'utf-16be', 'binary', 'unknown', or a detected legacy encoding such as 'windows-1252', 'shift_jis', 'koi8-r'."),
+  encoding_confidence: z.number().min(0).max(1).optional().describe('Confidence (0..1) of a detected legacy encoding.'),
+  bom: z.boolean(),
+  newline_style: NewlineStyle.nullable(),
+  total_lines: z.number().int().nullable().describe('Null while a big file is still being indexed (see indexing).'),
+  indexing: z.object({ bytes_done: z.number(), total_bytes: z.number() }).nullable().describe('Progress of indexing a big file; null once it is indexed.'),
+  mode: z.enum(['lines', 'bytes', 'exact', 'page', 'head', 'tail', 'full', 'json']),
+  content: z
+    .string()
+    .describe('The text, exactly as in the file (without a BOM), or with LINE#HASH| prefixes when hashlines is on. Empty when several line ranges were read: each is in ranges[i].content.'),
+  start_line: z.number().int().nullable(),
+  end_line: z.number().int().nullable(),
+  start_byte: z.number().int(),
+  end_byte: z.number().int(),
+  hashlines: z.boolean(),
+  notes: z.array(z.string()),
+  truncated: z.boolean(),
+  line_cut: z
+    .object({
+      line: z.number().int(),
+      line_start_byte: z.number().int(),
+      line_end_byte: z.number().int(),
+      starts_mid_line: z.boolean(),
+      ends_mid_line: z.boolean(),
+    })
+    .optional()
+    .describe('Present when a line longer than the window was cut: continue with start_byte = next_start_byte.'),
+  invalid_utf8: z.object({ replaced: z.number().int(), first_offset: z.number().int() }).optional(),
+  ranges: z
+    .array(
+      z.object({
+        start: z.number().int(),
+        end: z.number().int(),
+        start_byte: z.number().int(),
+        end_byte: z.number().int(),
+        content: z.string(),
+        clamped: z.boolean(),
+      }),
+    )
+    .optional()
+    .describe('Present when several (disjoint, after merging) line ranges were read: each with its own text. One range is the answer itself.'),
+  next_start_byte: z.number().int().nullable().optional(),
+  file_size: z.number().int().optional(),
+  requested_range: z.object({ start_byte: z.number().int(), end_byte: z.number().int() }).optional(),
+  actual_range: z.object({ start_byte: z.number().int(), end_byte: z.number().int() }).optional(),
+  adjustments: z
+    .array(z.object({ edge: z.enum(['start', 'end']), from: z.number().int(), to: z.number().int(), reason: z.string() }))
+    .optional(),
+  is_partial: z.boolean().optional(),
+  percent_of_file: z.number().optional(),
+  page: z.number().int().optional().describe('Char-budget pages: this page (1-based).'),
+  next_page: z.number().int().nullable().optional().describe('Char-budget pages: the next page, null on the last.'),
+  chars: z.number().int().optional().describe("Char-budget pages: characters (code points) of this page's content."),
+  section: z
+    .object({
+      path: z.string().describe('Full heading path of the section.'),
+      level: z.number().int(),
+      line: z.number().int(),
+      end_line: z.number().int(),
+      start_byte: z.number().int(),
+      end_byte: z.number().int(),
+      sha256: z.string().describe('SHA-256 of the whole section: send it as expected_section_sha256 with a section upsert.'),
+    })
+    .optional(),
+  json: z
+    .object({
+      json_path: z.string(),
+      jsonl_line: z.number().int().optional(),
+      matches: z.array(
+        z.object({
+          pointer: z.string().describe('JSON Pointer of the value.'),
+          value: z.unknown().optional().describe('The value (absent when omitted for size).'),
+          text: z.string().optional().describe('Its exact source text.'),
+          omitted: z.boolean().optional().describe('Left out: the answer reached its byte cap; read start_byte-end_byte or a narrower path.'),
+          start_line: z.number().int(),
+          end_line: z.number().int(),
+          start_byte: z.number().int(),
+          end_byte: z.number().int(),
+        }),
+      ),
+    })
+    .optional(),
+  tokens: z
+    .object({
+      tokenizer: z.string(),
+      count: z.number().int().describe("gpt-tokenizer's count of content."),
+      start_token: z.number().int().optional().describe('Token modes: line-granular offset of the first returned line.'),
+      end_token: z.number().int().optional().describe('Token modes: offset after the last returned line; the next token_start.'),
+      total_tokens: z.number().int().nullable().optional().describe('Tokens of the whole file once it has been counted to its end, else null.'),
+      page: z.number().int().optional(),
+      next_page: z.number().int().nullable().optional(),
+      page_tokens: z.number().int().optional(),
+    })
+    .optional(),
+});
+export type ReadOutput = z.infer<typeof ReadOutput>;

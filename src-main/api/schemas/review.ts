@@ -1,0 +1,106 @@
+/** review: proposals, the journal, undo/redo (state under <root>/.folio/review). */
+import { z } from 'zod';
+import { LineByteRange, Version } from './common.ts';
+import { UpsertTarget } from './upsert.ts';
+
+export const ReviewActor = z.object({ kind: z.enum(['human', 'agent']), name: z.string() });
+export const ProposalStatus = z.enum(['pending', 'applied', 'rejected', 'conflict']);
+
+export const ReviewProposal = z.object({
+  id: z.string(),
+  status: ProposalStatus,
+  path: z.string().describe('Relative to the workspace root when inside it.'),
+  actor: ReviewActor.describe('Who proposed the edit.'),
+  target: UpsertTarget,
+  preconditions: z.object({
+    if_match: z.string().optional(),
+    expected_sha256: z.string().optional(),
+    if_not_modified_since: z.number().optional(),
+    expected_range_sha256: z.string().optional(),
+    anchors: z.array(z.string()).optional(),
+  }),
+  normalize_newlines: z.boolean(),
+  preview: z.string().describe('Unified diff of the dry run made when the proposal was stored.'),
+  version_seen: Version,
+  content_bytes: z.number().int(),
+  content_sha256: z.string(),
+  edited: z.boolean().describe('A person replaced the content before approving.'),
+  content: z.string().optional().describe('The proposed text (review_show only).'),
+  edited_content: z.string().optional().describe('The text that was applied instead (review_show only).'),
+  created_at: z.string(),
+  decided_by: ReviewActor.nullable(),
+  decided_at: z.string().nullable(),
+  reason: z.string().nullable().describe('Why it was rejected, when given.'),
+  conflict: z.record(z.string(), z.unknown()).nullable().describe('On conflict: the engine error (code, message, failed, current_version, read, ...).'),
+  journal_id: z.string().nullable(),
+});
+export type ReviewProposal = z.infer<typeof ReviewProposal>;
+
+export const JournalEvent = z.object({
+  action: z.enum(['apply', 'undo', 'redo']),
+  seq: z.number().int(),
+  by: ReviewActor,
+  at: z.string(),
+  version_before: Version,
+  version_after: Version,
+});
+
+export const ReviewJournalEntry = z.object({
+  id: z.string(),
+  seq: z.number().int().describe('Global order of the first application.'),
+  proposal_id: z.string().nullable(),
+  actor: ReviewActor,
+  decided_by: ReviewActor,
+  path: z.string(),
+  version_before: Version,
+  version_after: Version,
+  range_before: LineByteRange,
+  range_after: LineByteRange,
+  removed_bytes: z.number().int(),
+  removed_sha256: z.string(),
+  removed_in_blob: z.boolean(),
+  inserted_bytes: z.number().int(),
+  inserted_sha256: z.string(),
+  applied_at: z.string(),
+  undone: z.boolean(),
+  history: z.array(JournalEvent),
+});
+export type ReviewJournalEntry = z.infer<typeof ReviewJournalEntry>;
+
+export const ReviewListInput = z.object({
+  status: ProposalStatus.optional().describe('Only proposals with this status.'),
+  path: z.string().optional().describe('Only proposals for this file.'),
+});
+export const ReviewListOutput = z.object({ proposals: z.array(ReviewProposal) });
+
+export const ReviewIdInput = z.object({ id: z.string().min(1).describe('Proposal id.') });
+export const ReviewShowOutput = z.object({ proposal: ReviewProposal, entry: ReviewJournalEntry.nullable() });
+
+export const ReviewApproveInput = z.object({
+  id: z.string().min(1),
+  content: z.string().optional().describe('Edit-then-approve: this text replaces the proposed one (same target and preconditions).'),
+});
+export const ReviewApproveOutput = z.object({
+  proposal: ReviewProposal,
+  entry: ReviewJournalEntry,
+  preview: z.string().describe('Unified diff of what was written.'),
+});
+
+export const ReviewRejectInput = z.object({ id: z.string().min(1), reason: z.string().optional() });
+export const ReviewRejectOutput = z.object({ proposal: ReviewProposal });
+
+export const ReviewStepInput = z.object({
+  id: z.string().min(1).optional().describe('Exactly this journal entry instead of the latest (it must pass the path and actor filters).'),
+  path: z.string().optional().describe('Only edits of this file (default: the latest in any file).'),
+  include_others: z.boolean().optional().describe('Also edits decided by other actors (default: only yours).'),
+});
+export const ReviewStepOutput = z.object({
+  action: z.enum(['undo', 'redo']),
+  entry: ReviewJournalEntry,
+  version_before: Version,
+  version_after: Version.nullable(),
+  preview: z.string(),
+});
+
+export const ReviewHistoryInput = z.object({ path: z.string().optional() });
+export const ReviewHistoryOutput = z.object({ entries: z.array(ReviewJournalEntry) });
