@@ -18,7 +18,7 @@
  * matched (picomatch, dotfiles included) against the path relative to its root.
  *
  * Flags only narrow what the config allows: `--allow` roots must lie inside the
- * config's roots, `--deny`/`--read-only` add to its lists, and `--review` applies
+ * roots the config names (if it names any), `--deny`/`--read-only` add to its lists, and `--review` applies
  * where no config rule matches, or where it is stricter than the matching rule
  * (a config `deny` always wins). The policy's own file and `.folio/` are never
  * written by agents.
@@ -114,8 +114,9 @@ export function loadPolicy(root: string, overrides: PolicyOverrides = {}): Works
   }
   const configRoots = (config.roots ?? ['.']).map((r) => realDir(resolve(rootReal, r)));
   const roots = overrides.roots ? overrides.roots.map((r) => realDir(resolve(rootReal, r))) : configRoots;
-  // A flag may narrow the roots, never widen them past what the config allows.
-  for (const r of roots) {
+  // Roots the config names are a ceiling: a flag may narrow them, never widen them.
+  // Without them, the person starting Folio chooses the roots with --allow.
+  for (const r of config.roots ? roots : []) {
     if (!insideAny(configRoots, r)) {
       throw new FolioError('invalid_input', `--allow ${r} is outside the roots ${CONFIG_FILE} allows (${configRoots.join(', ')})`, { root: r, allowed: configRoots });
     }
