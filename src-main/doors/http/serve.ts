@@ -20,6 +20,7 @@ import { apiRefusalOf, doorAuthOf, hasRightQueryToken, isAuthorized, pageCookieO
 import { announcesTooLargeBody, bodyTooLargeError, readJsonBody } from './request-body.ts';
 import { firstWindowOf, indexHtmlOf, pageWithFirstWindow } from './first-window.ts';
 import { HTML_SECURITY_HEADERS } from './renderer-csp.ts';
+import type { SessionLimits } from '../mcp/http-sessions.ts';
 import { mcpHttpHandler } from '../mcp/server.ts';
 import { serveRendererFile } from './static-files.ts';
 
@@ -31,6 +32,8 @@ export interface ServeOptions {
   rendererDir?: string;
   /** the workspace whose review state is served and pushed (default: the current directory) */
   workspace?: string;
+  /** idle timeout and cap of the MCP sessions at /api/mcp (http-sessions.ts has the defaults) */
+  mcpSessions?: SessionLimits;
 }
 
 export interface RunningServer {
@@ -67,10 +70,10 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
   const port = portOf(opts.port ?? 0);
   const rendererDir = resolve(opts.rendererDir ?? DEFAULT_RENDERER_DIR);
   const workspace = resolve(opts.workspace ?? process.cwd());
-  const mcp = mcpHttpHandler(workspace);
   if (!existsSync(join(rendererDir, 'index.html'))) {
     throw new Error(`the renderer is not built (no ${join(rendererDir, 'index.html')}): run \`npm run build\` first`);
   }
+  const mcp = mcpHttpHandler(workspace, {}, opts.mcpSessions);
   const token = randomBytes(32).toString('base64url');
 
   const server = createServer();
@@ -110,6 +113,7 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
     close: () =>
       new Promise<void>((resolveClose) => {
         rmSync(stateFile, { force: true });
+        mcp.closeAll();
         server.close(() => resolveClose());
         server.closeAllConnections();
       }),
