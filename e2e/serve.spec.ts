@@ -78,8 +78,10 @@ test('the API answers 401 without the token and runs operations with it', async 
   expect(ok.status()).toBe(200);
   expect((await ok.json()).lines).toBe(lfFile.lines);
 
+  // A token in the query string is refused on /api (it ends up in logs and history).
   const queryToken = await request.post(`${api}?token=${server.token}`, { data });
-  expect(queryToken.status()).toBe(200);
+  expect(queryToken.status()).toBe(401);
+  expect((await queryToken.json()).error.message).toContain('query string');
 
   const auth = { Authorization: `Bearer ${server.token}` };
   const badInput = await request.post(api, { data: { path: '' }, headers: auth });
@@ -92,6 +94,40 @@ test('the API answers 401 without the token and runs operations with it', async 
 
   const get = await request.get(api, { headers: auth });
   expect(get.status()).toBe(405);
+});
+
+test('the printed URL trades its token for an HttpOnly SameSite=Strict cookie; the page then asks the API without any token', async ({ page, context }) => {
+  const seen = watchPage(page);
+  const apiHeaders: Record<string, string>[] = [];
+  page.on('request', (req) => {
+    if (new URL(req.url()).pathname.startsWith('/api/')) apiHeaders.push(req.headers());
+  });
+  await page.goto(server.url.href);
+  await expect(page.getByTestId('file-lines')).toHaveText(count(lfFile.lines));
+  // The address bar keeps the file but not the token.
+  const shown = new URL(page.url());
+  expect(shown.searchParams.has('token')).toBe(false);
+  expect(shown.searchParams.get('file')).toBe(lfFile.path);
+  // The first lines came in the HTML of the first load (the trade kept the file parameter).
+  expect(await page.evaluate(() => document.getElementById('folio-first-window') !== null)).toBe(true);
+
+  const cookies = await context.cookies(server.origin);
+  expect(cookies).toHaveLength(1);
+  expect(cookies[0]).toMatchObject({ name: `folio_${new URL(server.origin).port}`, httpOnly: true, sameSite: 'Strict', path: '/' });
+  expect(cookies[0]!.value).not.toBe(server.token);
+  expect(await page.evaluate(() => document.cookie)).toBe('');
+
+  // The event stream and the operations went by the cookie: no token in any URL or header.
+  const api = seen.urls.filter((u) => new URL(u).pathname.startsWith('/api/'));
+  expect(api.some((u) => u.endsWith('/api/events'))).toBe(true);
+  expect(api.some((u) => u.endsWith('/api/file_info'))).toBe(true);
+  expect(seen.urls.filter((u) => u.includes(server.token))).toEqual([server.url.href]);
+  expect(apiHeaders.filter((h) => 'authorization' in h)).toEqual([]);
+  expect(seen.problems).toEqual([]);
+
+  // Reloading goes by the cookie too.
+  await page.reload();
+  await expect(page.getByTestId('file-lines')).toHaveText(count(lfFile.lines));
 });
 
 test('HTML carries a strict CSP and a foreign Host header is refused', async ({ request }) => {

@@ -1,7 +1,8 @@
 /**
  * How the renderer reaches the api: through `window.folio` (the Electron preload's
- * bridge) when present, else `POST /api/<op>` on the `folio serve` origin with the
- * token from the page URL. Both answer the same typed call; failures become one
+ * bridge) when present, else `POST /api/<op>` on the `folio serve` origin, which
+ * the page cookie authenticates (set when the printed URL was opened: a same-origin
+ * fetch sends it along, no token in any URL or header). Both answer the same typed call; failures become one
  * FolioCallError carrying the api error's code and details. Pushed events arrive
  * through `subscribe`: `window.folio.onEvent` in Electron, Server-Sent Events from
  * `GET /api/events` in the browser.
@@ -11,7 +12,6 @@ import type { FolioEvent } from '../src-main/api/events.ts';
 import type { OperationName, OpInput, OpOutput } from '../src-main/api/operations.ts';
 
 export type { BridgeResult, ErrorPayload, FolioBridge } from '../src-main/api/bridge.ts';
-import { launchParamsOf } from './launch-params.ts';
 
 declare global {
   interface Window {
@@ -42,16 +42,13 @@ export function createTransport(win: Window = window): Call {
       return result.output as OpOutput<typeof op>;
     };
   }
-  const { token } = launchParamsOf(win.location.search);
   return async (op, input) => {
     let response: Response;
     try {
       response = await fetch(`/api/${op}`, {
         method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          ...(token ? { Authorization: `Bearer ${token}` } : {}),
-        },
+        credentials: 'same-origin',
+        headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(input),
       });
     } catch (err) {
@@ -94,9 +91,8 @@ export function subscribe(handlers: EventHandlers, win: Window = window): () => 
     handlers.onState?.('open');
     return bridge.onEvent((event) => handlers.onEvent(event as FolioEvent));
   }
-  const { token } = launchParamsOf(win.location.search);
-  // EventSource cannot send headers: the token goes in the query, as the server accepts.
-  const source = new EventSource(`/api/events${token ? `?token=${encodeURIComponent(token)}` : ''}`);
+  // Same origin: the page cookie goes along (an EventSource cannot send headers).
+  const source = new EventSource('/api/events');
   handlers.onState?.('connecting');
   source.onopen = () => handlers.onState?.('open');
   source.onerror = () => handlers.onState?.(source.readyState === EventSource.CLOSED ? 'lost' : 'connecting');

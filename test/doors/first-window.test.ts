@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { serve } from '../../src-main/doors/http/serve.ts';
 import { forgetStores } from '../../src-main/review/store.ts';
 import { tempDir } from '../fixtures/generate.ts';
+import { openAsBrowser } from './http-request.ts';
 
 const tmp = tempDir();
 afterAll(() => {
@@ -28,7 +29,8 @@ describe('folio serve puts the launch file first window in the page', () => {
     writeFileSync(file, lines.join('\r\n') + '\r\n');
     const server = await serve({ port: 0, rendererDir: renderer, workspace: ws, file });
     try {
-      const page = await (await fetch(server.url)).text();
+      // The printed URL trades its token for the page cookie; the page it redirects to carries the window.
+      const page = (await openAsBrowser(server.url)).text;
       const root = /<div id="root">(.*)<\/div>\s*<script type="application\/json"/s.exec(page)?.[1] ?? '';
       // The stylesheet comes inline, so the rows paint without waiting for a fetch.
       expect(page).toContain(`<style>${CSS}</style>`);
@@ -57,7 +59,7 @@ describe('folio serve puts the launch file first window in the page', () => {
       // Nor for a file that can't be read: the renderer shows that error itself.
       const missing = new URL(server.url);
       missing.searchParams.set('file', `${ws}/missing.log`);
-      expect(await (await fetch(missing)).text()).toBe(INDEX);
+      expect((await openAsBrowser(missing.href)).text).toBe(INDEX);
     } finally {
       await server.close();
     }

@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
-import { handle, type OpOutput } from '../../api/handle.ts';
+import { FolioError, handle, type OpOutput } from '../../api/handle.ts';
 import type { UpsertInput } from '../../api/schemas.ts';
 import { count } from './format.ts';
 import { Exit, printError, type CliIO } from './main.ts';
@@ -110,9 +110,24 @@ function formatUpsert(r: OpOutput<'upsert'>): string {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * Largest --content-stdin accepted. The content becomes one JS string (V8 caps
+ * those near 512 Mi characters) and is encoded again for the write, so without a
+ * limit 1 GiB of input grew to 2 GB of memory before failing as `internal`.
+ */
+export const MAX_STDIN_BYTES = 256 * 1024 * 1024;
+
+/** Standard input as text; `too_large` as soon as it passes MAX_STDIN_BYTES (leaving the for-await stops reading it). */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
+  let total = 0;
+  for await (const c of process.stdin) {
+    total += (c as Buffer).length;
+    if (total > MAX_STDIN_BYTES) {
+      throw new FolioError('too_large', `standard input exceeds ${MAX_STDIN_BYTES} bytes, the most --content-stdin takes`, { maxBytes: MAX_STDIN_BYTES });
+    }
+    chunks.push(c as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 

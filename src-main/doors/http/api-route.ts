@@ -8,11 +8,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { httpStatusOf } from '../../api/error-map.ts';
 import { errorPayloadOf } from '../../api/error-payload.ts';
 import { FolioError, handle, isOperationName, type Actor } from '../../api/handle.ts';
+import { readJsonBody } from './request-body.ts';
 
 export const HTTP_ACTOR: Actor = { kind: 'human', name: 'browser' };
-
-/** Largest request body accepted; inputs are paths and small edits, never file contents in bulk. */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export async function handleApiRequest(opName: string, req: IncomingMessage, res: ServerResponse, workspace?: string): Promise<void> {
   if (req.method !== 'POST') {
@@ -30,25 +28,6 @@ export async function handleApiRequest(opName: string, req: IncomingMessage, res
   } catch (err) {
     const error = errorPayloadOf(err);
     sendJson(res, httpStatusOf(error.code), { error });
-  }
-}
-
-export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (total > MAX_BODY_BYTES) {
-      throw new FolioError('too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`, { maxBytes: MAX_BODY_BYTES });
-    }
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new FolioError('invalid_input', `request body is not JSON: ${(err as Error).message}`);
   }
 }
 

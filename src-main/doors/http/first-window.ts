@@ -1,6 +1,7 @@
 /**
  * The app page with the launch file's first lines already in it. When the page is
- * opened as `/?token=…&file=PATH`, the server reads the same first window the
+ * opened as `/?file=PATH` with the page cookie (the printed `/?token=…&file=PATH`
+ * redirects there, see door-auth.ts), the server reads the same first window the
  * renderer would ask for (`read {start_byte: 0, max_bytes: 65536}`) and puts it in
  * the HTML twice:
  * - as rows of plain numbered text inside #root, in the markup PlainLines renders,

@@ -1,21 +1,27 @@
 /**
  * The HTTP door (`folio serve`): the built renderer and the operation API on a
  * loopback address, behind a random bearer token. The URL it returns carries the
- * token (`?token=`) so that opening it is the only step; the page sends the token
- * back as `Authorization: Bearer` on every /api call.
+ * token (`?token=`) so that opening it is the only step; opening it trades the
+ * token for the page cookie and redirects to the URL without it (door-auth.ts).
+ * Agents and tools send `Authorization: Bearer TOKEN`.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIPv4, type AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { httpStatusOf } from '../../api/error-map.ts';
+import { errorPayloadOf } from '../../api/error-payload.ts';
 import { FolioError } from '../../api/handle.ts';
 import { subscribe } from '../../api/events.ts';
-import { HTTP_ACTOR, handleApiRequest, readJsonBody, sendJson } from './api-route.ts';
+import { HTTP_ACTOR, handleApiRequest, sendJson } from './api-route.ts';
+import { apiRefusalOf, doorAuthOf, hasRightQueryToken, isAuthorized, pageCookieOf, withoutToken, type DoorAuth } from './door-auth.ts';
+import { announcesTooLargeBody, bodyTooLargeError, readJsonBody } from './request-body.ts';
 import { firstWindowOf, indexHtmlOf, pageWithFirstWindow } from './first-window.ts';
 import { HTML_SECURITY_HEADERS } from './renderer-csp.ts';
+import type { SessionLimits } from '../mcp/http-sessions.ts';
 import { mcpHttpHandler } from '../mcp/server.ts';
 import { serveRendererFile } from './static-files.ts';
 
@@ -27,10 +33,12 @@ export interface ServeOptions {
   rendererDir?: string;
   /** the workspace whose review state is served and pushed (default: the current directory) */
   workspace?: string;
+  /** idle timeout and cap of the MCP sessions at /api/mcp (http-sessions.ts has the defaults) */
+  mcpSessions?: SessionLimits;
 }
 
 export interface RunningServer {
-  /** http://HOST:PORT/?token=TOKEN[&file=PATH]: the page to open. */
+  /** http://HOST:PORT/?token=TOKEN[&file=PATH]: the page to open (it trades the token for a cookie). */
   url: string;
   token: string;
   close(): Promise<void>;
@@ -63,19 +71,13 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
   const port = portOf(opts.port ?? 0);
   const rendererDir = resolve(opts.rendererDir ?? DEFAULT_RENDERER_DIR);
   const workspace = resolve(opts.workspace ?? process.cwd());
-  const mcp = mcpHttpHandler(workspace);
   if (!existsSync(join(rendererDir, 'index.html'))) {
     throw new Error(`the renderer is not built (no ${join(rendererDir, 'index.html')}): run \`npm run build\` first`);
   }
+  const mcp = mcpHttpHandler(workspace, {}, opts.mcpSessions);
   const token = randomBytes(32).toString('base64url');
 
-  let boundPort = port;
-  const server = createServer((req, res) => {
-    routeRequest(req, res, { rendererDir, token, allowedHosts: allowedHostsOf(host, boundPort), workspace, mcp }).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal', message: String(err) } });
-      else res.destroy();
-    });
-  });
+  const server = createServer();
   await new Promise<void>((resolveListen, rejectListen) => {
     server.once('error', rejectListen);
     server.listen(port, host, () => {
@@ -83,7 +85,17 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
       resolveListen();
     });
   });
-  boundPort = (server.address() as AddressInfo).port;
+  const boundPort = (server.address() as AddressInfo).port;
+  const allowedHosts = allowedHostsOf(host, boundPort);
+  const ctx: RouteContext = { rendererDir, auth: doorAuthOf(token, boundPort, allowedHosts), allowedHosts, workspace, mcp };
+  // Requests are taken once the port (which the allowed hosts and the cookie name hold) is known:
+  // the listen callback runs before the first connection is accepted.
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    routeRequest(req, res, ctx).catch((err: unknown) => {
+      if (!res.headersSent) sendFailure(res, err);
+      else res.destroy();
+    });
+  });
 
   const url = new URL(`http://${host}:${boundPort}/`);
   url.searchParams.set('token', token);
@@ -102,6 +114,7 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
     close: () =>
       new Promise<void>((resolveClose) => {
         rmSync(stateFile, { force: true });
+        mcp.closeAll();
         server.close(() => resolveClose());
         server.closeAllConnections();
       }),
@@ -110,7 +123,7 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
 
 interface RouteContext {
   rendererDir: string;
-  token: string;
+  auth: DoorAuth;
   allowedHosts: ReadonlySet<string>;
   workspace: string;
   mcp: ReturnType<typeof mcpHttpHandler>;
@@ -123,13 +136,14 @@ async function routeRequest(req: IncomingMessage, res: ServerResponse, ctx: Rout
     res.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8' }).end('misdirected request\n');
     return;
   }
+  // Every route: a body announced over the limit is refused before any of it is read.
+  if (announcesTooLargeBody(req)) throw bodyTooLargeError();
   const url = new URL(req.url ?? '/', 'http://localhost');
   if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
-    if (!hasToken(req, url, ctx.token)) {
+    const refusal = apiRefusalOf(req, url, ctx.auth);
+    if (refusal) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="folio"');
-      sendJson(res, 401, {
-        error: { code: 'unauthorized', message: 'missing or wrong token: send Authorization: Bearer TOKEN (the token is in the URL folio serve printed)' },
-      });
+      sendJson(res, 401, { error: { code: 'unauthorized', message: refusal } });
       return;
     }
     if (url.pathname === '/api/mcp') {
@@ -143,18 +157,33 @@ async function routeRequest(req: IncomingMessage, res: ServerResponse, ctx: Rout
     await handleApiRequest(url.pathname.slice('/api/'.length), req, res, ctx.workspace);
     return;
   }
-  if (await servePageWithFirstWindow(req, res, url, ctx)) return;
+  const isPage = req.method === 'GET' && (url.pathname === '/' || url.pathname === '/index.html');
+  if (isPage && hasRightQueryToken(url, ctx.auth)) {
+    // The trade: the cookie for the token, and the same page (its file parameter
+    // included) at a URL without it, which then loads with its first window.
+    res.writeHead(303, { Location: withoutToken(url), 'Set-Cookie': pageCookieOf(ctx.auth), 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).end();
+    return;
+  }
+  if (isPage && (await servePageWithFirstWindow(req, res, url, ctx))) return;
   await serveRendererFile(ctx.rendererDir, url.pathname, req, res);
 }
 
+/** A failure thrown while routing, as the error payload with its status (a body too large closes the connection: the rest is not read). */
+function sendFailure(res: ServerResponse, err: unknown): void {
+  const error = errorPayloadOf(err);
+  if (error.code === 'too_large') res.setHeader('Connection', 'close');
+  sendJson(res, httpStatusOf(error.code), { error });
+}
+
 /**
- * GET /?token=…&file=PATH: the app page with PATH's first lines in it (first-window.ts),
- * so they paint before any script runs. Only with the right token, since the page
- * then carries file content; false (serve the plain page) otherwise.
+ * GET /?file=PATH: the app page with PATH's first lines in it (first-window.ts),
+ * so they paint before any script runs. Only for a request with the page cookie
+ * (or the bearer token), since the page then carries file content; false (serve
+ * the plain page) otherwise.
  */
 async function servePageWithFirstWindow(req: IncomingMessage, res: ServerResponse, url: URL, ctx: RouteContext): Promise<boolean> {
   const file = url.searchParams.get('file');
-  if (req.method !== 'GET' || (url.pathname !== '/' && url.pathname !== '/index.html') || !file || !hasToken(req, url, ctx.token)) return false;
+  if (!file || !isAuthorized(req, ctx.auth, true)) return false;
   const first = await firstWindowOf(file, HTTP_ACTOR, ctx.workspace);
   if (!first) return false;
   const html = pageWithFirstWindow(await indexHtmlOf(ctx.rendererDir), first);
@@ -173,15 +202,6 @@ function streamEvents(req: IncomingMessage, res: ServerResponse, workspace: stri
     clearInterval(ping);
     off();
   });
-}
-
-function hasToken(req: IncomingMessage, url: URL, token: string): boolean {
-  const header = req.headers.authorization ?? '';
-  const sent = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : url.searchParams.get('token');
-  if (!sent) return false;
-  const a = Buffer.from(sent);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** The address to bind: loopback only, since the API reads and writes files. */

@@ -15,6 +15,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ZodRawShape } from 'zod';
 import { AGENT_TOOLS, createAgentSession, runAgentTool, type AgentSession, type PolicyOverrides } from '../../api/agent-door.ts';
 import { errorPayloadOf } from '../../api/error-payload.ts';
+import { McpHttpSessions, type SessionLimits } from './http-sessions.ts';
 
 const INSTRUCTIONS = [
   'Folio reads any window of any file (multi-GB logs included) and edits files only under a version check.',
@@ -57,30 +58,47 @@ export async function runStdio(root: string, overrides: PolicyOverrides = {}): P
   });
 }
 
+/** The JSON-RPC error answer of the Streamable HTTP door (no request id: it may not have been parsed). */
+function sendRpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
+}
+
 /**
  * Streamable HTTP at /api/mcp: one transport (and MCP session) per client, keyed by the
- * Mcp-Session-Id header the transport hands out on initialize.
+ * Mcp-Session-Id header the transport hands out on initialize. Sessions expire when
+ * idle and are capped in number (http-sessions.ts); an unknown or expired id is 404.
  */
-export function mcpHttpHandler(root: string, overrides: PolicyOverrides = {}) {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
-  return async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+export function mcpHttpHandler(root: string, overrides: PolicyOverrides = {}, limits: SessionLimits = {}) {
+  const sessions = new McpHttpSessions(limits);
+  const handler = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
     const id = req.headers['mcp-session-id'];
-    let transport = typeof id === 'string' ? transports.get(id) : undefined;
-    if (!transport) {
-      if (typeof id === 'string') {
-        res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'unknown MCP session' }, id: null }));
-        return;
-      }
-      const t: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sid) => void transports.set(sid, t),
-      });
-      t.onclose = () => {
-        if (t.sessionId) transports.delete(t.sessionId);
-      };
-      await createMcpServer(createAgentSession(root, 'mcp-http-client', overrides)).connect(t);
-      transport = t;
+    if (typeof id === 'string') {
+      const transport = sessions.transportOf(id);
+      if (!transport) return sendRpcError(res, 404, 'unknown MCP session');
+      sessions.trackRequest(id, res);
+      await transport.handleRequest(req, res, body);
+      return;
     }
-    await transport.handleRequest(req, res, body);
+    if (!sessions.makeRoom()) {
+      return sendRpcError(res, 503, `too many MCP sessions in use (${sessions.maxSessions}); retry later`, { 'Retry-After': '5' });
+    }
+    const server = createMcpServer(createAgentSession(root, 'mcp-http-client', overrides));
+    const t: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sid) => sessions.add(sid, t, server),
+    });
+    t.onclose = () => {
+      if (t.sessionId) sessions.forget(t.sessionId);
+    };
+    await server.connect(t);
+    await t.handleRequest(req, res, body);
+    // A request without a session id that was not an initialize opened nothing: free its server.
+    if (!t.sessionId || !sessions.transportOf(t.sessionId)) await server.close();
   };
+  return Object.assign(handler, {
+    /** live sessions (for tests and diagnostics) */
+    sessionCount: () => sessions.size,
+    /** closes every session (the HTTP server is closing) */
+    closeAll: () => sessions.closeAll(),
+  });
 }

@@ -14,6 +14,18 @@
  * checkpoint's span, and the file is tokenized only as far as it was ever asked.
  * Token pages (whole lines, at most N tokens and at most the read cap in bytes each)
  * are found by a greedy scan whose page starts are remembered per budget.
+ *
+ * Bounded work: gpt-tokenizer's byte-pair merge is quadratic in the length of one
+ * pre-token, and a pre-token is a run of one character class (letters, whitespace,
+ * punctuation), so a 300 KB line of letters without a space took 98 s in one
+ * synchronous call. A run longer than MAX_RUN_CHARS is therefore counted in pieces
+ * of MAX_RUN_CHARS (the text around it separately): the work is linear and each
+ * piece is short. The price: such a text's count may differ by a few tokens from
+ * a whole-text encode, at each cut (a merge across a cut is not made, and the
+ * characters before and after the run are not merged with it). Text without such
+ * a run (any ordinary prose, code or log) is encoded whole, exactly as before.
+ * Long scans and pieced counts also hand the event loop back every SLICE_MS, so a
+ * server counting a huge file keeps answering meanwhile.
  */
 import { closeSync, readSync } from 'node:fs';
 import { FolioError } from '../errors.ts';
@@ -28,8 +40,62 @@ const counters = new Map<TokenizerName, Counter>();
 /** Special-token text like "<|endoftext|>" in a file is text, not an error. */
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
-/** The count function of a tokenizer; its vocabulary is loaded on first use. */
-export async function tokenCounter(name: string = DEFAULT_TOKENIZER): Promise<Counter> {
+/** Longest run of one character class encoded in one go; longer runs are counted in pieces this long. */
+export const MAX_RUN_CHARS = 512;
+/** Runs of letters (with their marks), of whitespace, or of punctuation and symbols: what one pre-token can span. Digits come in groups of three. */
+const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${MAX_RUN_CHARS + 1},}|\\s{${MAX_RUN_CHARS + 1},}|[^\\s\\p{L}\\p{M}\\p{N}]{${MAX_RUN_CHARS + 1},}`, 'gu');
+/** Longest stretch of synchronous counting before the event loop gets a turn. */
+const SLICE_MS = 10;
+
+/** True when `text` holds a run of one class longer than MAX_RUN_CHARS (and so is counted in pieces). */
+function hasLongRun(text: string): boolean {
+  if (text.length <= MAX_RUN_CHARS) return false;
+  LONG_RUN.lastIndex = 0;
+  return LONG_RUN.test(text);
+}
+
+/** The text in the pieces counted one by one: the stretches between long runs whole, each long run cut every MAX_RUN_CHARS. */
+function* piecesOf(text: string): Generator<string> {
+  let at = 0;
+  LONG_RUN.lastIndex = 0;
+  for (const run of text.matchAll(LONG_RUN)) {
+    if (run.index > at) yield text.slice(at, run.index);
+    const end = run.index + run[0].length;
+    for (let cut = run.index; cut < end; ) {
+      let next = Math.min(end, cut + MAX_RUN_CHARS);
+      // Never between the halves of a surrogate pair.
+      if (next < end && (text.charCodeAt(next) & 0xfc00) === 0xdc00) next++;
+      yield text.slice(cut, next);
+      cut = next;
+    }
+    at = end;
+  }
+  if (at < text.length) yield text.slice(at);
+}
+
+/** Hands the event loop a turn when the current slice of synchronous work has run SLICE_MS. */
+class Slicer {
+  private since = performance.now();
+  async maybeYield(): Promise<void> {
+    if (performance.now() - this.since < SLICE_MS) return;
+    await new Promise<void>((resolveTurn) => setImmediate(resolveTurn));
+    this.since = performance.now();
+  }
+}
+
+/** The count of `text` with the tokenizer's `count`: whole, or in pieces (yielding between them) when it has a long run. */
+async function boundedCount(count: Counter, text: string, slicer = new Slicer()): Promise<number> {
+  if (!hasLongRun(text)) return count(text);
+  let total = 0;
+  for (const piece of piecesOf(text)) {
+    total += count(piece);
+    await slicer.maybeYield();
+  }
+  return total;
+}
+
+/** The count function of a tokenizer (whole texts, unbounded: callers go through boundedCount); its vocabulary is loaded on first use. */
+async function tokenCounter(name: string = DEFAULT_TOKENIZER): Promise<Counter> {
   if (!(TOKENIZERS as readonly string[]).includes(name)) {
     throw new FolioError('invalid_input', `unknown tokenizer "${name}"; known: ${TOKENIZERS.join(', ')}`, { tokenizer: name, known: [...TOKENIZERS] });
   }
@@ -44,8 +110,9 @@ export async function tokenCounter(name: string = DEFAULT_TOKENIZER): Promise<Co
   return c;
 }
 
+/** The tokens of `text`: gpt-tokenizer's count, except for texts with a run longer than MAX_RUN_CHARS (see above). */
 export async function countTokens(text: string, name: string = DEFAULT_TOKENIZER): Promise<number> {
-  return (await tokenCounter(name))(text);
+  return boundedCount(await tokenCounter(name), text);
 }
 
 // ---------------------------------------------------------------------------
@@ -72,6 +139,15 @@ interface TokenMap {
   done: Point;
   complete: boolean;
   pages: Map<string, Point[]>;
+  /** the tail of the work on this map: scans yield, so two requests must not extend it at once */
+  queue: Promise<unknown>;
+}
+
+/** Runs `work` on the map after the work already queued on it. */
+function serialized<T>(m: TokenMap, work: () => Promise<T>): Promise<T> {
+  const run = m.queue.then(work, work);
+  m.queue = run.catch(() => {});
+  return run;
 }
 
 const maps = new Map<string, TokenMap>();
@@ -81,7 +157,7 @@ async function mapOf(path: string, etag: string, size: number, bomLen: number, t
   let m = maps.get(key);
   if (!m) {
     const start = { lineIdx: 0, byte: Math.min(bomLen, size), tokens: 0 };
-    m = { path, size, bomLen, count: await tokenCounter(tokenizer), checkpoints: [start], done: start, complete: size <= bomLen, pages: new Map() };
+    m = { path, size, bomLen, count: await tokenCounter(tokenizer), checkpoints: [start], done: start, complete: size <= bomLen, pages: new Map(), queue: Promise.resolve() };
     if (maps.size >= 16) maps.delete(maps.keys().next().value!);
     maps.set(key, m);
   }
@@ -91,11 +167,12 @@ async function mapOf(path: string, etag: string, size: number, bomLen: number, t
 /**
  * Visit the lines from `from` (a line start) on, with their token counts, until
  * `visit` returns false or the file ends. Lines are cut at '\n' only, as the line
- * index cuts them.
+ * index cuts them. Yields to the event loop every SLICE_MS.
  */
-function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte: number, tokens: number) => boolean): void {
+async function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte: number, tokens: number) => boolean): Promise<void> {
   const fd = openForRead(m.path);
   const dec = new TextDecoder();
+  const slicer = new Slicer();
   try {
     let pos = from.byte;
     let lineIdx = from.lineIdx;
@@ -116,7 +193,8 @@ function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte: numbe
         if (nl < 0 && !atEnd) break;
         const e = nl < 0 ? chunk.length : nl + 1;
         if (e === s) break;
-        const t = m.count(dec.decode(chunk.subarray(s, e)));
+        const t = await boundedCount(m.count, dec.decode(chunk.subarray(s, e)), slicer);
+        await slicer.maybeYield();
         if (!visit({ lineIdx, byte: chunkStart + s, tokens }, chunkStart + e, t)) return;
         lineIdx++;
         tokens += t;
@@ -132,11 +210,11 @@ function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte: numbe
 }
 
 /** Tokenize on from the map's frontier until `tokens` are counted (or the end), leaving checkpoints. */
-function extendTo(m: TokenMap, tokens: number): void {
+async function extendTo(m: TokenMap, tokens: number): Promise<void> {
   if (m.complete || m.done.tokens > tokens) return;
   let last = m.checkpoints.at(-1)!;
   let reached = false;
-  scanLines(m, m.done, (line, endByte, t) => {
+  await scanLines(m, m.done, (line, endByte, t) => {
     if (line.byte - last.byte >= CHECKPOINT_BYTES) {
       last = line;
       m.checkpoints.push(line);
@@ -149,8 +227,8 @@ function extendTo(m: TokenMap, tokens: number): void {
 }
 
 /** The line holding token `t` (0-based), as the point where it starts, plus its count; null past the end. */
-function lineOfToken(m: TokenMap, t: number): { line: Point; endByte: number; tokens: number } | null {
-  extendTo(m, t);
+async function lineOfToken(m: TokenMap, t: number): Promise<{ line: Point; endByte: number; tokens: number } | null> {
+  await extendTo(m, t);
   let lo = 0;
   let hi = m.checkpoints.length - 1;
   while (lo < hi) {
@@ -159,7 +237,7 @@ function lineOfToken(m: TokenMap, t: number): { line: Point; endByte: number; to
     else hi = mid - 1;
   }
   let found: { line: Point; endByte: number; tokens: number } | null = null;
-  scanLines(m, m.checkpoints[lo]!, (line, endByte, n) => {
+  await scanLines(m, m.checkpoints[lo]!, (line, endByte, n) => {
     if (line.tokens + n > t) {
       found = { line, endByte, tokens: n };
       return false;
@@ -200,15 +278,19 @@ export async function tokenRangeSpan(f: FileRef, tokenizer: string, start: numbe
     throw new FolioError('invalid_range', `token range ${start}-${end} is invalid: 0-based, end exclusive, start < end`, { token_start: start, token_end: end });
   }
   const m = await mapOf(f.path, f.etag, f.size, f.bomLen, tokenizer);
-  const first = lineOfToken(m, start);
+  return serialized(m, () => spanOfTokens(m, tokenizer, start, end));
+}
+
+async function spanOfTokens(m: TokenMap, tokenizer: string, start: number, end: number): Promise<TokenSpan> {
+  const first = await lineOfToken(m, start);
   if (!first) {
     throw new FolioError('out_of_bounds', `token ${start} is past the end of the file (${m.done.tokens} tokens of ${tokenizer})`, { token_start: start, total_tokens: m.done.tokens, tokenizer });
   }
   const notes: string[] = [];
-  let last = lineOfToken(m, end - 1);
+  let last = await lineOfToken(m, end - 1);
   if (!last) {
     notes.push(`token_end ${end} clamped to the end of the file (${m.done.tokens} tokens)`);
-    last = lineOfToken(m, m.done.tokens - 1)!;
+    last = (await lineOfToken(m, m.done.tokens - 1))!;
   }
   return {
     startLine: first.line.lineIdx + 1,
@@ -235,6 +317,10 @@ export async function tokenPage(f: FileRef, tokenizer: string, budget: number, p
   if (!Number.isInteger(budget) || budget < 1) throw new FolioError('invalid_range', `page_tokens must be >= 1, got ${budget}`, { page_tokens: budget });
   if (!Number.isInteger(page) || page < 1) throw new FolioError('invalid_range', `page must be >= 1, got ${page}`, { page });
   const m = await mapOf(f.path, f.etag, f.size, f.bomLen, tokenizer);
+  return serialized(m, () => pageOfTokens(m, f, budget, page, maxBytes));
+}
+
+async function pageOfTokens(m: TokenMap, f: FileRef, budget: number, page: number, maxBytes: number): Promise<TokenPage> {
   const key = `${budget}:${maxBytes}`;
   let starts = m.pages.get(key);
   if (!starts) m.pages.set(key, (starts = [m.checkpoints[0]!]));
@@ -244,7 +330,7 @@ export async function tokenPage(f: FileRef, tokenizer: string, budget: number, p
     const from = starts.at(-1)!;
     let next: Point | null = null;
     let end: Point = fileEnd;
-    scanLines(m, from, (line, endByte, t) => {
+    await scanLines(m, from, (line, endByte, t) => {
       const empty = line.byte === from.byte;
       if (!empty && (line.tokens + t - from.tokens > budget || endByte - from.byte > maxBytes)) {
         next = line;
