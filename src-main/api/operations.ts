@@ -13,9 +13,8 @@ import { resolve as resolvePath } from 'node:path';
 import { outlineOf } from '../engine/address/markdown-outline.ts';
 import { searchPath } from '../engine/search/search-path.ts';
 import { upsert } from '../engine/write/upsert.ts';
-import { toUpsertRequest } from './upsert-request.ts';
+import { upsertRequestOf } from './upsert-request.ts';
 import { readByInput } from './read-address.ts';
-import { resolveUpsertInput } from './upsert-address.ts';
 import { toSearchOptions } from './search-request.ts';
 import { RecentAddInput, RecentListInput, RecentOutput } from './schemas.ts';
 import { addRecent, listRecent } from './app/recent-files.ts';
@@ -125,8 +124,8 @@ export const operations = {
       'Markdown: target {section: {path, position: replace|insert|append}} with expected_section_sha256 (from outline or a section read). ' +
       'JSON: target {json: {path, op: set|insert|delete, value}} (jsonl_line for JSON Lines) with if_match: only the text of that value changes.',
     run: async (input) => {
-      const plain = await resolveUpsertInput(input);
-      return upsert(plain.path, toUpsertRequest(plain));
+      const { path, request } = await upsertRequestOf(input);
+      return upsert(path, request);
     },
   }),
   review_list: op({

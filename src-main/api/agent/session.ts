@@ -28,8 +28,7 @@ import { outlineView } from '../operations.ts';
 import { readByInput } from '../read-address.ts';
 import { toSearchOptions } from '../search-request.ts';
 import { FileInfoInput, OutlineInput, ReadInput, SearchInput, UpsertInput } from '../schemas.ts';
-import { resolveUpsertInput } from '../upsert-address.ts';
-import { toUpsertRequest } from '../upsert-request.ts';
+import { resolveUpsertInput, toUpsertRequest } from '../upsert-request.ts';
 import { countTokens } from '../../engine/address/tokens.ts';
 
 export type { PolicyOverrides } from './policy.ts';
