@@ -15,9 +15,9 @@ import { resolve as resolvePath } from 'node:path';
 import { outlineOf } from '../engine/address/markdown-outline.ts';
 import { searchPath } from '../engine/search/search-path.ts';
 import { upsert } from '../engine/write/upsert.ts';
-import { toUpsertRequest } from './upsert-request.ts';
+import { upsertRequestOf } from './upsert-request.ts';
 import { readByInput } from './read-address.ts';
-import { resolveUpsertInput } from './upsert-address.ts';
+import { applyOwnEdit } from '../review/journal.ts';
 import { toSearchOptions } from './search-request.ts';
 import { RecentAddInput, RecentListInput, RecentOutput } from './schemas.ts';
 import { addRecent, listRecent } from './app/recent-files.ts';
@@ -128,9 +128,13 @@ export const operations = {
       'carries the current version and a ready read request: re-read exactly that and retry. dry_run previews the diff without writing. ' +
       'Markdown: target {section: {path, position: replace|insert|append}} with expected_section_sha256 (from outline or a section read). ' +
       'JSON: target {json: {path, op: set|insert|delete, value}} (jsonl_line for JSON Lines) with if_match: only the text of that value changes.',
-    run: async (input) => {
-      const plain = await resolveUpsertInput(input);
-      return upsert(plain.path, toUpsertRequest(plain));
+    run: async (input, actor, ctx) => {
+      const { path, request } = await upsertRequestOf(input);
+      if (request.dryRun) return upsert(path, request);
+      // The caller's own edit is journaled under the caller, so review_undo (`folio review undo FILE`) takes it back.
+      const { upsert: r } = await applyOwnEdit(workspaceOf(ctx), actor, resolvePath(path), request);
+      const { removed: _removed, inserted: _inserted, ...answer } = r;
+      return answer;
     },
   }),
   proposal_status: op({

@@ -1,15 +1,26 @@
-/** UpsertInput (the wire shape) to the engine's request. */
+/**
+ * UpsertInput (the wire shape) to the engine's request, in one place: the
+ * preconditions are parsed here once (if_not_modified_since becomes ms), plain
+ * targets map to the engine's UpsertTarget, and section / JSON targets are
+ * resolved (upsert-address.ts) to the line or byte edit they name, with its guards.
+ * Every door's upsert (the operation table, the agent session) starts here.
+ */
 import { FolioError } from '../engine/errors.ts';
 import type { UpsertRequest, UpsertTarget } from '../engine/write/upsert.ts';
+import type { AddressPreconditions, Preconditions } from '../engine/write/preconditions.ts';
+import { wirePreconditionsOf, wireTargetOf } from '../review/views.ts';
+import { jsonUpsertOf, sectionUpsertOf, type PlannedUpsert } from './upsert-address.ts';
 import type { UpsertInput } from './schemas.ts';
 
-function targetOf(t: UpsertInput['target']): UpsertTarget {
+export type { PlannedUpsert } from './upsert-address.ts';
+
+type PlainTarget = Exclude<UpsertInput['target'], { section: unknown } | { json: unknown }>;
+
+function targetOf(t: PlainTarget): UpsertTarget {
   if ('insert' in t) return { kind: 'insert', at: t.insert.at, units: t.insert.units ?? 'lines' };
   if ('replace' in t) return { kind: 'replace', start: t.replace.start, end: t.replace.end, units: t.replace.units ?? 'lines' };
   if ('delete' in t) return { kind: 'delete', start: t.delete.start, end: t.delete.end, units: t.delete.units ?? 'lines' };
-  if ('append' in t) return { kind: 'append' };
-  // Section and JSON targets are resolved to these first (upsert-address.ts).
-  throw new FolioError('invalid_input', 'section and json targets must be resolved before the engine upsert', { target: Object.keys(t) });
+  return { kind: 'append' };
 }
 
 function timeOf(v: number | string): number {
@@ -18,22 +29,71 @@ function timeOf(v: number | string): number {
   return ms;
 }
 
-export function toUpsertRequest(input: UpsertInput): UpsertRequest {
-  const target = targetOf(input.target);
+/** The wire preconditions as the program's (the only place if_not_modified_since is parsed). */
+export function preconditionsOf(input: UpsertInput): AddressPreconditions {
+  const p: AddressPreconditions = {
+    ifMatch: input.if_match,
+    expectedSha256: input.expected_sha256,
+    ifNotModifiedSince: input.if_not_modified_since === undefined ? undefined : timeOf(input.if_not_modified_since),
+    expectedRangeSha256: input.expected_range_sha256,
+    anchors: input.anchors,
+    expectedSectionSha256: input.expected_section_sha256,
+  };
+  for (const k of Object.keys(p) as (keyof AddressPreconditions)[]) if (p[k] === undefined) delete p[k];
+  return p;
+}
+
+function plainRequestOf(input: UpsertInput, t: PlainTarget, pre: AddressPreconditions): UpsertRequest {
+  const { expectedSectionSha256, ...preconditions } = pre;
+  if (expectedSectionSha256 !== undefined) throw new FolioError('invalid_input', 'expected_section_sha256 goes with section targets', {});
+  const target = targetOf(t);
   if (target.kind !== 'delete' && input.content === undefined) {
     throw new FolioError('invalid_input', `${target.kind} needs content`, { target: target.kind });
   }
   return {
     target,
     content: input.content ?? '',
-    preconditions: {
-      ifMatch: input.if_match,
-      expectedSha256: input.expected_sha256,
-      ifNotModifiedSince: input.if_not_modified_since === undefined ? undefined : timeOf(input.if_not_modified_since),
-      expectedRangeSha256: input.expected_range_sha256,
-      anchors: input.anchors,
-    },
-    normalizeNewlines: input.normalize_newlines,
-    dryRun: input.dry_run,
+    preconditions: preconditions satisfies Preconditions,
+    ...(input.normalize_newlines !== undefined ? { normalizeNewlines: input.normalize_newlines } : {}),
+    ...(input.dry_run ? { dryRun: true } : {}),
+  };
+}
+
+/** The file and the engine request `input` names; section and JSON addresses are resolved (and their preconditions checked) on the way. */
+export async function upsertRequestOf(input: UpsertInput): Promise<PlannedUpsert> {
+  const pre = preconditionsOf(input);
+  const t = input.target;
+  if (!('section' in t) && !('json' in t)) return { path: input.path, request: plainRequestOf(input, t, pre) };
+  if (pre.expectedRangeSha256 !== undefined) {
+    throw new FolioError('invalid_input', 'section and json targets compute their range: guard them with expected_section_sha256 or if_match, not expected_range_sha256', {});
+  }
+  return 'section' in t ? sectionUpsertOf(input, t.section, pre) : jsonUpsertOf(input, t.json, pre);
+}
+
+/**
+ * @deprecated for the agent session until it takes upsertRequestOf: a plain
+ * (position) input as the engine request.
+ */
+export function toUpsertRequest(input: UpsertInput): UpsertRequest {
+  const t = input.target;
+  if ('section' in t || 'json' in t) {
+    throw new FolioError('invalid_input', 'section and json targets must be resolved before the engine upsert', { target: Object.keys(t) });
+  }
+  return plainRequestOf(input, t, preconditionsOf(input));
+}
+
+/**
+ * @deprecated for the agent session until it takes upsertRequestOf: `input` with
+ * its address resolved, back in the wire shape.
+ */
+export async function resolveUpsertInput(input: UpsertInput): Promise<UpsertInput> {
+  const { path, request: r } = await upsertRequestOf(input);
+  return {
+    path,
+    target: wireTargetOf(r.target),
+    content: r.content,
+    ...wirePreconditionsOf(r.preconditions),
+    ...(r.normalizeNewlines !== undefined ? { normalize_newlines: r.normalizeNewlines } : {}),
+    ...(r.dryRun ? { dry_run: true } : {}),
   };
 }

@@ -20,6 +20,7 @@
  * over that region is never overwritten. When the guard fails, the `conflict`
  * lists those later edits (`later_entries`, newest first): undo them first.
  */
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { FolioError, isFolioError, type ErrorCode } from '../engine/errors.ts';
 import { upsert, type UpsertRequest, type UpsertResult } from '../engine/write/upsert.ts';
 import { loadBytes, sha256Of, storeBytes } from './blobs.ts';
@@ -105,16 +106,65 @@ export function recordEntry(store: ReviewStore, d: ReviewDocShape, entry: Journa
   d.next_seq = entry.seq + 1;
 }
 
-/** Apply an edit directly (a person's own edit) and journal it, so it can be undone. */
-export async function applyDirect(root: string, actor: ReviewActor, path: string, req: Omit<UpsertRequest, 'dryRun' | 'captureBytes'>): Promise<JournalEntry> {
+/** Apply an edit directly and journal it under `actor`, so it can be undone: the entry and the engine's answer. */
+export async function applyJournaled(
+  root: string,
+  actor: ReviewActor,
+  path: string,
+  req: Omit<UpsertRequest, 'dryRun' | 'captureBytes'>,
+): Promise<{ entry: JournalEntry; upsert: UpsertResult }> {
   const store = storeOf(root);
   return store.locked(async () => {
     const r = await upsert(store.absPathOf(path), { ...req, captureBytes: true });
     const seq = nextSeq(store);
     const entry = entryOfResult(store, r, { proposalId: null, actor, decidedBy: actor }, seq);
     store.commit((d) => recordEntry(store, d, entry));
-    return entry;
+    return { entry, upsert: r };
   });
+}
+
+/** Apply an edit directly (an agent's auto edit) and journal it, so it can be undone. */
+export async function applyDirect(root: string, actor: ReviewActor, path: string, req: Omit<UpsertRequest, 'dryRun' | 'captureBytes'>): Promise<JournalEntry> {
+  return (await applyJournaled(root, actor, path, req)).entry;
+}
+
+/** Why this process cannot write the review state of `root` (a read-only or foreign directory), or null if it can. */
+function unwritableStateOf(root: string): string | null {
+  const store = storeOf(root);
+  try {
+    mkdirSync(store.changesDir, { recursive: true });
+    accessSync(store.changesDir, constants.W_OK);
+    accessSync(store.dir, constants.W_OK);
+    return null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return `${store.dir} is not writable (${code})`;
+    throw err;
+  }
+}
+
+/**
+ * A person's own edit (the upsert operation of the CLI, the app, HTTP): applied and
+ * journaled under `actor` like an agent's auto edit, so `review undo` takes it back.
+ * The journal is the person's convenience, not a gate: where the workspace state
+ * cannot be written (folio run from a read-only directory) the edit still applies,
+ * unjournaled, and its notes say so.
+ */
+export async function applyOwnEdit(
+  root: string,
+  actor: ReviewActor,
+  path: string,
+  req: Omit<UpsertRequest, 'dryRun' | 'captureBytes'>,
+): Promise<{ entry: JournalEntry | null; upsert: UpsertResult }> {
+  const unwritable = unwritableStateOf(root);
+  if (unwritable === null) {
+    const done = await applyJournaled(root, actor, path, req);
+    done.upsert.notes.push(`journaled as ${done.entry.id}: review undo takes it back`);
+    return done;
+  }
+  const r = await upsert(storeOf(root).absPathOf(path), req);
+  r.notes.push(`not journaled: ${unwritable}; review undo cannot take this edit back`);
+  return { entry: null, upsert: r };
 }
 
 export interface StepOptions {

@@ -11,6 +11,7 @@ const folio = (args: string[], input?: string, uid?: number) =>
   spawnSync(process.execPath, [BIN, ...args], {
     encoding: 'utf8',
     input,
+    cwd: tmp.dir, // the edits are journaled in the current directory's workspace: keep that out of the checkout
     env: { ...process.env, FOLIO_CACHE_DIR: tmp.path(uid === undefined ? 'cache' : `cache-${uid}`) },
     ...(uid !== undefined ? { uid, gid: uid } : {}),
   });

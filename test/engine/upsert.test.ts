@@ -8,6 +8,7 @@ import { openIndex } from '../../src-main/engine/index/store.ts';
 import { read } from '../../src-main/engine/read/read.ts';
 import { lineHash } from '../../src-main/engine/text/hashline.ts';
 import { upsert, type UpsertRequest } from '../../src-main/engine/write/upsert.ts';
+import { fileSha256 } from '../../src-main/engine/write/preconditions.ts';
 import { PNG_1x1 } from '../fixtures/generate.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 
@@ -154,6 +155,19 @@ describe('preconditions', () => {
     // The current ones pass.
     await upsert(p, { target: { kind: 'replace', start: 2, end: 2, units: 'lines' }, content: 'B', preconditions: { expectedSha256: sha(readFileSync(p)) } });
     expect(readFileSync(p, 'utf8')).toBe('a\nB\nc\nd\n');
+  });
+
+  it('expected_sha256 uses the digest known for the version (file facts cache it) instead of reading the file again', async () => {
+    const p = file('a\nb\n');
+    const v = (await read(p, { mode: 'head', lines: 0 })).version;
+    expect(v.sha256).toBe(sha('a\nb\n'));
+    // A known digest is the answer: not even a missing file is read.
+    expect(await fileSha256(tmp.path('never-written.txt'), { ...v, sha256: 'f'.repeat(64) })).toBe('f'.repeat(64));
+    // Unknown: the bytes are hashed.
+    expect(await fileSha256(p, { ...v, sha256: undefined })).toBe(sha('a\nb\n'));
+    expect(await fileSha256(p)).toBe(sha('a\nb\n'));
+    const r = await upsert(p, { target: { kind: 'append' }, content: 'c', preconditions: { expectedSha256: v.sha256!.toUpperCase() } });
+    expect(r.preconditions).toEqual({ checked: ['expected_sha256'], whole_file: 'matched', range: 'not_checked' });
   });
 
   it('anchors: stale ones fail with the mismatched lines compacted and a ready read; the read then makes the retry succeed', async () => {

@@ -20,8 +20,7 @@ import { propose } from '../../review/proposals.ts';
 import { runOp, type CallContext, type OperationName, type OpInput } from '../handle.ts';
 import { operations, type Actor } from '../operations.ts';
 import { AgentFileInfoOutput, AgentOutlineOutput, AgentProposalStatusOutput, AgentReadOutput, AgentSearchOutput, AgentUpsertOutput } from '../schemas/agent.ts';
-import { resolveUpsertInput } from '../upsert-address.ts';
-import { toUpsertRequest } from '../upsert-request.ts';
+import { resolveUpsertInput, toUpsertRequest } from '../upsert-request.ts';
 import { checkAccess, reviewPolicyFor, type WorkspacePolicy } from './policy.ts';
 import { answerTextOf, redactLines, redactMatchText, redactPreview, redactStrings, redactedTargetLines, secretLinesAround, type RedactionRule } from './redact.ts';
 

@@ -2,14 +2,17 @@
  * `folio upsert FILE (--insert-at L | --replace A-B | --delete A-B | --append) [--bytes]
  *  (--content TEXT | --content-file F | --content-stdin)
  *  (--if-match ETAG | --sha256 H | --anchors 12#a3f,13#9c1 | --range-sha256 H | --if-not-modified-since T)
- *  [--dry-run] [--no-normalize-newlines] [--json]`
+ *  [--dry-run] [--no-normalize-newlines] [--root DIR] [--json]`
  * or addressed: `--section PATH (--section-replace [--body-only] | --section-insert | --section-append)
  *  --section-sha256 H` (markdown), `--json-path P (--json-set VALUE | --json-insert VALUE [--index I] |
  *  --json-delete) [--jsonl-line N]` (JSON; VALUE is JSON text).
- * A human at the keyboard: applies directly (no review queue). Line ranges are
- * inclusive; with --bytes, ranges are [A, B) like `folio read --range`.
+ * A human at the keyboard: applies directly (no review queue), journaled in the
+ * workspace at --root (default: the current directory, as `folio review`), so
+ * `folio review undo FILE` takes it back. Line ranges are inclusive; with --bytes,
+ * ranges are [A, B) like `folio read --range`.
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { FolioError, handle, type OpOutput } from '../../api/handle.ts';
 import type { UpsertInput } from '../../api/schemas.ts';
@@ -57,6 +60,7 @@ interface Flags {
   jsonDelete?: boolean;
   index?: number;
   jsonlLine?: number;
+  root?: string;
 }
 
 const jsonValue = (flag: string) => (v: string): unknown => {
@@ -163,6 +167,7 @@ export function registerUpsert(program: Command, io: CliIO): void {
     .option('--index <i>', 'with --json-insert: position in the array (default: the end)', int('--index'))
     .option('--json-delete', 'delete the value at --json-path')
     .option('--jsonl-line <n>', 'JSON Lines: the line the path is inside', int('--jsonl-line'))
+    .option('--root <dir>', 'workspace root whose .folio/review journal records the edit (default: the current directory)')
     .option('--json', 'print the response as one JSON object')
     .action(async (file: string, f: Flags) => {
       const target = targetOf(f);
@@ -185,7 +190,7 @@ export function registerUpsert(program: Command, io: CliIO): void {
           ...(f.dryRun ? { dry_run: true } : {}),
           ...(f.normalizeNewlines === false ? { normalize_newlines: false } : {}),
         };
-        const r = await handle('upsert', input, HUMAN);
+        const r = await handle('upsert', input, HUMAN, { workspace: resolve(f.root ?? process.cwd()) });
         io.stdout.write(f.json ? JSON.stringify(r) + '\n' : formatUpsert(r));
       } catch (err) {
         throw new Exit(printError(err, Boolean(f.json), io));
