@@ -23,6 +23,7 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   ambiguous: 409,
   parse_error: 422,
   cancelled: 499,
+  timeout: 504,
 };
 
 export function httpStatusOf(code: string): number {

@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'ambiguous',
   'parse_error',
   'cancelled',
+  'timeout',
   'io_error',
 ] as const;
 

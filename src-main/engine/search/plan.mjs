@@ -21,7 +21,11 @@
  * scan-utf8.mjs runs the three modes; scan-decoded.mjs runs lineRe only.
  */
 
+import { isLinearTimeRegex } from './regex-engine.mjs';
+
 const META = /[\\^$.|?*+()[\]{}]/;
+/** Quantifiers and alternation: the only choice points a backtracking engine can multiply. */
+const CHOICE = /[*+?{|]/;
 const LOOKAROUND = /\(\?<?[=!]/;
 
 /**
@@ -34,6 +38,7 @@ const LOOKAROUND = /\(\?<?[=!]/;
  * @property {RegExp} lineRe   flags + 'g', run on one line's text
  * @property {boolean} asciiOnly the regex can only match ASCII characters: latin1 decoding is exact
  * @property {boolean} anchorCheck chunk hits must be re-checked on their line ('m' was added and the pattern has ^ or $)
+ * @property {boolean} bounded no line can make the regex backtrack without limit (see boundedRegex)
  */
 
 /**
@@ -66,7 +71,21 @@ export function planSearch(pattern, flags) {
     lineRe,
     asciiOnly: isAsciiOnlyRegex(pattern, own),
     anchorCheck: !own.includes('m') && /[\^$]/.test(pattern),
+    bounded: literal || boundedRegex(pattern, own),
   };
+}
+
+/**
+ * True when no input can make the regex run for long: V8's linear-time engine can
+ * run it (regex-engine.mjs), or it has no choice point at all (no quantifier, no
+ * alternation; '?' of '(?:' counts too, conservatively), so a backtracking engine
+ * tries each start position once: O(line length x pattern length). The common
+ * case-insensitive word search ('timeout', 'i') is the second kind.
+ * @param {string} pattern
+ * @param {string} flags
+ */
+export function boundedRegex(pattern, flags) {
+  return !CHOICE.test(pattern) || isLinearTimeRegex(pattern, flags);
 }
 
 /**

@@ -14,7 +14,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { planSearch } from './plan.mjs';
 import { RangeSearch } from './range-search.mjs';
 
-export { planSearch, isAsciiOnlyRegex } from './plan.mjs';
+export { planSearch, isAsciiOnlyRegex, boundedRegex } from './plan.mjs';
+export { isLinearTimeRegex } from './regex-engine.mjs';
 export { RangeSearch } from './range-search.mjs';
 /** @typedef {import('./plan.mjs').SearchPlan} SearchPlan */
 /** @typedef {import('./range-search.mjs').RawMatch} RawMatch */
@@ -33,7 +34,7 @@ export { RangeSearch } from './range-search.mjs';
  * @property {string} [encoding]
  * @property {number} piece   this range's place in file order
  * @property {SharedArrayBuffer} control  Int32 [cancel flag, first capped piece]
- * @property {SharedArrayBuffer} progress Int32 per piece: KiB done
+ * @property {SharedArrayBuffer} progress Int32 pair per piece: KiB searched, matching lines found
  */
 
 /**
@@ -60,7 +61,9 @@ export function searchPiece(job) {
         break;
       }
       const finished = rs.step();
-      Atomics.store(progress, job.piece, Math.ceil(rs.bytesDone / 1024));
+      // Rounded down mid-piece (never claim unsearched bytes), up at the end (search.ts caps it at the piece size).
+      Atomics.store(progress, 2 * job.piece, (finished ? Math.ceil : Math.floor)(rs.bytesDone / 1024));
+      Atomics.store(progress, 2 * job.piece + 1, Math.min(rs.result.count, 0x7fffffff));
       if (finished) break;
     }
     if (rs.result.capped) {

@@ -15,6 +15,13 @@
  * ABORT_GRACE_MS after an abort is terminated (the pool respawns on demand). In
  * the calling thread (small files, threads: 0) the flag is checked between chunks
  * only.
+ *
+ * Nothing hangs the caller: V8's linear-time engine takes over any regex that
+ * backtracks too much (regex-engine.mjs), and a regex it cannot run (plan.bounded
+ * false: backreferences, lookarounds, 'i'/'u' with quantifiers) never runs in the
+ * calling thread, even for a small file. Every search has a time budget
+ * (search-budget.ts); past it the workers are stopped like after an abort and the
+ * caller gets a `timeout` error saying how far the search got.
  */
 import { closeSync } from 'node:fs';
 import { poolRegistry } from '../index/worker-pool.ts';
@@ -22,6 +29,7 @@ import { FolioError, fromFsError, type ErrorCode } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
 import { defaultThreads } from '../index/builder.ts';
 import type { LineIndex } from '../index/line-index.ts';
+import { searchBudgetMs, searchTimeoutError, type PieceProgress } from './search-budget.ts';
 import {
   planSearch,
   RangeSearch,
@@ -52,6 +60,8 @@ export interface SearchOptions {
   threads?: number;
   /** Ranges smaller than this are searched in the calling thread (default 8 MiB; tests and benches lower it). */
   smallRangeBytes?: number;
+  /** Time budget in ms (default FOLIO_SEARCH_TIMEOUT_MS or 10 s); past it the search fails with `timeout`. */
+  timeoutMs?: number;
   signal?: AbortSignal;
   onProgress?: (p: { bytesDone: number; totalBytes: number }) => void;
 }
@@ -159,21 +169,30 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
   const maxLineChars = intOption('maxLineChars', opts.maxLineChars, DEFAULT_MAX_LINE_CHARS, 1, 1_000_000);
   const threads = intOption('threads', opts.threads, defaultThreads(), 0, 256);
   const countOnly = opts.countOnly ?? false;
+  const budgetMs = searchBudgetMs(opts.timeoutMs);
   const { start, end } = lineRange(index, opts.startByte ?? 0, opts.endByte ?? index.size);
   if (opts.signal?.aborted) throw cancelled(index.path);
 
   const total = end - start;
-  const inThread = threads === 0 || total < (opts.smallRangeBytes ?? SMALL_RANGE_BYTES);
-  const bounds = inThread ? [start, end] : splitAtLines(index, start, end, threads);
+  const small = threads === 0 || total < (opts.smallRangeBytes ?? SMALL_RANGE_BYTES);
+  // An unbounded regex goes to a worker even for a small range: only a worker can be stopped mid-exec.
+  const inThread = small && plan.bounded;
+  const bounds = small ? [start, end] : splitAtLines(index, start, end, threads);
   const pieces = bounds.length - 1;
   const control = new Int32Array(new SharedArrayBuffer(8));
   Atomics.store(control, 1, 0x7fffffff);
-  const progress = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, pieces)));
-  const bytesDone = () => {
-    let done = 0;
-    for (let i = 0; i < pieces; i++) done += Math.min(Atomics.load(progress, i) * 1024, bounds[i + 1]! - bounds[i]!);
-    return done;
-  };
+  // Per piece: [KiB searched, matching lines found].
+  const progress = new Int32Array(new SharedArrayBuffer(8 * Math.max(1, pieces)));
+  const pieceProgress = (): PieceProgress[] =>
+    Array.from({ length: pieces }, (_, i) => ({
+      start: bounds[i]!,
+      end: bounds[i + 1]!,
+      bytesDone: Atomics.load(progress, 2 * i) * 1024,
+      matches: Atomics.load(progress, 2 * i + 1),
+    }));
+  const bytesDone = () => pieceProgress().reduce((n, p) => n + Math.min(p.bytesDone, p.end - p.start), 0);
+  const timeoutError = (done: PieceProgress[]) =>
+    searchTimeoutError(index, { pattern: plan.pattern, flags: plan.flags, start, end, budgetMs }, done);
   const jobs: RangeJob[] = Array.from({ length: pieces }, (_, i) => ({
     path: index.path,
     pattern: plan.pattern,
@@ -190,10 +209,13 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
   }));
 
   let results: RangeResult[];
+  const deadline = performance.now() + budgetMs;
   if (inThread) {
-    results = [await searchInThread(index.path, plan, jobs[0]!, opts, total)];
+    results = [await searchInThread(index.path, plan, jobs[0]!, opts, total, deadline, timeoutError)];
   } else {
-    results = await searchInWorkers(index.path, jobs, threads, control, opts, () => ({ bytesDone: bytesDone(), totalBytes: total }));
+    const budget = { ms: budgetMs, error: () => timeoutError(pieceProgress()) };
+    const poolSize = Math.max(1, threads);
+    results = await searchInWorkers(index.path, jobs, poolSize, control, opts, () => ({ bytesDone: bytesDone(), totalBytes: total }), budget);
   }
   if (opts.signal?.aborted || results.some((r) => r.cancelled)) throw cancelled(index.path);
   opts.onProgress?.({ bytesDone: total, totalBytes: total });
@@ -246,7 +268,15 @@ function cancelled(path: string): FolioError {
 }
 
 /** Search one range in this thread, a chunk at a time, yielding to the event loop every few chunks so abort and progress work. */
-async function searchInThread(path: string, plan: SearchPlan, job: RangeJob, opts: SearchOptions, total: number): Promise<RangeResult> {
+async function searchInThread(
+  path: string,
+  plan: SearchPlan,
+  job: RangeJob,
+  opts: SearchOptions,
+  total: number,
+  deadline: number,
+  timeoutError: (done: PieceProgress[]) => FolioError,
+): Promise<RangeResult> {
   let fd: number;
   try {
     fd = openForRead(path);
@@ -260,6 +290,10 @@ async function searchInThread(path: string, plan: SearchPlan, job: RangeJob, opt
       opts.onProgress?.({ bytesDone: rs.bytesDone, totalBytes: total });
       await new Promise((resolve) => setImmediate(resolve));
       if (opts.signal?.aborted) return { ...rs.result, cancelled: true };
+      // Between chunks only: plan.bounded keeps each chunk's regex work linear in its size.
+      if (performance.now() > deadline) {
+        throw timeoutError([{ start: job.start, end: job.end, bytesDone: rs.bytesDone, matches: rs.result.count }]);
+      }
     }
     return rs.result;
   } catch (err) {
@@ -276,27 +310,42 @@ async function searchInWorkers(
   control: Int32Array,
   opts: SearchOptions,
   progress: () => { bytesDone: number; totalBytes: number },
+  budget: { ms: number; error: () => FolioError },
 ): Promise<RangeResult[]> {
   const p = pool(threads);
   const runs = jobs.map((job) => p.run(job));
   let graceTimer: NodeJS.Timeout | undefined;
-  const onAbort = () => {
+  let timedOut: FolioError | undefined;
+  const stop = () => {
+    if (graceTimer) return;
     Atomics.store(control, 0, 1);
     // A worker stuck in one long exec never sees the flag: terminate it after a grace period.
     graceTimer = setTimeout(() => runs.forEach((r) => p.terminate(r.id)), ABORT_GRACE_MS);
-    graceTimer.unref();
+  };
+  const onAbort = () => {
+    stop();
+    graceTimer!.unref();
   };
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   if (opts.signal?.aborted) onAbort();
+  // Kept ref'd: the budget is what ends a runaway search, so it must fire even with nothing else pending.
+  const budgetTimer = setTimeout(() => {
+    timedOut = budget.error(); // progress as it stood when the budget ran out
+    stop();
+  }, budget.ms);
   const timer = opts.onProgress ? setInterval(() => opts.onProgress!(progress()), PROGRESS_INTERVAL_MS) : undefined;
   try {
-    return await Promise.all(runs.map((r) => r.done));
+    const results = await Promise.all(runs.map((r) => r.done));
+    if (timedOut && results.some((r) => r.cancelled)) throw timedOut;
+    return results;
   } catch (err) {
+    if (timedOut) throw timedOut;
     if (opts.signal?.aborted) throw cancelled(path);
     throw toFolioError(err, path);
   } finally {
     // Stop the other pieces too when one failed.
     Atomics.store(control, 0, 1);
+    clearTimeout(budgetTimer);
     clearInterval(timer);
     clearTimeout(graceTimer);
     opts.signal?.removeEventListener('abort', onAbort);
