@@ -1,6 +1,6 @@
 /** What an agent may open over MCP: roots, deny and read-only globs, non-regular files, and review rules from folio.config.json. */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetStores } from '../../src-main/review/index.ts';
@@ -23,7 +23,13 @@ beforeAll(async () => {
   writeFileSync(join(ws, 'private/plan.txt'), 'private\n');
   writeFileSync(join(ws, 'vendor/lib.txt'), VENDOR);
   writeFileSync(join(ws, 'logs/app.log'), 'boot\n');
-  writeFileSync(join(ws, 'folio.config.json'), JSON.stringify({ review: [{ glob: 'logs/**', policy: 'auto' }] }));
+  writeFileSync(join(ws, 'folio.config.json'), JSON.stringify({ review: [{ glob: 'logs/**', policy: 'auto' }, { glob: 'locked/**', policy: 'deny' }] }));
+  mkdirSync(join(ws, 'locked'));
+  writeFileSync(join(ws, 'locked/frozen.txt'), 'frozen\n');
+  // Hard links made by someone with a shell: to a file outside the root, and to .env.
+  writeFileSync(tmp.path('outside-key.txt'), 'KEY=outside\n');
+  linkSync(tmp.path('outside-key.txt'), join(ws, 'innocent.txt'));
+  linkSync(join(ws, '.env'), join(ws, 'env-alias.txt'));
   symlinkSync(tmp.path('outside.txt'), join(ws, 'escape.txt'));
   execFileSync('mkfifo', [join(ws, 'pipe')]);
   // /dev is an allowed root too, so /dev/null is refused for being a device, not for being outside.
@@ -92,5 +98,38 @@ describe('folio mcp permissions', () => {
     const p = await mcp.call('upsert', { path: 'notes.txt', target: { append: { at_end: true } }, content: 'three\n', if_match: n.body.version.etag });
     expect(p.body).toMatchObject({ applied: false, policy: 'review', status: 'pending' });
     expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('one\ntwo\n');
+  });
+
+  it('refuses hard links to a file outside the root or to a denied file, for every tool', async () => {
+    for (const path of ['innocent.txt', 'env-alias.txt']) {
+      const r = await mcp.call('read', { path, head: 1 });
+      expectDenied(r);
+      expect(r.text).not.toContain('KEY=outside');
+      expect(r.text).not.toContain('A=1');
+      expectDenied(await mcp.call('search', { path, pattern: '.' }));
+      expectDenied(await mcp.call('file_info', { path }));
+      expectDenied(await mcp.call('upsert', { path, target: { append: { at_end: true } }, content: 'x', if_match: 'any' }));
+    }
+    expect(readFileSync(tmp.path('outside-key.txt'), 'utf8')).toBe('KEY=outside\n');
+  });
+
+  it('an agent may read the policy file but never edit it', async () => {
+    const r = await mcp.call('read', { path: 'folio.config.json', head: 1 });
+    expect(r.isError, r.text).toBe(false);
+    const u = await mcp.call('upsert', { path: 'folio.config.json', target: { replace: { start: 1, end: 1 } }, content: '{}\n', if_match: r.body.version.etag });
+    expectDenied(u);
+    expect(readFileSync(join(ws, 'folio.config.json'), 'utf8')).toContain('locked/**');
+  });
+
+  it('--review auto on the command line does not override a deny rule of the config', async () => {
+    const auto = await connectStdio(ws, { cacheDir, flags: ['--review', 'auto'] });
+    try {
+      const r = await auto.call('read', { path: 'locked/frozen.txt', head: 1 });
+      const u = await auto.call('upsert', { path: 'locked/frozen.txt', target: { append: { at_end: true } }, content: 'thawed\n', if_match: r.body.version.etag });
+      expectDenied(u);
+      expect(readFileSync(join(ws, 'locked/frozen.txt'), 'utf8')).toBe('frozen\n');
+    } finally {
+      await auto.close();
+    }
   });
 });
