@@ -57,7 +57,7 @@ beforeAll(async () => {
   writeFileSync(join(ws, 'config.json'), JSON.stringify(CONFIG, null, 2) + '\n');
   writeFileSync(join(ws, 'events.jsonl'), `{"user":"ann","token":"${JSONL_TOKEN}"}\n{"user":"bob","session":"${JSONL_SESSION}"}\n`);
   writeFileSync(join(ws, 'headers.txt'), HEADERS);
-  writeFileSync(join(ws, 'notes.md'), `# Guide\n\n## Deploy token=${HEADING_TOKEN}\n\ntext\n`);
+  writeFileSync(join(ws, 'notes.md'), `# Guide\n\n## Deploy token=${HEADING_TOKEN}\n\n### Steps\n\na\n\n### Steps\n\nb\n`);
   mcp = await connectStdio(ws, { cacheDir: tmp.path('cache'), clientName: 'formats-agent' });
 });
 afterAll(async () => {
@@ -116,12 +116,18 @@ describe('redaction of secrets by format over MCP', () => {
     expect(r.body.content).toContain('session_timeout = 3600\nsha256_of_build = release-2024-01\n');
   });
 
-  it('headings named in an error (not_found candidates of a section read) are redacted', async () => {
+  it('headings named in an error (not_found and ambiguous candidates of a section read) are redacted', async () => {
     const r = await mcp.call('read', { path: 'notes.md', section: 'Deploy' });
     expect(r.isError).toBe(true);
     expect(r.body.error.code).toBe('not_found');
     expect(JSON.stringify(r.body.error.candidates)).toContain('[REDACTED:');
     expect(leakIn(r.text)).toBeNull();
+    // Two "Steps" under that heading: the ambiguous candidates' paths name it.
+    const amb = await mcp.call('read', { path: 'notes.md', section: 'Steps' });
+    expect(amb.isError).toBe(true);
+    expect(amb.body.error.code).toBe('ambiguous');
+    expect(amb.body.error.candidates).toHaveLength(2);
+    expect(leakIn(amb.text)).toBeNull();
   });
 
   it('the audit log of these calls holds no part of a secret', () => {
