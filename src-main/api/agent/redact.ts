@@ -20,7 +20,7 @@
 import { readByInput } from '../read-address.ts';
 import type { ReadOutput, UpsertInput } from '../schemas.ts';
 import { maskedSlice, placeholderOf, redact, secretSpansOf, type RedactionRule, type SecretSpan } from './secret-spans.ts';
-import { lineAroundSlice, lineBoundsOf } from './whole-lines.ts';
+import { lineAroundSlice, lineBoundsOf, type LineBounds } from './whole-lines.ts';
 
 export { DEFAULT_RULES, redact, redactedLinesIn, type Redacted, type RedactionRule } from './secret-spans.ts';
 
@@ -110,8 +110,8 @@ interface PieceLine {
   offset: number;
 }
 
-/** The lines of `p`, each with its whole line (read around the piece's edges unless `wholeLines`). */
-async function linesOfPiece(path: string, p: AnswerPiece, hashlines: boolean, wholeLines: boolean): Promise<PieceLine[]> {
+/** The lines of `p`, each with its whole line (the piece's edge lines read whole around it when `boundsOf` is given). */
+async function linesOfPiece(path: string, p: AnswerPiece, hashlines: boolean, boundsOf: ((lineNo: number) => Promise<LineBounds | null>) | null): Promise<PieceLine[]> {
   const parts = p.content.split('\n');
   if (p.content.endsWith('\n')) parts.pop();
   const lines = parts.map((part): PieceLine => {
@@ -120,15 +120,15 @@ async function linesOfPiece(path: string, p: AnswerPiece, hashlines: boolean, wh
     const shown = body.endsWith('\r') ? body.slice(0, -1) : body;
     return { prefix, shown, cr: body.slice(shown.length), whole: shown, offset: 0 };
   });
-  if (wholeLines || !lines.length) return lines;
-  const first = await lineBoundsOf(path, p.startLine);
+  if (!boundsOf || !lines.length) return lines;
+  const first = await boundsOf(p.startLine);
   if (first) {
     const before = (await lineAroundSlice(first, path, p.startByte, first.endByte)).before;
     lines[0] = { ...lines[0]!, whole: before + lines[0]!.whole, offset: before.length };
   }
   if (!p.content.endsWith('\n')) {
     const lastNo = p.startLine + lines.length - 1;
-    const last = lastNo === first?.line ? first : await lineBoundsOf(path, lastNo);
+    const last = await boundsOf(lastNo);
     if (last) {
       const after = (await lineAroundSlice(last, path, last.startByte, p.endByte)).after;
       lines[lines.length - 1]!.whole += after;
@@ -142,48 +142,50 @@ async function linesOfPiece(path: string, p: AnswerPiece, hashlines: boolean, wh
  * when the pieces are known to hold whole lines (line ranges without a cut line),
  * else their first and last lines are read whole around them.
  */
-export async function redactPieces(rules: RedactionRule[], path: string, pieces: AnswerPiece[], o: { hashlines: boolean; wholeLines: boolean }): Promise<{ texts: string[]; count: number }> {
+export async function redactPieces(rules: RedactionRule[], path: string, pieces: AnswerPiece[], o: { hashlines: boolean; wholeLines: boolean }): Promise<{ texts: string[]; counts: number[]; count: number }> {
+  // Several pieces (the matches of one JSONPath read) often share lines: each line's bounds are read once.
+  const bounds = new Map<number, Promise<LineBounds | null>>();
+  const boundsOf = (lineNo: number) => bounds.get(lineNo) ?? bounds.set(lineNo, lineBoundsOf(path, lineNo)).get(lineNo)!;
   const linesOf: PieceLine[][] = [];
-  for (const p of pieces) linesOf.push(await linesOfPiece(path, p, o.hashlines, o.wholeLines));
+  for (const p of pieces) linesOf.push(await linesOfPiece(path, p, o.hashlines, o.wholeLines ? null : boundsOf));
   const firstLine = Math.min(...pieces.map((p) => p.startLine));
   const lastLine = Math.max(...pieces.map((p, i) => p.startLine + Math.max(0, linesOf[i]!.length - 1)));
   // One look for key blocks around all pieces (several ranges of one read), on their whole lines.
   const seen = linesOf.flatMap((lines) => lines.map((l) => l.whole)).join('\n');
   const keyLines = seen ? await secretLinesAround(path, firstLine, lastLine, seen) : new Set<number>();
-  let count = 0;
+  const counts = pieces.map(() => 0);
   const texts = pieces.map((p, k) => {
     const out = linesOf[k]!.map((l, i) => {
       const spans: SecretSpan[] = keyLines.has(p.startLine + i) && l.whole !== '' ? [{ start: 0, end: l.whole.length, kind: 'private_key' }] : secretSpansOf(l.whole, rules);
       const m = maskedSlice(l.whole, spans, l.offset, l.shown.length);
-      count += m.count;
+      counts[k]! += m.count;
       return l.prefix + m.text + l.cr;
     });
     return out.join('\n') + (p.content.endsWith('\n') ? '\n' : '');
   });
-  return { texts, count };
+  return { texts, counts, count: counts.reduce((a, b) => a + b, 0) };
 }
 
 type JsonAnswer = NonNullable<ReadOutput['json']>;
 
 /** The JSON matches of an answer with secrets hidden: each match's source text as a slice of its lines, and its parsed value by key. */
 async function redactJsonAnswer(rules: RedactionRule[], path: string, json: JsonAnswer): Promise<{ json: JsonAnswer; count: number }> {
-  let count = 0;
-  const matches = [];
-  for (const m of json.matches) {
-    let text = m.text;
-    let masked = false;
-    if (m.text !== undefined) {
-      const r = await redactPieces(rules, path, [{ startLine: m.start_line, startByte: m.start_byte, endByte: m.end_byte, content: m.text }], { hashlines: false, wholeLines: false });
-      text = r.texts[0];
-      masked = r.count > 0;
-      count += r.count;
-    }
+  const withText = json.matches.filter((m) => m.text !== undefined);
+  const r = await redactPieces(
+    rules,
+    path,
+    withText.map((m) => ({ startLine: m.start_line, startByte: m.start_byte, endByte: m.end_byte, content: m.text! })),
+    { hashlines: false, wholeLines: false },
+  );
+  const matches = json.matches.map((m) => {
+    const k = withText.indexOf(m);
+    if (k < 0) return m; // omitted for size: no text, no value
     // A scalar whose source text was masked is the secret itself (`$.password`).
     const scalar = m.value === null || typeof m.value !== 'object';
-    const value = masked && scalar && m.value !== undefined ? placeholderOf('json_value') : redactJsonValue(rules, m.value, keyOfPointer(m.pointer));
-    matches.push({ ...m, ...(text !== undefined ? { text } : {}), ...(m.value !== undefined ? { value } : {}) });
-  }
-  return { json: { ...json, matches }, count };
+    const value = r.counts[k]! > 0 && scalar ? placeholderOf('json_value') : redactJsonValue(rules, m.value, keyOfPointer(m.pointer));
+    return { ...m, text: r.texts[k]!, ...(m.value !== undefined ? { value } : {}) };
+  });
+  return { json: { ...json, matches }, count: r.count };
 }
 
 /** The last key of a JSON Pointer (`/db/password` → password), undefined for the root or an array index. */
