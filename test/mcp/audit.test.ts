@@ -13,6 +13,10 @@ const ws = tmp.path('ws');
 const notes = join(ws, 'notes.txt');
 const other = join(ws, 'other.txt');
 const AGENT = 'audited-agent';
+const secretFile = join(ws, 'secret.md');
+const PW = 'Au8Kd3Lq7Wm2Xz5Np';
+const HEADING_TOKEN = 'Ht4Rj9Vb1Nc6Yq3Ze';
+const SECRET_TEXT = `# Notes\n\n## Deploy token=${HEADING_TOKEN}\n\npassword = "${PW}"\n`;
 
 interface Call {
   op: string;
@@ -27,6 +31,7 @@ beforeAll(async () => {
   writeFileSync(notes, 'one\ntwo\nthree\n');
   writeFileSync(other, 'other\n');
   writeFileSync(join(ws, '.env'), 'A=1\n');
+  writeFileSync(secretFile, SECRET_TEXT);
   const mcp = await connectStdio(ws, { cacheDir, clientName: AGENT });
   try {
     const run = async (op: string, args: Record<string, unknown>, expected: Omit<Call, 'op'>) => {
@@ -44,6 +49,12 @@ beforeAll(async () => {
     await run('read', { path: 'missing.txt', head: 1 }, { path: join(ws, 'missing.txt'), outcome: 'error', code: 'not_found' });
     await run('upsert', { path: 'notes.txt', target: { append: { at_end: true } }, content: 'x', if_match: 'stale' }, { path: notes, outcome: 'error', code: 'precondition_failed' });
     await run('read', { path: 'notes.txt', ranges: [{ start: 9, end: 9 }] }, { path: notes, outcome: 'error', code: 'out_of_bounds' });
+    // Redaction probes: a slice inside a value, search as an oracle, an error naming headings.
+    const at = SECRET_TEXT.indexOf(PW) + 3;
+    await run('read', { path: 'secret.md', start_byte: at, end_byte: at + 8 }, { path: secretFile, outcome: 'ok' });
+    await run('search', { path: 'secret.md', pattern: `password = "${PW.slice(0, 3)}` }, { path: secretFile, outcome: 'ok' });
+    await run('search', { path: 'secret.md', pattern: PW.slice(0, 6), count_only: true }, { path: secretFile, outcome: 'ok' });
+    await run('read', { path: 'secret.md', section: 'Deploy' }, { path: secretFile, outcome: 'error', code: 'not_found' });
   } finally {
     await mcp.close();
   }
@@ -93,6 +104,11 @@ describe('audit of MCP calls', () => {
   it('folio audit --path keeps the failed calls of that file too', () => {
     const ofNotes = JSON.parse(folioAudit(['--path', notes]).stdout).entries;
     expect(ofNotes.map((e: Call) => [e.op, e.outcome, e.code])).toEqual(calls.filter((c) => c.path === notes).map((c) => [c.op, c.outcome, c.code]));
+  });
+
+  it('holds no part of a secret the calls touched (slices, searches, errors naming headings)', () => {
+    const audit = readFileSync(join(ws, '.folio/audit.jsonl'), 'utf8');
+    for (const secret of [PW, HEADING_TOKEN]) for (let i = 0; i + 6 <= secret.length; i++) expect(audit).not.toContain(secret.slice(i, i + 6));
   });
 
   it('folio audit without --json prints one human line per entry', () => {

@@ -1,9 +1,15 @@
 /**
- * Redaction of secrets in text returned to agents: private key blocks, cloud access
- * keys, tokens, and `SECRET=...`-style assignments become `[REDACTED:kind]`. Never
- * applied to human views or to writes. Everything here takes the rules (the
- * session's; DEFAULT_RULES today), not a session, and reads file text only through
- * the api-level read (readByInput: the wire shape).
+ * Redaction of secrets in file text returned to agents (THE redaction module; the
+ * rules and the spans they mark in a line are in secret-spans.ts). Never applied to
+ * human views or to writes. Everything here takes the rules (the session's;
+ * DEFAULT_RULES today), not a session, and reads file text only through the
+ * api-level read (readByInput: the wire shape).
+ *
+ * Redaction decides on whole lines, whatever slice the agent asked for: for an
+ * answer, the whole lines it touches are found (whole-lines.ts), the secret spans in
+ * them, and every part of the answer inside a span is masked. So an exact byte range
+ * inside a value, a window past the key name, or one half of a value is masked like
+ * the whole line would be.
  *
  * A window may hold only the body of a key (its BEGIN/END lines outside the window):
  * secretLinesAround looks for the markers around it, and those lines are redacted
@@ -13,64 +19,12 @@
  */
 import { readByInput } from '../read-address.ts';
 import type { ReadOutput, UpsertInput } from '../schemas.ts';
+import { maskedSlice, placeholderOf, redact, secretSpansOf, type RedactionRule, type SecretSpan } from './secret-spans.ts';
+import { lineAroundSlice, lineBoundsOf, type LineBounds } from './whole-lines.ts';
 
-export interface RedactionRule {
-  kind: string;
-  pattern: RegExp;
-}
+export { DEFAULT_RULES, redact, redactedLinesIn, type Redacted, type RedactionRule } from './secret-spans.ts';
 
-export const DEFAULT_RULES: RedactionRule[] = [
-  { kind: 'private_key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g },
-  { kind: 'aws_access_key', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
-  { kind: 'gcp_api_key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
-  { kind: 'github_token', pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/g },
-  { kind: 'slack_token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g },
-  { kind: 'bearer_token', pattern: /\b[Bb]earer\s+[A-Za-z0-9._~+/-]{16,}=*/g },
-  {
-    kind: 'secret_assignment',
-    pattern: /\b([A-Za-z0-9_.-]*(?:SECRET|PASSWORD|PASSWD|TOKEN|API_KEY|APIKEY|PRIVATE_KEY|ACCESS_KEY)[A-Za-z0-9_.-]*)(\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"',;]+)/gi,
-  },
-];
-
-export interface Redacted {
-  text: string;
-  /** how many secrets were replaced */
-  count: number;
-}
-
-/** Every default rule needs one of these words or prefixes: text without any is clean (one scan instead of seven). */
-const MAYBE_SECRET = /KEY-----|AKIA|ASIA|AIza|gh[pousr]_|xox[abposr]-|bearer|secret|passw|token|api_?key|private_key|access_key/i;
-
-export function redact(text: string, rules: RedactionRule[] = DEFAULT_RULES): Redacted {
-  if (rules === DEFAULT_RULES && !MAYBE_SECRET.test(text)) return { text, count: 0 };
-  let count = 0;
-  let out = text;
-  for (const r of rules) {
-    out = out.replace(r.pattern, (...m: string[]) => {
-      const whole = m[0] ?? '';
-      if (r.kind === 'secret_assignment' && m[3]?.startsWith('[REDACTED:')) return whole; // already redacted
-      count++;
-      // Keep the name of an assignment so the agent sees what is there.
-      return r.kind === 'secret_assignment' ? `${m[1]}${m[2]}[REDACTED:${r.kind}]` : `[REDACTED:${r.kind}]`;
-    });
-  }
-  return { text: out, count };
-}
-
-/** 1-based line numbers (counted from `firstLine`) of `text` that hold anything redactable. */
-export function redactedLinesIn(text: string, firstLine: number, rules: RedactionRule[] = DEFAULT_RULES): number[] {
-  const lines = new Set<number>();
-  for (const r of rules) {
-    for (const m of text.matchAll(r.pattern)) {
-      const start = text.slice(0, m.index).split('\n').length - 1;
-      const span = m[0].split('\n').length - 1;
-      for (let l = start; l <= start + span; l++) lines.add(firstLine + l);
-    }
-  }
-  return [...lines].sort((a, b) => a - b);
-}
-
-/** Every string inside `value`, redacted (a proposal's preview, a heading, a JSON value are file text). */
+/** Every string inside `value`, redacted (a proposal's preview, a heading, an error's details are file text). */
 export function redactStrings<T>(rules: RedactionRule[], value: T): T {
   if (typeof value === 'string') return redact(value, rules).text as T;
   if (Array.isArray(value)) return value.map((v) => redactStrings(rules, v)) as T;
@@ -78,6 +32,22 @@ export function redactStrings<T>(rules: RedactionRule[], value: T): T {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(rules, v)])) as T;
   }
   return value;
+}
+
+/**
+ * A parsed JSON value with secrets hidden: strings by the rules, and every scalar
+ * whose key names a secret (`"password": …`) as the rules would judge the source
+ * line `"key": value`.
+ */
+export function redactJsonValue(rules: RedactionRule[], value: unknown, key?: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => redactJsonValue(rules, v, key));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJsonValue(rules, v, k)]));
+  if (key !== undefined && value !== null) {
+    const line = `${JSON.stringify(key)}: ${JSON.stringify(value)}`;
+    const span = secretSpansOf(line, rules).find((s) => s.end > line.length - JSON.stringify(value).length);
+    if (span) return placeholderOf(span.kind);
+  }
+  return typeof value === 'string' ? redact(value, rules).text : value;
 }
 
 /** The whole text of a read answer: its ranges joined, or its content. */
@@ -91,12 +61,13 @@ const KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY-----/;
 const MAY_HOLD_KEY = /PRIVATE KEY-----|^(?:\d+#[0-9a-f?]{3}\|)?[A-Za-z0-9+/=]{40,}\r?$/m;
 /** Key blocks are a few dozen lines: look this far around a window for their markers. */
 const KEY_CONTEXT_LINES = 200;
-const PRIVATE_KEY_PLACEHOLDER = '[REDACTED:private_key]';
+const PRIVATE_KEY_PLACEHOLDER = placeholderOf('private_key');
+const HASHLINE_PREFIX = /^\d+#[0-9a-f?]{3}\|/;
 
 /**
  * Lines (1-based) within [from, to] of `path` that lie inside a private key block,
- * found with KEY_CONTEXT_LINES of context on both sides. `seen` is the text the
- * agent is about to get: without a marker or a base64 body line there is nothing
+ * found with KEY_CONTEXT_LINES of context on both sides. `seen` is the whole lines
+ * behind what the agent is about to get: without a marker or a base64 body line there is nothing
  * to look around for.
  */
 export async function secretLinesAround(path: string, from: number, to: number, seen: string): Promise<Set<number>> {
@@ -121,34 +92,139 @@ export async function secretLinesAround(path: string, from: number, to: number, 
   return out;
 }
 
-/** Redact `content` (lines from `firstLine`, maybe hashline-prefixed): `secret` lines whole, then the rules. */
-export function redactLines(rules: RedactionRule[], content: string, firstLine: number, secret: Set<number>): Redacted {
-  let count = 0;
-  let text = content;
-  if (secret.size) {
-    text = content
-      .split('\n')
-      .map((line, i) => {
-        if (!secret.has(firstLine + i) || line === '') return line;
-        count++;
-        const prefix = /^\d+#[0-9a-f?]{3}\|/.exec(line)?.[0] ?? '';
-        return `${prefix}${PRIVATE_KEY_PLACEHOLDER}${line.endsWith('\r') ? '\r' : ''}`;
-      })
-      .join('\n');
-  }
-  const r = redact(text, rules);
-  return { text: r.text, count: count + r.count };
+/** File text in an answer: `content` from line `startLine`, bytes [startByte, endByte) of the file. */
+export interface AnswerPiece {
+  startLine: number;
+  startByte: number;
+  endByte: number;
+  content: string;
 }
 
-/** One search match's text, redacted: a line inside a key block whole, else by the rules. */
-export function redactMatchText(rules: RedactionRule[], text: string, lineNo: number, secret: Set<number>): Redacted {
-  return secret.has(lineNo) ? { text: PRIVATE_KEY_PLACEHOLDER, count: 1 } : redact(text, rules);
+/** One line of a piece: its hashline prefix, the text shown, and the whole line it is part of. */
+interface PieceLine {
+  prefix: string;
+  shown: string;
+  cr: string;
+  whole: string;
+  /** where `shown` starts in `whole` */
+  offset: number;
+}
+
+/** The lines of `p`, each with its whole line (the piece's edge lines read whole around it when `boundsOf` is given). */
+async function linesOfPiece(path: string, p: AnswerPiece, hashlines: boolean, boundsOf: ((lineNo: number) => Promise<LineBounds | null>) | null): Promise<PieceLine[]> {
+  const parts = p.content.split('\n');
+  if (p.content.endsWith('\n')) parts.pop();
+  const lines = parts.map((part): PieceLine => {
+    const prefix = hashlines ? (HASHLINE_PREFIX.exec(part)?.[0] ?? '') : '';
+    const body = part.slice(prefix.length);
+    const shown = body.endsWith('\r') ? body.slice(0, -1) : body;
+    return { prefix, shown, cr: body.slice(shown.length), whole: shown, offset: 0 };
+  });
+  if (!boundsOf || !lines.length) return lines;
+  const first = await boundsOf(p.startLine);
+  if (first) {
+    const before = (await lineAroundSlice(first, path, p.startByte, first.endByte)).before;
+    lines[0] = { ...lines[0]!, whole: before + lines[0]!.whole, offset: before.length };
+  }
+  if (!p.content.endsWith('\n')) {
+    const lastNo = p.startLine + lines.length - 1;
+    const last = await boundsOf(lastNo);
+    if (last) {
+      const after = (await lineAroundSlice(last, path, last.startByte, p.endByte)).after;
+      lines[lines.length - 1]!.whole += after;
+    }
+  }
+  return lines;
+}
+
+/**
+ * Each piece's content with secrets masked, decided on whole lines: `wholeLines`
+ * when the pieces are known to hold whole lines (line ranges without a cut line),
+ * else their first and last lines are read whole around them.
+ */
+export async function redactPieces(rules: RedactionRule[], path: string, pieces: AnswerPiece[], o: { hashlines: boolean; wholeLines: boolean }): Promise<{ texts: string[]; counts: number[]; count: number }> {
+  // Several pieces (the matches of one JSONPath read) often share lines: each line's bounds are read once.
+  const bounds = new Map<number, Promise<LineBounds | null>>();
+  const boundsOf = (lineNo: number) => bounds.get(lineNo) ?? bounds.set(lineNo, lineBoundsOf(path, lineNo)).get(lineNo)!;
+  const linesOf: PieceLine[][] = [];
+  for (const p of pieces) linesOf.push(await linesOfPiece(path, p, o.hashlines, o.wholeLines ? null : boundsOf));
+  const firstLine = Math.min(...pieces.map((p) => p.startLine));
+  const lastLine = Math.max(...pieces.map((p, i) => p.startLine + Math.max(0, linesOf[i]!.length - 1)));
+  // One look for key blocks around all pieces (several ranges of one read), on their whole lines.
+  const seen = linesOf.flatMap((lines) => lines.map((l) => l.whole)).join('\n');
+  const keyLines = seen ? await secretLinesAround(path, firstLine, lastLine, seen) : new Set<number>();
+  const counts = pieces.map(() => 0);
+  const texts = pieces.map((p, k) => {
+    const out = linesOf[k]!.map((l, i) => {
+      const spans: SecretSpan[] = keyLines.has(p.startLine + i) && l.whole !== '' ? [{ start: 0, end: l.whole.length, kind: 'private_key' }] : secretSpansOf(l.whole, rules);
+      const m = maskedSlice(l.whole, spans, l.offset, l.shown.length);
+      counts[k]! += m.count;
+      return l.prefix + m.text + l.cr;
+    });
+    return out.join('\n') + (p.content.endsWith('\n') ? '\n' : '');
+  });
+  return { texts, counts, count: counts.reduce((a, b) => a + b, 0) };
+}
+
+type JsonAnswer = NonNullable<ReadOutput['json']>;
+
+/** The JSON matches of an answer with secrets hidden: each match's source text as a slice of its lines, and its parsed value by key. */
+async function redactJsonAnswer(rules: RedactionRule[], path: string, json: JsonAnswer): Promise<{ json: JsonAnswer; count: number }> {
+  const withText = json.matches.filter((m) => m.text !== undefined);
+  const r = await redactPieces(
+    rules,
+    path,
+    withText.map((m) => ({ startLine: m.start_line, startByte: m.start_byte, endByte: m.end_byte, content: m.text! })),
+    { hashlines: false, wholeLines: false },
+  );
+  const matches = json.matches.map((m) => {
+    const k = withText.indexOf(m);
+    if (k < 0) return m; // omitted for size: no text, no value
+    // A scalar whose source text was masked is the secret itself (`$.password`).
+    const scalar = m.value === null || typeof m.value !== 'object';
+    const value = r.counts[k]! > 0 && scalar ? placeholderOf('json_value') : redactJsonValue(rules, m.value, keyOfPointer(m.pointer));
+    return { ...m, text: r.texts[k]!, ...(m.value !== undefined ? { value } : {}) };
+  });
+  return { json: { ...json, matches }, count: r.count };
+}
+
+/** The last key of a JSON Pointer (`/db/password` → password), undefined for the root or an array index. */
+function keyOfPointer(pointer: string): string | undefined {
+  const last = pointer.split('/').slice(1).at(-1);
+  return last === undefined || /^\d+$/.test(last) ? undefined : last.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** Modes whose answer is whole lines unless a line was cut. */
+const WHOLE_LINE_MODES = new Set(['lines', 'head', 'tail', 'full', 'page', 'bytes']);
+
+/** A read answer's file text (content, ranges, JSON matches) redacted, and how many secrets were hidden. */
+export async function redactReadAnswer(
+  rules: RedactionRule[],
+  path: string,
+  r: ReadOutput,
+): Promise<{ content: string; ranges?: ReadOutput['ranges']; json?: JsonAnswer; count: number }> {
+  if (r.json) {
+    // A JSON answer's content is its matches' texts, one after the other (read-address.ts): not lines of the file.
+    const j = await redactJsonAnswer(rules, path, r.json);
+    const content = j.json.matches.flatMap((m) => (m.text !== undefined ? [m.text] : [])).join('\n');
+    return { content, json: j.json, count: j.count };
+  }
+  const wholeLines = !r.line_cut && (r.ranges !== undefined || WHOLE_LINE_MODES.has(r.mode));
+  const pieces: AnswerPiece[] = r.ranges
+    ? r.ranges.map((x) => ({ startLine: x.start, startByte: x.start_byte, endByte: x.end_byte, content: x.content }))
+    : r.start_line === null
+      ? []
+      : [{ startLine: r.start_line, startByte: r.start_byte, endByte: r.end_byte, content: r.content }];
+  const { texts, count } = await redactPieces(rules, path, pieces, { hashlines: r.hashlines, wholeLines });
+  const content = r.ranges || r.start_line === null ? redact(r.content, rules).text : texts[0]!;
+  const ranges = r.ranges?.map((x, i) => ({ ...x, content: texts[i]! }));
+  return { content, ...(ranges ? { ranges } : {}), count };
 }
 
 /**
  * Redact the unified diff of `path` an agent gets back: its context and removed
  * lines are file text, so lines inside a private key block are blanked (mapped to
- * file lines by the hunk headers) and the rules run over the rest.
+ * file lines by the hunk headers) and the rules run over each line.
  */
 export async function redactPreview(rules: RedactionRule[], path: string, preview: string): Promise<string> {
   const lines = preview.split('\n');
@@ -169,9 +245,11 @@ export async function redactPreview(rules: RedactionRule[], path: string, previe
   const secret = known.length ? await secretLinesAround(path, Math.min(...known), Math.max(...known), preview) : new Set<number>();
   const blanked = lines.map((line, i) => {
     const l = oldLineOf[i];
-    return l !== null && l !== undefined && secret.has(l) ? `${line[0]}${PRIVATE_KEY_PLACEHOLDER}` : line;
+    if (l !== null && l !== undefined && secret.has(l)) return `${line[0]}${PRIVATE_KEY_PLACEHOLDER}`;
+    // The diff marker is not part of the file line: judge the line after it.
+    return l !== null && l !== undefined ? line[0] + redact(line.slice(1), rules).text : redact(line, rules).text;
   });
-  return redact(blanked.join('\n'), rules).text;
+  return blanked.join('\n');
 }
 
 /** Lines a line or byte upsert of `path` touches, and the lines its anchors name. */
@@ -209,6 +287,7 @@ export async function redactedTargetLines(rules: RedactionRule[], path: string, 
   // Adjacent target lines come back merged into one range; several ranges carry their own text.
   const pieces = r.ranges ?? (r.start_line === null ? [] : [{ start: r.start_line, content: r.content }]);
   const secret = await secretLinesAround(path, sorted[0]!, sorted.at(-1)!, answerTextOf(r));
-  const hidden = new Set(pieces.flatMap((x) => redactedLinesIn(x.content, x.start, rules)));
+  // The same whole-line decision as for reads: a line with any secret span is hidden.
+  const hidden = new Set(pieces.flatMap((x) => x.content.split('\n').flatMap((line, i) => (secretSpansOf(line.replace(/\r$/, ''), rules).length ? [x.start + i] : []))));
   return sorted.filter((l) => secret.has(l) || hidden.has(l));
 }

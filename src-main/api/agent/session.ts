@@ -3,7 +3,7 @@
  * rules it runs under, written once for every agent door. runAgentTool runs one
  * agent tool (tools.ts: the guard around the operation table), checks its answer
  * against the tool's declared output schema and writes one audit line per call,
- * failed calls included.
+ * failed calls included. Errors are redacted like answers before they leave.
  */
 import { realpathSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
@@ -12,7 +12,7 @@ import { errorPayloadOf } from '../error-payload.ts';
 import { parseOpInput } from '../handle.ts';
 import { appendAudit } from './audit.ts';
 import { loadPolicy, type PolicyOverrides } from './policy.ts';
-import { DEFAULT_RULES } from './redact.ts';
+import { DEFAULT_RULES, redact, redactStrings, type RedactionRule } from './redact.ts';
 import { AGENT_TOOLS, type AgentSession, type AgentTool } from './tools.ts';
 
 export type { PolicyOverrides } from './policy.ts';
@@ -42,7 +42,18 @@ function declaredOutputOf(tool: AgentTool, output: Record<string, unknown>): Rec
   return parsed.data;
 }
 
-/** Run an agent tool: its answer, or the error thrown; either way one audit line. */
+/**
+ * `err` as an agent may see it: its message and details can hold file text (the
+ * candidates of an ambiguous section, a heading that was not found), so they pass
+ * the redactor like any answer. Codes and numbers stay as they are.
+ */
+function redactedError(rules: RedactionRule[], err: unknown): Error {
+  if (err instanceof FolioError) return new FolioError(err.code, redact(err.message, rules).text, redactStrings(rules, err.details));
+  const message = err instanceof Error ? err.message : String(err);
+  return new Error(redact(message, rules).text);
+}
+
+/** Run an agent tool: its answer, or the error thrown (redacted); either way one audit line. */
 export async function runAgentTool(s: AgentSession, name: string, input: unknown): Promise<Record<string, unknown>> {
   const tool = AGENT_TOOLS.find((t) => t.name === name);
   const asked = typeof (input as { path?: unknown })?.path === 'string' ? (input as { path: string }).path : undefined;
@@ -54,7 +65,8 @@ export async function runAgentTool(s: AgentSession, name: string, input: unknown
     const output = declaredOutputOf(tool, r.output);
     appendAudit(s.policy.root, { actor: s.actor, op: name, outcome: 'ok', ...r.audit });
     return output;
-  } catch (err) {
+  } catch (thrown) {
+    const err = redactedError(s.rules, thrown);
     const e = errorPayloadOf(err);
     appendAudit(s.policy.root, { actor: s.actor, op: name, outcome: 'error', code: e.code, reason: e.message, ...(path ? { path } : {}) });
     throw err;

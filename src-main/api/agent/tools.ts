@@ -5,7 +5,8 @@
  * - the path is resolved with realpath and checked against the workspace policy
  *   (roots, deny and read-only globs; permission_denied otherwise);
  * - reads are capped by the workspace caps, and file text in the answer passes the
- *   redactor (redact.ts; the answer counts `redactions`);
+ *   redactor, decided on whole lines (redact.ts; the answer counts `redactions`);
+ * - searches list and count only lines whose redacted text matches (redact-search.ts);
  * - upserts follow the review policy of the path: `review` (default) stores a
  *   proposal for a person to decide, `auto` applies and journals it (undoable),
  *   `deny` refuses; an edit of lines that hold redacted secrets is refused.
@@ -22,7 +23,8 @@ import { operations, type Actor } from '../operations.ts';
 import { AgentFileInfoOutput, AgentOutlineOutput, AgentProposalStatusOutput, AgentReadOutput, AgentSearchOutput, AgentUpsertOutput } from '../schemas/agent.ts';
 import { resolveUpsertInput, toUpsertRequest } from '../upsert-request.ts';
 import { checkAccess, reviewPolicyFor, type WorkspacePolicy } from './policy.ts';
-import { answerTextOf, redactLines, redactMatchText, redactPreview, redactStrings, redactedTargetLines, secretLinesAround, type RedactionRule } from './redact.ts';
+import { answerTextOf, redactPreview, redactReadAnswer, redactStrings, redactedTargetLines, type RedactionRule } from './redact.ts';
+import { visibleCount, visibleMatches } from './redact-search.ts';
 
 export interface AgentSession {
   policy: WorkspacePolicy;
@@ -62,39 +64,31 @@ function ctxOf(s: AgentSession): CallContext {
 const readTool = tool('read', AgentReadOutput, async (s, input) => {
   const real = checkAccess(s.policy, input.path, 'read');
   const r = await runOp('read', { ...input, path: real }, s.actor, ctxOf(s));
-  const secret = r.start_line === null ? new Set<number>() : await secretLinesAround(real, r.start_line, r.end_line ?? r.start_line, answerTextOf(r));
-  let redactions = 0;
-  const ranges = r.ranges?.map((x) => {
-    const c = redactLines(s.rules, x.content, x.start, secret);
-    redactions += c.count;
-    return { ...x, content: c.text };
-  });
-  const content = ranges ? { text: '', count: 0 } : redactLines(s.rules, r.content, r.start_line ?? 1, secret);
-  redactions += content.count;
-  // JSON values are file text too; a token count follows the text the agent gets.
-  const json = r.json ? redactStrings(s.rules, r.json) : undefined;
-  const tokens = r.tokens && redactions ? { ...r.tokens, count: await countTokens(answerTextOf({ content: content.text, ranges }), r.tokens.tokenizer) } : r.tokens;
+  // Decided on the whole lines the answer touches, whatever slice it holds (redact.ts).
+  const { content, ranges, json, count: redactions } = await redactReadAnswer(s.rules, real, r);
+  // A token count follows the text the agent gets.
+  const tokens = r.tokens && redactions ? { ...r.tokens, count: await countTokens(answerTextOf({ content, ranges }), r.tokens.tokenizer) } : r.tokens;
   return {
-    output: { ...r, content: content.text, ...(ranges ? { ranges } : {}), ...(json ? { json } : {}), ...(tokens ? { tokens } : {}), redactions },
+    output: { ...r, content, ...(ranges ? { ranges } : {}), ...(json ? { json } : {}), ...(tokens ? { tokens } : {}), redactions },
     audit: { path: real, range: { start_line: r.start_line, end_line: r.end_line, start_byte: r.start_byte, end_byte: r.end_byte }, version_before: r.version.etag, bytes_read: r.end_byte - r.start_byte },
   };
 });
 
 const searchTool = tool('search', AgentSearchOutput, async (s, input) => {
   const real = checkAccess(s.policy, input.path, 'read');
-  const r = await runOp('search', { ...input, path: real }, s.actor, ctxOf(s));
-  const secret = r.matches.length ? await secretLinesAround(real, r.matches[0]!.line, r.matches.at(-1)!.line, r.matches.map((m) => m.text).join('\n')) : new Set<number>();
-  let redactions = 0;
-  const matches = r.matches.map((m) => {
-    const t = redactMatchText(s.rules, m.text, m.line, secret);
-    redactions += t.count;
-    return { ...m, text: t.text };
-  });
+  const search = (i: typeof input) => runOp('search', { ...i, path: real }, s.actor, ctxOf(s));
+  // Matches are judged on the redacted lines, so search is no oracle for a secret (redact-search.ts).
+  if (input.count_only) {
+    const r = await visibleCount(s.rules, real, input, search);
+    return { output: { ...r, redactions: 0 }, audit: { path: real, version_before: r.version.etag, bytes_read: r.scanned.endByte - r.scanned.startByte } };
+  }
+  const r = await search(input);
+  const { matches, dropped, redactions } = await visibleMatches(s.rules, real, input, r.matches);
   return {
-    output: { ...r, matches, redactions },
+    output: { ...r, matches, count: r.count - dropped, redactions },
     audit: { path: real, version_before: r.version.etag, bytes_read: r.scanned.endByte - r.scanned.startByte },
   };
-});
+}, ' Lines holding secrets match on their redacted text: a match only inside a hidden value is neither listed nor counted.');
 
 const outlineTool = tool('outline', AgentOutlineOutput, async (s, input) => {
   const real = checkAccess(s.policy, input.path, 'read');
