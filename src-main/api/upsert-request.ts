@@ -8,7 +8,6 @@
 import { FolioError } from '../engine/errors.ts';
 import type { UpsertRequest, UpsertTarget } from '../engine/write/upsert.ts';
 import type { AddressPreconditions, Preconditions } from '../engine/write/preconditions.ts';
-import { wirePreconditionsOf, wireTargetOf } from '../review/views.ts';
 import { jsonUpsertOf, sectionUpsertOf, type PlannedUpsert } from './upsert-address.ts';
 import type { UpsertInput } from './schemas.ts';
 
@@ -68,32 +67,4 @@ export async function upsertRequestOf(input: UpsertInput): Promise<PlannedUpsert
     throw new FolioError('invalid_input', 'section and json targets compute their range: guard them with expected_section_sha256 or if_match, not expected_range_sha256', {});
   }
   return 'section' in t ? sectionUpsertOf(input, t.section, pre) : jsonUpsertOf(input, t.json, pre);
-}
-
-/**
- * @deprecated for the agent session until it takes upsertRequestOf: a plain
- * (position) input as the engine request.
- */
-export function toUpsertRequest(input: UpsertInput): UpsertRequest {
-  const t = input.target;
-  if ('section' in t || 'json' in t) {
-    throw new FolioError('invalid_input', 'section and json targets must be resolved before the engine upsert', { target: Object.keys(t) });
-  }
-  return plainRequestOf(input, t, preconditionsOf(input));
-}
-
-/**
- * @deprecated for the agent session until it takes upsertRequestOf: `input` with
- * its address resolved, back in the wire shape.
- */
-export async function resolveUpsertInput(input: UpsertInput): Promise<UpsertInput> {
-  const { path, request: r } = await upsertRequestOf(input);
-  return {
-    path,
-    target: wireTargetOf(r.target),
-    content: r.content,
-    ...wirePreconditionsOf(r.preconditions),
-    ...(r.normalizeNewlines !== undefined ? { normalize_newlines: r.normalizeNewlines } : {}),
-    ...(r.dryRun ? { dry_run: true } : {}),
-  };
 }

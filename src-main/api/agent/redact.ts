@@ -18,7 +18,8 @@
  * its version back would put the placeholders into the file.
  */
 import { readByInput } from '../read-address.ts';
-import type { ReadOutput, UpsertInput } from '../schemas.ts';
+import type { UpsertRequest } from '../../engine/write/upsert.ts';
+import type { ReadOutput } from '../schemas.ts';
 import { maskedSlice, placeholderOf, redact, secretSpansOf, type RedactionRule, type SecretSpan } from './secret-spans.ts';
 import { lineAroundSlice, lineBoundsOf, type LineBounds } from './whole-lines.ts';
 
@@ -253,12 +254,12 @@ export async function redactPreview(rules: RedactionRule[], path: string, previe
 }
 
 /** Lines a line or byte upsert of `path` touches, and the lines its anchors name. */
-async function targetLinesOf(path: string, input: Pick<UpsertInput, 'target' | 'anchors'>): Promise<Set<number>> {
-  const t = input.target;
+async function targetLinesOf(path: string, req: Pick<UpsertRequest, 'target' | 'preconditions'>): Promise<Set<number>> {
+  const t = req.target;
   const lines = new Set<number>();
-  const span = 'replace' in t ? t.replace : 'delete' in t ? t.delete : null;
-  const byteInsertAt = 'insert' in t && t.insert.units === 'bytes' ? t.insert.at : null;
-  if (span && (span.units ?? 'lines') === 'lines') {
+  const span = t.kind === 'replace' || t.kind === 'delete' ? t : null;
+  const byteInsertAt = t.kind === 'insert' && t.units === 'bytes' ? t.at : null;
+  if (span && span.units === 'lines') {
     for (let l = span.start; l <= Math.min(span.end, span.start + 10_000); l++) lines.add(l);
   } else if (span || byteInsertAt !== null) {
     // Byte targets: the lines they touch (a byte insert inside a line changes that line).
@@ -266,7 +267,7 @@ async function targetLinesOf(path: string, input: Pick<UpsertInput, 'target' | '
     const r: ReadOutput | null = await readByInput({ path, start_byte: from, end_byte: to }).catch(() => null);
     if (r?.start_line) for (let l = r.start_line; l <= (r.end_line ?? r.start_line); l++) lines.add(l);
   }
-  for (const a of input.anchors ?? []) {
+  for (const a of req.preconditions.anchors ?? []) {
     const n = Number(a.split('#')[0]);
     if (Number.isInteger(n) && n > 0) lines.add(n);
   }
@@ -275,11 +276,11 @@ async function targetLinesOf(path: string, input: Pick<UpsertInput, 'target' | '
 
 /**
  * The lines (ascending) an upsert of `path` would change that hold something the
- * rules or a key block hide from an agent; [] when none does. `input` has a line or
- * byte target (a section or JSON target resolved first).
+ * rules or a key block hide from an agent; [] when none does. `req` is the engine
+ * request (a section or JSON target already resolved to lines or bytes).
  */
-export async function redactedTargetLines(rules: RedactionRule[], path: string, input: Pick<UpsertInput, 'target' | 'anchors'>): Promise<number[]> {
-  const lines = await targetLinesOf(path, input);
+export async function redactedTargetLines(rules: RedactionRule[], path: string, req: Pick<UpsertRequest, 'target' | 'preconditions'>): Promise<number[]> {
+  const lines = await targetLinesOf(path, req);
   if (lines.size === 0) return [];
   const sorted = [...lines].sort((a, b) => a - b);
   const r: ReadOutput | null = await readByInput({ path, ranges: sorted.slice(0, 1000).map((l) => ({ start: l, end: l })) }).catch(() => null);

@@ -21,7 +21,7 @@ import { propose } from '../../review/proposals.ts';
 import { runOp, type CallContext, type OperationName, type OpInput } from '../handle.ts';
 import { operations, type Actor } from '../operations.ts';
 import { AgentFileInfoOutput, AgentOutlineOutput, AgentProposalStatusOutput, AgentReadOutput, AgentSearchOutput, AgentUpsertOutput } from '../schemas/agent.ts';
-import { resolveUpsertInput, toUpsertRequest } from '../upsert-request.ts';
+import { upsertRequestOf } from '../upsert-request.ts';
 import { checkAccess, reviewPolicyFor, type WorkspacePolicy } from './policy.ts';
 import { answerTextOf, redactPreview, redactReadAnswer, redactStrings, redactedTargetLines, type RedactionRule } from './redact.ts';
 import { visibleCount, visibleMatches } from './redact-search.ts';
@@ -111,16 +111,15 @@ const upsertTool = tool(
     const mode = reviewPolicyFor(s.policy, real);
     if (mode === 'deny') throw new FolioError('permission_denied', `agents may not edit ${asked.path} (review policy: deny)`, { path: real });
     // A section or JSON target becomes the line or byte edit it names, checked below like any other.
-    const input = await resolveUpsertInput({ ...asked, path: real });
-    const hidden = await redactedTargetLines(s.rules, real, input);
+    const { request: req } = await upsertRequestOf({ ...asked, path: real });
+    const hidden = await redactedTargetLines(s.rules, real, req);
     if (hidden.length) {
       throw new FolioError('redacted', `lines ${hidden.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, { path: real, lines: hidden });
     }
-    if (input.dry_run) {
-      const r = await runOp('upsert', input, s.actor, ctxOf(s));
+    if (req.dryRun) {
+      const r = await runOp('upsert', { ...asked, path: real }, s.actor, ctxOf(s));
       return { output: { ...r, preview: await redactPreview(s.rules, real, r.preview), policy: mode }, audit: { path: real, version_before: r.version_before.etag } };
     }
-    const req = toUpsertRequest(input);
     if (mode === 'auto') {
       const entry = await applyDirect(s.policy.root, s.actor, real, req);
       return {
