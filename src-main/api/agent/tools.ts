@@ -22,6 +22,7 @@ import { runOp, type CallContext, type OperationName, type OpInput } from '../ha
 import { operations, type Actor } from '../operations.ts';
 import { AgentFileInfoOutput, AgentOutlineOutput, AgentProposalStatusOutput, AgentReadOutput, AgentSearchOutput, AgentUpsertOutput } from '../schemas/agent.ts';
 import { upsertRequestOf } from '../upsert-request.ts';
+import { withPinnedFile } from './pinned-file.ts';
 import { checkAccess, reviewPolicyFor, type WorkspacePolicy } from './policy.ts';
 import { answerTextOf, redactPreview, redactReadAnswer, redactStrings, redactedTargetLines, type RedactionRule } from './redact.ts';
 import { visibleCount, visibleMatches } from './redact-search.ts';
@@ -63,9 +64,13 @@ function ctxOf(s: AgentSession): CallContext {
 
 const readTool = tool('read', AgentReadOutput, async (s, input) => {
   const real = checkAccess(s.policy, input.path, 'read');
-  const r = await runOp('read', { ...input, path: real }, s.actor, ctxOf(s));
-  // Decided on the whole lines the answer touches, whatever slice it holds (redact.ts).
-  const { content, ranges, json, count: redactions } = await redactReadAnswer(s.rules, real, r);
+  // The file that was checked, whatever a race does to its path meanwhile (pinned-file.ts).
+  const { r, content, ranges, json, redactions } = await withPinnedFile(real, async (pinned) => {
+    const r = await runOp('read', { ...input, path: pinned }, s.actor, ctxOf(s));
+    // Decided on the whole lines the answer touches, whatever slice it holds (redact.ts).
+    const { content, ranges, json, count: redactions } = await redactReadAnswer(s.rules, pinned, r);
+    return { r, content, ranges, json, redactions };
+  });
   // A token count follows the text the agent gets.
   const tokens = r.tokens && redactions ? { ...r.tokens, count: await countTokens(answerTextOf({ content, ranges }), r.tokens.tokenizer) } : r.tokens;
   return {
@@ -74,8 +79,15 @@ const readTool = tool('read', AgentReadOutput, async (s, input) => {
   };
 });
 
-const searchTool = tool('search', AgentSearchOutput, async (s, input) => {
-  const real = checkAccess(s.policy, input.path, 'read');
+const searchTool = tool(
+  'search',
+  AgentSearchOutput,
+  async (s, input) => withPinnedFile(checkAccess(s.policy, input.path, 'read'), (pinned) => searchPinned(s, input, pinned)),
+  ' Lines holding secrets match on their redacted text: a match only inside a hidden value is neither listed nor counted.',
+);
+
+/** An agent's search of the pinned file `real`. */
+async function searchPinned(s: AgentSession, input: OpInput<'search'>, real: string) {
   const search = (i: typeof input) => runOp('search', { ...i, path: real }, s.actor, ctxOf(s));
   // Matches are judged on the redacted lines, so search is no oracle for a secret (redact-search.ts).
   if (input.count_only) {
@@ -88,18 +100,18 @@ const searchTool = tool('search', AgentSearchOutput, async (s, input) => {
     output: { ...r, matches, count: r.count - dropped, redactions },
     audit: { path: real, version_before: r.version.etag, bytes_read: r.scanned.endByte - r.scanned.startByte },
   };
-}, ' Lines holding secrets match on their redacted text: a match only inside a hidden value is neither listed nor counted.');
+}
 
 const outlineTool = tool('outline', AgentOutlineOutput, async (s, input) => {
   const real = checkAccess(s.policy, input.path, 'read');
-  const r = await runOp('outline', { ...input, path: real }, s.actor, ctxOf(s));
+  const r = await withPinnedFile(real, (pinned) => runOp('outline', { ...input, path: pinned }, s.actor, ctxOf(s)));
   // Heading texts are file text: redacted like any other.
   return { output: { ...r, headings: redactStrings(s.rules, r.headings) }, audit: { path: real, version_before: r.version.etag, bytes_read: r.version.size } };
 });
 
 const fileInfoTool = tool('file_info', AgentFileInfoOutput, async (s, input) => {
   const real = checkAccess(s.policy, input.path, 'read');
-  const r = await runOp('file_info', { ...input, path: real }, s.actor, ctxOf(s));
+  const r = await withPinnedFile(real, (pinned) => runOp('file_info', { ...input, path: pinned }, s.actor, ctxOf(s)));
   return { output: { ...r }, audit: { path: real, version_before: r.version.etag } };
 });
 

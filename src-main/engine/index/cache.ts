@@ -10,7 +10,7 @@
  * scanned). A stale entry is never used.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { BlockTable } from './block-table.ts';
@@ -39,8 +39,22 @@ export function cacheDir(): string {
   return join(base, 'folio', 'index');
 }
 
+/**
+ * The name a file's cache entry goes by. A path to an open file (`/proc/self/fd/N`,
+ * what the agent guard hands the engine so a race cannot swap the file) names the
+ * file it leads to, so the entry outlives the process and its fd numbers.
+ */
+function cacheKeyOf(path: string): string {
+  if (!path.startsWith('/proc/self/fd/')) return path;
+  try {
+    return readlinkSync(path);
+  } catch {
+    return path;
+  }
+}
+
 function cacheFile(path: string): string {
-  return join(cacheDir(), createHash('sha256').update(path).digest('hex').slice(0, 32) + '.idx');
+  return join(cacheDir(), createHash('sha256').update(cacheKeyOf(path)).digest('hex').slice(0, 32) + '.idx');
 }
 
 export function saveIndex(index: LineIndex): void {
@@ -48,7 +62,7 @@ export function saveIndex(index: LineIndex): void {
   const { cum, wraps } = s.table.toBuffers();
   const header: Header = {
     format: FORMAT,
-    identity: s.identity,
+    identity: { ...s.identity, path: cacheKeyOf(s.identity.path) },
     head: s.head,
     tail: s.tail,
     newlines: s.newlines,
@@ -79,14 +93,15 @@ export function loadIndex(path: string, now: FileIdentity): LineIndex | undefine
   try {
     const hlen = buf.readUInt32LE(0);
     const header = JSON.parse(buf.subarray(4, 4 + hlen).toString('utf8')) as Header;
-    if (header.format !== FORMAT || header.identity.path !== path) return undefined;
+    if (header.format !== FORMAT || header.identity.path !== cacheKeyOf(path)) return undefined;
     if (header.identity.dev !== now.dev || header.identity.ino !== now.ino) return undefined;
     const body = buf.subarray(4 + hlen);
     // Copy into an aligned buffer of its own: the table is kept for the index's life.
     const cum = new Uint32Array(body.length / 4);
     new Uint8Array(cum.buffer).set(body);
     return new LineIndex({
-      identity: header.identity,
+      // The index reads through the path it was asked for (maybe an open file's).
+      identity: { ...header.identity, path },
       head: header.head,
       tail: header.tail,
       table: BlockTable.fromBuffers(cum, header.wraps),
