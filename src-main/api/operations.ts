@@ -8,6 +8,7 @@ import { publishOpenFile } from './events.ts';
 import { AppOpenInput, AppOpenOutput } from './schemas.ts';
 import { FileInfo, FileInfoInput, ReadInput, ReadOutput, SearchInput, SearchOutput, UpsertInput, UpsertOutput, AuditInput, AuditOutput, OutlineInput, OutlineOutput } from './schemas.ts';
 import { fileInfo } from '../engine/read/file-info.ts';
+import { fileInfoWireOf } from './file-info-wire.ts';
 import { readAudit } from './agent/audit.ts';
 import { proposalStatus } from './agent/proposal-status.ts';
 import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
@@ -89,7 +90,7 @@ export const operations = {
     output: FileInfo,
     description:
       'Size, line count, encoding, newline style, BOM, final newline, UTF-8 validity and binary verdict of a file, with its version. Cheap after the first call (the line index is cached).',
-    run: (input, _actor, ctx) => fileInfo(input.path, ctx),
+    run: async (input, _actor, ctx) => fileInfoWireOf(await fileInfo(input.path, ctx)),
   }),
   read: op({
     input: ReadInput,
