@@ -20,6 +20,7 @@ import { upsertRequestOf } from './upsert-request.ts';
 import { readByInput } from './read-address.ts';
 import { applyOwnEdit } from '../review/journal.ts';
 import { toSearchOptions } from './search-request.ts';
+import { searchWireOf } from './search-wire.ts';
 import { RecentAddInput, RecentListInput, RecentOutput } from './schemas.ts';
 import { addRecent, listRecent } from './app/recent-files.ts';
 import {
@@ -117,8 +118,8 @@ export const operations = {
     description:
       'Regex search of a file or a range of it (start_line/end_line or start_byte/end_byte), one result per matching line with its line number, byte offset and text. ' +
       'Uses all cores on big files. When truncated, pass next_start_byte as start_byte to continue. count_only counts matching lines like grep -c.',
-    run: (input, _actor, ctx) =>
-      searchPath(input.path, { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress }),
+    run: async (input, _actor, ctx) =>
+      searchWireOf(await searchPath(input.path, { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress })),
   }),
   upsert: op({
     input: UpsertInput,

@@ -92,7 +92,7 @@ const searchTool = tool('search', AgentSearchOutput, async (s, input) => {
   });
   return {
     output: { ...r, matches, redactions },
-    audit: { path: real, version_before: r.version.etag, bytes_read: r.scanned.endByte - r.scanned.startByte },
+    audit: { path: real, version_before: r.version.etag, bytes_read: r.scanned.end_byte - r.scanned.start_byte },
   };
 });
 
