@@ -8,6 +8,7 @@ import { publishOpenFile } from './events.ts';
 import { AppOpenInput, AppOpenOutput } from './schemas.ts';
 import { FileInfo, FileInfoInput, ReadInput, ReadOutput, SearchInput, SearchOutput, UpsertInput, UpsertOutput, AuditInput, AuditOutput, OutlineInput, OutlineOutput } from './schemas.ts';
 import { fileInfo } from '../engine/read/file-info.ts';
+import { fileInfoWireOf } from './file-info-wire.ts';
 import { readAudit } from './agent/audit.ts';
 import { proposalStatus } from './agent/proposal-status.ts';
 import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
@@ -19,6 +20,7 @@ import { upsertRequestOf } from './upsert-request.ts';
 import { readByInput } from './read-address.ts';
 import { applyOwnEdit } from '../review/journal.ts';
 import { toSearchOptions } from './search-request.ts';
+import { searchWireOf } from './search-wire.ts';
 import { RecentAddInput, RecentListInput, RecentOutput } from './schemas.ts';
 import { addRecent, listRecent } from './app/recent-files.ts';
 import {
@@ -89,7 +91,7 @@ export const operations = {
     output: FileInfo,
     description:
       'Size, line count, encoding, newline style, BOM, final newline, UTF-8 validity and binary verdict of a file, with its version. Cheap after the first call (the line index is cached).',
-    run: (input, _actor, ctx) => fileInfo(input.path, ctx),
+    run: async (input, _actor, ctx) => fileInfoWireOf(await fileInfo(input.path, ctx)),
   }),
   read: op({
     input: ReadInput,
@@ -116,8 +118,8 @@ export const operations = {
     description:
       'Regex search of a file or a range of it (start_line/end_line or start_byte/end_byte), one result per matching line with its line number, byte offset and text. ' +
       'Uses all cores on big files. When truncated, pass next_start_byte as start_byte to continue. count_only counts matching lines like grep -c.',
-    run: (input, _actor, ctx) =>
-      searchPath(input.path, { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress }),
+    run: async (input, _actor, ctx) =>
+      searchWireOf(await searchPath(input.path, { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress })),
   }),
   upsert: op({
     input: UpsertInput,

@@ -31,7 +31,7 @@ export function FileProblem({
 }
 
 function emptyMessageOf(path: string | null, info: FileInfo | null, loading: boolean): string {
-  if (info?.binary.isBinary) return `${info.path} is binary (${info.binary.type ?? info.binary.reason}): not shown as text.`;
+  if (info?.binary.is_binary) return `${info.path} is binary (${info.binary.type ?? info.binary.reason}): not shown as text.`;
   if (info && info.lines === 0) return `${info.path} is empty.`;
   if (loading || info) return `Reading ${path ?? ''}…`;
   return 'No file open. Type a path above (Ctrl+O), pick one under Recent, or drop a file here.';

@@ -26,15 +26,15 @@ export function sizeLabelOf(bytes: number): string {
 }
 
 export function encodingLabelOf(info: FileInfo): string {
-  if (info.binary.isBinary) return `binary${info.binary.type ? ` (${info.binary.type})` : ''}`;
+  if (info.binary.is_binary) return `binary${info.binary.type ? ` (${info.binary.type})` : ''}`;
   const bom = info.bom ? ' with BOM' : '';
-  const invalid = info.utf8.valid ? '' : `, invalid at byte ${count.format(info.utf8.firstInvalidOffset ?? 0)}`;
+  const invalid = info.utf8.valid ? '' : `, invalid at byte ${count.format(info.utf8.first_invalid_offset ?? 0)}`;
   return `${info.encoding}${bom}${invalid}`;
 }
 
 /** "LF", "CRLF, no final newline" */
 export function newlineLabelOf(info: FileInfo): string {
-  return `${NEWLINE_LABELS[info.newlineStyle]}${info.finalNewline ? '' : ', no final newline'}`;
+  return `${NEWLINE_LABELS[info.newline_style]}${info.final_newline ? '' : ', no final newline'}`;
 }
 
 /** "3 min ago" for an ISO time, relative to `now` (ms). */

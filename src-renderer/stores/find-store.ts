@@ -67,7 +67,7 @@ export const useFindStore = create<FindState>()((set, get) => {
         });
         if (request !== latestSearch) return;
         found += answer.matches.length;
-        const next = answer.truncated && answer.next_start_byte !== null ? answer.next_start_byte : Math.max(answer.scanned.endByte, start + 1);
+        const next = answer.truncated && answer.next_start_byte !== null ? answer.next_start_byte : Math.max(answer.scanned.end_byte, start + 1);
         start = next;
         set((s) => ({ results: [...s.results, ...answer.matches], searchedBytes: Math.min(next, fileBytes), fileBytes }));
         if (found >= PAGE_RESULTS) {

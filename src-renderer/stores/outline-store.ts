@@ -110,7 +110,7 @@ export function followViewerFile(): () => void {
   const sync = (s: ViewerState) => {
     const { path, etag } = keyOf(s);
     const outline = useOutlineStore.getState();
-    if (!isMarkdownPath(path) || s.info?.binary.isBinary) {
+    if (!isMarkdownPath(path) || s.info?.binary.is_binary) {
       if (outline.applies || outline.path !== null) outline.clear();
       return;
     }

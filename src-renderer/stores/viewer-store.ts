@@ -191,7 +191,7 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
         if (request !== latestOpen) return;
         set({ info, loading: false });
         void useRecentStore.getState().add(path);
-        if (info.binary.isBinary || info.lines === 0) {
+        if (info.binary.is_binary || info.lines === 0) {
           latestWindow++;
           set({ window: null });
           return;

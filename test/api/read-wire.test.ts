@@ -3,21 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { handle } from '../../src-main/api/handle.ts';
 import { ReadOutput } from '../../src-main/api/schemas.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
+import { SNAKE_CASE, keysOf } from './wire-keys.ts';
 
 const tmp = engineTempDir();
 const HUMAN = { kind: 'human', name: 'test' } as const;
-
-/** Keys of `v` and everything under it, except inside `version` (its names are the file version's own) and JSON values. */
-function keysOf(v: unknown, out: string[] = []): string[] {
-  if (Array.isArray(v)) for (const x of v) keysOf(x, out);
-  else if (v && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) {
-      out.push(k);
-      if (k !== 'version' && k !== 'value') keysOf(x, out);
-    }
-  }
-  return out;
-}
 
 describe('the read answer on the wire', () => {
   const p = tmp.path('wire.txt');
@@ -37,7 +26,7 @@ describe('the read answer on the wire', () => {
     for (const input of inputs) {
       const r = await handle('read', input, HUMAN);
       expect(ReadOutput.parse(r)).toEqual(r);
-      for (const k of keysOf(r)) expect(k, `${k} in ${JSON.stringify(input)}`).toMatch(/^[a-z0-9]+(_[a-z0-9]+)*$/);
+      for (const k of keysOf(r)) expect(k, `${k} in ${JSON.stringify(input)}`).toMatch(SNAKE_CASE);
     }
   });
 

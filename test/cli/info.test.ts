@@ -40,26 +40,26 @@ describe('folio info', () => {
       newlines: lines,
       encoding: 'utf-8',
       bom: false,
-      newlineStyle: 'lf',
-      finalNewline: true,
-      utf8: { valid: true, firstInvalidOffset: null },
-      binary: { isBinary: false },
+      newline_style: 'lf',
+      final_newline: true,
+      utf8: { valid: true, first_invalid_offset: null },
+      binary: { is_binary: false },
     });
     expect(info.version.etag).toMatch(/^[\w-]{20}$/);
-    expect(info.index.memoryBytes).toBeLessThanOrEqual(Math.ceil(size / 16384));
+    expect(info.index.memory_bytes).toBeLessThanOrEqual(Math.ceil(size / 16384));
   });
 
   it('is right on hand-made edge files', () => {
     const cases: [string, Buffer | string, Record<string, unknown>][] = [
-      ['empty', '', { size: 0, lines: 0, newlineStyle: 'none', finalNewline: false, encoding: 'utf-8' }],
-      ['no-final', 'a\nb', { lines: 2, newlines: 1, finalNewline: false, newlineStyle: 'lf' }],
-      ['crlf', 'a\r\nb\r\n', { lines: 2, newlineStyle: 'crlf', finalNewline: true }],
-      ['mixed', 'a\r\nb\n', { lines: 2, newlineStyle: 'mixed' }],
+      ['empty', '', { size: 0, lines: 0, newline_style: 'none', final_newline: false, encoding: 'utf-8' }],
+      ['no-final', 'a\nb', { lines: 2, newlines: 1, final_newline: false, newline_style: 'lf' }],
+      ['crlf', 'a\r\nb\r\n', { lines: 2, newline_style: 'crlf', final_newline: true }],
+      ['mixed', 'a\r\nb\n', { lines: 2, newline_style: 'mixed' }],
       ['bom', Buffer.from([0xef, 0xbb, 0xbf, 0x68, 0x69, 0x0a]), { bom: true, encoding: 'utf-8', lines: 1 }],
-      ['latin1', Buffer.from('caf\xe9\n', 'latin1'), { encoding: 'unknown', utf8: { valid: false, firstInvalidOffset: 3 } }],
-      ['png', PNG_1x1, { encoding: 'binary', binary: { isBinary: true, type: 'image/png', ext: 'png' } }],
-      ['nul', Buffer.from('abc\0def\n'), { encoding: 'binary', binary: { isBinary: true, type: null } }],
-      ['utf16', Buffer.from([0xff, 0xfe, 0x68, 0x00, 0x0a, 0x00]), { encoding: 'utf-16le', bom: true, binary: { isBinary: false } }],
+      ['latin1', Buffer.from('caf\xe9\n', 'latin1'), { encoding: 'unknown', utf8: { valid: false, first_invalid_offset: 3 } }],
+      ['png', PNG_1x1, { encoding: 'binary', binary: { is_binary: true, type: 'image/png', ext: 'png' } }],
+      ['nul', Buffer.from('abc\0def\n'), { encoding: 'binary', binary: { is_binary: true, type: null } }],
+      ['utf16', Buffer.from([0xff, 0xfe, 0x68, 0x00, 0x0a, 0x00]), { encoding: 'utf-16le', bom: true, binary: { is_binary: false } }],
     ];
     for (const [name, content, expected] of cases) {
       const file = tmp.path(name);

@@ -81,7 +81,7 @@ describe('folio mcp (stdio)', () => {
     expect(s.body.matches.map((m: { line: number }) => m.line)).toEqual([40, 41, 42, 43, 44, 45, 46, 47, 48, 49]);
     expect(s.body.count).toBe(10);
     const info = await mcp.call('file_info', { path: 'notes.txt' });
-    expect(info.body).toMatchObject({ size: TEXT.length, lines: 50, encoding: 'utf-8', newlineStyle: 'lf', finalNewline: true });
+    expect(info.body).toMatchObject({ size: TEXT.length, lines: 50, encoding: 'utf-8', newline_style: 'lf', final_newline: true });
   });
 
   it('upsert under the default review policy proposes (proposal_id + preview) and leaves the file alone', async () => {

@@ -105,7 +105,7 @@ export async function visibleCount(
   search: (input: SearchInput) => Promise<SearchOutput>,
 ): Promise<SearchOutput> {
   let page = await search({ ...input, count_only: false, max: COUNT_PAGE_MATCHES });
-  const scannedFrom = page.scanned.startByte;
+  const scannedFrom = page.scanned.start_byte;
   let count = 0;
   for (let pages = 1; ; pages++) {
     const seen = await visibleMatches(rules, path, input, page.matches);
@@ -118,7 +118,7 @@ export async function visibleCount(
         count,
         truncated: more,
         next_start_byte: more ? page.next_start_byte : null,
-        scanned: { startByte: scannedFrom, endByte: page.scanned.endByte },
+        scanned: { start_byte: scannedFrom, end_byte: page.scanned.end_byte },
       };
     }
     page = await search({ ...input, count_only: false, max: COUNT_PAGE_MATCHES, start_line: undefined, start_byte: page.next_start_byte! });

@@ -92,13 +92,13 @@ async function searchPinned(s: AgentSession, input: OpInput<'search'>, real: str
   // Matches are judged on the redacted lines, so search is no oracle for a secret (redact-search.ts).
   if (input.count_only) {
     const r = await visibleCount(s.rules, real, input, search);
-    return { output: { ...r, redactions: 0 }, audit: { path: real, version_before: r.version.etag, bytes_read: r.scanned.endByte - r.scanned.startByte } };
+    return { output: { ...r, redactions: 0 }, audit: { path: real, version_before: r.version.etag, bytes_read: r.scanned.end_byte - r.scanned.start_byte } };
   }
   const r = await search(input);
   const { matches, dropped, redactions } = await visibleMatches(s.rules, real, input, r.matches);
   return {
     output: { ...r, matches, count: r.count - dropped, redactions },
-    audit: { path: real, version_before: r.version.etag, bytes_read: r.scanned.endByte - r.scanned.startByte },
+    audit: { path: real, version_before: r.version.etag, bytes_read: r.scanned.end_byte - r.scanned.start_byte },
   };
 }
 

@@ -13,14 +13,14 @@ export function formatInfo(info: OpOutput<'file_info'>): string {
     ['size', `${bytesHuman(info.size)} (${count(info.size)} bytes)`],
     ['lines', `${count(info.lines)} (${count(info.newlines)} newlines)`],
     ['encoding', info.encoding + (info.bom ? ' with BOM' : '')],
-    ['newline style', info.newlineStyle],
-    ['final newline', yes(info.finalNewline)],
-    ['utf-8', info.utf8.valid ? 'valid' : `invalid at byte ${count(info.utf8.firstInvalidOffset ?? 0)}`],
-    ['binary', info.binary.isBinary ? `yes: ${info.binary.type ?? 'unknown type'} (${info.binary.reason})` : `no (${info.binary.reason})`],
+    ['newline style', info.newline_style],
+    ['final newline', yes(info.final_newline)],
+    ['utf-8', info.utf8.valid ? 'valid' : `invalid at byte ${count(info.utf8.first_invalid_offset ?? 0)}`],
+    ['binary', info.binary.is_binary ? `yes: ${info.binary.type ?? 'unknown type'} (${info.binary.reason})` : `no (${info.binary.reason})`],
     [
       'index',
-      `${bytesHuman(info.index.memoryBytes)} in memory, ${count(info.index.blocks)} blocks, ` +
-        (info.index.fromCache ? `loaded from cache in ${info.index.buildMs.toFixed(1)} ms` : `built in ${info.index.buildMs.toFixed(1)} ms`),
+      `${bytesHuman(info.index.memory_bytes)} in memory, ${count(info.index.blocks)} blocks, ` +
+        (info.index.from_cache ? `loaded from cache in ${info.index.build_ms.toFixed(1)} ms` : `built in ${info.index.build_ms.toFixed(1)} ms`),
     ],
     ['version', info.version.etag],
   ];

@@ -1,0 +1,24 @@
+/**
+ * The search answer on the wire: the engine's search result (with the path,
+ * version and line count searchPath adds) mapped to the snake_case SearchOutput
+ * schema, in one place (like read-wire.ts for reads).
+ */
+import type { searchPath } from '../engine/search/search-path.ts';
+import type { SearchOutput } from './schemas.ts';
+
+export type SearchAnswer = Awaited<ReturnType<typeof searchPath>>;
+
+/** `r` as the wire answer; field by field, so nothing of the engine's leaks out unnamed. */
+export function searchWireOf(r: SearchAnswer): SearchOutput {
+  return {
+    path: r.path,
+    version: r.version,
+    total_lines: r.total_lines,
+    matches: r.matches.map((m) => ({ line: m.line, byte_offset: m.byte_offset, column: m.column, text: m.text, text_truncated: m.text_truncated })),
+    count: r.count,
+    truncated: r.truncated,
+    next_start_byte: r.next_start_byte,
+    scanned: { start_byte: r.scanned.startByte, end_byte: r.scanned.endByte },
+    elapsed_ms: r.elapsed_ms,
+  };
+}
