@@ -13,6 +13,8 @@ export interface RedactionRule {
   pattern: RegExp;
   /** a further test of the hidden part (the entropy rule's measure) */
   accepts?: (secret: string) => boolean;
+  /** a cheaper test every match implies: a line it does not match is not searched with `pattern` */
+  gate?: RegExp;
 }
 
 export interface Redacted {
@@ -57,24 +59,38 @@ function looksRandom(value: string): boolean {
 /** A secret's name, then an optional closing quote (JSON, YAML keys), then `:` or `=`. */
 const NAME_THEN = String.raw`(?:["']?\s*[:=]\s*)`;
 // Names are bounded ({0,64} around the word) so a long run of name characters costs linear time, not quadratic.
-const SECRET_NAME = String.raw`[A-Za-z0-9_.-]{0,64}(?:SECRET|PASSWORD|PASSWD|TOKEN|API[_-]?KEY|PRIVATE[_-]?KEY|ACCESS[_-]?KEY)[A-Za-z0-9_.-]{0,64}`;
-const KEY_LIKE_NAME = String.raw`[A-Za-z0-9_.-]{0,64}(?:KEY|SESSION|AUTH|CRED|COOKIE|SIG|SALT|NONCE|PASS|PWD|SECRET|TOKEN|PRIVATE|CSRF|JWT|SID)[A-Za-z0-9_.-]{0,64}`;
+const SECRET_WORD = String.raw`(?:SECRET|PASSWORD|PASSWD|TOKEN|API[_-]?KEY|PRIVATE[_-]?KEY|ACCESS[_-]?KEY)`;
+const KEY_LIKE_WORD = String.raw`(?:KEY|SESSION|AUTH|CRED|COOKIE|SIG|SALT|NONCE|PASS|PWD|SECRET|TOKEN|PRIVATE|CSRF|JWT|SID)`;
+const SECRET_NAME = String.raw`[A-Za-z0-9_.-]{0,64}${SECRET_WORD}[A-Za-z0-9_.-]{0,64}`;
+const KEY_LIKE_NAME = String.raw`[A-Za-z0-9_.-]{0,64}${KEY_LIKE_WORD}[A-Za-z0-9_.-]{0,64}`;
+/**
+ * The word, the rest of the name and the `:`/`=` after it: what every match of the
+ * name rules holds, found without trying 64 name characters before every word
+ * boundary of a line (a log line that says "session timeout" skips them at once).
+ */
+const gateOf = (word: string): RegExp => new RegExp(String.raw`${word}[A-Za-z0-9_.-]{0,64}${NAME_THEN}`, 'i');
 const VALUE = String.raw`"[^"\n]*"|'[^'\n]*'|[^\s"',;&]+`;
 
 export const DEFAULT_RULES: RedactionRule[] = [
-  { kind: 'private_key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g },
-  { kind: 'aws_access_key', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
-  { kind: 'gcp_api_key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
-  { kind: 'github_token', pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/g },
-  { kind: 'slack_token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g },
-  { kind: 'bearer_token', pattern: /\b[Bb]earer\s+[A-Za-z0-9._~+/-]{16,}=*/g },
+  { kind: 'private_key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g, gate: /PRIVATE KEY-----/ },
+  { kind: 'aws_access_key', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, gate: /AKIA|ASIA/ },
+  { kind: 'gcp_api_key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, gate: /AIza/ },
+  { kind: 'github_token', pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/g, gate: /gh[pousr]_/ },
+  { kind: 'slack_token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g, gate: /xox[abposr]-/ },
+  { kind: 'bearer_token', pattern: /\b[Bb]earer\s+[A-Za-z0-9._~+/-]{16,}=*/g, gate: /[Bb]earer\s/ },
   // The credential of an Authorization header whatever its scheme or length (Basic, short bearer tokens).
   {
     kind: 'authorization',
     pattern: new RegExp(String.raw`\bAuthorization${NAME_THEN}["']?(?:(?:Bearer|Basic|Token|Digest|Negotiate)\s+)?(?<secret>[^\s"',;]+)`, 'gi'),
+    gate: /authorization/i,
   },
-  { kind: 'secret_assignment', pattern: new RegExp(String.raw`\b${SECRET_NAME}${NAME_THEN}(?<secret>${VALUE})`, 'gi') },
-  { kind: 'high_entropy', pattern: new RegExp(String.raw`\b${KEY_LIKE_NAME}${NAME_THEN}(?<secret>${VALUE})`, 'gi'), accepts: looksRandom },
+  { kind: 'secret_assignment', pattern: new RegExp(String.raw`\b${SECRET_NAME}${NAME_THEN}(?<secret>${VALUE})`, 'gi'), gate: gateOf(SECRET_WORD) },
+  {
+    kind: 'high_entropy',
+    pattern: new RegExp(String.raw`\b${KEY_LIKE_NAME}${NAME_THEN}(?<secret>${VALUE})`, 'gi'),
+    accepts: looksRandom,
+    gate: gateOf(KEY_LIKE_WORD),
+  },
 ];
 
 /** Every rule needs one of these words or prefixes: a line without any is clean (one scan instead of nine). */
@@ -94,6 +110,7 @@ export function secretSpansOf(line: string, rules: RedactionRule[] = DEFAULT_RUL
   if (rules === DEFAULT_RULES && !MAYBE_SECRET.test(line)) return [];
   const found: (SecretSpan & { rank: number })[] = [];
   rules.forEach((r, rank) => {
+    if (r.gate && !r.gate.test(line)) return;
     for (const m of line.matchAll(indexed(r.pattern))) {
       const [start, end] = m.indices?.groups?.secret ?? m.indices![0]!;
       if (end <= start || line.startsWith('[REDACTED:', start)) continue;
