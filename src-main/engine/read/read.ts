@@ -100,6 +100,6 @@ export async function read(path: string, req: ReadRequest, opts: ReadOptions = {
     truncated: false,
     ...part,
     notes: ctx.notes,
-    ...(ctx.invalid ? { invalidUtf8: { replaced: ctx.invalid.replaced, firstOffset: ctx.invalid.first_offset } } : {}),
+    ...(ctx.invalid ? { invalidUtf8: ctx.invalid } : {}),
   };
 }

@@ -118,7 +118,7 @@ function utf16Codec(encoding: 'utf-16le' | 'utf-16be'): TextCodec {
       for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 0xfffd) inText++;
       let inFile = 0;
       for (let i = 0; i + 1 < buf.length; i += 2) if (unitAt(buf, i) === 0xfffd) inFile++;
-      return { text, invalid: { replaced: inText - inFile, first_offset: fileOffset + bad } };
+      return { text, invalid: { replaced: inText - inFile, firstOffset: fileOffset + bad } };
     },
     encode: encoderOf(encoding),
     unitIs: (buf, i, code) => i >= 0 && i + 1 < buf.length && unitAt(buf, i) === code,

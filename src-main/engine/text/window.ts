@@ -22,7 +22,7 @@ export interface InvalidUtf8Report {
   /** U+FFFD characters inserted */
   replaced: number;
   /** file offset of the first invalid byte */
-  first_offset: number;
+  firstOffset: number;
 }
 
 export function readBytes(path: string, start: number, end: number): Buffer {
@@ -81,7 +81,7 @@ export function decodeText(
   for (let i = buf.indexOf(0xef); i >= 0 && i + 2 < buf.length; i = buf.indexOf(0xef, i + 1)) {
     if (buf[i + 1] === 0xbf && buf[i + 2] === 0xbd) inFile++;
   }
-  return { text, invalid: { replaced: inText - inFile, first_offset: fileOffset + bad } };
+  return { text, invalid: { replaced: inText - inFile, firstOffset: fileOffset + bad } };
 }
 
 /** Where lines break in bytes: '\n' bytes, or LF units of UTF-16 (a TextCodec is one). */
