@@ -13,12 +13,12 @@ export function searchWireOf(r: SearchAnswer): SearchOutput {
   return {
     path: r.path,
     version: r.version,
-    total_lines: r.total_lines,
-    matches: r.matches.map((m) => ({ line: m.line, byte_offset: m.byte_offset, column: m.column, text: m.text, text_truncated: m.text_truncated })),
+    total_lines: r.totalLines,
+    matches: r.matches.map((m) => ({ line: m.line, byte_offset: m.byteOffset, column: m.column, text: m.text, text_truncated: m.textTruncated })),
     count: r.count,
     truncated: r.truncated,
-    next_start_byte: r.next_start_byte,
+    next_start_byte: r.nextStartByte,
     scanned: { start_byte: r.scanned.startByte, end_byte: r.scanned.endByte },
-    elapsed_ms: r.elapsed_ms,
+    elapsed_ms: r.elapsedMs,
   };
 }

@@ -106,7 +106,7 @@ describe('legacy encodings', () => {
         expect(res.matches.map((m) => m.line)).toEqual(expected);
         const m = res.matches[0]!;
         const encodedWord = iconv('UTF-8', c.iconvName, c.word);
-        expect(bytes.subarray(m.byte_offset, m.byte_offset + encodedWord.length).equals(encodedWord)).toBe(true);
+        expect(bytes.subarray(m.byteOffset, m.byteOffset + encodedWord.length).equals(encodedWord)).toBe(true);
       });
 
       it('upserts are refused with encoding_mismatch naming the encoding and what to do; the file is unchanged', async () => {

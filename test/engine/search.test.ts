@@ -83,12 +83,12 @@ function expectSameAsOracle(buf: Buffer, got: Awaited<ReturnType<typeof searchFi
     const w = want[i]!;
     expect(m.column).toBe(w.column);
     expect(m.text).toBe(w.text);
-    expect(m.byte_offset).toBeGreaterThanOrEqual(w.lineStart);
-    expect(m.byte_offset).toBeLessThanOrEqual(w.lineEnd);
+    expect(m.byteOffset).toBeGreaterThanOrEqual(w.lineStart);
+    expect(m.byteOffset).toBeLessThanOrEqual(w.lineEnd);
     // The code points before the match, decoded from the file bytes, are column - 1.
-    expect([...buf.toString('utf8', w.lineStart, m.byte_offset)].length).toBe(m.column - 1);
+    expect([...buf.toString('utf8', w.lineStart, m.byteOffset)].length).toBe(m.column - 1);
     if (w.matched.length > 0 && !w.matched.includes('\uFFFD') && !/[\uD800-\uDFFF]/.test(w.matched)) {
-      expect(buf.subarray(m.byte_offset).subarray(0, Buffer.byteLength(w.matched)).toString('utf8')).toBe(w.matched);
+      expect(buf.subarray(m.byteOffset).subarray(0, Buffer.byteLength(w.matched)).toString('utf8')).toBe(w.matched);
     }
   });
 }
@@ -115,7 +115,7 @@ describe('count_only', () => {
         expect(r.count).toBe(want);
         expect(r.matches).toEqual([]);
         expect(r.truncated).toBe(false);
-        expect(r.next_start_byte).toBeNull();
+        expect(r.nextStartByte).toBeNull();
         expect(r.scanned).toEqual({ startByte: 0, endByte: log.length });
       });
     }
@@ -202,8 +202,8 @@ describe('matches', () => {
     const m = r.matches[0]!;
     expect(m.line).toBe(2);
     expect(m.column).toBe(301);
-    expect(m.byte_offset).toBe(6 + 300 * 4);
-    expect(m.text_truncated).toBe(true);
+    expect(m.byteOffset).toBe(6 + 300 * 4);
+    expect(m.textTruncated).toBe(true);
     expect([...m.text].length).toBe(100);
     expect(m.text).toContain('NEEDLE');
   });
@@ -220,7 +220,7 @@ describe('matches', () => {
     for (const mode of MODES) {
       for (const pattern of ['NEEDLE', 'NEE+DLE', '. NEEDLE']) {
         const r = await searchFile(index, { pattern, maxLineChars: 50, ...mode.opts });
-        expect(r.matches.map((m) => [m.line, m.byte_offset])).toEqual(
+        expect(r.matches.map((m) => [m.line, m.byteOffset])).toEqual(
           pattern === '. NEEDLE' ? [[2, 9 + 2_500_000]] : [[2, 9 + 2_500_003], [3, buf.length - 11]],
         );
         expect(r.matches[0]!.text).toMatch(/^x+é NEEDLE$/);
@@ -254,7 +254,7 @@ describe('matches', () => {
       }
     }
     const r = await searchFile(index, { pattern: 'ERROR', threads: 0 });
-    expect(r.matches[0]).toMatchObject({ line: 2, byte_offset: 11, column: 4, text: '\uFFFD\uFFFD ERROR here \uFFFD é' });
+    expect(r.matches[0]).toMatchObject({ line: 2, byteOffset: 11, column: 4, text: '\uFFFD\uFFFD ERROR here \uFFFD é' });
   });
 });
 
@@ -269,13 +269,13 @@ describe('cap and cursor', () => {
       expect(r.count).toBe(r.matches.length);
       if (r.truncated) {
         expect(r.matches.length).toBe(k);
-        expect(r.next_start_byte).toBeGreaterThan(r.matches[k - 1]!.byte_offset);
-        expect(log[r.next_start_byte! - 1]).toBe(10);
+        expect(r.nextStartByte).toBeGreaterThan(r.matches[k - 1]!.byteOffset);
+        expect(log[r.nextStartByte! - 1]).toBe(10);
       } else {
-        expect(r.next_start_byte).toBeNull();
+        expect(r.nextStartByte).toBeNull();
       }
       lines.push(...r.matches.map((m) => m.line));
-      start = r.next_start_byte;
+      start = r.nextStartByte;
       pages++;
     }
     expect(pages).toBeGreaterThan(1);
@@ -299,7 +299,7 @@ describe('cap and cursor', () => {
     const all = oracle(log, 'naïve café', '').length;
     const exact = await searchFile(logIndex, { pattern: 'naïve café', maxMatches: all, threads: 2, smallRangeBytes: 0 });
     expect(exact.truncated).toBe(false);
-    expect(exact.next_start_byte).toBeNull();
+    expect(exact.nextStartByte).toBeNull();
     const less = await searchFile(logIndex, { pattern: 'naïve café', maxMatches: all - 1, threads: 2, smallRangeBytes: 0 });
     expect(less.truncated).toBe(true);
   });

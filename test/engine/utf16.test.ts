@@ -260,10 +260,10 @@ describe('UTF-16 reads, differential against the UTF-8 source', () => {
         const expected = lines.flatMap((l, i) => (re.test(l.replace(/\n$/, '')) ? [i + 1] : []));
         expect(res.matches.map((m) => m.line), `${variant} /${pattern}/`).toEqual(expected);
         for (const m of res.matches) {
-          expect(m.byte_offset % 2).toBe(0);
+          expect(m.byteOffset % 2).toBe(0);
           const line = lines[m.line - 1]!.replace(/\n$/, '');
           const hit = re.exec(line)!;
-          const at = bytes.subarray(m.byte_offset, m.byte_offset + 2 * hit[0].length);
+          const at = bytes.subarray(m.byteOffset, m.byteOffset + 2 * hit[0].length);
           expect(iconv(ENCODING[variant].toUpperCase(), 'UTF-8', at).toString()).toBe(hit[0]);
         }
         const counted = await searchPath(p, { pattern, countOnly: true });

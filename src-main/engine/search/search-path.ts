@@ -16,7 +16,7 @@ export interface SearchPathOptions extends Omit<SearchOptions, 'startByte' | 'en
 export async function searchPath(
   path: string,
   opts: SearchPathOptions,
-): Promise<SearchResult & { path: string; version: Version; total_lines: number | null }> {
+): Promise<SearchResult & { path: string; version: Version; totalLines: number | null }> {
   const facts = await factsOf(path);
   if (facts.verdict.isBinary) throw binaryFileError(facts);
   const index = await openIndex(path, { signal: opts.signal, onProgress: opts.onProgress });
@@ -41,5 +41,5 @@ export async function searchPath(
     throw new FolioError('invalid_range', `search range ${startByte}-${endByte} is invalid: start after end`, { start_byte: startByte, end_byte: endByte });
   }
   const result = await searchFile(index, { ...opts, startByte, endByte, encoding: facts.encoding });
-  return { path: facts.identity.path, version: facts.version, total_lines: index.lineCount, ...result };
+  return { path: facts.identity.path, version: facts.version, totalLines: index.lineCount, ...result };
 }

@@ -70,12 +70,12 @@ export interface SearchMatch {
   /** 1-based line number */
   line: number;
   /** file byte offset of the first match in the line */
-  byte_offset: number;
+  byteOffset: number;
   /** 1-based column of that match, in code points of the line */
   column: number;
   /** the line without its terminator, cut to maxLineChars around the match */
   text: string;
-  text_truncated: boolean;
+  textTruncated: boolean;
 }
 
 export interface SearchResult {
@@ -86,9 +86,9 @@ export interface SearchResult {
   /** the cap was hit and at least one more matching line follows */
   truncated: boolean;
   /** pass as startByte to continue after the last returned match; null when the range was searched to its end */
-  next_start_byte: number | null;
+  nextStartByte: number | null;
   scanned: { startByte: number; endByte: number };
-  elapsed_ms: number;
+  elapsedMs: number;
 }
 
 const DEFAULT_MAX_MATCHES = 100;
@@ -225,9 +225,9 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
       matches: [],
       count: results.reduce((n, r) => n + r.count, 0),
       truncated: false,
-      next_start_byte: null,
+      nextStartByte: null,
       scanned: { startByte: start, endByte: end },
-      elapsed_ms: performance.now() - started,
+      elapsedMs: performance.now() - started,
     };
   }
   const raw: RawMatch[] = [];
@@ -241,9 +241,9 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
     matches: withLineNumbers(index, kept),
     count: kept.length,
     truncated,
-    next_start_byte: truncated ? kept[kept.length - 1]!.nextLine : null,
+    nextStartByte: truncated ? kept[kept.length - 1]!.nextLine : null,
     scanned: { startByte: start, endByte: end },
-    elapsed_ms: performance.now() - started,
+    elapsedMs: performance.now() - started,
   };
 }
 
@@ -255,10 +255,10 @@ function withLineNumbers(index: LineIndex, raw: RawMatch[]): SearchMatch[] {
     if (first === undefined) chunkLine.set(m.chunkStart, (first = index.lineAt(m.chunkStart)));
     return {
       line: first + m.linesIntoChunk + 1,
-      byte_offset: m.byteOffset,
+      byteOffset: m.byteOffset,
       column: m.column,
       text: m.text,
-      text_truncated: m.textTruncated,
+      textTruncated: m.textTruncated,
     };
   });
 }
