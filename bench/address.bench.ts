@@ -58,7 +58,7 @@ export async function benchAddress(opts: BenchOptions): Promise<void> {
 
   const h = outline.headings[Math.floor(outline.headings.length / 2)]!;
   const sectionMs = await timeMedian(runs * 20, () => handle('read', { path: mdPath, section: h.path }, actor));
-  const linesMs = await timeMedian(runs * 20, () => handle('read', { path: mdPath, ranges: [{ start: h.line, end: h.end_line }] }, actor));
+  const linesMs = await timeMedian(runs * 20, () => handle('read', { path: mdPath, ranges: [{ start: h.line, end: h.endLine }] }, actor));
   rows.push([`section read (outline cached, ${outline.headings.length} headings)`, `${sectionMs.toFixed(2)} ms`, `${linesMs.toFixed(2)} ms (same lines)`, (sectionMs / linesMs).toFixed(2)]);
 
   const jsonPath = join(DATA_DIR, 'doc-16m.json');

@@ -14,6 +14,7 @@ import { proposalStatus } from './agent/proposal-status.ts';
 import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
 import { resolve as resolvePath } from 'node:path';
 import { outlineOf } from '../engine/address/markdown-outline.ts';
+import { outlineWireOf } from './outline-wire.ts';
 import { searchPath } from '../engine/search/search-path.ts';
 import { upsert } from '../engine/write/upsert.ts';
 import { upsertRequestOf } from './upsert-request.ts';
@@ -61,7 +62,7 @@ export async function outlineView(input: z.infer<typeof OutlineInput>): Promise<
   const t0 = performance.now();
   const o = await outlineOf(input.path);
   const headings = input.max_level === undefined ? o.headings : o.headings.filter((h) => h.level <= input.max_level!);
-  return { path: o.path, version: o.version, total_lines: o.total_lines, headings, elapsed_ms: performance.now() - t0 };
+  return outlineWireOf(o, headings, performance.now() - t0);
 }
 
 function stepOutput(s: StepResult) {

@@ -84,11 +84,11 @@ async function readSection(path: string, section: string, opts: ReadOptions): Pr
       const outline = await outlineOf(path);
       return { h: findSection(outline, section), etag: outline.version.etag };
     },
-    ({ h }) => read(path, { mode: 'lines', ranges: [{ start: h.line, end: h.end_line }] }, opts),
+    ({ h }) => read(path, { mode: 'lines', ranges: [{ start: h.line, end: h.endLine }] }, opts),
   );
   const h = x.h;
-  if (r.truncated) r.notes.push(`the section is lines ${h.line}-${h.end_line}; read on from where this answer ends with ranges`);
-  return { r, addressing: { section: { path: h.path, level: h.level, line: h.line, end_line: h.end_line, start_byte: h.start_byte, end_byte: h.end_byte, sha256: h.sha256 } } };
+  if (r.truncated) r.notes.push(`the section is lines ${h.line}-${h.endLine}; read on from where this answer ends with ranges`);
+  return { r, addressing: { section: { path: h.path, level: h.level, line: h.line, end_line: h.endLine, start_byte: h.startByte, end_byte: h.endByte, sha256: h.sha256 } } };
 }
 
 async function readTokens(input: ReadInput, mode: 'token_range' | 'token_page', opts: ReadOptions): Promise<AddressedRead> {

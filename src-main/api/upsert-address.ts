@@ -40,7 +40,7 @@ export interface PlannedUpsert {
   request: UpsertRequest;
 }
 
-const sectionView = (h: Heading) => ({ path: h.path, line: h.line, end_line: h.end_line, sha256: h.sha256 });
+const sectionView = (h: Heading) => ({ path: h.path, line: h.line, end_line: h.endLine, sha256: h.sha256 });
 const lines = (start: number, end: number): UpsertTarget => ({ kind: 'replace', start, end, units: 'lines' });
 const insertAt = (at: number): UpsertTarget => ({ kind: 'insert', at, units: 'lines' });
 const bytes = (start: number, end: number): UpsertTarget => ({ kind: 'replace', start, end, units: 'bytes' });
@@ -56,7 +56,7 @@ export async function sectionUpsertOf(input: UpsertInput, t: SectionTarget, pre:
   requirePrecondition(pre, { path, version: outline.version }, { section: sectionView(h), read });
   await checkResolvedVersion(pre, { path, version: outline.version, sectionSha256: h.sha256 }, {
     section: sectionView(h),
-    affected_ranges: [{ start: h.line, end: h.end_line }],
+    affected_ranges: [{ start: h.line, end: h.endLine }],
     read,
   });
   if (input.content === undefined) throw new FolioError('invalid_input', `section ${t.position} needs content`, { position: t.position });
@@ -71,17 +71,17 @@ export async function sectionUpsertOf(input: UpsertInput, t: SectionTarget, pre:
     },
   });
   const resolvedVersion = { ifMatch: outline.version.etag };
-  if (t.position === 'insert') return request(insertAt(h.heading_end_line + 1), resolvedVersion);
-  if (t.position === 'append') return request(insertAt(h.end_line + 1), resolvedVersion);
-  if (t.include_heading !== false) return request(lines(h.line, h.end_line), { expectedRangeSha256: h.sha256 });
+  if (t.position === 'insert') return request(insertAt(h.headingEndLine + 1), resolvedVersion);
+  if (t.position === 'append') return request(insertAt(h.endLine + 1), resolvedVersion);
+  if (t.include_heading !== false) return request(lines(h.line, h.endLine), { expectedRangeSha256: h.sha256 });
   // No body yet: replacing it is inserting after the heading.
-  if (h.heading_end_line >= h.end_line) return request(insertAt(h.heading_end_line + 1), resolvedVersion);
+  if (h.headingEndLine >= h.endLine) return request(insertAt(h.headingEndLine + 1), resolvedVersion);
   // The body's bytes: the section after its heading line(s).
-  const section = readBytes(path, h.start_byte, h.end_byte);
+  const section = readBytes(path, h.startByte, h.endByte);
   let skip = 0;
-  for (let l = h.line; l <= h.heading_end_line; l++) skip = section.indexOf(10, skip) + 1;
+  for (let l = h.line; l <= h.headingEndLine; l++) skip = section.indexOf(10, skip) + 1;
   const bodySha = createHash('sha256').update(section.subarray(skip)).digest('hex');
-  return request(lines(h.heading_end_line + 1, h.end_line), { expectedRangeSha256: bodySha });
+  return request(lines(h.headingEndLine + 1, h.endLine), { expectedRangeSha256: bodySha });
 }
 
 export async function jsonUpsertOf(input: UpsertInput, t: JsonTarget, pre: AddressPreconditions): Promise<PlannedUpsert> {

@@ -29,14 +29,14 @@ describe('markdown outline', () => {
     const p = tmp.path('small.md');
     writeFileSync(p, '# A\n\n```\n# no\n```\n\n- # no\n\n> # no\n\n<div>\n# no\n</div>\n\n    # no\n\nSet\n===\n\n## B ##\n');
     const o = await outlineOf(p);
-    expect(o.headings.map((h) => [h.text, h.level, h.line, h.heading_end_line, h.end_line])).toEqual([
+    expect(o.headings.map((h) => [h.text, h.level, h.line, h.headingEndLine, h.endLine])).toEqual([
       ['A', 1, 1, 1, 16],
       ['Set', 1, 17, 18, 20],
       ['B', 2, 20, 20, 20],
     ]);
     expect(o.headings[2]!.path).toBe('Set > B');
     const bytes = readFileSync(p);
-    for (const h of o.headings) expect(h.sha256).toBe(createHash('sha256').update(bytes.subarray(h.start_byte, h.end_byte)).digest('hex'));
+    for (const h of o.headings) expect(h.sha256).toBe(createHash('sha256').update(bytes.subarray(h.startByte, h.endByte)).digest('hex'));
   });
 
   it('chunked parses equal a whole-file parse on generated documents (any chunk size)', async () => {
@@ -70,10 +70,10 @@ describe('markdown outline', () => {
     const expected = wholeParse(text);
     const parseMs = performance.now() - t0;
     expect(seen(o)).toEqual(expected);
-    expect(o.total_lines).toBe(text.split('\n').length - 1);
+    expect(o.totalLines).toBe(text.split('\n').length - 1);
     const bytes = readFileSync(p);
     for (const h of [o.headings[0]!, o.headings[1000]!, o.headings.at(-1)!]) {
-      expect(h.sha256).toBe(createHash('sha256').update(bytes.subarray(h.start_byte, h.end_byte)).digest('hex'));
+      expect(h.sha256).toBe(createHash('sha256').update(bytes.subarray(h.startByte, h.endByte)).digest('hex'));
     }
     t0 = performance.now();
     expect(await outlineOf(p)).toBe(o);

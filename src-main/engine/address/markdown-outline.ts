@@ -41,20 +41,20 @@ export interface Heading {
   /** 1-based first line of the heading */
   line: number;
   /** 1-based last line of the heading itself (the underline of a setext heading) */
-  heading_end_line: number;
+  headingEndLine: number;
   /** 1-based last line of the section */
-  end_line: number;
-  start_byte: number;
+  endLine: number;
+  startByte: number;
   /** end of the section, exclusive */
-  end_byte: number;
-  /** SHA-256 (hex) of the section's bytes [start_byte, end_byte) */
+  endByte: number;
+  /** SHA-256 (hex) of the section's bytes [startByte, endByte) */
   sha256: string;
 }
 
 export interface Outline {
   path: string;
   version: Version;
-  total_lines: number;
+  totalLines: number;
   headings: Heading[];
 }
 
@@ -181,8 +181,8 @@ async function outlineFrom(v: TextVersion, chunkBytes: number): Promise<{ headin
   const close = (minLevel: number, endByte: number, endLine: number) => {
     while (open.length && open.at(-1)!.h.level >= minLevel) {
       const { h, hash } = open.pop()!;
-      h.end_byte = endByte;
-      h.end_line = endLine;
+      h.endByte = endByte;
+      h.endLine = endLine;
       h.sha256 = hash.digest('hex');
     }
   };
@@ -201,10 +201,10 @@ async function outlineFrom(v: TextVersion, chunkBytes: number): Promise<{ headin
         text: x.text,
         path: [...ancestors.map((a) => a.text), x.text].join(' > '),
         line: x.lineIdx + 1,
-        heading_end_line: x.endLineIdx,
-        end_line: 0,
-        start_byte: x.startByte,
-        end_byte: 0,
+        headingEndLine: x.endLineIdx,
+        endLine: 0,
+        startByte: x.startByte,
+        endByte: 0,
         sha256: '',
       };
       ancestors.push(h);
@@ -231,7 +231,7 @@ export async function outlineOf(path: string, opts: OutlineOptions = {}): Promis
     return hit ?? outlineFrom(v, opts.chunkBytes ?? DEFAULT_CHUNK_BYTES);
   });
   if ('version' in result) return result;
-  const outline: Outline = { path: v.path, version: v.version, total_lines: result.totalLines, headings: result.headings };
+  const outline: Outline = { path: v.path, version: v.version, totalLines: result.totalLines, headings: result.headings };
   if (opts.chunkBytes === undefined) {
     if (cache.size >= 8) cache.delete(cache.keys().next().value!);
     cache.set(`${v.path}\0${v.version.etag}`, outline);
