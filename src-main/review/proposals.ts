@@ -13,8 +13,9 @@ import type { Version } from '../engine/read/file-facts.ts';
 import { upsert, type LineByteRange, type Preconditions, type UpsertResult, type UpsertTarget } from '../engine/write/upsert.ts';
 import { loadBytes, storeBytes } from './blobs.ts';
 import { toDoc } from './doc-codec.ts';
-import { entryOfResult, recordEntry, STALE_CODES } from './journal.ts';
-import { allProposals, assignFields, entryOf, newId, nextSeq, nowIso, proposalOf } from './records.ts';
+import { writeIntent, type ReviewIntent } from './intents.ts';
+import { commitJournaled, STALE_CODES } from './journal.ts';
+import { allProposals, assignFields, entryOf, newId, nowIso, proposalOf } from './records.ts';
 import { storeOf, type ReviewStore } from './store.ts';
 import type { JournalEntry, Proposal, ProposalStatus, ReviewActor } from './types.ts';
 
@@ -132,6 +133,9 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
       throw new FolioError('invalid_input', `proposal ${id} deletes: it takes no content`, { proposal_id: id });
     }
     const content = opts.content ?? loadBytes(store.blobsDir, p.content).toString('utf8');
+    const edited = opts.content === undefined ? null : storeBytes(store.blobsDir, Buffer.from(opts.content, 'utf8'));
+    const what = { action: 'apply' as const, entry_id: newId('j'), proposal_id: id, actor: p.actor, decided_by: actor, edited_content: edited };
+    let intent: ReviewIntent | null = null;
     let r: UpsertResult;
     try {
       r = await upsert(store.absPathOf(p.path), {
@@ -139,7 +143,8 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
         content,
         preconditions: p.preconditions,
         normalizeNewlines: p.normalize_newlines,
-        captureBytes: true,
+        // Write-ahead: the intent is durable before the file changes (intents.ts).
+        onBeforeWrite: (plan) => void (intent = writeIntent(store, what, plan)),
       });
     } catch (err) {
       if (!isFolioError(err) || !STALE_CODES.has(err.code)) throw err;
@@ -152,13 +157,7 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
         status: 'conflict',
       });
     }
-    const seq = nextSeq(store);
-    const entry = entryOfResult(store, r, { proposalId: id, actor: p.actor, decidedBy: actor }, seq);
-    const edited = opts.content === undefined ? null : storeBytes(store.blobsDir, Buffer.from(opts.content, 'utf8'));
-    store.commit((d) => {
-      recordEntry(store, d, entry);
-      assignFields(d, 'proposals', id, { status: 'applied', decided_by: actor, decided_at: entry.applied_at, journal_id: entry.id, edited_content: edited ?? undefined });
-    });
+    const entry = entryOf(store, commitJournaled(store, intent, r))!;
     return { proposal: proposalOf(store, id), entry, upsert: r };
   });
 }
