@@ -13,34 +13,15 @@
  * An append that stays within one page is copied in one step and is never cut by a
  * signal: it keeps the fast path (no intent file, no extra fsync).
  *
- * Readers do not truncate: without the lock a reader cannot know that no writer
- * has since recovered the file and appended good bytes past the recorded size.
+ * Readers do not truncate (index/append-limit.ts): while an intent exists they
+ * take the file as ending at the recorded size.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { appendIntentOf, appendIntentPathOf } from '../index/append-limit.ts';
 
 /** The kernel copies appends page by page; a write inside one page is never cut. */
 const PAGE_BYTES = 4096;
-
-export function appendIntentPathOf(path: string): string {
-  return join(dirname(path), `.${basename(path)}.folio-append`);
-}
-
-export interface AppendIntent {
-  pid: number;
-  sizeBefore: number;
-}
-
-/** The intent an interrupted append left for `path`, or null. */
-export function appendIntentOf(path: string): AppendIntent | null {
-  try {
-    const [pid, size] = readFileSync(appendIntentPathOf(path), 'utf8').split('\n');
-    const sizeBefore = Number(size);
-    return Number.isSafeInteger(sizeBefore) && sizeBefore >= 0 ? { pid: Number(pid), sizeBefore } : null;
-  } catch {
-    return null;
-  }
-}
 
 /** True if appending `length` bytes at `sizeBefore` may be cut by a signal (it touches more than one page). */
 export function appendMayTear(sizeBefore: number, length: number): boolean {
