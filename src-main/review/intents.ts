@@ -141,7 +141,7 @@ export function sideOf(path: string, i: IntentRegion): 'before' | 'after' | 'nei
   return 'neither';
 }
 
-function versionNow(path: string): Version {
+export function versionNow(path: string): Version {
   const id = statRegularFile(path);
   return { etag: etagOf(id), size: id.size, mtimeMs: id.mtimeMs };
 }

@@ -59,12 +59,10 @@ export interface AppliedEdit {
   editedContent: StoredBytes | null;
 }
 
-/** Commit an applied edit: a new entry, and its proposal (if any) applied. Returns the entry. */
-export function commitApplied(store: ReviewStore, a: AppliedEdit): JournalEntry {
-  const seq = nextSeq(store);
-  const at = nowIso();
+/** The journal entry of an applied edit, as `seq` at time `at`. */
+export function appliedEntryOf(a: AppliedEdit, seq: number, at: string): JournalEntry {
   const event: JournalEvent = { action: 'apply', seq, by: a.decidedBy, at, version_before: a.versionBefore, version_after: a.versionAfter };
-  const entry: JournalEntry = {
+  return {
     id: a.entryId,
     seq,
     proposal_id: a.proposalId,
@@ -86,6 +84,12 @@ export function commitApplied(store: ReviewStore, a: AppliedEdit): JournalEntry 
     last_version: a.versionAfter,
     history: [event],
   };
+}
+
+/** Commit an applied edit: a new entry, and its proposal (if any) applied. Returns the entry. */
+export function commitApplied(store: ReviewStore, a: AppliedEdit): JournalEntry {
+  const at = nowIso();
+  const entry = appliedEntryOf(a, nextSeq(store), at);
   store.commit((d) => {
     recordEntry(store, d, entry);
     if (a.proposalId !== null) {

@@ -27,6 +27,7 @@ import { loadBytes } from './blobs.ts';
 import { currentStartOf } from './journal-commit.ts';
 import { commitIntent, dropIntent, writeIntent, type ReviewIntent } from './intents.ts';
 import { allEntries, entryOf, newId, sameActor } from './records.ts';
+import { settledView } from './settled-view.ts';
 import { storeOf, type ReviewStore } from './store.ts';
 import type { JournalEntry, ReviewActor } from './types.ts';
 
@@ -141,9 +142,9 @@ export function redo(root: string, actor: ReviewActor, opts: StepOptions = {}): 
 /** The journal in global order, optionally of one file. */
 export function history(root: string, opts: { path?: string } = {}): JournalEntry[] {
   const store = storeOf(root);
-  store.refresh();
   const path = opts.path === undefined ? undefined : store.storedPathOf(opts.path);
-  return allEntries(store).filter((e) => path === undefined || e.path === path);
+  // Settled by the files: a write killed before its commit shows as the file has it.
+  return settledView(store).entries.filter((e) => path === undefined || e.path === path);
 }
 
 /** The entry `opts.id` names, if the filters let this actor step it; a typed error saying why not otherwise. */

@@ -15,7 +15,8 @@ import { loadBytes, storeBytes } from './blobs.ts';
 import { toDoc } from './doc-codec.ts';
 import { writeIntent, type ReviewIntent } from './intents.ts';
 import { commitJournaled, STALE_CODES } from './journal.ts';
-import { allProposals, assignFields, entryOf, newId, nowIso, proposalOf } from './records.ts';
+import { assignFields, entryOf, newId, nowIso, proposalOf } from './records.ts';
+import { settledView } from './settled-view.ts';
 import { storeOf, type ReviewStore } from './store.ts';
 import type { JournalEntry, Proposal, ProposalStatus, ReviewActor } from './types.ts';
 
@@ -88,18 +89,18 @@ export async function propose(root: string, actor: ReviewActor, req: ProposeRequ
 
 export function listProposals(root: string, filter: { status?: ProposalStatus; path?: string } = {}): Proposal[] {
   const store = storeOf(root);
-  store.refresh();
   const path = filter.path === undefined ? undefined : store.storedPathOf(filter.path);
-  return allProposals(store)
+  // Settled by the files: an approve killed before its commit shows as applied.
+  return settledView(store).proposals
     .filter((p) => (filter.status === undefined || p.status === filter.status) && (path === undefined || p.path === path))
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
 }
 
 export function showProposal(root: string, id: string): { proposal: Proposal; entry: JournalEntry | null } {
   const store = storeOf(root);
-  store.refresh();
-  const proposal = proposalOf(store, id);
-  return { proposal, entry: proposal.journal_id ? entryOf(store, proposal.journal_id) : null };
+  const view = settledView(store);
+  const proposal = view.proposals.find((p) => p.id === id) ?? proposalOf(store, id);
+  return { proposal, entry: proposal.journal_id ? (view.entries.find((e) => e.id === proposal.journal_id) ?? null) : null };
 }
 
 function pendingOf(store: ReviewStore, id: string): Proposal {
