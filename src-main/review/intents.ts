@@ -17,7 +17,7 @@
  * later undo/redo/approve see the change. Under the review lock an intent's writer
  * is dead: writers hold that lock from intent to drop.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { etagOf, statRegularFile } from '../engine/index/identity.ts';
 import type { Version } from '../engine/read/file-facts.ts';
@@ -188,6 +188,12 @@ export async function reconcileIntents(store: ReviewStore): Promise<Reconciled> 
   const done: Reconciled = { committed: 0, dropped: 0 };
   for (const intent of intentsOf(store)) {
     const abs = store.absPathOf(intent.path);
+    if (!existsSync(abs)) {
+      // The file is gone since: neither side can be told, and its lock has no directory.
+      dropIntent(store, intent);
+      done.dropped++;
+      continue;
+    }
     await withFileLock(abs, () => {
       try {
         recoverInterruptedAppend(abs);
