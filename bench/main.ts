@@ -1,6 +1,7 @@
 /** Benchmark dispatcher: `npm run bench -- [index ...] [--size 2G] [--runs N]`. */
 import { parseArgs } from 'node:util';
 import { benchAddress } from './address.bench.ts';
+import { benchCrash } from './crash.bench.ts';
 import { benchIndex } from './index.bench.ts';
 import { benchMcp } from './mcp.bench.ts';
 import { benchRead } from './read.bench.ts';
@@ -18,6 +19,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   upsert: benchUpsert,
   mcp: benchMcp,
   address: benchAddress,
+  crash: benchCrash,
 };
 
 export async function main(argv: string[]): Promise<number> {

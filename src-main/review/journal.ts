@@ -23,11 +23,13 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { FolioError, isFolioError, type ErrorCode } from '../engine/errors.ts';
 import { upsert, type UpsertRequest, type UpsertResult } from '../engine/write/upsert.ts';
-import { loadBytes, sha256Of, storeBytes } from './blobs.ts';
-import { toDoc } from './doc-codec.ts';
-import { allEntries, assignFields, entryOf, newId, nextSeq, nowIso, sameActor } from './records.ts';
+import { loadBytes } from './blobs.ts';
+import { currentStartOf } from './journal-commit.ts';
+import { commitIntent, dropIntent, writeIntent, type ReviewIntent } from './intents.ts';
+import { allEntries, entryOf, newId, sameActor } from './records.ts';
+import { settledView } from './settled-view.ts';
 import { storeOf, type ReviewStore } from './store.ts';
-import type { JournalEntry, JournalEvent, ReviewActor, ReviewDocShape } from './types.ts';
+import type { JournalEntry, ReviewActor } from './types.ts';
 
 /** Engine errors that mean "the file is no longer what this edit expects" (vs. transient ones). */
 export const STALE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -41,69 +43,16 @@ export const STALE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'encoding_mismatch',
 ]);
 
-/** A journal entry for an applied upsert (made with captureBytes). */
-export function entryOfResult(
-  store: ReviewStore,
-  r: UpsertResult,
-  who: { proposalId: string | null; actor: ReviewActor; decidedBy: ReviewActor },
-  seq: number,
-): JournalEntry {
-  if (!r.applied || !r.version_after || !r.removed || !r.inserted) throw new Error('entryOfResult needs an applied upsert with captured bytes');
-  const at = nowIso();
-  const removed = storeBytes(store.blobsDir, r.removed);
-  const event: JournalEvent = { action: 'apply', seq, by: who.decidedBy, at, version_before: r.version_before, version_after: r.version_after };
-  return {
-    id: newId('j'),
-    seq,
-    proposal_id: who.proposalId,
-    actor: who.actor,
-    decided_by: who.decidedBy,
-    path: store.storedPathOf(r.path),
-    version_before: r.version_before,
-    version_after: r.version_after,
-    range_before: r.range_before,
-    range_after: r.range_after,
-    removed,
-    inserted_bytes: r.inserted.length,
-    inserted_sha256: sha256Of(r.inserted),
-    redo_payload: null,
-    applied_at: at,
-    undone: false,
-    applied_seq: seq,
-    undone_seq: null,
-    last_version: r.version_after,
-    history: [event],
-  };
-}
-
-/** Where an entry's region starts in the file now: as applied, moved by the journaled edits before it since. */
-export function currentStartOf(e: JournalEntry): number {
-  return e.range_before.start_byte + (e.shift_bytes ?? 0);
-}
-
 /**
- * Inside a commit: a journaled edit of `storedPath` (apply, undo or redo) replaced
- * `oldLen` bytes at `start` with `newLen` bytes, so the regions of the file's other
- * entries that lie wholly after it moved by the difference. Recording that keeps
- * each entry's undo/redo aimed at its own bytes whatever order they are stepped in
- * (an older edit undone while later ones stay). Regions that overlap the edit are
- * left alone: their hash guard sees the change and answers conflict. Edits made
- * outside the journal (another editor) can't be tracked; the guard catches those too.
+ * After a journaled upsert: commit its intent (written by onBeforeWrite) and drop
+ * it. Returns the entry's id. (The engine calls onBeforeWrite for every applied
+ * upsert, an empty insert too, so a journaled upsert always has an intent.)
  */
-function shiftLaterRegions(store: ReviewStore, d: ReviewDocShape, edit: { id: string; storedPath: string; start: number; oldLen: number; newLen: number }): void {
-  const delta = edit.newLen - edit.oldLen;
-  if (delta === 0) return;
-  for (const other of allEntries(store)) {
-    if (other.id === edit.id || other.path !== edit.storedPath) continue;
-    if (currentStartOf(other) >= edit.start + edit.oldLen) assignFields(d, 'journal', other.id, { shift_bytes: (other.shift_bytes ?? 0) + delta });
-  }
-}
-
-/** Inside a commit: add a new entry (from entryOfResult) to the journal, moving the file's later regions by its edit. */
-export function recordEntry(store: ReviewStore, d: ReviewDocShape, entry: JournalEntry): void {
-  shiftLaterRegions(store, d, { id: entry.id, storedPath: entry.path, start: entry.range_before.start_byte, oldLen: entry.removed.bytes, newLen: entry.inserted_bytes });
-  d.journal![entry.id] = toDoc(entry);
-  d.next_seq = entry.seq + 1;
+export function commitJournaled(store: ReviewStore, intent: ReviewIntent | null, r: UpsertResult): string {
+  if (!intent) throw new Error(`journaled upsert of ${r.path} wrote no intent`);
+  commitIntent(store, intent, r.version_after!, r.range_after);
+  dropIntent(store, intent);
+  return intent.entry_id;
 }
 
 /** Apply an edit directly and journal it under `actor`, so it can be undone: the entry and the engine's answer. */
@@ -115,11 +64,11 @@ export async function applyJournaled(
 ): Promise<{ entry: JournalEntry; upsert: UpsertResult }> {
   const store = storeOf(root);
   return store.locked(async () => {
-    const r = await upsert(store.absPathOf(path), { ...req, captureBytes: true });
-    const seq = nextSeq(store);
-    const entry = entryOfResult(store, r, { proposalId: null, actor, decidedBy: actor }, seq);
-    store.commit((d) => recordEntry(store, d, entry));
-    return { entry, upsert: r };
+    const what = { action: 'apply' as const, entry_id: newId('j'), proposal_id: null, actor, decided_by: actor, edited_content: null };
+    let intent: ReviewIntent | null = null;
+    const r = await upsert(store.absPathOf(path), { ...req, onBeforeWrite: (plan) => void (intent = writeIntent(store, what, plan)) });
+    const entry = commitJournaled(store, intent, r);
+    return { entry: entryOf(store, entry)!, upsert: r };
   });
 }
 
@@ -193,9 +142,9 @@ export function redo(root: string, actor: ReviewActor, opts: StepOptions = {}): 
 /** The journal in global order, optionally of one file. */
 export function history(root: string, opts: { path?: string } = {}): JournalEntry[] {
   const store = storeOf(root);
-  store.refresh();
   const path = opts.path === undefined ? undefined : store.storedPathOf(opts.path);
-  return allEntries(store).filter((e) => path === undefined || e.path === path);
+  // Settled by the files: a write killed before its commit shows as the file has it.
+  return settledView(store).entries.filter((e) => path === undefined || e.path === path);
 }
 
 /** The entry `opts.id` names, if the filters let this actor step it; a typed error saying why not otherwise. */
@@ -261,7 +210,7 @@ function requestOf(store: ReviewStore, e: JournalEntry, action: 'undo' | 'redo')
   // The bytes go back verbatim (a UTF-16 file's bytes can't travel as a UTF-8 string);
   // content is there for previews only.
   const content = put.toString('utf8');
-  const common = { content, contentBytes: put, normalizeNewlines: false, captureBytes: true };
+  const common = { content, contentBytes: put, normalizeNewlines: false };
   if (now.bytes === 0) {
     return { ...common, target: { kind: 'insert', at: start, units: 'bytes' }, preconditions: { ifMatch: e.last_version.etag } };
   }
@@ -279,8 +228,9 @@ async function step(root: string, actor: ReviewActor, opts: StepOptions, action:
     const e = pick(store, actor, opts, action);
     const path = store.absPathOf(e.path);
     let r: UpsertResult;
+    let intent: ReviewIntent | null = null;
     try {
-      r = await upsert(path, requestOf(store, e, action));
+      r = await upsert(path, { ...requestOf(store, e, action), onBeforeWrite: (plan) => void (intent = writeIntent(store, { action, entry_id: e.id, by: actor }, plan)) });
     } catch (err) {
       if (isFolioError(err) && STALE_CODES.has(err.code)) {
         const later = laterEntriesOf(store, e, action);
@@ -296,21 +246,7 @@ async function step(root: string, actor: ReviewActor, opts: StepOptions, action:
       }
       throw err;
     }
-    const seq = nextSeq(store);
-    const event: JournalEvent = { action, seq, by: actor, at: nowIso(), version_before: r.version_before, version_after: r.version_after! };
-    const fields =
-      action === 'undo'
-        ? { undone: true, undone_seq: seq, redo_payload: storeBytes(store.blobsDir, r.removed ?? Buffer.alloc(0)), last_version: r.version_after }
-        : { undone: false, applied_seq: seq, redo_payload: null, last_version: r.version_after };
-    // What the step replaced: the edit's bytes (undo) or the bytes it had removed (redo).
-    const [oldLen, newLen] = action === 'undo' ? [e.inserted_bytes, e.removed.bytes] : [e.removed.bytes, e.inserted_bytes];
-    store.commit((d) => {
-      shiftLaterRegions(store, d, { id: e.id, storedPath: e.path, start: currentStartOf(e), oldLen, newLen });
-      assignFields(d, 'journal', e.id, fields);
-      ((d.journal![e.id] as { history: unknown[] }).history).push(toDoc(event));
-      d.next_seq = seq + 1;
-    });
-    const entry = allEntries(store).find((x) => x.id === e.id)!;
+    const entry = entryOf(store, commitJournaled(store, intent, r))!;
     return { action, entry, upsert: r };
   });
 }

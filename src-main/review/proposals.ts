@@ -13,8 +13,10 @@ import type { Version } from '../engine/read/file-facts.ts';
 import { upsert, type LineByteRange, type Preconditions, type UpsertResult, type UpsertTarget } from '../engine/write/upsert.ts';
 import { loadBytes, storeBytes } from './blobs.ts';
 import { toDoc } from './doc-codec.ts';
-import { entryOfResult, recordEntry, STALE_CODES } from './journal.ts';
-import { allProposals, assignFields, entryOf, newId, nextSeq, nowIso, proposalOf } from './records.ts';
+import { writeIntent, type ReviewIntent } from './intents.ts';
+import { commitJournaled, STALE_CODES } from './journal.ts';
+import { assignFields, entryOf, newId, nowIso, proposalOf } from './records.ts';
+import { settledView } from './settled-view.ts';
 import { storeOf, type ReviewStore } from './store.ts';
 import type { JournalEntry, Proposal, ProposalStatus, ReviewActor } from './types.ts';
 
@@ -87,18 +89,18 @@ export async function propose(root: string, actor: ReviewActor, req: ProposeRequ
 
 export function listProposals(root: string, filter: { status?: ProposalStatus; path?: string } = {}): Proposal[] {
   const store = storeOf(root);
-  store.refresh();
   const path = filter.path === undefined ? undefined : store.storedPathOf(filter.path);
-  return allProposals(store)
+  // Settled by the files: an approve killed before its commit shows as applied.
+  return settledView(store).proposals
     .filter((p) => (filter.status === undefined || p.status === filter.status) && (path === undefined || p.path === path))
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
 }
 
 export function showProposal(root: string, id: string): { proposal: Proposal; entry: JournalEntry | null } {
   const store = storeOf(root);
-  store.refresh();
-  const proposal = proposalOf(store, id);
-  return { proposal, entry: proposal.journal_id ? entryOf(store, proposal.journal_id) : null };
+  const view = settledView(store);
+  const proposal = view.proposals.find((p) => p.id === id) ?? proposalOf(store, id);
+  return { proposal, entry: proposal.journal_id ? (view.entries.find((e) => e.id === proposal.journal_id) ?? null) : null };
 }
 
 function pendingOf(store: ReviewStore, id: string): Proposal {
@@ -132,6 +134,9 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
       throw new FolioError('invalid_input', `proposal ${id} deletes: it takes no content`, { proposal_id: id });
     }
     const content = opts.content ?? loadBytes(store.blobsDir, p.content).toString('utf8');
+    const edited = opts.content === undefined ? null : storeBytes(store.blobsDir, Buffer.from(opts.content, 'utf8'));
+    const what = { action: 'apply' as const, entry_id: newId('j'), proposal_id: id, actor: p.actor, decided_by: actor, edited_content: edited };
+    let intent: ReviewIntent | null = null;
     let r: UpsertResult;
     try {
       r = await upsert(store.absPathOf(p.path), {
@@ -139,7 +144,8 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
         content,
         preconditions: p.preconditions,
         normalizeNewlines: p.normalize_newlines,
-        captureBytes: true,
+        // Write-ahead: the intent is durable before the file changes (intents.ts).
+        onBeforeWrite: (plan) => void (intent = writeIntent(store, what, plan)),
       });
     } catch (err) {
       if (!isFolioError(err) || !STALE_CODES.has(err.code)) throw err;
@@ -152,13 +158,7 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
         status: 'conflict',
       });
     }
-    const seq = nextSeq(store);
-    const entry = entryOfResult(store, r, { proposalId: id, actor: p.actor, decidedBy: actor }, seq);
-    const edited = opts.content === undefined ? null : storeBytes(store.blobsDir, Buffer.from(opts.content, 'utf8'));
-    store.commit((d) => {
-      recordEntry(store, d, entry);
-      assignFields(d, 'proposals', id, { status: 'applied', decided_by: actor, decided_at: entry.applied_at, journal_id: entry.id, edited_content: edited ?? undefined });
-    });
+    const entry = entryOf(store, commitJournaled(store, intent, r))!;
     return { proposal: proposalOf(store, id), entry, upsert: r };
   });
 }

@@ -5,6 +5,7 @@
  *   doc                 snapshot (Automerge.save), replaced atomically on compaction
  *   changes/<id>.log    per-process change logs (see change-log.ts)
  *   blobs/<sha256>      payloads over 1 MiB (see blobs.ts)
+ *   intents/<id>.json   write-ahead intents of journaled writes in flight (see intents.ts)
  *   .doc.folio-lock     the workspace review lock (engine withFileLock on `doc`)
  *
  * Loading is snapshot + every log; `refresh()` reads only what was appended since
@@ -21,6 +22,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../engine/write/atomic-write.ts';
 import { withFileLock } from '../engine/write/file-lock.ts';
 import { appendFrame, readFrames } from './change-log.ts';
+import { reconcileIntents } from './intents.ts';
 import type { ReviewDocShape } from './types.ts';
 
 /** Compact logs into the snapshot once they hold this many bytes (env FOLIO_REVIEW_COMPACT_BYTES). */
@@ -142,11 +144,16 @@ export class ReviewStore {
     }
   }
 
-  /** Run `fn` holding the workspace review lock, on a document refreshed from disk. */
+  /**
+   * Run `fn` holding the workspace review lock, on a document refreshed from disk
+   * and reconciled with the files: journal intents a crash left are settled first
+   * (intents.ts), so no mutation starts from a state the files contradict.
+   */
   async locked<T>(fn: () => Promise<T> | T): Promise<T> {
     mkdirSync(this.changesDir, { recursive: true });
     return withFileLock(this.docPath, async () => {
       this.refresh();
+      await reconcileIntents(this);
       const out = await fn();
       this.compactIfDue();
       return out;

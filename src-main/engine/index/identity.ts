@@ -5,6 +5,7 @@
  * persisted index cache, and to tell growth (append) from rewrite.
  */
 import { createHash } from 'node:crypto';
+import { visibleSizeOf } from './append-limit.ts';
 import { closeSync, openSync, readSync, statSync, type BigIntStats } from 'node:fs';
 import { resolve } from 'node:path';
 import { FolioError, fromFsError } from '../errors.ts';
@@ -58,7 +59,10 @@ export function statRegularFile(path: string): FileIdentity {
     const kind = st.isFIFO() ? 'FIFO' : st.isSocket() ? 'socket' : st.isCharacterDevice() ? 'character device' : st.isBlockDevice() ? 'block device' : 'special file';
     throw new FolioError('not_regular_file', `not a regular file (${kind}): ${abs}`, { path: abs, kind });
   }
-  return identityOf(abs, st);
+  const id = identityOf(abs, st);
+  // An append in flight or killed mid-way: the file ends where it did before it.
+  id.size = visibleSizeOf(abs, id.size);
+  return id;
 }
 
 /** Open a regular file for reading, with typed errors. */

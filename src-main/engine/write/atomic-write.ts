@@ -5,7 +5,8 @@
  *   fsyncs the directory. The file is never loaded whole. Mode and ownership are
  *   kept. On any failure the temp file is removed and the original is untouched;
  *   temp files left by a crash are removed by the next write (under the lock).
- * - appendBytes writes with O_APPEND and fsyncs: no rewrite.
+ * - appendBytes writes with O_APPEND and fsyncs: no rewrite; an append that spans
+ *   pages is all-or-nothing through an intent file (append-intent.ts).
  *
  * The copy goes through the WASM kernels' input window, so the new file's line
  * index (newlines per 64 KiB block, CR/CRLF, UTF-8 or UTF-16 validity) is computed
@@ -19,7 +20,9 @@ import {
   closeSync,
   fchmodSync,
   fchownSync,
+  fstatSync,
   fsyncSync,
+  ftruncateSync,
   openSync,
   readdirSync,
   readSync,
@@ -29,6 +32,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { BlockTable, blockCount } from '../index/block-table.ts';
+import { appendMayTear, dropAppendIntent, writeAppendIntent } from './append-intent.ts';
 import { breakerPathOf, lockPathOf, ownerDead } from './file-lock.ts';
 import { fromFsError } from '../errors.ts';
 import { edgeHashes, statRegularFile, type FileIdentity } from '../index/identity.ts';
@@ -204,7 +208,11 @@ export function rewriteRange(path: string, old: FileIdentity, start: number, end
   }
 }
 
-/** Append `content` with O_APPEND and fsync it. */
+/**
+ * Append `content` with O_APPEND and fsync it, all or nothing (append-intent.ts):
+ * an append that spans pages records the size first, so a kill mid-append is
+ * truncated away by the next writer. Call under the file lock.
+ */
 export function appendBytes(path: string, content: Uint8Array): void {
   let fd: number;
   try {
@@ -212,10 +220,23 @@ export function appendBytes(path: string, content: Uint8Array): void {
   } catch (err) {
     throw fromFsError(err, path);
   }
+  let intent = false;
   try {
-    let written = 0;
-    while (written < content.length) written += writeSync(fd, content, written, content.length - written);
-    fsyncSync(fd);
+    const sizeBefore = fstatSync(fd).size;
+    if (appendMayTear(sizeBefore, content.length)) {
+      writeAppendIntent(path, sizeBefore);
+      intent = true;
+    }
+    try {
+      let written = 0;
+      while (written < content.length) written += writeSync(fd, content, written, content.length - written);
+      fsyncSync(fd);
+    } catch (err) {
+      // A failed append (ENOSPC, EIO) is taken back now, not left for the next writer.
+      if (intent) ftruncateSync(fd, sizeBefore);
+      throw fromFsError(err, path);
+    }
+    if (intent) dropAppendIntent(path);
   } finally {
     closeSync(fd);
   }

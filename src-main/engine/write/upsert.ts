@@ -10,6 +10,7 @@
  * encoding, 'unknown' ones and UTF-8/UTF-16 with invalid sequences are refused with
  * encoding_mismatch: writing them back would change or mix their encoding.
  */
+import { recoverInterruptedAppend } from './append-intent.ts';
 import { appendBytes, removeStaleTemps, rewriteRange } from './atomic-write.ts';
 import { FolioError } from '../errors.ts';
 import { binaryFileError, factsOf, type Version } from '../read/file-facts.ts';
@@ -44,6 +45,26 @@ export interface UpsertRequest {
    * a UTF-16 file cannot travel as a UTF-8 string.
    */
   contentBytes?: Uint8Array;
+  /**
+   * Internal (the review journal's write-ahead intent): called under the file lock
+   * after the preconditions passed, right before the file is written, with what the
+   * write will do. If it throws, nothing is written.
+   */
+  onBeforeWrite?: (plan: WritePlan) => void | Promise<void>;
+}
+
+/** What an upsert is about to write: enough to tell the file before from after by the region alone. */
+export interface WritePlan {
+  path: string;
+  startByte: number;
+  /** the bytes replaced (read under the lock) and the bytes written there */
+  removed: Buffer;
+  inserted: Uint8Array;
+  sizeBefore: number;
+  sizeAfter: number;
+  version_before: Version;
+  range_before: LineByteRange;
+  range_after: LineByteRange;
 }
 
 export interface LineByteRange {
@@ -139,6 +160,8 @@ export async function upsert(path: string, req: UpsertRequest): Promise<UpsertRe
     const notes: string[] = [];
     const removed = removeStaleTemps(abs);
     if (removed.length) notes.push(`removed ${removed.length} temp file(s) left by an interrupted write`);
+    const cut = recoverInterruptedAppend(abs);
+    if (cut) notes.push(`truncated ${cut} byte(s) an interrupted append left`);
     const facts = await factsOf(abs, { hash: false });
     if (facts.verdict.isBinary) throw binaryFileError(facts, 'Folio edits text files');
     const index = await openIndex(abs);
@@ -165,18 +188,27 @@ export async function upsert(path: string, req: UpsertRequest): Promise<UpsertRe
       preconditions: pre,
       preview: previewOf(index, r, codec),
       notes,
-      ...(req.captureBytes ? { removed: readBytes(abs, r.start, r.end), inserted: r.content } : {}),
     };
+    const removedBytes = req.captureBytes || req.onBeforeWrite ? readBytes(abs, r.start, r.end) : null;
+    if (req.captureBytes) Object.assign(base, { removed: removedBytes, inserted: r.content });
     const endAfter = r.start + r.content.length;
+    const plannedRange = { start_line: r.startLine, end_line: r.startLine + affected.lines.inserted - 1, start_byte: r.start, end_byte: endAfter };
     if (req.dryRun) {
-      return {
-        ...base,
-        applied: false,
-        dry_run: true,
-        version_after: null,
-        range_after: { start_line: r.startLine, end_line: r.startLine + affected.lines.inserted - 1, start_byte: r.start, end_byte: endAfter },
-        elapsed_ms: performance.now() - t0,
-      };
+      return { ...base, applied: false, dry_run: true, version_after: null, range_after: plannedRange, elapsed_ms: performance.now() - t0 };
+    }
+    if (req.onBeforeWrite) {
+      const sizeAfter = index.size - (r.end - r.start) + r.content.length;
+      await req.onBeforeWrite({
+        path: abs,
+        startByte: r.start,
+        removed: removedBytes!,
+        inserted: r.content,
+        sizeBefore: index.size,
+        sizeAfter,
+        version_before: before,
+        range_before: base.range_before,
+        range_after: plannedRange,
+      });
     }
     const after = await written(abs, index, r, req.target.kind === 'append', notes);
     const startLine = after.size === 0 ? 1 : after.lineAt(Math.min(r.start, after.size)) + 1;

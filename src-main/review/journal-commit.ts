@@ -1,0 +1,137 @@
+/**
+ * The journal's commits: what an applied edit, an undo and a redo change in the
+ * document. The same functions serve the normal path (right after the engine
+ * wrote the file) and recovery (intents.ts, when a crash came between the write
+ * and the commit), so both record exactly the same thing.
+ */
+import type { LineByteRange } from '../engine/write/upsert.ts';
+import type { Version } from '../engine/read/file-facts.ts';
+import { toDoc } from './doc-codec.ts';
+import { allEntries, assignFields, entryOf, nextSeq, nowIso } from './records.ts';
+import type { ReviewStore } from './store.ts';
+import type { JournalEntry, JournalEvent, ReviewActor, ReviewDocShape, StoredBytes } from './types.ts';
+
+/** Where an entry's region starts in the file now: as applied, moved by the journaled edits before it since. */
+export function currentStartOf(e: JournalEntry): number {
+  return e.range_before.start_byte + (e.shift_bytes ?? 0);
+}
+
+/**
+ * Inside a commit: a journaled edit of `storedPath` (apply, undo or redo) replaced
+ * `oldLen` bytes at `start` with `newLen` bytes, so the regions of the file's other
+ * entries that lie wholly after it moved by the difference. Recording that keeps
+ * each entry's undo/redo aimed at its own bytes whatever order they are stepped in
+ * (an older edit undone while later ones stay). Regions that overlap the edit are
+ * left alone: their hash guard sees the change and answers conflict. Edits made
+ * outside the journal (another editor) can't be tracked; the guard catches those too.
+ */
+function shiftLaterRegions(store: ReviewStore, d: ReviewDocShape, edit: { id: string; storedPath: string; start: number; oldLen: number; newLen: number }): void {
+  const delta = edit.newLen - edit.oldLen;
+  if (delta === 0) return;
+  for (const other of allEntries(store)) {
+    if (other.id === edit.id || other.path !== edit.storedPath) continue;
+    if (currentStartOf(other) >= edit.start + edit.oldLen) assignFields(d, 'journal', other.id, { shift_bytes: (other.shift_bytes ?? 0) + delta });
+  }
+}
+
+/** Inside a commit: add a new entry to the journal, moving the file's later regions by its edit. */
+export function recordEntry(store: ReviewStore, d: ReviewDocShape, entry: JournalEntry): void {
+  shiftLaterRegions(store, d, { id: entry.id, storedPath: entry.path, start: entry.range_before.start_byte, oldLen: entry.removed.bytes, newLen: entry.inserted_bytes });
+  d.journal![entry.id] = toDoc(entry);
+  d.next_seq = entry.seq + 1;
+}
+
+/** An applied edit as the journal keeps it (the write is done; `versionAfter` is the file's version after it). */
+export interface AppliedEdit {
+  entryId: string;
+  proposalId: string | null;
+  actor: ReviewActor;
+  decidedBy: ReviewActor;
+  path: string;
+  versionBefore: Version;
+  versionAfter: Version;
+  rangeBefore: LineByteRange;
+  rangeAfter: LineByteRange;
+  removed: StoredBytes;
+  insertedBytes: number;
+  insertedSha256: string;
+  /** the person's text of an edit-then-approve */
+  editedContent: StoredBytes | null;
+}
+
+/** The journal entry of an applied edit, as `seq` at time `at`. */
+export function appliedEntryOf(a: AppliedEdit, seq: number, at: string): JournalEntry {
+  const event: JournalEvent = { action: 'apply', seq, by: a.decidedBy, at, version_before: a.versionBefore, version_after: a.versionAfter };
+  return {
+    id: a.entryId,
+    seq,
+    proposal_id: a.proposalId,
+    actor: a.actor,
+    decided_by: a.decidedBy,
+    path: a.path,
+    version_before: a.versionBefore,
+    version_after: a.versionAfter,
+    range_before: a.rangeBefore,
+    range_after: a.rangeAfter,
+    removed: a.removed,
+    inserted_bytes: a.insertedBytes,
+    inserted_sha256: a.insertedSha256,
+    redo_payload: null,
+    applied_at: at,
+    undone: false,
+    applied_seq: seq,
+    undone_seq: null,
+    last_version: a.versionAfter,
+    history: [event],
+  };
+}
+
+/** Commit an applied edit: a new entry, and its proposal (if any) applied. Returns the entry. */
+export function commitApplied(store: ReviewStore, a: AppliedEdit): JournalEntry {
+  const at = nowIso();
+  const entry = appliedEntryOf(a, nextSeq(store), at);
+  store.commit((d) => {
+    recordEntry(store, d, entry);
+    if (a.proposalId !== null) {
+      assignFields(d, 'proposals', a.proposalId, {
+        status: 'applied',
+        decided_by: a.decidedBy,
+        decided_at: at,
+        journal_id: entry.id,
+        edited_content: a.editedContent ?? undefined,
+      });
+    }
+  });
+  return entry;
+}
+
+/** An undo or redo of entry `entryId` whose write is done. */
+export interface SteppedEdit {
+  action: 'undo' | 'redo';
+  entryId: string;
+  by: ReviewActor;
+  versionBefore: Version;
+  versionAfter: Version;
+  /** what the step took out of the file: undo keeps it as the redo payload */
+  removed: StoredBytes;
+}
+
+/** Commit an undo or redo. Returns the entry as it is now. */
+export function commitStepped(store: ReviewStore, s: SteppedEdit): JournalEntry {
+  const e = entryOf(store, s.entryId)!;
+  const seq = nextSeq(store);
+  const event: JournalEvent = { action: s.action, seq, by: s.by, at: nowIso(), version_before: s.versionBefore, version_after: s.versionAfter };
+  const fields =
+    s.action === 'undo'
+      ? { undone: true, undone_seq: seq, redo_payload: s.removed, last_version: s.versionAfter }
+      : { undone: false, applied_seq: seq, redo_payload: null, last_version: s.versionAfter };
+  // What the step replaced: the edit's bytes (undo) or the bytes it had removed (redo).
+  const [oldLen, newLen] = s.action === 'undo' ? [e.inserted_bytes, e.removed.bytes] : [e.removed.bytes, e.inserted_bytes];
+  store.commit((d) => {
+    shiftLaterRegions(store, d, { id: e.id, storedPath: e.path, start: currentStartOf(e), oldLen, newLen });
+    assignFields(d, 'journal', e.id, fields);
+    (d.journal![e.id] as { history: unknown[] }).history.push(toDoc(event));
+    d.next_seq = seq + 1;
+  });
+  return entryOf(store, e.id)!;
+}

@@ -1,0 +1,35 @@
+/**
+ * The review journal when its process is SIGKILLed (test/fixtures/journal-kill-loop.ts):
+ * approve, undo and redo are killed at random moments and right after the file
+ * changed, before the journal commit. Every time the file must be old or new and
+ * the journal must agree with it once the next writer reconciled, and the next
+ * approve / undo / redo must work. This bounded form uses small files; the full
+ * form (64 MiB files, >= 200 kills) is `npm run bench -- crash`.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeIndexPools } from '../../src-main/engine/index/builder.ts';
+import { tempDir } from '../fixtures/generate.ts';
+import { journalKillLoop } from '../fixtures/journal-kill-loop.ts';
+
+const KILLS = Number(process.env.FOLIO_JOURNAL_KILLS) || 50;
+const FILE_BYTES = 256 * 1024;
+
+const tmp = tempDir('folio-journal-crash-');
+afterAll(async () => {
+  await closeIndexPools();
+  tmp.cleanup();
+});
+
+describe('review journal when its process is SIGKILLed mid-decision', () => {
+  for (const [i, family] of (['approve', 'undo', 'redo'] as const).entries()) {
+    it(`${family}: after every kill the file is old or new, the journal agrees with it, and the next step works`, { timeout: 180_000 }, async () => {
+      const stats = await journalKillLoop({ dir: tmp.dir, family, fileBytes: FILE_BYTES, kills: KILLS, seed: 4242 + i });
+      process.stderr.write(`journal-crash: ${JSON.stringify(stats)}\n`);
+      expect(stats.torn, stats.firstProblem ?? '').toBe(0);
+      expect(stats.disagreements, stats.firstProblem ?? '').toBe(0);
+      expect(stats.kills).toBe(KILLS);
+      // Some kills must have split the write from the commit, or the test proved little.
+      expect(stats.betweenWriteAndCommit, JSON.stringify(stats)).toBeGreaterThan(0);
+    });
+  }
+});
