@@ -13,8 +13,6 @@ import { FolioError } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
 import { localKernels } from '../kernels/local-kernels.ts';
 
-// write/upsert.ts still imports lineHash from here; it moves to hashline.ts with the preconditions split.
-export { lineHash } from './hashline.ts';
 
 export type InvalidUtf8Policy = 'replace' | 'error';
 

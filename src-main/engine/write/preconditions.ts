@@ -22,7 +22,8 @@ import { openForRead } from '../index/identity.ts';
 import type { LineIndex } from '../index/line-index.ts';
 import type { Version } from '../read/file-facts.ts';
 import type { TextCodec } from '../text/codec.ts';
-import { lineHash, readBytes } from '../text/window.ts';
+import { lineHash } from '../text/hashline.ts';
+import { readBytes } from '../text/window.ts';
 
 export interface Preconditions {
   ifMatch?: string;
