@@ -18,6 +18,9 @@ export function appendIntentPathOf(path: string): string {
 export interface AppendIntent {
   pid: number;
   sizeBefore: number;
+  /** bytes the append writes, and their SHA-256 (hex); absent in an intent of an older Folio */
+  length?: number;
+  sha256?: string;
 }
 
 /** The intent an append in flight or an interrupted one left for `path`, or null. */
@@ -28,13 +31,22 @@ export function appendIntentOf(path: string): AppendIntent | null {
   } catch {
     return null;
   }
-  const [pid, size] = text.split('\n');
+  const [pid, size, length, sha256] = text.split('\n');
   const sizeBefore = Number(size);
-  return size && Number.isSafeInteger(sizeBefore) && sizeBefore >= 0 ? { pid: Number(pid), sizeBefore } : null;
+  if (!size || !Number.isSafeInteger(sizeBefore) || sizeBefore < 0) return null;
+  const n = Number(length);
+  return { pid: Number(pid), sizeBefore, ...(length && Number.isSafeInteger(n) && n > 0 && sha256 ? { length: n, sha256 } : {}) };
 }
 
-/** The size readers should take `path` as having, given its size on disk. */
+/**
+ * The size readers should take `path` as having, given its size on disk: the size
+ * before the append while its bytes may be incomplete. Bytes past the append's
+ * end were written by someone else after it (another program appending to its
+ * log): they are shown, since hiding them would hide that program's lines too.
+ */
 export function visibleSizeOf(path: string, size: number): number {
   const intent = appendIntentOf(path);
-  return intent && intent.sizeBefore < size ? intent.sizeBefore : size;
+  if (!intent || intent.sizeBefore >= size) return size;
+  if (intent.length !== undefined && size > intent.sizeBefore + intent.length) return size;
+  return intent.sizeBefore;
 }

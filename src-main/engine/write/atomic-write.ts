@@ -224,7 +224,7 @@ export function appendBytes(path: string, content: Uint8Array): void {
   try {
     const sizeBefore = fstatSync(fd).size;
     if (appendMayTear(sizeBefore, content.length)) {
-      writeAppendIntent(path, sizeBefore);
+      writeAppendIntent(path, sizeBefore, content);
       intent = true;
     }
     try {
