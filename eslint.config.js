@@ -108,9 +108,13 @@ export default tseslint.config(
       governance,
       // typescript-eslint lets a type import through when ANY pattern with allowTypeImports
       // matches it, so this one must not match api/agent and api/app (governance above).
-      layer('(^|/)src-main/api/(?!agent/|app/)', 'The renderer imports only types from src-main/api (`import type`): the operation table and handle are Node code.', {
-        allowTypeImports: true,
-      }),
+      layer(
+        '(^|/)src-main/api/(?!agent/|app/)',
+        'The renderer imports only types from src-main/api (`import type`): the operation table and handle are Node code.',
+        {
+          allowTypeImports: true,
+        },
+      ),
       electron,
       layer('^node:', 'The renderer runs in a browser: no Node built-ins.'),
     ),

@@ -27,7 +27,13 @@ function bigJson(bytes: number): string {
   const items: unknown[] = [];
   let size = 0;
   for (let i = 0; size < bytes; i++) {
-    const item = { id: i, name: `item ${i}`, tags: ['a', 'b', String(i % 7)], owner: { id: i % 100, email: `u${i % 100}@example.com` }, score: (i * 37) % 1000 };
+    const item = {
+      id: i,
+      name: `item ${i}`,
+      tags: ['a', 'b', String(i % 7)],
+      owner: { id: i % 100, email: `u${i % 100}@example.com` },
+      score: (i * 37) % 1000,
+    };
     items.push(item);
     size += JSON.stringify(item).length + 8;
   }
@@ -59,7 +65,12 @@ export async function benchAddress(opts: BenchOptions): Promise<void> {
   const h = outline.headings[Math.floor(outline.headings.length / 2)]!;
   const sectionMs = await timeMedian(runs * 20, () => handle('read', { path: mdPath, section: h.path }, actor));
   const linesMs = await timeMedian(runs * 20, () => handle('read', { path: mdPath, ranges: [{ start: h.line, end: h.endLine }] }, actor));
-  rows.push([`section read (outline cached, ${outline.headings.length} headings)`, `${sectionMs.toFixed(2)} ms`, `${linesMs.toFixed(2)} ms (same lines)`, (sectionMs / linesMs).toFixed(2)]);
+  rows.push([
+    `section read (outline cached, ${outline.headings.length} headings)`,
+    `${sectionMs.toFixed(2)} ms`,
+    `${linesMs.toFixed(2)} ms (same lines)`,
+    (sectionMs / linesMs).toFixed(2),
+  ]);
 
   const jsonPath = join(DATA_DIR, 'doc-16m.json');
   writeFileSync(jsonPath, bigJson(16 << 20));
@@ -68,9 +79,19 @@ export async function benchAddress(opts: BenchOptions): Promise<void> {
     await handle('read', { path: jsonPath, json_path: '$.items[1000].owner' }, actor);
   });
   const parseMs = await timeMedian(runs, () => JSON.parse(readFileSync(jsonPath, 'utf8')));
-  rows.push(['JSONPath read, 16 MiB JSON, uncached (vs JSON.parse)', `${jsonReadMs.toFixed(0)} ms`, `${parseMs.toFixed(0)} ms`, (jsonReadMs / parseMs).toFixed(2)]);
+  rows.push([
+    'JSONPath read, 16 MiB JSON, uncached (vs JSON.parse)',
+    `${jsonReadMs.toFixed(0)} ms`,
+    `${parseMs.toFixed(0)} ms`,
+    (jsonReadMs / parseMs).toFixed(2),
+  ]);
   const jsonCachedMs = await timeMedian(runs * 20, () => handle('read', { path: jsonPath, json_path: '$.items[2000].owner' }, actor));
-  rows.push(['JSONPath read, same version (cached document)', `${jsonCachedMs.toFixed(2)} ms`, `${parseMs.toFixed(0)} ms`, (jsonCachedMs / parseMs).toFixed(3)]);
+  rows.push([
+    'JSONPath read, same version (cached document)',
+    `${jsonCachedMs.toFixed(2)} ms`,
+    `${parseMs.toFixed(0)} ms`,
+    (jsonCachedMs / parseMs).toFixed(3),
+  ]);
 
   let pageText = '';
   const pageMs = await timeMedian(runs, async () => {
@@ -78,7 +99,12 @@ export async function benchAddress(opts: BenchOptions): Promise<void> {
     pageText = r.content;
   });
   const countMs = await timeMedian(runs, () => countTokens(pageText));
-  rows.push(['token page (8,000 o200k tokens, page 3) vs counting its text', `${pageMs.toFixed(1)} ms`, `${countMs.toFixed(1)} ms`, (pageMs / countMs).toFixed(2)]);
+  rows.push([
+    'token page (8,000 o200k tokens, page 3) vs counting its text',
+    `${pageMs.toFixed(1)} ms`,
+    `${countMs.toFixed(1)} ms`,
+    (pageMs / countMs).toFixed(2),
+  ]);
 
   process.stdout.write(`\n## address (${runs} runs)\n\n${table(rows)}\n`);
   await closeIndexPools();

@@ -35,7 +35,7 @@ function bareAppend(file: string, bytes: Uint8Array): number {
   const t = performance.now();
   const fd = openSync(file, 'a');
   try {
-    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -100,7 +100,14 @@ async function benchKills(scale: number): Promise<void> {
     process.stderr.write(`crash bench: appends ${JSON.stringify({ ...a, appendMs: undefined })}\n`);
     for (const [i, family] of (['approve', 'undo', 'redo'] as const).entries()) {
       const j = await journalKillLoop({ dir, family, fileBytes: JOURNAL_FILE_BYTES, kills: Math.ceil(JOURNAL_KILLS * scale), seed: 7 + i });
-      rows.push([`${family}, ${JOURNAL_FILE_BYTES >> 20} MiB file`, j.kills, `${j.betweenWriteAndCommit} (write done, commit not)`, j.torn, j.disagreements, j.firstProblem ?? '']);
+      rows.push([
+        `${family}, ${JOURNAL_FILE_BYTES >> 20} MiB file`,
+        j.kills,
+        `${j.betweenWriteAndCommit} (write done, commit not)`,
+        j.torn,
+        j.disagreements,
+        j.firstProblem ?? '',
+      ]);
       process.stderr.write(`crash bench: ${JSON.stringify(j)}\n`);
     }
     process.stdout.write(`\n### crash safety: kill loops\n\n${table(rows)}\n`);

@@ -19,7 +19,7 @@ function readAll(file: string, start: number, end: number, each?: (buf: Buffer, 
   const fd = openSync(file, 'r');
   const buf = Buffer.allocUnsafe(CHUNK);
   try {
-    for (let pos = start; pos < end; ) {
+    for (let pos = start; pos < end;) {
       const n = readSync(fd, buf, 0, Math.min(CHUNK, end - pos), pos);
       if (n <= 0) break;
       each?.(buf, n);

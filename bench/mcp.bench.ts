@@ -140,12 +140,27 @@ export async function benchMcp(o: BenchOptions): Promise<void> {
 
     const rand = prng(11);
     const contentBytes = (a: Answer) => Buffer.byteLength(a.json?.content ?? a.text);
-    const folioWindow = await timeCalls(folio, CALLS, () => ['read', { path: big, start_byte: Math.floor(rand() * (size - WINDOW_BYTES)), max_bytes: WINDOW_BYTES }], contentBytes);
+    const folioWindow = await timeCalls(
+      folio,
+      CALLS,
+      () => ['read', { path: big, start_byte: Math.floor(rand() * (size - WINDOW_BYTES)), max_bytes: WINDOW_BYTES }],
+      contentBytes,
+    );
     const folioHeadSmall = await timeCalls(folio, CALLS, () => ['read', { path: small, head: 100 }], contentBytes);
     const folioHeadBig = await timeCalls(folio, CALLS, () => ['read', { path: big, head: 100 }], contentBytes);
     const theirsHeadSmall = await timeCalls(theirs, CALLS, () => ['read_text_file', { path: small, head: 100 }], contentBytes);
-    const folioPing = await timeCalls(folio, CALLS, () => ['file_info', { path: small }], (a) => a.text.length);
-    const theirsPing = await timeCalls(theirs, CALLS, () => ['get_file_info', { path: small }], (a) => a.text.length);
+    const folioPing = await timeCalls(
+      folio,
+      CALLS,
+      () => ['file_info', { path: small }],
+      (a) => a.text.length,
+    );
+    const theirsPing = await timeCalls(
+      theirs,
+      CALLS,
+      () => ['get_file_info', { path: small }],
+      (a) => a.text.length,
+    );
 
     const base = theirsHeadSmall.p50;
     const ratio = (t: Timing) => `${(t.p50 / base).toFixed(2)}x`;
@@ -163,14 +178,20 @@ export async function benchMcp(o: BenchOptions): Promise<void> {
     // What each serves of the big log. server-filesystem has head, tail and the whole file; no offset.
     const mid = Math.floor(size / 2);
     const serveRows: (string | number)[][] = [['request on the big log', 'server', 'answer', 'ms', 'content bytes']];
-    const outcome = (a: Answer) => (a.ok ? 'ok' : `FAILS: ${(a.json?.error?.code ? `${a.json.error.code}: ${a.json.error.message}` : a.text).replace(/\s+/g, ' ').slice(0, 110)}`);
+    const outcome = (a: Answer) =>
+      a.ok ? 'ok' : `FAILS: ${(a.json?.error?.code ? `${a.json.error.code}: ${a.json.error.message}` : a.text).replace(/\s+/g, ' ').slice(0, 110)}`;
     const probes: [string, Server, string, Record<string, unknown>][] = [
       ['head 100 lines', folio, 'read', { path: big, head: 100 }],
       ['head 100 lines', theirs, 'read_text_file', { path: big, head: 100 }],
       ['tail 100 lines', folio, 'read', { path: big, tail: 100 }],
       ['tail 100 lines', theirs, 'read_text_file', { path: big, tail: 100 }],
       ['the middle: 64 KiB at size/2', folio, 'read', { path: big, start_byte: mid, max_bytes: WINDOW_BYTES }],
-      ['the middle: 100 lines at line N/2', folio, 'read', { path: big, offset: Math.floor((await folio.call('file_info', { path: big })).json.lines / 2), limit: 100 }],
+      [
+        'the middle: 100 lines at line N/2',
+        folio,
+        'read',
+        { path: big, offset: Math.floor((await folio.call('file_info', { path: big })).json.lines / 2), limit: 100 },
+      ],
       ['the whole file (their only way to the middle)', theirs, 'read_text_file', { path: big }],
       ['the whole file', folio, 'read', { path: big, full: true }],
     ];
@@ -183,9 +204,15 @@ export async function benchMcp(o: BenchOptions): Promise<void> {
 
     const goalRatio = folioWindow.p50 / base;
     const theirsWholeFails = !served['server-filesystem:the whole file (their only way to the middle)'];
-    const folioServesAll = ['head 100 lines', 'tail 100 lines', 'the middle: 64 KiB at size/2', 'the middle: 100 lines at line N/2'].every((w) => served[`folio:${w}`]);
+    const folioServesAll = ['head 100 lines', 'tail 100 lines', 'the middle: 64 KiB at size/2', 'the middle: 100 lines at line N/2'].every(
+      (w) => served[`folio:${w}`],
+    );
     const goals = [
-      ['Folio 64 KiB window p50 <= 0.5x server-filesystem head=100 p50', goalRatio <= 0.5, `${goalRatio.toFixed(2)}x (${folioWindow.p50.toFixed(3)} vs ${base.toFixed(3)} ms)`],
+      [
+        'Folio 64 KiB window p50 <= 0.5x server-filesystem head=100 p50',
+        goalRatio <= 0.5,
+        `${goalRatio.toFixed(2)}x (${folioWindow.p50.toFixed(3)} vs ${base.toFixed(3)} ms)`,
+      ],
       ['server-filesystem cannot serve the middle of the big log (whole-file read fails)', theirsWholeFails, theirsWholeFails ? 'fails' : 'it served it'],
       ['Folio serves head, tail and the middle of the big log', folioServesAll, folioServesAll ? 'all ok' : 'a request failed'],
     ] as const;

@@ -123,7 +123,14 @@ export async function benchRead(o: BenchOptions): Promise<void> {
       cli.push(performance.now() - t);
       if (out.status !== 0) throw new Error(`folio read ${args.join(' ')} failed: ${out.stderr}${out.stdout}`);
     }
-    rows.push([m.name, percentile(times, 50).toFixed(3), percentile(times, 99).toFixed(3), maxBytes, percentile(cli, 50).toFixed(0), percentile(cli, 99).toFixed(0)]);
+    rows.push([
+      m.name,
+      percentile(times, 50).toFixed(3),
+      percentile(times, 99).toFixed(3),
+      maxBytes,
+      percentile(cli, 50).toFixed(0),
+      percentile(cli, 99).toFixed(0),
+    ]);
   }
 
   // Same-run baselines for the CLI: a bare Node start, and GNU tools reading the same lines.
@@ -164,7 +171,15 @@ export async function benchRead(o: BenchOptions): Promise<void> {
     if (grepCount !== count) throw new Error(`search ${p.name}: Folio counted ${count}, grep -c ${grepCount}`);
     const grepMs = timeCommand(3, 'grep', [...p.grep, file], [0, 1]).ms;
     const rgMs = haveRg ? timeCommand(3, 'rg', [...p.rg, file], [0, 1]).ms : NaN;
-    srows.push([p.name, count, gbps(size, folioMs), gbps(size, grepMs), haveRg ? gbps(size, rgMs) : 'n/a', `${(grepMs / folioMs).toFixed(2)}x`, haveRg ? `${(rgMs / folioMs).toFixed(2)}x` : 'n/a']);
+    srows.push([
+      p.name,
+      count,
+      gbps(size, folioMs),
+      gbps(size, grepMs),
+      haveRg ? gbps(size, rgMs) : 'n/a',
+      `${(grepMs / folioMs).toFixed(2)}x`,
+      haveRg ? `${(rgMs / folioMs).toFixed(2)}x` : 'n/a',
+    ]);
   }
   await closeIndexPools();
 

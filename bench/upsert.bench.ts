@@ -121,7 +121,8 @@ async function benchReplace(runs: number): Promise<ReplaceResult> {
     }
     const back = await read(work, { mode: 'lines', ranges: [{ start, end }] });
     if (back.content !== replacement(runs)) throw new Error('the replaced lines did not read back as written');
-    if (back.totalLines !== lines) throw new Error(`the file has ${back.totalLines} lines after replacing ${REPLACED_LINES} by ${REPLACED_LINES}, had ${lines}`);
+    if (back.totalLines !== lines)
+      throw new Error(`the file has ${back.totalLines} lines after replacing ${REPLACED_LINES} by ${REPLACED_LINES}, had ${lines}`);
     const ms = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
     process.stderr.write(`replace runs (ms): cp ${ms(cp)}; cp + sync ${ms(cpSync)}; upsert ${ms(ups)}; background hash ${ms(hashes)}\n`);
     return { size, lines, cpMs: median(cp), cpSyncMs: median(cpSync), upsertMs: median(ups), hashMs: median(hashes) };
@@ -179,7 +180,8 @@ async function benchAppend(): Promise<AppendResult> {
         }
       }
       const tail = await read(work, { mode: 'tail', lines: 2 });
-      if (tail.content !== line(kind, APPENDS) + line(`${kind} raw`, APPENDS)) throw new Error(`the appended lines did not read back: ${JSON.stringify(tail.content)}`);
+      if (tail.content !== line(kind, APPENDS) + line(`${kind} raw`, APPENDS))
+        throw new Error(`the appended lines did not read back: ${JSON.stringify(tail.content)}`);
       return ups;
     };
     const upsertSettled = await appendLoop('settled', true);
@@ -214,14 +216,23 @@ export async function benchUpsert(o: BenchOptions): Promise<void> {
     ['contender', 'median ms', 'p99 ms', 'median vs bare append'],
     ['bare open(O_APPEND) + write + fsync + close', rawMed.toFixed(2), rawP99.toFixed(2), '1.00x'],
     ['Folio upsert: append a line (if_match), back to back', upMed.toFixed(2), upP99.toFixed(2), ratio(upMed, rawMed)],
-    ['Folio upsert: append a line (if_match), background hash settled first', median(a.upsertSettled).toFixed(2), percentile(a.upsertSettled, 99).toFixed(2), ratio(median(a.upsertSettled), rawMed)],
+    [
+      'Folio upsert: append a line (if_match), background hash settled first',
+      median(a.upsertSettled).toFixed(2),
+      percentile(a.upsertSettled, 99).toFixed(2),
+      ratio(median(a.upsertSettled), rawMed),
+    ],
   ];
   const goals = [
     ['replace in a 1 GiB file <= 1.5x cp', r.upsertMs / r.cpMs <= 1.5, `${ratio(r.upsertMs, r.cpMs)} (${r.upsertMs.toFixed(0)} vs ${r.cpMs.toFixed(0)} ms)`],
     ['replace vs cp + sync, like for like (no goal set)', true, `${ratio(r.upsertMs, r.cpSyncMs)} (${r.upsertMs.toFixed(0)} vs ${r.cpSyncMs.toFixed(0)} ms)`],
     ['append to a 2 GiB log <= 5 ms (median)', upMed <= 5, `${upMed.toFixed(2)} ms`],
     ['append to a 2 GiB log <= 5 ms (p99)', upP99 <= 5, `${upP99.toFixed(2)} ms`],
-    ['the same with the background hash settled (no goal set)', true, `median ${median(a.upsertSettled).toFixed(2)} ms, p99 ${percentile(a.upsertSettled, 99).toFixed(2)} ms`],
+    [
+      'the same with the background hash settled (no goal set)',
+      true,
+      `median ${median(a.upsertSettled).toFixed(2)} ms, p99 ${percentile(a.upsertSettled, 99).toFixed(2)} ms`,
+    ],
   ] as const;
   const out = [
     `## upsert (replace: ${(r.size / 1024 ** 3).toFixed(2)} GiB log, ${r.lines.toLocaleString('en-US')} lines, median of ${runs}; append: ${(a.size / 1024 ** 3).toFixed(2)} GiB log, ${a.upsert.length} appends)`,

@@ -66,10 +66,13 @@ test('the File menu has Open… (Ctrl/Cmd+O), Open Recent and Quit; Open… open
     expect(fileMenu.find((i) => i.label === 'Open…')?.accelerator).toBe('CmdOrCtrl+O');
     expect(fileMenu.some((i) => i.role === 'quit' || i.role === 'close')).toBe(true);
     // The native dialog cannot be driven from here: stand in for it, then click the real menu item.
-    await app.evaluate(({ dialog, Menu }, { path, id }) => {
-      dialog.showOpenDialog = (async () => ({ canceled: false, filePaths: [path] })) as typeof dialog.showOpenDialog;
-      Menu.getApplicationMenu()?.getMenuItemById(id)?.click();
-    }, { path: file.path, id: MENU_IDS.open });
+    await app.evaluate(
+      ({ dialog, Menu }, { path, id }) => {
+        dialog.showOpenDialog = (async () => ({ canceled: false, filePaths: [path] })) as typeof dialog.showOpenDialog;
+        Menu.getApplicationMenu()?.getMenuItemById(id)?.click();
+      },
+      { path: file.path, id: MENU_IDS.open },
+    );
     await expect(window.getByTestId('file-path')).toHaveText(file.path);
     await expect(window.getByTestId('file-lines')).toHaveText('77');
   } finally {
@@ -87,7 +90,13 @@ test('opened files are listed in File → Open Recent, most recent first, and cl
     await window.getByTestId('path-input').press('Enter');
     await expect(window.getByTestId('file-lines')).toHaveText('20');
     const recentLabels = () =>
-      app.evaluate(({ Menu }, id) => Menu.getApplicationMenu()?.getMenuItemById(id)?.submenu?.items.map((item) => item.label) ?? [], MENU_IDS.openRecent);
+      app.evaluate(
+        ({ Menu }, id) =>
+          Menu.getApplicationMenu()
+            ?.getMenuItemById(id)
+            ?.submenu?.items.map((item) => item.label) ?? [],
+        MENU_IDS.openRecent,
+      );
     await expect.poll(recentLabels).toEqual([realpathSync(b.path), realpathSync(a.path)]);
     await app.evaluate(({ Menu }, id) => Menu.getApplicationMenu()?.getMenuItemById(id)?.submenu?.items[1]?.click(), MENU_IDS.openRecent);
     await expect(window.getByTestId('file-lines')).toHaveText('10');

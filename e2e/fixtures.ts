@@ -18,11 +18,7 @@ export function makeFixtureDir(): { dir: string; remove(): void } {
  * A text file of `lines` lines of varied length (some non-ASCII), joined by
  * `newline`, with or without a final newline.
  */
-export function writeTextFixture(
-  dir: string,
-  name: string,
-  opts: { lines: number; newline: '\n' | '\r\n'; finalNewline: boolean },
-): TextFixture {
+export function writeTextFixture(dir: string, name: string, opts: { lines: number; newline: '\n' | '\r\n'; finalNewline: boolean }): TextFixture {
   const parts: string[] = [];
   for (let lineNo = 1; lineNo <= opts.lines; lineNo++) {
     const filler = lineNo % 7 === 0 ? 'é✓ '.repeat(lineNo % 13) : 'x'.repeat(lineNo % 97);

@@ -35,10 +35,13 @@ test.afterAll(async () => {
 /** The last painted row, once it is `lineNo` with its text (checked every 20 ms, so the measure below is not the poll's step). */
 async function expectBottomRow(page: Page, lineNo: number) {
   await expect
-    .poll(async () => {
-      const shown = await shownLinesOf(page);
-      return shown[shown.length - 1] ?? null;
-    }, { message: `line ${lineNo} at the bottom`, intervals: [20] })
+    .poll(
+      async () => {
+        const shown = await shownLinesOf(page);
+        return shown[shown.length - 1] ?? null;
+      },
+      { message: `line ${lineNo} at the bottom`, intervals: [20] },
+    )
     .toEqual({ lineNo, text: lineText(lineNo) });
 }
 
@@ -95,11 +98,11 @@ test('without follow, an edit made outside the app (folio upsert in another proc
   await expect.poll(async () => (await shownLinesOf(page)).find((r) => r.lineNo === 3)?.text).toBe(lineText(3));
 
   const info = JSON.parse(execFileSync(process.execPath, [BIN, 'info', other, '--json'], { encoding: 'utf8' })) as { version: { etag: string } };
-  execFileSync(process.execPath, [BIN, 'upsert', other, '--replace', '3-3', '--content', 'edited elsewhere', '--if-match', info.version.etag], { encoding: 'utf8' });
+  execFileSync(process.execPath, [BIN, 'upsert', other, '--replace', '3-3', '--content', 'edited elsewhere', '--if-match', info.version.etag], {
+    encoding: 'utf8',
+  });
   const editedAt = performance.now();
-  await expect
-    .poll(async () => (await shownLinesOf(page)).find((r) => r.lineNo === 3)?.text, { intervals: [20], timeout: 5_000 })
-    .toBe('edited elsewhere');
+  await expect.poll(async () => (await shownLinesOf(page)).find((r) => r.lineNo === 3)?.text, { intervals: [20], timeout: 5_000 }).toBe('edited elsewhere');
   console.log(`[measure] an outside edit shown (no follow): ${Math.round(performance.now() - editedAt)} ms after the write`);
   expect((await shownLinesOf(page))[0]?.lineNo).toBe(1);
 });

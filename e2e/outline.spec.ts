@@ -130,7 +130,10 @@ test('the outline lists the operation’s headings; click, follow, filter; none 
   // Indented by level, with line numbers.
   await expect(rows(page).nth(3)).toHaveAttribute('data-level', '3');
   await expect(rows(page).nth(3).locator('.line-no')).toHaveText(count(headings[3]!.line));
-  const indent = async (i: number) => rows(page).nth(i).evaluate((el) => parseFloat(getComputedStyle(el).paddingLeft));
+  const indent = async (i: number) =>
+    rows(page)
+      .nth(i)
+      .evaluate((el) => parseFloat(getComputedStyle(el).paddingLeft));
   expect(await indent(3)).toBeGreaterThan(await indent(2));
   expect(await indent(2)).toBeGreaterThan(await indent(1));
   await expect(page.getByTestId('outline-filter')).toBeVisible();
@@ -157,7 +160,9 @@ test('the outline lists the operation’s headings; click, follow, filter; none 
   // The text is coloured by Monaco's markdown grammar: a heading line looks unlike a body line.
   const colourOfLine = (prefix: string) =>
     page.evaluate((p) => {
-      const line = [...document.querySelectorAll('[data-testid="file-view"] .view-line')].find((l) => (l.textContent ?? '').replace(/\u00a0/g, ' ').startsWith(p));
+      const line = [...document.querySelectorAll('[data-testid="file-view"] .view-line')].find((l) =>
+        (l.textContent ?? '').replace(/\u00a0/g, ' ').startsWith(p),
+      );
       const span = line?.querySelector('span span');
       return span ? getComputedStyle(span).color : null;
     }, prefix);
@@ -220,10 +225,14 @@ test('the outline lists the operation’s headings; click, follow, filter; none 
 
   // --- A person adds a heading with the real CLI; follow mode sees the new version and the outline re-reads it.
   const chapter = headings.find((h) => h.text === 'Chapter 3.7')!;
-  execFileSync(process.execPath, [BIN, 'upsert', book, '--insert-at', String(chapter.line), '--content', '## Added by the CLI\n\nNew text.\n\n', '--if-match', outline.version.etag], {
-    cwd: workspace,
-    env: { ...process.env, FOLIO_CACHE_DIR: join(fixtures.dir, 'cache') },
-  });
+  execFileSync(
+    process.execPath,
+    [BIN, 'upsert', book, '--insert-at', String(chapter.line), '--content', '## Added by the CLI\n\nNew text.\n\n', '--if-match', outline.version.etag],
+    {
+      cwd: workspace,
+      env: { ...process.env, FOLIO_CACHE_DIR: join(fixtures.dir, 'cache') },
+    },
+  );
   const after = await outlineOf(page);
   expect(after.headings.length).toBe(headings.length + 1);
   expect(after.headings.find((h) => h.text === 'Added by the CLI')?.line).toBe(chapter.line);
@@ -308,7 +317,9 @@ test('an outline of 60,000 headings stays light: a few dozen rows in the page, q
     );
     expect(await rows(page).count()).toBeLessThan(100);
   }
-  console.log(`[measure] outline scroll: ${steps.length} jumps across ${count(total)} rows, ${Math.round((performance.now() - t1) / steps.length)} ms each (incl. Playwright round trips)`);
+  console.log(
+    `[measure] outline scroll: ${steps.length} jumps across ${count(total)} rows, ${Math.round((performance.now() - t1) / steps.length)} ms each (incl. Playwright round trips)`,
+  );
 
   const t2 = performance.now();
   await page.getByTestId('outline-filter').fill('Topic 4999');

@@ -26,7 +26,6 @@ test.afterAll(async () => {
   fixtures?.remove();
 });
 
-
 test('the StatusBar shows file_info of the file given to folio serve', async ({ page }) => {
   const seen = watchPage(page);
   await page.goto(server.url.href);

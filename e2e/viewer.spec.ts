@@ -74,16 +74,17 @@ test('the big log paints numbered as in the file; go to line 5,000,000 shows wha
   // The first lines come painted in the page's HTML (folio serve puts them there), then as
   // plain text from React, then in Monaco; whichever is on screen first counts. innerText
   // holds only rendered text.
-  await page.waitForFunction(
-    (first) => document.body.innerText.replace(/\u00a0/g, ' ').includes(first),
-    logLineOf(1),
-    { polling: 'raf' },
-  );
+  await page.waitForFunction((first) => document.body.innerText.replace(/\u00a0/g, ' ').includes(first), logLineOf(1), { polling: 'raf' });
   const paintedMs = Math.round(performance.now() - t0);
   await expect(page.locator('[data-testid="file-view"] .view-line').first()).toHaveText(logLineOf(1).replace(/ /g, '\u00a0'));
   const monacoMs = Math.round(performance.now() - t0);
   const marks = await page.evaluate(() =>
-    Object.fromEntries(['first-contentful-paint', 'folio:first-lines', 'folio:monaco-loaded', 'folio:monaco-editor'].map((n) => [n, Math.round(performance.getEntriesByName(n)[0]?.startTime ?? -1)])),
+    Object.fromEntries(
+      ['first-contentful-paint', 'folio:first-lines', 'folio:monaco-loaded', 'folio:monaco-editor'].map((n) => [
+        n,
+        Math.round(performance.getEntriesByName(n)[0]?.startTime ?? -1),
+      ]),
+    ),
   );
   // The page came with the first rows in its HTML: its first contentful paint is those rows.
   expect(await page.evaluate(() => document.getElementById('folio-first-window') !== null)).toBe(true);
@@ -266,7 +267,7 @@ function lineOfByte(offset: number): number {
   const chunk = Buffer.alloc(16 * 1024 * 1024);
   let newlines = 0;
   try {
-    for (let at = 0; at < offset; ) {
+    for (let at = 0; at < offset;) {
       const n = readSync(fd, chunk, 0, Math.min(chunk.length, offset - at), at);
       for (let i = chunk.indexOf(10, 0); i !== -1 && i < n; i = chunk.indexOf(10, i + 1)) newlines++;
       at += n;
@@ -341,13 +342,12 @@ test('log levels and timestamps are coloured by the folio-log grammar', async ({
   await page.goto(server.url.href);
   await expect(page.locator('[data-testid="file-view"] .view-line').first()).toBeVisible();
   const colourOf = (word: string) =>
-    expect
-      .poll(() =>
-        page.evaluate((w) => {
-          const span = [...document.querySelectorAll('[data-testid="file-view"] .view-line span span')].find((s) => s.textContent === w);
-          return span ? getComputedStyle(span).color : null;
-        }, word),
-      );
+    expect.poll(() =>
+      page.evaluate((w) => {
+        const span = [...document.querySelectorAll('[data-testid="file-view"] .view-line span span')].find((s) => s.textContent === w);
+        return span ? getComputedStyle(span).color : null;
+      }, word),
+    );
   // Line 4 is an ERROR line, line 2 a WARN one (log-fixture.ts); colours from monaco/log-language.ts.
   await colourOf('ERROR').toBe('rgb(198, 40, 40)');
   await colourOf('WARN').toBe('rgb(178, 106, 0)');

@@ -19,15 +19,22 @@ const MEMORY_PAGES = '5';
 
 const args = [
   'wasm/kernels.ts',
-  '--outFile', outFile,
+  '--outFile',
+  outFile,
   '-O3',
-  '--runtime', 'stub',
-  '--enable', 'simd',
-  '--use', 'abort=',
+  '--runtime',
+  'stub',
+  '--enable',
+  'simd',
+  '--use',
+  'abort=',
   '--noAssert',
-  '--initialMemory', MEMORY_PAGES,
-  '--maximumMemory', MEMORY_PAGES,
-  '--baseDir', root,
+  '--initialMemory',
+  MEMORY_PAGES,
+  '--maximumMemory',
+  MEMORY_PAGES,
+  '--baseDir',
+  root,
 ];
 if (process.argv.includes('--text')) args.push('--textFile', 'wasm/build/kernels.wat');
 
@@ -44,7 +51,12 @@ try {
 
 /** @type {string[]} */
 const diagnostics = [];
-const sink = { write: (/** @type {string | Uint8Array} */ chunk) => { diagnostics.push(String(chunk)); return true; } };
+const sink = {
+  write: (/** @type {string | Uint8Array} */ chunk) => {
+    diagnostics.push(String(chunk));
+    return true;
+  },
+};
 const { error } = await asc.main(args, { stdout: sink, stderr: sink });
 if (error) {
   process.stderr.write(diagnostics.join(''));

@@ -19,8 +19,7 @@ export function findElectronBinary(root) {
   const moduleDir = join(root, 'node_modules', 'electron');
   const pathFile = join(moduleDir, 'path.txt');
   const recorded = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : '';
-  const executable =
-    recorded || /** @type {Record<string, string>} */ (DEFAULT_EXECUTABLE)[process.platform] || 'electron';
+  const executable = recorded || /** @type {Record<string, string>} */ (DEFAULT_EXECUTABLE)[process.platform] || 'electron';
   const overrideDir = process.env.ELECTRON_OVERRIDE_DIST_PATH;
   if (overrideDir) {
     const path = join(overrideDir, executable);

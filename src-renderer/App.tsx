@@ -28,8 +28,7 @@ const launch = launchParamsOf(window.location.search);
 const openPath = (path: string) => void useViewerStore.getState().openFile(path);
 
 export function App() {
-  const { path, info, error, loading, window: lines, topLine, visibleLines, following, openFile, goToLine, goToByte, moveBy, setFollowing } =
-    useViewerStore();
+  const { path, info, error, loading, window: lines, topLine, visibleLines, following, openFile, goToLine, goToByte, moveBy, setFollowing } = useViewerStore();
   const findOpen = useFindStore((s) => s.open);
   const outlineApplies = useOutlineStore((s) => s.applies);
   const outlineWanted = useOutlineStore((s) => s.wanted);
@@ -110,13 +109,7 @@ export function App() {
           {channel === 'open' ? 'live' : channel}
         </span>
       </header>
-      {showOutline && (
-        <OutlinePanel
-          topLine={topLine}
-          onShowLine={(lineNo) => void goToLine(lineNo, { at: 'top', select: true })}
-          onClose={toggleOutline}
-        />
-      )}
+      {showOutline && <OutlinePanel topLine={topLine} onShowLine={(lineNo) => void goToLine(lineNo, { at: 'top', select: true })} onClose={toggleOutline} />}
       <main className="viewer" data-testid="viewer">
         <div className="viewer-toolbar">
           <LineJumpChips disabled={!info} onMove={(delta) => void moveBy(delta)} />

@@ -6,7 +6,20 @@
 import type { z } from 'zod';
 import { publishOpenFile } from './events.ts';
 import { AppOpenInput, AppOpenOutput } from './schemas.ts';
-import { FileInfo, FileInfoInput, ReadInput, ReadOutput, SearchInput, SearchOutput, UpsertInput, UpsertOutput, AuditInput, AuditOutput, OutlineInput, OutlineOutput } from './schemas.ts';
+import {
+  FileInfo,
+  FileInfoInput,
+  ReadInput,
+  ReadOutput,
+  SearchInput,
+  SearchOutput,
+  UpsertInput,
+  UpsertOutput,
+  AuditInput,
+  AuditOutput,
+  OutlineInput,
+  OutlineOutput,
+} from './schemas.ts';
 import { fileInfo } from '../engine/read/file-info.ts';
 import { fileInfoWireOf } from './file-info-wire.ts';
 import { readAudit } from './agent/audit.ts';
@@ -38,7 +51,19 @@ import {
   ReviewStepInput,
   ReviewStepOutput,
 } from './schemas.ts';
-import { approve, entryView, history, listProposals, proposalView, redo, reject, showProposal, undo, type StepOptions, type StepResult } from '../review/index.ts';
+import {
+  approve,
+  entryView,
+  history,
+  listProposals,
+  proposalView,
+  redo,
+  reject,
+  showProposal,
+  undo,
+  type StepOptions,
+  type StepResult,
+} from '../review/index.ts';
 
 export interface Actor {
   kind: 'human' | 'agent';

@@ -88,7 +88,12 @@ async function readSection(path: string, section: string, opts: ReadOptions): Pr
   );
   const h = x.h;
   if (r.truncated) r.notes.push(`the section is lines ${h.line}-${h.endLine}; read on from where this answer ends with ranges`);
-  return { r, addressing: { section: { path: h.path, level: h.level, line: h.line, end_line: h.endLine, start_byte: h.startByte, end_byte: h.endByte, sha256: h.sha256 } } };
+  return {
+    r,
+    addressing: {
+      section: { path: h.path, level: h.level, line: h.line, end_line: h.endLine, start_byte: h.startByte, end_byte: h.endByte, sha256: h.sha256 },
+    },
+  };
 }
 
 async function readTokens(input: ReadInput, mode: 'token_range' | 'token_page', opts: ReadOptions): Promise<AddressedRead> {
@@ -145,12 +150,24 @@ export async function jsonlLine(path: string, lineNo: number, opts: ReadOptions)
     const start = r.startByte;
     const end = r.lineCut ? r.lineCut.lineEndByte : r.endByte;
     if (end - start > JSON_LIMITS.maxBytes) {
-      throw new FolioError('too_large', `line ${lineNo} is ${end - start} bytes; JSON values are parsed whole, up to ${JSON_LIMITS.maxBytes} bytes`, { line: lineNo, size: end - start, limit: JSON_LIMITS.maxBytes });
+      throw new FolioError('too_large', `line ${lineNo} is ${end - start} bytes; JSON values are parsed whole, up to ${JSON_LIMITS.maxBytes} bytes`, {
+        line: lineNo,
+        size: end - start,
+        limit: JSON_LIMITS.maxBytes,
+      });
     }
     // The read holds the whole line unless the line is longer than its cap: only then read the rest.
     const text = (r.lineCut ? readBytes(r.path, start, end).toString('utf8') : r.content).replace(/\r?\n$/, '');
     if ((r.version.etag !== v.version.etag || !unchanged(v)) && attempt < 2) continue;
-    return { path: r.path, doc: parseJson(text, { path: r.path, firstLine: lineNo }), version: r.version, baseByte: start, baseLineIdx: lineNo - 1, totalLines: r.totalLines, bom: r.bom };
+    return {
+      path: r.path,
+      doc: parseJson(text, { path: r.path, firstLine: lineNo }),
+      version: r.version,
+      baseByte: start,
+      baseLineIdx: lineNo - 1,
+      totalLines: r.totalLines,
+      bom: r.bom,
+    };
   }
 }
 
@@ -166,14 +183,22 @@ async function readJson(input: ReadInput, opts: ReadOptions): Promise<AddressedR
   }
   const path = src.path;
   const matches = queryJson(src.doc, expr, path);
-  const at = locate(src.doc.text, matches.flatMap((m) => [m.node.offset, m.node.offset + m.node.length]));
+  const at = locate(
+    src.doc.text,
+    matches.flatMap((m) => [m.node.offset, m.node.offset + m.node.length]),
+  );
   const cap = Math.min(opts.maxBytes ?? READ_LIMITS.maxWindowBytes, READ_LIMITS.maxWindowBytes);
   let used = 0;
   let omitted = 0;
   const out = matches.map((m, i) => {
     const a = at[2 * i]!;
     const b = at[2 * i + 1]!;
-    const pos = { start_line: src.baseLineIdx + a.lineIdx + 1, end_line: src.baseLineIdx + b.lineIdx + 1, start_byte: src.baseByte + a.byte, end_byte: src.baseByte + b.byte };
+    const pos = {
+      start_line: src.baseLineIdx + a.lineIdx + 1,
+      end_line: src.baseLineIdx + b.lineIdx + 1,
+      start_byte: src.baseByte + a.byte,
+      end_byte: src.baseByte + b.byte,
+    };
     const size = b.byte - a.byte;
     if (used + size > cap) {
       omitted++;

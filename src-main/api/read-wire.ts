@@ -35,10 +35,24 @@ export function readWireOf(r: ReadAnswer, addressing: ReadAddressing = {}): Read
   };
   if (r.lineCut) {
     const c = r.lineCut;
-    out.line_cut = { line: c.lineNo, line_start_byte: c.lineStartByte, line_end_byte: c.lineEndByte, starts_mid_line: c.startsMidLine, ends_mid_line: c.endsMidLine };
+    out.line_cut = {
+      line: c.lineNo,
+      line_start_byte: c.lineStartByte,
+      line_end_byte: c.lineEndByte,
+      starts_mid_line: c.startsMidLine,
+      ends_mid_line: c.endsMidLine,
+    };
   }
   if (r.invalidUtf8) out.invalid_utf8 = { replaced: r.invalidUtf8.replaced, first_offset: r.invalidUtf8.firstOffset };
-  if (r.ranges) out.ranges = r.ranges.map((x) => ({ start: x.startLine, end: x.endLine, start_byte: x.startByte, end_byte: x.endByte, content: x.content, clamped: x.clamped }));
+  if (r.ranges)
+    out.ranges = r.ranges.map((x) => ({
+      start: x.startLine,
+      end: x.endLine,
+      start_byte: x.startByte,
+      end_byte: x.endByte,
+      content: x.content,
+      clamped: x.clamped,
+    }));
   if (r.nextStartByte !== undefined) out.next_start_byte = r.nextStartByte;
   if (r.fileSize !== undefined) out.file_size = r.fileSize;
   if (r.requestedRange) out.requested_range = { start_byte: r.requestedRange.startByte, end_byte: r.requestedRange.endByte };

@@ -54,11 +54,15 @@ export async function sectionUpsertOf(input: UpsertInput, t: SectionTarget, pre:
   const path = outline.path;
   const read = { path, section: h.path };
   requirePrecondition(pre, { path, version: outline.version }, { section: sectionView(h), read });
-  await checkResolvedVersion(pre, { path, version: outline.version, sectionSha256: h.sha256 }, {
-    section: sectionView(h),
-    affected_ranges: [{ start: h.line, end: h.endLine }],
-    read,
-  });
+  await checkResolvedVersion(
+    pre,
+    { path, version: outline.version, sectionSha256: h.sha256 },
+    {
+      section: sectionView(h),
+      affected_ranges: [{ start: h.line, end: h.endLine }],
+      read,
+    },
+  );
   if (input.content === undefined) throw new FolioError('invalid_input', `section ${t.position} needs content`, { position: t.position });
   const request = (target: UpsertTarget, guard: { ifMatch: string } | { expectedRangeSha256: string }): PlannedUpsert => ({
     path,
@@ -87,7 +91,8 @@ export async function sectionUpsertOf(input: UpsertInput, t: SectionTarget, pre:
 export async function jsonUpsertOf(input: UpsertInput, t: JsonTarget, pre: AddressPreconditions): Promise<PlannedUpsert> {
   if (input.content !== undefined) throw new FolioError('invalid_input', 'json targets take target.json.value, not content', {});
   if (pre.expectedSectionSha256 !== undefined) throw new FolioError('invalid_input', 'expected_section_sha256 goes with section targets', {});
-  const edit: JsonEditOp = t.op === 'delete' ? { op: 'delete' } : t.op === 'insert' ? { op: 'insert', value: t.value, index: t.index } : { op: 'set', value: t.value };
+  const edit: JsonEditOp =
+    t.op === 'delete' ? { op: 'delete' } : t.op === 'insert' ? { op: 'insert', value: t.value, index: t.index } : { op: 'set', value: t.value };
   if (t.op !== 'delete' && t.value === undefined) throw new FolioError('invalid_input', `json ${t.op} needs a value`, { op: t.op });
   // Only the bytes of the value change: the file's newlines stay as they are.
   const common = { normalizeNewlines: false, ...(input.dry_run ? { dryRun: true } : {}) };
@@ -102,7 +107,12 @@ export async function jsonUpsertOf(input: UpsertInput, t: JsonTarget, pre: Addre
     const anchor = `${t.jsonl_line}#${lineHash(Buffer.from(src.doc.text))}`;
     return {
       path: src.path,
-      request: { ...common, target: bytes(src.baseByte + a!.byte, src.baseByte + b!.byte), content: e.replacement, preconditions: { anchors: [...(pre.anchors ?? []), anchor] } },
+      request: {
+        ...common,
+        target: bytes(src.baseByte + a!.byte, src.baseByte + b!.byte),
+        content: e.replacement,
+        preconditions: { anchors: [...(pre.anchors ?? []), anchor] },
+      },
     };
   }
   const doc = await loadJsonFile(input.path);
@@ -114,6 +124,11 @@ export async function jsonUpsertOf(input: UpsertInput, t: JsonTarget, pre: Addre
   const [a, b] = locate(doc.text, [e.start, e.end]);
   return {
     path,
-    request: { ...common, target: bytes(doc.v.bomLen + a!.byte, doc.v.bomLen + b!.byte), content: e.replacement, preconditions: { ifMatch: doc.v.version.etag, ...anchorsOf(pre) } },
+    request: {
+      ...common,
+      target: bytes(doc.v.bomLen + a!.byte, doc.v.bomLen + b!.byte),
+      content: e.replacement,
+      preconditions: { ifMatch: doc.v.version.etag, ...anchorsOf(pre) },
+    },
   };
 }

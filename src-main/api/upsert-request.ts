@@ -64,7 +64,11 @@ export async function upsertRequestOf(input: UpsertInput): Promise<PlannedUpsert
   const t = input.target;
   if (!('section' in t) && !('json' in t)) return { path: input.path, request: plainRequestOf(input, t, pre) };
   if (pre.expectedRangeSha256 !== undefined) {
-    throw new FolioError('invalid_input', 'section and json targets compute their range: guard them with expected_section_sha256 or if_match, not expected_range_sha256', {});
+    throw new FolioError(
+      'invalid_input',
+      'section and json targets compute their range: guard them with expected_section_sha256 or if_match, not expected_range_sha256',
+      {},
+    );
   }
   return 'section' in t ? sectionUpsertOf(input, t.section, pre) : jsonUpsertOf(input, t.json, pre);
 }

@@ -19,7 +19,7 @@ export function appendFrame(path: string, chunk: Uint8Array): number {
   frame.set(chunk, HEADER_BYTES);
   const fd = openSync(path, 'a', 0o644);
   try {
-    for (let done = 0; done < frame.length; ) done += writeSync(fd, frame, done, frame.length - done);
+    for (let done = 0; done < frame.length;) done += writeSync(fd, frame, done, frame.length - done);
     fsyncSync(fd);
     return fstatSync(fd).size;
   } finally {

@@ -42,7 +42,15 @@ interface IntentRegion {
 }
 
 export type ReviewIntent = IntentRegion & { id: string; pid: number; path: string } & (
-    | { action: 'apply'; entry_id: string; proposal_id: string | null; actor: ReviewActor; decided_by: ReviewActor; edited_content: StoredBytes | null; plan: Pick<WritePlan, 'version_before' | 'range_before' | 'range_after'> }
+    | {
+        action: 'apply';
+        entry_id: string;
+        proposal_id: string | null;
+        actor: ReviewActor;
+        decided_by: ReviewActor;
+        edited_content: StoredBytes | null;
+        plan: Pick<WritePlan, 'version_before' | 'range_before' | 'range_after'>;
+      }
     | { action: 'undo' | 'redo'; entry_id: string; by: ReviewActor; version_before: Version }
   );
 
@@ -171,7 +179,14 @@ export function commitIntent(store: ReviewStore, intent: ReviewIntent, versionAf
   if (intent.action === 'apply') {
     if (!e) commitApplied(store, appliedOf(intent, versionAfter, rangeAfter));
   } else if (e && e.undone === (intent.action === 'redo')) {
-    commitStepped(store, { action: intent.action, entryId: intent.entry_id, by: intent.by, versionBefore: intent.version_before, versionAfter, removed: intent.removed });
+    commitStepped(store, {
+      action: intent.action,
+      entryId: intent.entry_id,
+      by: intent.by,
+      versionBefore: intent.version_before,
+      versionAfter,
+      removed: intent.removed,
+    });
   }
 }
 

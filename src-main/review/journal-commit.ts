@@ -25,7 +25,11 @@ export function currentStartOf(e: JournalEntry): number {
  * left alone: their hash guard sees the change and answers conflict. Edits made
  * outside the journal (another editor) can't be tracked; the guard catches those too.
  */
-function shiftLaterRegions(store: ReviewStore, d: ReviewDocShape, edit: { id: string; storedPath: string; start: number; oldLen: number; newLen: number }): void {
+function shiftLaterRegions(
+  store: ReviewStore,
+  d: ReviewDocShape,
+  edit: { id: string; storedPath: string; start: number; oldLen: number; newLen: number },
+): void {
   const delta = edit.newLen - edit.oldLen;
   if (delta === 0) return;
   for (const other of allEntries(store)) {
@@ -36,7 +40,13 @@ function shiftLaterRegions(store: ReviewStore, d: ReviewDocShape, edit: { id: st
 
 /** Inside a commit: add a new entry to the journal, moving the file's later regions by its edit. */
 export function recordEntry(store: ReviewStore, d: ReviewDocShape, entry: JournalEntry): void {
-  shiftLaterRegions(store, d, { id: entry.id, storedPath: entry.path, start: entry.range_before.start_byte, oldLen: entry.removed.bytes, newLen: entry.inserted_bytes });
+  shiftLaterRegions(store, d, {
+    id: entry.id,
+    storedPath: entry.path,
+    start: entry.range_before.start_byte,
+    oldLen: entry.removed.bytes,
+    newLen: entry.inserted_bytes,
+  });
   d.journal![entry.id] = toDoc(entry);
   d.next_seq = entry.seq + 1;
 }

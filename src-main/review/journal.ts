@@ -155,12 +155,16 @@ function pickById(store: ReviewStore, actor: ReviewActor, opts: StepOptions & { 
     throw new FolioError('not_found', `no journal entry ${opts.id}${path ? ` in ${path}` : ''}`, { action, journal_id: opts.id, ...(path ? { path } : {}) });
   }
   if (!opts.includeOthers && !sameActor(e.decided_by, actor)) {
-    throw new FolioError('not_found', `journal entry ${e.id} was decided by ${e.decided_by.kind} ${e.decided_by.name}, not ${actor.kind} ${actor.name} (include_others widens this)`, {
-      action,
-      journal_id: e.id,
-      decided_by: e.decided_by,
-      include_others: false,
-    });
+    throw new FolioError(
+      'not_found',
+      `journal entry ${e.id} was decided by ${e.decided_by.kind} ${e.decided_by.name}, not ${actor.kind} ${actor.name} (include_others widens this)`,
+      {
+        action,
+        journal_id: e.id,
+        decided_by: e.decided_by,
+        include_others: false,
+      },
+    );
   }
   if (e.undone !== (action === 'redo')) {
     throw new FolioError('conflict', `cannot ${action} ${e.id}: it is ${e.undone ? 'already undone' : 'applied, not undone'}`, {
@@ -191,11 +195,15 @@ function pick(store: ReviewStore, actor: ReviewActor, opts: StepOptions, action:
   const key = (e: JournalEntry) => (action === 'undo' ? e.applied_seq : (e.undone_seq ?? 0));
   const best = candidates.reduce<JournalEntry | null>((b, e) => (b === null || key(e) > key(b) ? e : b), null);
   if (!best) {
-    throw new FolioError('not_found', `nothing to ${action}${path ? ` in ${path}` : ''}${opts.includeOthers ? '' : ` decided by ${actor.kind} ${actor.name} (include_others widens this)`}`, {
-      action,
-      ...(path ? { path } : {}),
-      include_others: Boolean(opts.includeOthers),
-    });
+    throw new FolioError(
+      'not_found',
+      `nothing to ${action}${path ? ` in ${path}` : ''}${opts.includeOthers ? '' : ` decided by ${actor.kind} ${actor.name} (include_others widens this)`}`,
+      {
+        action,
+        ...(path ? { path } : {}),
+        include_others: Boolean(opts.includeOthers),
+      },
+    );
   }
   return best;
 }
@@ -230,7 +238,10 @@ async function step(root: string, actor: ReviewActor, opts: StepOptions, action:
     let r: UpsertResult;
     let intent: ReviewIntent | null = null;
     try {
-      r = await upsert(path, { ...requestOf(store, e, action), onBeforeWrite: (plan) => void (intent = writeIntent(store, { action, entry_id: e.id, by: actor }, plan)) });
+      r = await upsert(path, {
+        ...requestOf(store, e, action),
+        onBeforeWrite: (plan) => void (intent = writeIntent(store, { action, entry_id: e.id, by: actor }, plan)),
+      });
     } catch (err) {
       if (isFolioError(err) && STALE_CODES.has(err.code)) {
         const later = laterEntriesOf(store, e, action);

@@ -91,8 +91,8 @@ export function listProposals(root: string, filter: { status?: ProposalStatus; p
   const store = storeOf(root);
   const path = filter.path === undefined ? undefined : store.storedPathOf(filter.path);
   // Settled by the files: an approve killed before its commit shows as applied.
-  return settledView(store).proposals
-    .filter((p) => (filter.status === undefined || p.status === filter.status) && (path === undefined || p.path === path))
+  return settledView(store)
+    .proposals.filter((p) => (filter.status === undefined || p.status === filter.status) && (path === undefined || p.path === path))
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
 }
 
@@ -150,7 +150,12 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
     } catch (err) {
       if (!isFolioError(err) || !STALE_CODES.has(err.code)) throw err;
       store.commit((d) =>
-        assignFields(d, 'proposals', id, { status: 'conflict', decided_by: actor, decided_at: nowIso(), conflict: { ...err.details, code: err.code, message: err.message } }),
+        assignFields(d, 'proposals', id, {
+          status: 'conflict',
+          decided_by: actor,
+          decided_at: nowIso(),
+          conflict: { ...err.details, code: err.code, message: err.message },
+        }),
       );
       throw new FolioError(err.code, `proposal ${id} no longer applies: ${err.message}. It is now "conflict"; nothing was written`, {
         ...err.details,

@@ -38,7 +38,14 @@ export function settledView(store: ReviewStore): SettledView {
       const entry = appliedEntryOf(appliedOf(intent, version), seq++, at);
       entries.push(entry);
       const p = proposals.find((x) => x.id === intent.proposal_id);
-      if (p) Object.assign(p, { status: 'applied', decided_by: intent.decided_by, decided_at: at, journal_id: entry.id, edited_content: intent.edited_content ?? p.edited_content });
+      if (p)
+        Object.assign(p, {
+          status: 'applied',
+          decided_by: intent.decided_by,
+          decided_at: at,
+          journal_id: entry.id,
+          edited_content: intent.edited_content ?? p.edited_content,
+        });
     } else if (e && e.undone === (intent.action === 'redo')) {
       const s = seq++;
       e.history.push({ action: intent.action, seq: s, by: intent.by, at, version_before: intent.version_before, version_after: version });

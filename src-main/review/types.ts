@@ -19,9 +19,7 @@ export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
  * Bytes kept by the review state: inline (base64) up to 1 MiB, else a
  * content-addressed blob (`<state>/review/blobs/<sha256>`) named here.
  */
-export type StoredBytes =
-  | { kind: 'inline'; base64: string; bytes: number; sha256: string }
-  | { kind: 'blob'; bytes: number; sha256: string };
+export type StoredBytes = { kind: 'inline'; base64: string; bytes: number; sha256: string } | { kind: 'blob'; bytes: number; sha256: string };
 
 export interface Proposal {
   id: string;

@@ -2,8 +2,7 @@ import { useEffect, useState } from 'react';
 import { dropDataOf, dropOutcomeOf } from '../model/dropped-path.ts';
 import { pathOfDroppedFile } from '../transport.ts';
 
-const carriesFiles = (transfer: DataTransfer | null) =>
-  Boolean(transfer && (transfer.types.includes('Files') || transfer.types.includes('text/uri-list')));
+const carriesFiles = (transfer: DataTransfer | null) => Boolean(transfer && (transfer.types.includes('Files') || transfer.types.includes('text/uri-list')));
 
 /**
  * Dropping a file anywhere on the window opens it. Listens on the window in the

@@ -2,17 +2,7 @@ import type { FileInfo } from '../../src-main/api/schemas.ts';
 import type { ErrorPayload } from '../transport.ts';
 
 /** Why no lines are shown: the api error, an empty or binary file, still reading, or no file open. */
-export function FileProblem({
-  path,
-  info,
-  error,
-  loading,
-}: {
-  path: string | null;
-  info: FileInfo | null;
-  error: ErrorPayload | null;
-  loading: boolean;
-}) {
+export function FileProblem({ path, info, error, loading }: { path: string | null; info: FileInfo | null; error: ErrorPayload | null; loading: boolean }) {
   if (error) {
     return (
       <section className="file-problem error" data-testid="file-info-error" role="alert">

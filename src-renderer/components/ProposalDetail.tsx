@@ -82,13 +82,7 @@ export function ProposalDetail({
           >
             Edit
           </button>
-          <input
-            data-testid="reject-reason"
-            type="text"
-            placeholder="Reason (optional)"
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-          />
+          <input data-testid="reject-reason" type="text" placeholder="Reason (optional)" value={reason} onChange={(event) => setReason(event.target.value)} />
           <button type="submit" className="reject" data-testid="reject" disabled={busy}>
             Reject
           </button>

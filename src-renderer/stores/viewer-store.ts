@@ -16,9 +16,7 @@ import { useRecentStore } from './recent-store.ts';
  * top where it is (a neighbouring window), or bring `lineNo` into view (a jump),
  * optionally marking it (a search result).
  */
-export type Reveal =
-  | { kind: 'keep' }
-  | { kind: 'line'; lineNo: number; at: 'top' | 'center' | 'bottom'; select: boolean; highlight?: boolean };
+export type Reveal = { kind: 'keep' } | { kind: 'line'; lineNo: number; at: 'top' | 'center' | 'bottom'; select: boolean; highlight?: boolean };
 
 export type RevealHow = { at: 'top' | 'center' | 'bottom'; select: boolean; highlight?: boolean };
 
@@ -203,7 +201,8 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
           return;
         }
         // Unless the first window landed, or a jump asked for another one meanwhile.
-        if (!(await firstWindow) && request === latestOpen && latestWindow === firstWindowRequest) await loadWindow(1, { kind: 'line', lineNo: 1, at: 'top', select: false });
+        if (!(await firstWindow) && request === latestOpen && latestWindow === firstWindowRequest)
+          await loadWindow(1, { kind: 'line', lineNo: 1, at: 'top', select: false });
       } catch (err) {
         if (request !== latestOpen) return;
         latestWindow++;

@@ -16,7 +16,10 @@ describe('the file_info answer on the wire', () => {
   const files: [string, Buffer | string][] = [
     ['text.txt', 'one\ntwo\n'],
     ['crlf.txt', 'one\r\ntwo'],
-    ['legacy.txt', iconv.encode(Array.from({ length: 40 }, (_, i) => `Françoise Müller-Lefèvre ${i}, café crème à la carte, déjà vu\n`).join(''), 'windows-1252')],
+    [
+      'legacy.txt',
+      iconv.encode(Array.from({ length: 40 }, (_, i) => `Françoise Müller-Lefèvre ${i}, café crème à la carte, déjà vu\n`).join(''), 'windows-1252'),
+    ],
     ['latin1.txt', Buffer.from('caf\xe9\n', 'latin1')],
     ['image.png', PNG_1x1],
     ['wide.txt', Buffer.from([0xff, 0xfe, 0x68, 0x00, 0x0a, 0x00])],
@@ -32,7 +35,13 @@ describe('the file_info answer on the wire', () => {
   });
 
   it('maps the engine result field by field: newlines, encodings, validity, binary verdict, index', async () => {
-    expect(await handle('file_info', { path: tmp.path('crlf.txt') }, HUMAN)).toMatchObject({ lines: 2, newlines: 1, newline_style: 'crlf', final_newline: false, bom: false });
+    expect(await handle('file_info', { path: tmp.path('crlf.txt') }, HUMAN)).toMatchObject({
+      lines: 2,
+      newlines: 1,
+      newline_style: 'crlf',
+      final_newline: false,
+      bom: false,
+    });
     const legacy = await handle('file_info', { path: tmp.path('legacy.txt') }, HUMAN);
     expect(legacy.encoding).toMatch(/^(windows-125\d|iso-8859-\d+)$/);
     expect(legacy.encoding_confidence).toBeGreaterThan(0);
@@ -42,7 +51,12 @@ describe('the file_info answer on the wire', () => {
     expect(text).toMatchObject({ newline_style: 'lf', final_newline: true, utf8: { valid: true, first_invalid_offset: null }, binary: { is_binary: false } });
     expect(text).not.toHaveProperty('encoding_confidence');
     const engine = await fileInfo(tmp.path('text.txt'));
-    expect(text.index).toEqual({ memory_bytes: engine.index.memoryBytes, blocks: engine.index.blocks, build_ms: expect.any(Number), from_cache: engine.index.fromCache });
+    expect(text.index).toEqual({
+      memory_bytes: engine.index.memoryBytes,
+      blocks: engine.index.blocks,
+      build_ms: expect.any(Number),
+      from_cache: engine.index.fromCache,
+    });
   });
 
   it('reaches agents with the same names through the agent guard', async () => {

@@ -22,7 +22,13 @@ linkSync(tmp.path('outside-secret.txt'), `${ws}/src/notes.txt`);
 linkSync(`${ws}/.env`, `${ws}/src/env-copy.txt`);
 writeFileSync(
   `${ws}/folio.config.json`,
-  JSON.stringify({ roots: ['src', 'docs'], review: [{ glob: 'generated/**', policy: 'deny' }, { glob: 'a.ts', policy: 'review' }] }),
+  JSON.stringify({
+    roots: ['src', 'docs'],
+    review: [
+      { glob: 'generated/**', policy: 'deny' },
+      { glob: 'a.ts', policy: 'review' },
+    ],
+  }),
 );
 writeFileSync(`${ws}/src/folio.config.json`, '{}\n');
 
@@ -32,7 +38,9 @@ describe('policy against an adversary', () => {
   const policy = loadPolicy(ws);
 
   it('refuses a hard link inside the root to a file outside it, for reads and writes', () => {
-    expect(() => checkAccess(policy, 'src/notes.txt', 'read')).toThrow(expect.objectContaining({ code: 'permission_denied', details: expect.objectContaining({ links: 2 }) }));
+    expect(() => checkAccess(policy, 'src/notes.txt', 'read')).toThrow(
+      expect.objectContaining({ code: 'permission_denied', details: expect.objectContaining({ links: 2 }) }),
+    );
     expect(() => checkAccess(policy, 'src/notes.txt', 'write')).toThrow(denied);
   });
 
@@ -48,7 +56,13 @@ describe('policy against an adversary', () => {
     } finally {
       writeFileSync(
         `${ws}/folio.config.json`,
-        JSON.stringify({ roots: ['src', 'docs'], review: [{ glob: 'generated/**', policy: 'deny' }, { glob: 'a.ts', policy: 'review' }] }),
+        JSON.stringify({
+          roots: ['src', 'docs'],
+          review: [
+            { glob: 'generated/**', policy: 'deny' },
+            { glob: 'a.ts', policy: 'review' },
+          ],
+        }),
       );
     }
   });
@@ -57,7 +71,9 @@ describe('policy against an adversary', () => {
     const whole = loadPolicy(ws, {});
     const wide = { ...whole, roots: [whole.root] };
     expect(checkAccess(wide, 'folio.config.json', 'read')).toBe(`${whole.root}/folio.config.json`);
-    expect(() => checkAccess(wide, 'folio.config.json', 'write')).toThrow(expect.objectContaining({ code: 'permission_denied', details: expect.objectContaining({ rule: 'folio.config.json' }) }));
+    expect(() => checkAccess(wide, 'folio.config.json', 'write')).toThrow(
+      expect.objectContaining({ code: 'permission_denied', details: expect.objectContaining({ rule: 'folio.config.json' }) }),
+    );
     // A file of the same name elsewhere is an ordinary file.
     expect(checkAccess(wide, 'src/folio.config.json', 'write')).toBe(`${whole.root}/src/folio.config.json`);
   });
@@ -99,7 +115,13 @@ describe('policy against an adversary', () => {
     } finally {
       writeFileSync(
         `${ws}/folio.config.json`,
-        JSON.stringify({ roots: ['src', 'docs'], review: [{ glob: 'generated/**', policy: 'deny' }, { glob: 'a.ts', policy: 'review' }] }),
+        JSON.stringify({
+          roots: ['src', 'docs'],
+          review: [
+            { glob: 'generated/**', policy: 'deny' },
+            { glob: 'a.ts', policy: 'review' },
+          ],
+        }),
       );
     }
     // Linux ext4/tmpfs is case-sensitive: probed as such.

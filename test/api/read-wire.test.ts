@@ -12,7 +12,14 @@ describe('the read answer on the wire', () => {
   const p = tmp.path('wire.txt');
   writeFileSync(p, Array.from({ length: 400 }, (_, i) => `line ${i + 1} ${'x'.repeat(i % 50)}\n`).join(''));
   const inputs = [
-    { path: p, ranges: [{ start: 1, end: 2 }, { start: 10, end: 12 }], hashlines: true },
+    {
+      path: p,
+      ranges: [
+        { start: 1, end: 2 },
+        { start: 10, end: 12 },
+      ],
+      hashlines: true,
+    },
     { path: p, start_byte: 100, max_bytes: 500 },
     { path: p, start_byte: 3, end_byte: 40 },
     { path: p, page: 2, page_chars: 2000, tokenizer: 'o200k_base' },
@@ -32,7 +39,10 @@ describe('the read answer on the wire', () => {
 
   it('maps the engine result field by field: ranges, pages, exact ranges', async () => {
     const lines = await handle('read', inputs[0], HUMAN);
-    expect(lines.ranges!.map((x) => [x.start, x.end])).toEqual([[1, 2], [10, 12]]);
+    expect(lines.ranges!.map((x) => [x.start, x.end])).toEqual([
+      [1, 2],
+      [10, 12],
+    ]);
     expect(lines).toMatchObject({ start_line: 1, end_line: 12, total_lines: 400, newline_style: 'lf', indexing: null, hashlines: true });
     const page = await handle('read', inputs[3], HUMAN);
     expect(page).toMatchObject({ mode: 'page', page: 2, next_page: 3 });

@@ -7,7 +7,8 @@ import { tempDir } from '../fixtures/generate.ts';
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 const BIN = join(process.cwd(), 'bin/folio.mjs');
-const folio = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, FOLIO_CACHE_DIR: tmp.path('cache') } });
+const folio = (args: string[]) =>
+  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, FOLIO_CACHE_DIR: tmp.path('cache') } });
 
 describe('folio outline, read and upsert by section, JSON path and tokens', () => {
   it('outline --json, read --section, upsert --section-append with --section-sha256; a stale hash exits 1 and writes nothing', () => {

@@ -7,7 +7,8 @@ import { tempDir, writeLogFile } from '../fixtures/generate.ts';
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 const BIN = join(process.cwd(), 'bin/folio.mjs');
-const folio = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, FOLIO_CACHE_DIR: tmp.path('cache') } });
+const folio = (args: string[]) =>
+  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, FOLIO_CACHE_DIR: tmp.path('cache') } });
 
 const log = tmp.path('app.log');
 writeLogFile(log, 400_000, 8);

@@ -29,7 +29,7 @@ function workspace(name: string, file: string, bytes: Buffer): { root: string; p
 }
 
 describe('folio upsert then folio review undo', () => {
-  it('undoes a person\'s CLI edit byte-exact, journaled as decided by human:cli; a dry run is not journaled', () => {
+  it("undoes a person's CLI edit byte-exact, journaled as decided by human:cli; a dry run is not journaled", () => {
     const before = Buffer.from('one\ntwo\nthree\n');
     const { root, p } = workspace('lf', 'notes.txt', before);
     const etag = json(folio(['info', 'notes.txt', '--json'], root)).version.etag;
@@ -44,7 +44,9 @@ describe('folio upsert then folio review undo', () => {
     expect(edit.stdout).toMatch(/note: journaled as j-\w+: review undo takes it back/);
     expect(readFileSync(p, 'utf8')).toBe('one\nTWO\nthree\n');
     const hist = json(folio(['review', 'history', 'notes.txt', '--json'], root));
-    expect(hist.entries).toMatchObject([{ proposal_id: null, path: 'notes.txt', actor: { kind: 'human', name: 'cli' }, decided_by: { kind: 'human', name: 'cli' }, undone: false }]);
+    expect(hist.entries).toMatchObject([
+      { proposal_id: null, path: 'notes.txt', actor: { kind: 'human', name: 'cli' }, decided_by: { kind: 'human', name: 'cli' }, undone: false },
+    ]);
 
     const undo = folio(['review', 'undo', 'notes.txt'], root);
     expect(undo.status, undo.stderr + undo.stdout).toBe(0);

@@ -47,7 +47,11 @@ async function openPrintedUrl(): Promise<{ cookie: string; location: string; pag
 }
 
 const fileInfo = (headers: Record<string, string>, query = '') =>
-  httpRequest(`${origin}/api/file_info${query}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ path: file }) });
+  httpRequest(`${origin}/api/file_info${query}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ path: file }),
+  });
 
 describe('folio serve: the token is traded once for a page cookie', () => {
   it('opening the printed URL sets an HttpOnly SameSite=Strict cookie and redirects to the URL without the token, file kept', async () => {
@@ -92,7 +96,12 @@ describe('folio serve: the token is traded once for a page cookie', () => {
 
     // Another port of 127.0.0.1 is the same site (the cookie goes along) but not the same origin.
     const otherPort = `http://127.0.0.1:${Number(new URL(origin).port) === 9 ? 10 : 9}`;
-    const crossOrigin: Record<string, string>[] = [{ origin: otherPort }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'none' }];
+    const crossOrigin: Record<string, string>[] = [
+      { origin: otherPort },
+      { 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'none' },
+    ];
     for (const headers of crossOrigin) {
       const refused = await fileInfo({ cookie, ...headers });
       expect(refused.status, JSON.stringify(headers)).toBe(401);

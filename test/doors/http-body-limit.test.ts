@@ -37,7 +37,9 @@ function expectTooLarge(a: { status: number; text: string }): void {
 describe('folio serve: one body limit on every route', () => {
   it('/api/mcp: a body over the limit is 413 too_large, announced by Content-Length or sent chunked', async () => {
     expectTooLarge(await sendLargeBody(`${origin}/api/mcp`, { headers: { ...auth, accept: 'application/json, text/event-stream' }, bodyBytes: OVER }));
-    expectTooLarge(await sendLargeBody(`${origin}/api/mcp`, { headers: { ...auth, accept: 'application/json, text/event-stream' }, bodyBytes: OVER, chunked: true }));
+    expectTooLarge(
+      await sendLargeBody(`${origin}/api/mcp`, { headers: { ...auth, accept: 'application/json, text/event-stream' }, bodyBytes: OVER, chunked: true }),
+    );
   });
 
   it('operations, the page and the event stream: 413 too_large too, and the server goes on answering', async () => {
@@ -45,7 +47,11 @@ describe('folio serve: one body limit on every route', () => {
     expectTooLarge(await sendLargeBody(`${origin}/api/file_info`, { headers: auth, bodyBytes: OVER }));
     expectTooLarge(await sendLargeBody(`${origin}/`, { bodyBytes: OVER }));
     expectTooLarge(await sendLargeBody(`${origin}/api/events`, { method: 'GET', headers: auth, bodyBytes: OVER }));
-    const after = await httpRequest(`${origin}/api/file_info`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"path":"nope.txt"}' });
+    const after = await httpRequest(`${origin}/api/file_info`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"path":"nope.txt"}',
+    });
     expect(after.status).toBe(404);
   });
 });

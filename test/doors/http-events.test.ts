@@ -40,17 +40,23 @@ describe('folio serve pushes review changes', () => {
       })();
       await new Promise((r) => setTimeout(r, 100)); // the stream is subscribed
       const etag = (await read(`${ws}/notes.txt`, { mode: 'head', lines: 1 })).version.etag;
-      const p = await propose(ws, { kind: 'agent', name: 'test-agent' }, {
-        path: `${ws}/notes.txt`,
-        target: { kind: 'replace', start: 2, end: 2, units: 'lines' },
-        content: 'TWO',
-        preconditions: { ifMatch: etag },
-      });
+      const p = await propose(
+        ws,
+        { kind: 'agent', name: 'test-agent' },
+        {
+          path: `${ws}/notes.txt`,
+          target: { kind: 'replace', start: 2, end: 2, units: 'lines' },
+          content: 'TWO',
+          preconditions: { ifMatch: etag },
+        },
+      );
       const text = await Promise.race([got, new Promise<string>((_, rej) => setTimeout(() => rej(new Error('no event in 5 s')), 5000))]);
       const data = JSON.parse(/data: (.*)\n/.exec(text)![1]!);
       expect(data).toMatchObject({ type: 'review_changed', workspace: ws });
       ac.abort();
-      const list = await (await fetch(`${origin}/api/review_list`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' })).json();
+      const list = await (
+        await fetch(`${origin}/api/review_list`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' })
+      ).json();
       expect(list.proposals.map((x: { id: string }) => x.id)).toContain(p.proposal_id);
     } finally {
       await server.close();

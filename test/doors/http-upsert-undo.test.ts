@@ -12,7 +12,7 @@ afterAll(() => {
 });
 
 describe('POST /api/upsert then /api/review_undo', () => {
-  it('undoes the edit of a UTF-16LE file with a BOM and CRLF byte-exact; dry runs are not journaled; another person\'s undo needs include_others', async () => {
+  it("undoes the edit of a UTF-16LE file with a BOM and CRLF byte-exact; dry runs are not journaled; another person's undo needs include_others", async () => {
     const ws = tmp.path('ws');
     mkdirSync(ws);
     const renderer = tmp.path('renderer');

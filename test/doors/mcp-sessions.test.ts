@@ -59,7 +59,13 @@ async function connect(url: URL, headers: Record<string, string> = {}): Promise<
 async function statusInSession(url: URL, sessionId: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   const r = await fetch(url, {
     method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-06-18',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }),
   });
   return { status: r.status, body: await r.text() };

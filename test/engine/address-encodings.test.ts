@@ -8,7 +8,11 @@ import { engineTempDir } from '../fixtures/engine-env.ts';
 const tmp = engineTempDir();
 afterAll(() => tmp.cleanup());
 const actor = { kind: 'agent', name: 'test' } as const;
-const codeOf = (p: Promise<unknown>) => p.then(() => 'no error', (e: { code?: string; details?: { encoding?: string } }) => `${e.code}:${e.details?.encoding}`);
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'no error',
+    (e: { code?: string; details?: { encoding?: string } }) => `${e.code}:${e.details?.encoding}`,
+  );
 
 describe('addressing by meaning needs UTF-8', () => {
   it('a UTF-16 markdown file: outline, section read and section upsert are encoding_mismatch; line reads work', async () => {
@@ -20,7 +24,9 @@ describe('addressing by meaning needs UTF-8', () => {
     expect(await codeOf(handle('read', { path: p, tokenizer: 'o200k_base', token_start: 0, token_end: 5 }, actor))).toBe('encoding_mismatch:utf-16le');
     const { version } = await handle('read', { path: p, ranges: [{ start: 5, end: 5 }] }, actor);
     expect(
-      await codeOf(handle('upsert', { path: p, target: { section: { path: 'Install', position: 'append' } }, content: 'more\n', if_match: version.etag }, actor)),
+      await codeOf(
+        handle('upsert', { path: p, target: { section: { path: 'Install', position: 'append' } }, content: 'more\n', if_match: version.etag }, actor),
+      ),
     ).toBe('encoding_mismatch:utf-16le');
     expect(readFileSync(p).equals(bytes)).toBe(true);
     expect((await handle('read', { path: p, ranges: [{ start: 5, end: 5 }] }, actor)).content).toBe('## Install\n');

@@ -55,7 +55,9 @@ describe('settling a dead append', () => {
     expect(recoverInterruptedAppend(p)).toBe(0);
     expect(readFileSync(p, 'utf8').endsWith(theirs)).toBe(true);
     expect(createHash('sha256').update(readFileSync(p)).digest('hex')).toBe(
-      createHash('sha256').update(Buffer.concat([Buffer.from(OLD), APPEND.subarray(0, 3000), Buffer.from(theirs)])).digest('hex'),
+      createHash('sha256')
+        .update(Buffer.concat([Buffer.from(OLD), APPEND.subarray(0, 3000), Buffer.from(theirs)]))
+        .digest('hex'),
     );
   });
 });

@@ -14,7 +14,9 @@ describe('hashline', () => {
 
   it('prefixes each line with LINE#HHH| and a cut last line with LINE#???|', () => {
     const buf = Buffer.from('one\ntwo\nthr');
-    expect(hashlineText(buf, 7, true, utf8)).toBe(`7#${lineHash(Buffer.from('one'))}|one\n8#${lineHash(Buffer.from('two'))}|two\n9#${lineHash(Buffer.from('thr'))}|thr`);
+    expect(hashlineText(buf, 7, true, utf8)).toBe(
+      `7#${lineHash(Buffer.from('one'))}|one\n8#${lineHash(Buffer.from('two'))}|two\n9#${lineHash(Buffer.from('thr'))}|thr`,
+    );
     expect(hashlineText(buf, 7, false, utf8).split('\n')[2]).toBe('9#???|thr');
   });
 

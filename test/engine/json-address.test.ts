@@ -31,7 +31,12 @@ describe('json_path reads', () => {
     writeFileSync(p, TEXT);
     const r = await handle('read', { path: p, json_path: '$.deps[*][id,name]' }, H);
     expect(r.mode).toBe('json');
-    expect(r.json!.matches.map((m) => [m.pointer, m.value])).toEqual([['/deps/0/id', 1], ['/deps/0/name', 'zod'], ['/deps/1/id', 2], ['/deps/1/name', 'diff']]);
+    expect(r.json!.matches.map((m) => [m.pointer, m.value])).toEqual([
+      ['/deps/0/id', 1],
+      ['/deps/0/name', 'zod'],
+      ['/deps/1/id', 2],
+      ['/deps/1/name', 'diff'],
+    ]);
     const bytes = readFileSync(p);
     for (const m of r.json!.matches) expect(bytes.subarray(m.start_byte, m.end_byte).toString()).toBe(m.text);
     const ptr = await handle('read', { path: p, json_path: '/nested/deep/we~1ird~0key' }, H);
@@ -46,7 +51,10 @@ describe('json_path reads', () => {
   it('errors: missing path (not_found, with nearest and candidates), bad syntax, invalid JSON with line and column, too_large, jsonl_line without json_path', async () => {
     const p = tmp.path('doc.json');
     writeFileSync(p, TEXT);
-    await expect(handle('read', { path: p, json_path: '/nested/deep/nope' }, H)).rejects.toMatchObject({ code: 'not_found', details: { nearest: '/nested/deep', candidates: ['we/ird~key'] } });
+    await expect(handle('read', { path: p, json_path: '/nested/deep/nope' }, H)).rejects.toMatchObject({
+      code: 'not_found',
+      details: { nearest: '/nested/deep', candidates: ['we/ird~key'] },
+    });
     await expect(handle('read', { path: p, json_path: '$.nope' }, H)).rejects.toMatchObject({ code: 'not_found' });
     await expect(handle('read', { path: p, json_path: '$.deps[0' }, H)).rejects.toMatchObject({ code: 'invalid_input' });
     await expect(handle('read', { path: p, json_path: 'deps' }, H)).rejects.toMatchObject({ code: 'invalid_input' });
@@ -92,13 +100,29 @@ describe('json upserts', () => {
     writeFileSync(p, TEXT);
     const before = readFileSync(p);
     const e = await etag(p);
-    await expect(handle('upsert', { path: p, target: { json: { path: '$.name', op: 'set', value: 1 } }, if_match: 'stale' }, H)).rejects.toMatchObject({ code: 'precondition_failed', details: { failed: ['if_match'], read: { json_path: '$.name' } } });
-    await expect(handle('upsert', { path: p, target: { json: { path: '$.name', op: 'set', value: 1 } } }, H)).rejects.toMatchObject({ code: 'precondition_required' });
-    await expect(handle('upsert', { path: p, target: { json: { path: '$.deps[*].id', op: 'delete' } }, if_match: e }, H)).rejects.toMatchObject({ code: 'ambiguous', details: { candidates: ['/deps/0/id', '/deps/1/id'] } });
-    await expect(handle('upsert', { path: p, target: { json: { path: '$.name', op: 'insert', value: 1 } }, if_match: e }, H)).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(handle('upsert', { path: p, target: { json: { path: '$.deps', op: 'insert', value: 1, index: 9 } }, if_match: e }, H)).rejects.toMatchObject({ code: 'out_of_bounds' });
-    await expect(handle('upsert', { path: p, target: { json: { path: '$.name', op: 'set' } }, if_match: e }, H)).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(handle('upsert', { path: p, target: { json: { path: '$.a.b.c', op: 'set', value: 1 } }, if_match: e }, H)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(handle('upsert', { path: p, target: { json: { path: '$.name', op: 'set', value: 1 } }, if_match: 'stale' }, H)).rejects.toMatchObject({
+      code: 'precondition_failed',
+      details: { failed: ['if_match'], read: { json_path: '$.name' } },
+    });
+    await expect(handle('upsert', { path: p, target: { json: { path: '$.name', op: 'set', value: 1 } } }, H)).rejects.toMatchObject({
+      code: 'precondition_required',
+    });
+    await expect(handle('upsert', { path: p, target: { json: { path: '$.deps[*].id', op: 'delete' } }, if_match: e }, H)).rejects.toMatchObject({
+      code: 'ambiguous',
+      details: { candidates: ['/deps/0/id', '/deps/1/id'] },
+    });
+    await expect(handle('upsert', { path: p, target: { json: { path: '$.name', op: 'insert', value: 1 } }, if_match: e }, H)).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(handle('upsert', { path: p, target: { json: { path: '$.deps', op: 'insert', value: 1, index: 9 } }, if_match: e }, H)).rejects.toMatchObject({
+      code: 'out_of_bounds',
+    });
+    await expect(handle('upsert', { path: p, target: { json: { path: '$.name', op: 'set' } }, if_match: e }, H)).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(handle('upsert', { path: p, target: { json: { path: '$.a.b.c', op: 'set', value: 1 } }, if_match: e }, H)).rejects.toMatchObject({
+      code: 'not_found',
+    });
     expect(readFileSync(p)).toEqual(before);
   });
 
@@ -110,7 +134,11 @@ describe('json upserts', () => {
     expect(r.json!.matches[0]).toMatchObject({ pointer: '/user/name', value: 'u149999', start_line: 150_000 });
     expect(readFileSync(p).subarray(r.start_byte, r.end_byte).toString()).toBe('"u149999"');
     const before = readFileSync(p);
-    const u = await handle('upsert', { path: p, target: { json: { path: '$.user.roles', op: 'insert', value: 'admin', jsonl_line: 150_000 } }, if_match: r.version.etag }, H);
+    const u = await handle(
+      'upsert',
+      { path: p, target: { json: { path: '$.user.roles', op: 'insert', value: 'admin', jsonl_line: 150_000 } }, if_match: r.version.etag },
+      H,
+    );
     expect(u.preconditions.checked).toContain('anchors');
     const after = readFileSync(p);
     untouchedOutside(before, after, u.range_before.start_byte, u.range_before.end_byte);
@@ -119,6 +147,9 @@ describe('json upserts', () => {
     expect(out.length).toBe(200_001);
     await expect(handle('read', { path: p, json_path: '$.i', jsonl_line: 300_000 }, H)).rejects.toMatchObject({ code: 'out_of_bounds' });
     writeFileSync(tmp.path('bad.jsonl'), '{"a":1}\n{"a":\n');
-    await expect(handle('read', { path: tmp.path('bad.jsonl'), json_path: '$.a', jsonl_line: 2 }, H)).rejects.toMatchObject({ code: 'parse_error', details: { line: 2 } });
+    await expect(handle('read', { path: tmp.path('bad.jsonl'), json_path: '$.a', jsonl_line: 2 }, H)).rejects.toMatchObject({
+      code: 'parse_error',
+      details: { line: 2 },
+    });
   }, 60_000);
 });

@@ -24,7 +24,7 @@ const FRENCH = [
   'Où que tu ailles, la forêt sera là ; les hêtres, les chênes et les frênes aussi.',
   'Noël approche : les enfants préparent des crêpes et décorent le sapin près de la fenêtre.',
   // Characters only windows-1252 has (0x80-0x9F): without them it is indistinguishable from ISO-8859-1.
-  "L’été coûte 5 € de plus… dit-il, le cœur léger ; « Œuvre » n’est pas “œuvre”.",
+  'L’été coûte 5 € de plus… dit-il, le cœur léger ; « Œuvre » n’est pas “œuvre”.',
 ];
 const JAPANESE = [
   '日本語のテキストです。これは文字コードの検出のための文章です。',

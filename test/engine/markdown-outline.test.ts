@@ -17,7 +17,8 @@ function wholeParse(text: string): [number, number, string][] {
   const tokens = md.parse(text.replace(/\r\n/g, '\n'), {});
   const out: [number, number, string][] = [];
   tokens.forEach((t, i) => {
-    if (t.type === 'heading_open' && t.level === 0) out.push([t.map![0] + 1, Number(t.tag.slice(1)), tokens[i + 1]!.content.replace(/[ \t]*\n[ \t]*/g, ' ').trim()]);
+    if (t.type === 'heading_open' && t.level === 0)
+      out.push([t.map![0] + 1, Number(t.tag.slice(1)), tokens[i + 1]!.content.replace(/[ \t]*\n[ \t]*/g, ' ').trim()]);
   });
   return out;
 }
@@ -78,7 +79,9 @@ describe('markdown outline', () => {
     t0 = performance.now();
     expect(await outlineOf(p)).toBe(o);
     const cachedMs = performance.now() - t0;
-    console.log(`outline of ${(bytes.length / 2 ** 20).toFixed(0)} MiB: ${outlineMs.toFixed(0)} ms (${ticks} timer ticks meanwhile) (whole-file markdown-it parse with inline: ${parseMs.toFixed(0)} ms, ratio ${(outlineMs / parseMs).toFixed(2)}); cached: ${cachedMs.toFixed(1)} ms; ${o.headings.length} headings`);
+    console.log(
+      `outline of ${(bytes.length / 2 ** 20).toFixed(0)} MiB: ${outlineMs.toFixed(0)} ms (${ticks} timer ticks meanwhile) (whole-file markdown-it parse with inline: ${parseMs.toFixed(0)} ms, ratio ${(outlineMs / parseMs).toFixed(2)}); cached: ${cachedMs.toFixed(1)} ms; ${o.headings.length} headings`,
+    );
   }, 120_000);
 });
 
@@ -93,11 +96,19 @@ describe('sections through the api', () => {
     expect(r.section).toMatchObject({ path: 'Guide > Install > Linux', line: 7, end_line: 10, level: 3 });
     await expect(handle('read', { path: p, section: 'Install > Linux' }, H)).rejects.toMatchObject({
       code: 'ambiguous',
-      details: { candidates: [{ path: 'Guide > Install > Linux', ref: 'Install > Linux[1]' }, { path: 'Other > Install > Linux', ref: 'Install > Linux[2]' }] },
+      details: {
+        candidates: [
+          { path: 'Guide > Install > Linux', ref: 'Install > Linux[1]' },
+          { path: 'Other > Install > Linux', ref: 'Install > Linux[2]' },
+        ],
+      },
     });
     expect((await handle('read', { path: p, section: 'Install > Linux[2]' }, H)).content).toBe('### Linux\n\nyum\n');
     expect((await handle('read', { path: p, section: 'Mac' }, H)).content).toBe('### Mac\n\nbrew\n\n');
-    await expect(handle('read', { path: p, section: 'Guide > Windows' }, H)).rejects.toMatchObject({ code: 'not_found', details: { section: 'Guide > Windows' } });
+    await expect(handle('read', { path: p, section: 'Guide > Windows' }, H)).rejects.toMatchObject({
+      code: 'not_found',
+      details: { section: 'Guide > Windows' },
+    });
     await expect(handle('read', { path: p, section: 'Install > Linux[3]' }, H)).rejects.toMatchObject({ code: 'not_found' });
     await expect(handle('read', { path: p, section: 'Mac', head: 3 }, H)).rejects.toMatchObject({ code: 'invalid_input' });
   });
@@ -106,22 +117,73 @@ describe('sections through the api', () => {
     const p = tmp.path('edit.md');
     writeFileSync(p, DOC);
     const sha = async (path: string) => (await handle('outline', { path: p }, H)).headings.find((h) => h.path === path)!.sha256;
-    const u = await handle('upsert', { path: p, target: { section: { path: 'Guide > Install > Mac', position: 'replace' } }, content: '### Mac\n\nport\n\n', expected_section_sha256: await sha('Guide > Install > Mac') }, H);
+    const u = await handle(
+      'upsert',
+      {
+        path: p,
+        target: { section: { path: 'Guide > Install > Mac', position: 'replace' } },
+        content: '### Mac\n\nport\n\n',
+        expected_section_sha256: await sha('Guide > Install > Mac'),
+      },
+      H,
+    );
     expect(u.applied).toBe(true);
     expect(u.preconditions.checked).toEqual(['expected_range_sha256']);
-    await handle('upsert', { path: p, target: { section: { path: 'Other > Install', position: 'insert' } }, content: 'first\n', expected_section_sha256: await sha('Other > Install') }, H);
-    await handle('upsert', { path: p, target: { section: { path: 'Guide > Install > Linux', position: 'append' } }, content: 'dnf\n\n', expected_section_sha256: await sha('Guide > Install > Linux') }, H);
-    await handle('upsert', { path: p, target: { section: { path: 'Guide', position: 'replace', include_heading: false } }, content: 'Body.\n\n## Install\n\nnew\n\n', expected_section_sha256: await sha('Guide') }, H);
+    await handle(
+      'upsert',
+      {
+        path: p,
+        target: { section: { path: 'Other > Install', position: 'insert' } },
+        content: 'first\n',
+        expected_section_sha256: await sha('Other > Install'),
+      },
+      H,
+    );
+    await handle(
+      'upsert',
+      {
+        path: p,
+        target: { section: { path: 'Guide > Install > Linux', position: 'append' } },
+        content: 'dnf\n\n',
+        expected_section_sha256: await sha('Guide > Install > Linux'),
+      },
+      H,
+    );
+    await handle(
+      'upsert',
+      {
+        path: p,
+        target: { section: { path: 'Guide', position: 'replace', include_heading: false } },
+        content: 'Body.\n\n## Install\n\nnew\n\n',
+        expected_section_sha256: await sha('Guide'),
+      },
+      H,
+    );
     expect(readFileSync(p, 'utf8')).toBe('# Guide\nBody.\n\n## Install\n\nnew\n\n# Other\n\n## Install\nfirst\n\n### Linux\n\nyum\n');
     const before = readFileSync(p);
     const stale = '0'.repeat(64);
-    const err = await handle('upsert', { path: p, target: { section: { path: 'Other', position: 'append' } }, content: 'x\n', expected_section_sha256: stale }, H).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'precondition_failed', details: { failed: ['expected_section_sha256'], section: { path: 'Other', sha256: await sha('Other') }, read: { section: 'Other' } } });
+    const err = await handle(
+      'upsert',
+      { path: p, target: { section: { path: 'Other', position: 'append' } }, content: 'x\n', expected_section_sha256: stale },
+      H,
+    ).catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      code: 'precondition_failed',
+      details: { failed: ['expected_section_sha256'], section: { path: 'Other', sha256: await sha('Other') }, read: { section: 'Other' } },
+    });
     expect(readFileSync(p)).toEqual(before);
-    await expect(handle('upsert', { path: p, target: { section: { path: 'Other', position: 'append' } }, content: 'x\n' }, H)).rejects.toMatchObject({ code: 'precondition_required' });
-    await expect(handle('upsert', { path: p, target: { section: { path: 'Other', position: 'append' } }, content: 'x\n', expected_range_sha256: stale }, H)).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(handle('upsert', { path: p, target: { section: { path: 'Other', position: 'append' } }, expected_section_sha256: await sha('Other') }, H)).rejects.toMatchObject({ code: 'invalid_input' });
-    await expect(handle('upsert', { path: p, target: { replace: { start: 1, end: 1 } }, content: 'x', expected_section_sha256: stale }, H)).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(handle('upsert', { path: p, target: { section: { path: 'Other', position: 'append' } }, content: 'x\n' }, H)).rejects.toMatchObject({
+      code: 'precondition_required',
+    });
+    await expect(
+      handle('upsert', { path: p, target: { section: { path: 'Other', position: 'append' } }, content: 'x\n', expected_range_sha256: stale }, H),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(
+      handle('upsert', { path: p, target: { section: { path: 'Other', position: 'append' } }, expected_section_sha256: await sha('Other') }, H),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(
+      handle('upsert', { path: p, target: { replace: { start: 1, end: 1 } }, content: 'x', expected_section_sha256: stale }, H),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
     expect(readFileSync(p)).toEqual(before);
   });
 
@@ -131,7 +193,9 @@ describe('sections through the api', () => {
     expect(o.headings.every((h) => h.level <= 2)).toBe(true);
     const h = o.headings[500]!;
     const t0 = performance.now();
-    const r = await handle('read', { path: p, section: `${h.path}[1]` }, H).catch(() => handle('read', { path: p, ranges: [{ start: h.line, end: h.end_line }] }, H));
+    const r = await handle('read', { path: p, section: `${h.path}[1]` }, H).catch(() =>
+      handle('read', { path: p, ranges: [{ start: h.line, end: h.end_line }] }, H),
+    );
     expect(performance.now() - t0).toBeLessThan(1000);
     expect(r.start_line).toBe(h.line);
   }, 60_000);

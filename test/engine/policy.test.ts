@@ -16,7 +16,16 @@ for (const f of ['src/a.ts', 'vendor/lib.js', '.env', '.env.local', 'key.pem', '
 writeFileSync(tmp.path('outside.txt'), 'secret\n');
 symlinkSync(tmp.path('outside.txt'), `${ws}/src/escape.txt`);
 symlinkSync(`${ws}/src/a.ts`, `${ws}/src/inside-link.ts`);
-writeFileSync(`${ws}/folio.config.json`, JSON.stringify({ read_only: ['vendor/**'], review: [{ glob: 'logs/**', policy: 'auto' }, { glob: 'src/generated/**', policy: 'deny' }] }));
+writeFileSync(
+  `${ws}/folio.config.json`,
+  JSON.stringify({
+    read_only: ['vendor/**'],
+    review: [
+      { glob: 'logs/**', policy: 'auto' },
+      { glob: 'src/generated/**', policy: 'deny' },
+    ],
+  }),
+);
 
 describe('workspace policy', () => {
   const policy = loadPolicy(ws);
@@ -29,7 +38,9 @@ describe('workspace policy', () => {
   it('refuses traversal, symlinks leaving the roots, and device files with permission_denied', () => {
     expect(() => checkAccess(policy, '../outside.txt', 'read')).toThrow(expect.objectContaining({ code: 'permission_denied' }));
     expect(() => checkAccess(policy, 'src/../../outside.txt', 'read')).toThrow(expect.objectContaining({ code: 'permission_denied' }));
-    expect(() => checkAccess(policy, 'src/escape.txt', 'read')).toThrow(expect.objectContaining({ code: 'permission_denied', details: expect.objectContaining({ resolved: tmp.path('outside.txt') }) }));
+    expect(() => checkAccess(policy, 'src/escape.txt', 'read')).toThrow(
+      expect.objectContaining({ code: 'permission_denied', details: expect.objectContaining({ resolved: tmp.path('outside.txt') }) }),
+    );
     expect(() => checkAccess(policy, '/etc/hostname', 'read')).toThrow(expect.objectContaining({ code: 'permission_denied' }));
     const devPolicy = loadPolicy('/dev');
     expect(() => checkAccess(devPolicy, 'null', 'read')).toThrow(expect.objectContaining({ code: 'permission_denied' }));
@@ -41,7 +52,9 @@ describe('workspace policy', () => {
       expect(() => checkAccess(policy, f, 'read'), f).toThrow(expect.objectContaining({ code: 'permission_denied' }));
     }
     expect(checkAccess(policy, 'vendor/lib.js', 'read')).toBe(`${policy.root}/vendor/lib.js`);
-    expect(() => checkAccess(policy, 'vendor/lib.js', 'write')).toThrow(expect.objectContaining({ code: 'permission_denied', details: expect.objectContaining({ rule: 'vendor/**' }) }));
+    expect(() => checkAccess(policy, 'vendor/lib.js', 'write')).toThrow(
+      expect.objectContaining({ code: 'permission_denied', details: expect.objectContaining({ rule: 'vendor/**' }) }),
+    );
   });
 
   it('review policy per glob: first match, default review; overrides win', () => {

@@ -43,7 +43,13 @@ describe('read agrees with GNU tools on a generated log', () => {
   });
 
   it('line ranges equal sed -n', async () => {
-    for (const [a, b] of [[1, 1], [1, 50], [777, 900], [lines - 10, lines], [5000, 5001]]) {
+    for (const [a, b] of [
+      [1, 1],
+      [1, 50],
+      [777, 900],
+      [lines - 10, lines],
+      [5000, 5001],
+    ]) {
       const r = await read(log, { mode: 'lines', ranges: [{ start: a!, end: b! }] });
       expect(r.content).toBe(sh(`sed -n '${a},${b}p' ${log}`));
       expect([r.startLine, r.endLine]).toEqual([a, b]);
@@ -51,13 +57,30 @@ describe('read agrees with GNU tools on a generated log', () => {
   });
 
   it('several ranges come back merged and in order, each with its own content', async () => {
-    const r = await read(log, { mode: 'lines', ranges: [{ start: 40, end: 50 }, { start: 10, end: 20 }, { start: 45, end: 60 }, { start: 21, end: 22 }] });
-    expect(r.ranges!.map((x) => [x.startLine, x.endLine])).toEqual([[10, 22], [40, 60]]);
+    const r = await read(log, {
+      mode: 'lines',
+      ranges: [
+        { start: 40, end: 50 },
+        { start: 10, end: 20 },
+        { start: 45, end: 60 },
+        { start: 21, end: 22 },
+      ],
+    });
+    expect(r.ranges!.map((x) => [x.startLine, x.endLine])).toEqual([
+      [10, 22],
+      [40, 60],
+    ]);
     expect(r.ranges![0]!.content).toBe(sh(`sed -n '10,22p' ${log}`));
     expect(r.ranges![1]!.content).toBe(sh(`sed -n '40,60p' ${log}`));
     // Each text is sent once: several ranges leave content empty, and one range has no ranges array.
     expect(r.content).toBe('');
-    const one = await read(log, { mode: 'lines', ranges: [{ start: 10, end: 20 }, { start: 21, end: 22 }] });
+    const one = await read(log, {
+      mode: 'lines',
+      ranges: [
+        { start: 10, end: 20 },
+        { start: 21, end: 22 },
+      ],
+    });
     expect(one.ranges).toBeUndefined();
     expect(one.content).toBe(sh(`sed -n '10,22p' ${log}`));
   });
@@ -71,7 +94,12 @@ describe('read agrees with GNU tools on a generated log', () => {
 
   it('exact byte ranges equal dd of the character-snapped range, valid for iconv', async () => {
     const buf = readFileSync(log);
-    for (const [s, e] of [[0, 100], [12345, 23456], [buf.length - 500, buf.length], [1000, 1000]]) {
+    for (const [s, e] of [
+      [0, 100],
+      [12345, 23456],
+      [buf.length - 500, buf.length],
+      [1000, 1000],
+    ]) {
       const r = await read(log, { mode: 'exact', startByte: s!, endByte: e! });
       const { startByte, endByte } = r.actualRange!;
       const dd = execSync(`dd if=${log} bs=1 skip=${startByte} count=${endByte - startByte} status=none`);
@@ -108,7 +136,14 @@ describe('read modes on edge files', () => {
 
   it('an empty file reads as empty in every mode, and line 1 is out of bounds', async () => {
     const p = file('');
-    for (const req of [{ mode: 'page', page: 1 }, { mode: 'head', lines: 5 }, { mode: 'tail', lines: 5 }, { mode: 'bytes', startByte: 0 }, { mode: 'exact', startByte: 0, endByte: 0 }, { mode: 'full' }] as ReadRequest[]) {
+    for (const req of [
+      { mode: 'page', page: 1 },
+      { mode: 'head', lines: 5 },
+      { mode: 'tail', lines: 5 },
+      { mode: 'bytes', startByte: 0 },
+      { mode: 'exact', startByte: 0, endByte: 0 },
+      { mode: 'full' },
+    ] as ReadRequest[]) {
       const r = await read(p, req);
       expect(r.content, req.mode).toBe('');
       expect(r.totalLines).toBe(0);
@@ -156,7 +191,10 @@ describe('read modes on edge files', () => {
     const r = await read(p, { mode: 'exact', startByte: 2, endByte: 8 });
     expect(r.actualRange).toEqual({ startByte: 1, endByte: 10 });
     expect(r.content).toBe('é€😀');
-    expect(r.adjustments!.map((a) => [a.edge, a.from, a.to])).toEqual([['start', 2, 1], ['end', 8, 10]]);
+    expect(r.adjustments!.map((a) => [a.edge, a.from, a.to])).toEqual([
+      ['start', 2, 1],
+      ['end', 8, 10],
+    ]);
     expect(r.adjustments!.every((a) => a.reason.includes('character'))).toBe(true);
     const past = await read(p, { mode: 'exact', startByte: 0, endByte: 99 });
     expect(past.adjustments![0]).toMatchObject({ edge: 'end', from: 99, to: 11 });
@@ -262,7 +300,10 @@ describe('read errors are typed', () => {
   it('not_found, invalid_range, out_of_bounds, too_large, beyond_end', async () => {
     await expect(read(tmp.path('nope'), { mode: 'head', lines: 1 })).rejects.toMatchObject({ code: 'not_found' });
     const p = file('one\ntwo\n');
-    await expect(read(p, { mode: 'exact', startByte: 5, endByte: 2 })).rejects.toMatchObject({ code: 'invalid_range', details: { start_byte: 5, end_byte: 2 } });
+    await expect(read(p, { mode: 'exact', startByte: 5, endByte: 2 })).rejects.toMatchObject({
+      code: 'invalid_range',
+      details: { start_byte: 5, end_byte: 2 },
+    });
     await expect(read(p, { mode: 'exact', startByte: -1, endByte: 2 })).rejects.toMatchObject({ code: 'invalid_range' });
     await expect(read(p, { mode: 'lines', ranges: [{ start: 0, end: 1 }] })).rejects.toMatchObject({ code: 'invalid_range' });
     await expect(read(p, { mode: 'lines', ranges: [{ start: 3, end: 2 }] })).rejects.toMatchObject({ code: 'invalid_range' });

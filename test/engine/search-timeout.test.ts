@@ -22,7 +22,11 @@ const RUNAWAY = 'a'.repeat(40) + '!';
 
 function grepCount(pattern: string, file: string): number {
   try {
-    return Number(execFileSync('grep', ['-cE', pattern, file], { env: { ...process.env, LC_ALL: 'C.UTF-8' } }).toString().trim());
+    return Number(
+      execFileSync('grep', ['-cE', pattern, file], { env: { ...process.env, LC_ALL: 'C.UTF-8' } })
+        .toString()
+        .trim(),
+    );
   } catch (err) {
     if ((err as { status?: number }).status === 1) return 0;
     throw err;

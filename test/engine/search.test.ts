@@ -32,7 +32,11 @@ const MODES: { name: string; opts: Partial<SearchOptions> }[] = [
 
 function grepCount(args: string[], file: string): number {
   try {
-    return Number(execFileSync('grep', ['-c', ...args, file], { env: { ...process.env, LC_ALL: 'C.UTF-8' } }).toString().trim());
+    return Number(
+      execFileSync('grep', ['-c', ...args, file], { env: { ...process.env, LC_ALL: 'C.UTF-8' } })
+        .toString()
+        .trim(),
+    );
   } catch (err) {
     const e = err as { status?: number; stdout?: Buffer };
     if (e.status === 1) return 0;
@@ -168,26 +172,21 @@ describe('matches', () => {
   for (const mode of MODES) {
     it(`give the same lines, columns, byte offsets and text as a per-line oracle on random files, within byte ranges (${mode.name})`, async () => {
       await fc.assert(
-        fc.asyncProperty(
-          smallFile,
-          fc.constantFrom(...PATTERNS),
-          fc.tuple(fc.nat(), fc.nat()),
-          async (buf, [pattern, flags], [a, b]) => {
-            const path = tmp.path(`rand-${n++}.txt`);
-            writeFileSync(path, buf);
-            const index = await buildIndex(path, { threads: 0 });
-            const whole = await searchFile(index, { pattern, flags, maxMatches: 10_000, ...mode.opts });
-            expectSameAsOracle(buf, whole.matches, oracle(buf, pattern, flags));
-            expect(whole.truncated).toBe(false);
-            const counted = await searchFile(index, { pattern, flags, countOnly: true, ...mode.opts });
-            expect(counted.count).toBe(whole.matches.length);
+        fc.asyncProperty(smallFile, fc.constantFrom(...PATTERNS), fc.tuple(fc.nat(), fc.nat()), async (buf, [pattern, flags], [a, b]) => {
+          const path = tmp.path(`rand-${n++}.txt`);
+          writeFileSync(path, buf);
+          const index = await buildIndex(path, { threads: 0 });
+          const whole = await searchFile(index, { pattern, flags, maxMatches: 10_000, ...mode.opts });
+          expectSameAsOracle(buf, whole.matches, oracle(buf, pattern, flags));
+          expect(whole.truncated).toBe(false);
+          const counted = await searchFile(index, { pattern, flags, countOnly: true, ...mode.opts });
+          expect(counted.count).toBe(whole.matches.length);
 
-            const lo = buf.length === 0 ? 0 : Math.min(a, b) % (buf.length + 1);
-            const hi = buf.length === 0 ? 0 : lo + (Math.max(a, b) % (buf.length - lo + 1));
-            const part = await searchFile(index, { pattern, flags, startByte: lo, endByte: hi, maxMatches: 10_000, ...mode.opts });
-            expectSameAsOracle(buf, part.matches, oracle(buf, pattern, flags, lo, hi));
-          },
-        ),
+          const lo = buf.length === 0 ? 0 : Math.min(a, b) % (buf.length + 1);
+          const hi = buf.length === 0 ? 0 : lo + (Math.max(a, b) % (buf.length - lo + 1));
+          const part = await searchFile(index, { pattern, flags, startByte: lo, endByte: hi, maxMatches: 10_000, ...mode.opts });
+          expectSameAsOracle(buf, part.matches, oracle(buf, pattern, flags, lo, hi));
+        }),
         { numRuns: mode.opts.threads === 0 ? 300 : 80 },
       );
     });
@@ -210,18 +209,19 @@ describe('matches', () => {
 
   it('find matches on a line longer than a read chunk and in the lines around it', async () => {
     const path = tmp.path('huge-line.txt');
-    const buf = Buffer.concat([
-      Buffer.from('first é\n'),
-      Buffer.from('x'.repeat(2_500_000) + 'é NEEDLE\r\n'),
-      Buffer.from('NEEDLE last'),
-    ]);
+    const buf = Buffer.concat([Buffer.from('first é\n'), Buffer.from('x'.repeat(2_500_000) + 'é NEEDLE\r\n'), Buffer.from('NEEDLE last')]);
     writeFileSync(path, buf);
     const index = await buildIndex(path, { threads: 0 });
     for (const mode of MODES) {
       for (const pattern of ['NEEDLE', 'NEE+DLE', '. NEEDLE']) {
         const r = await searchFile(index, { pattern, maxLineChars: 50, ...mode.opts });
         expect(r.matches.map((m) => [m.line, m.byteOffset])).toEqual(
-          pattern === '. NEEDLE' ? [[2, 9 + 2_500_000]] : [[2, 9 + 2_500_003], [3, buf.length - 11]],
+          pattern === '. NEEDLE'
+            ? [[2, 9 + 2_500_000]]
+            : [
+                [2, 9 + 2_500_003],
+                [3, buf.length - 11],
+              ],
         );
         expect(r.matches[0]!.text).toMatch(/^x+é NEEDLE$/);
       }

@@ -88,7 +88,17 @@ describe('token counts with bounded work', () => {
   it('text without a run longer than MAX_RUN_CHARS counts exactly as gpt-tokenizer counts it, for both tokenizers', async () => {
     const word = fc.oneof(
       fc.string({ minLength: 1, maxLength: 40 }),
-      fc.constantFrom('héllo', 'wörld ✓', '日本語', '    ', '\t', '<|endoftext|>', 'x'.repeat(MAX_RUN_CHARS), '='.repeat(MAX_RUN_CHARS), ' '.repeat(MAX_RUN_CHARS)),
+      fc.constantFrom(
+        'héllo',
+        'wörld ✓',
+        '日本語',
+        '    ',
+        '\t',
+        '<|endoftext|>',
+        'x'.repeat(MAX_RUN_CHARS),
+        '='.repeat(MAX_RUN_CHARS),
+        ' '.repeat(MAX_RUN_CHARS),
+      ),
     );
     const text = fc.array(word, { minLength: 1, maxLength: 80 }).map((ws) => ws.join(' '));
     await fc.assert(

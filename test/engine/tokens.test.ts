@@ -10,7 +10,9 @@ const tmp = engineTempDir();
 const H = { kind: 'human', name: 'test' } as const;
 // Text, not control bytes: random control characters can spell a binary magic number (a file sniffed as a shapefile failed CI once).
 const textLine = fc.string({ maxLength: 30 }).map((l) => [...l].filter((c) => c === '\t' || (c >= ' ' && c !== '\x7f')).join(''));
-const text = fc.array(fc.oneof(textLine, fc.constantFrom('', 'héllo wörld ✓', '    indented code();', '<|endoftext|>')), { minLength: 1, maxLength: 60 }).map((ls) => ls.join('\n') + (ls.length % 2 ? '\n' : ''));
+const text = fc
+  .array(fc.oneof(textLine, fc.constantFrom('', 'héllo wörld ✓', '    indented code();', '<|endoftext|>')), { minLength: 1, maxLength: 60 })
+  .map((ls) => ls.join('\n') + (ls.length % 2 ? '\n' : ''));
 
 describe('tokens', () => {
   it("the count of an answer is gpt-tokenizer's own count of its content, for both tokenizers", async () => {
@@ -23,7 +25,18 @@ describe('tokens', () => {
     expect((await handle('read', { path: p, full: true }, H)).tokens).toBeUndefined();
     // Several ranges: their texts together (the answer's content is then empty).
     writeFileSync(p, 'one two\nthree\nfour five six\n');
-    const several = await handle('read', { path: p, ranges: [{ start: 1, end: 1 }, { start: 3, end: 3 }], tokenizer: 'o200k_base' }, H);
+    const several = await handle(
+      'read',
+      {
+        path: p,
+        ranges: [
+          { start: 1, end: 1 },
+          { start: 3, end: 3 },
+        ],
+        tokenizer: 'o200k_base',
+      },
+      H,
+    );
     expect(several.tokens!.count).toBe(o200k('one two\nfour five six\n'));
   });
 
@@ -33,7 +46,7 @@ describe('tokens', () => {
       fc.asyncProperty(text, fc.integer({ min: 1, max: 40 }), async (t, n) => {
         writeFileSync(p, t);
         let joined = '';
-        for (let at = 0; ; ) {
+        for (let at = 0; ;) {
           const r = await handle('read', { path: p, token_start: at, token_end: at + n }, H).catch((e: { code?: string }) => {
             if (e.code === 'out_of_bounds') return null;
             throw e;
@@ -45,7 +58,7 @@ describe('tokens', () => {
         }
         expect(joined).toBe(t);
         let pages = '';
-        for (let page = 1; page; ) {
+        for (let page = 1; page;) {
           const r = await handle('read', { path: p, page_tokens: n, page, tokenizer: 'cl100k_base' }, H);
           pages += r.content;
           page = r.tokens!.next_page ?? 0;

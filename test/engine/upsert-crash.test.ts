@@ -33,85 +33,92 @@ type CrasherMessage = { ready: number } | { attempt: number } | { done: number; 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('upsert when its process is SIGKILLed mid-write', () => {
-  it('leaves the file as one complete version after every kill, and the next writer breaks the dead lock and removes the temp files', { timeout: 90_000 }, async () => {
-    const dir = tmp.path('crash');
-    mkdirSync(dir);
-    const file = join(dir, 'versions.txt');
-    const name = basename(file);
-    writeFileSync(file, versionText(0));
-    const env = { ...process.env, FOLIO_CACHE_DIR: tmp.path('cache') };
-    const rand = prng(20260123);
-    const isTemp = (n: string) => n.startsWith(`.${name}.folio-tmp-`);
-    const isLock = (n: string) => n === `.${name}.folio-lock`;
-    // A writer killed while taking the lock leaves the private file it links into place;
-    // one killed while breaking a dead writer's lock leaves its breaker file.
-    const isLockLitter = (n: string) => (n.startsWith(`.${name}.folio-lock.`) && /\.\d+-\w+$/.test(n)) || n === `.${name}.folio-lock.break`;
-    const leftoversNow = () => readdirSync(dir).filter((n) => n !== name);
+  it(
+    'leaves the file as one complete version after every kill, and the next writer breaks the dead lock and removes the temp files',
+    { timeout: 90_000 },
+    async () => {
+      const dir = tmp.path('crash');
+      mkdirSync(dir);
+      const file = join(dir, 'versions.txt');
+      const name = basename(file);
+      writeFileSync(file, versionText(0));
+      const env = { ...process.env, FOLIO_CACHE_DIR: tmp.path('cache') };
+      const rand = prng(20260123);
+      const isTemp = (n: string) => n.startsWith(`.${name}.folio-tmp-`);
+      const isLock = (n: string) => n === `.${name}.folio-lock`;
+      // A writer killed while taking the lock leaves the private file it links into place;
+      // one killed while breaking a dead writer's lock leaves its breaker file.
+      const isLockLitter = (n: string) => (n.startsWith(`.${name}.folio-lock.`) && /\.\d+-\w+$/.test(n)) || n === `.${name}.folio-lock.break`;
+      const leftoversNow = () => readdirSync(dir).filter((n) => n !== name);
 
-    let k = 0; // the version the file holds
-    let attempts = 0;
-    let kills = 0;
-    const seen = { killedMidWrite: 0, tempLeft: 0, lockLeft: 0, tempsCleanedByNext: 0, nextWrites: 0 };
-    const started = Date.now();
-    while (attempts < MIN_ATTEMPTS || ((seen.tempLeft === 0 || seen.lockLeft === 0) && Date.now() - started < BUDGET_MS)) {
-      const child = new LineChild(CRASHER, [file], env);
-      const first = JSON.parse((await child.next()) ?? 'null') as CrasherMessage;
-      expect(first, child.stderr).toEqual({ ready: k });
-      await sleep(rand() * 40);
-      child.proc.kill('SIGKILL');
-      const exit = await child.exited;
-      kills++;
-      expect(exit.signal, `the crasher ended by itself: ${child.stderr}`).toBe('SIGKILL');
+      let k = 0; // the version the file holds
+      let attempts = 0;
+      let kills = 0;
+      const seen = { killedMidWrite: 0, tempLeft: 0, lockLeft: 0, tempsCleanedByNext: 0, nextWrites: 0 };
+      const started = Date.now();
+      while (attempts < MIN_ATTEMPTS || ((seen.tempLeft === 0 || seen.lockLeft === 0) && Date.now() - started < BUDGET_MS)) {
+        const child = new LineChild(CRASHER, [file], env);
+        const first = JSON.parse((await child.next()) ?? 'null') as CrasherMessage;
+        expect(first, child.stderr).toEqual({ ready: k });
+        await sleep(rand() * 40);
+        child.proc.kill('SIGKILL');
+        const exit = await child.exited;
+        kills++;
+        expect(exit.signal, `the crasher ended by itself: ${child.stderr}`).toBe('SIGKILL');
 
-      let lastAttempt = -1;
-      let lastDone = k;
-      for (let line = await child.next(); line !== null; line = await child.next()) {
-        const msg = JSON.parse(line) as CrasherMessage;
-        if ('attempt' in msg) {
+        let lastAttempt = -1;
+        let lastDone = k;
+        for (let line = await child.next(); line !== null; line = await child.next()) {
+          const msg = JSON.parse(line) as CrasherMessage;
+          if ('attempt' in msg) {
+            attempts++;
+            expect(msg.attempt).toBe(lastDone + 1);
+            lastAttempt = msg.attempt;
+          } else if ('done' in msg) {
+            expect(msg.done).toBe(lastAttempt);
+            // The crasher is the only writer: after its upsert nothing else may be there.
+            expect(msg.leftovers, `after version ${msg.done}`).toEqual([]);
+            if (msg.notes.some((n) => n.includes('temp file'))) seen.tempsCleanedByNext++;
+            lastDone = msg.done;
+          }
+        }
+
+        const bytes = readFileSync(file);
+        const v = versionOf(bytes);
+        expect(v, `kill ${kills}: the file (${bytes.length} bytes) is not one complete version`).not.toBeNull();
+        const inFlight = lastAttempt > lastDone;
+        expect(inFlight ? [lastDone, lastAttempt] : [lastDone], `kill ${kills}: version ${v}`).toContain(v);
+        if (inFlight) seen.killedMidWrite++;
+        k = v!;
+
+        const left = leftoversNow();
+        expect(
+          left.every((n) => isTemp(n) || isLock(n) || isLockLitter(n)),
+          left.join(', '),
+        ).toBe(true);
+        if (left.some(isTemp)) seen.tempLeft++;
+        if (left.some(isLock)) seen.lockLeft++;
+
+        // Every other kill, the next writer is this process instead of a fresh crasher.
+        if (kills % 2 === 0) {
+          const { version } = await read(file, { mode: 'head', lines: 1 });
           attempts++;
-          expect(msg.attempt).toBe(lastDone + 1);
-          lastAttempt = msg.attempt;
-        } else if ('done' in msg) {
-          expect(msg.done).toBe(lastAttempt);
-          // The crasher is the only writer: after its upsert nothing else may be there.
-          expect(msg.leftovers, `after version ${msg.done}`).toEqual([]);
-          if (msg.notes.some((n) => n.includes('temp file'))) seen.tempsCleanedByNext++;
-          lastDone = msg.done;
+          // Succeeding at all proves the dead writer's lock was broken: a lock that is
+          // waited out ends in `conflict`, never in a write.
+          const res = await upsert(file, nextVersionRequest(k, 'ifMatch', version.etag));
+          if (left.some(isTemp)) expect(res.notes.join(' ')).toContain('temp file');
+          k++;
+          seen.nextWrites++;
+          expect(leftoversNow()).toEqual([]);
+          expect(readFileSync(file).equals(Buffer.from(versionText(k)))).toBe(true);
         }
       }
-
-      const bytes = readFileSync(file);
-      const v = versionOf(bytes);
-      expect(v, `kill ${kills}: the file (${bytes.length} bytes) is not one complete version`).not.toBeNull();
-      const inFlight = lastAttempt > lastDone;
-      expect(inFlight ? [lastDone, lastAttempt] : [lastDone], `kill ${kills}: version ${v}`).toContain(v);
-      if (inFlight) seen.killedMidWrite++;
-      k = v!;
-
-      const left = leftoversNow();
-      expect(left.every((n) => isTemp(n) || isLock(n) || isLockLitter(n)), left.join(', ')).toBe(true);
-      if (left.some(isTemp)) seen.tempLeft++;
-      if (left.some(isLock)) seen.lockLeft++;
-
-      // Every other kill, the next writer is this process instead of a fresh crasher.
-      if (kills % 2 === 0) {
-        const { version } = await read(file, { mode: 'head', lines: 1 });
-        attempts++;
-        // Succeeding at all proves the dead writer's lock was broken: a lock that is
-        // waited out ends in `conflict`, never in a write.
-        const res = await upsert(file, nextVersionRequest(k, 'ifMatch', version.etag));
-        if (left.some(isTemp)) expect(res.notes.join(' ')).toContain('temp file');
-        k++;
-        seen.nextWrites++;
-        expect(leftoversNow()).toEqual([]);
-        expect(readFileSync(file).equals(Buffer.from(versionText(k)))).toBe(true);
-      }
-    }
-    expect(attempts).toBeGreaterThanOrEqual(MIN_ATTEMPTS);
-    // The kills must have hit the interesting moments, or the test proved little.
-    expect(seen.killedMidWrite).toBeGreaterThan(0);
-    expect(seen.lockLeft, JSON.stringify(seen)).toBeGreaterThan(0);
-    expect(seen.tempLeft, JSON.stringify(seen)).toBeGreaterThan(0);
-    process.stderr.write(`upsert-crash: ${kills} kills, ${attempts} upserts attempted, final version ${k}; ${JSON.stringify(seen)}\n`);
-  });
+      expect(attempts).toBeGreaterThanOrEqual(MIN_ATTEMPTS);
+      // The kills must have hit the interesting moments, or the test proved little.
+      expect(seen.killedMidWrite).toBeGreaterThan(0);
+      expect(seen.lockLeft, JSON.stringify(seen)).toBeGreaterThan(0);
+      expect(seen.tempLeft, JSON.stringify(seen)).toBeGreaterThan(0);
+      process.stderr.write(`upsert-crash: ${kills} kills, ${attempts} upserts attempted, final version ${k}; ${JSON.stringify(seen)}\n`);
+    },
+  );
 });

@@ -58,41 +58,45 @@ async function commandFor(file: string, round: number): Promise<RaceCommand> {
 }
 
 describe('upsert under real cross-process races', () => {
-  it('lets exactly one of 8 racing processes win each of 50 rounds, with no lost or torn lines and no temp or lock files left', { timeout: 90_000 }, async () => {
-    const dir = tmp.path('race');
-    mkdirSync(dir);
-    const file = join(dir, 'race.log');
-    writeFileSync(file, HEADER);
-    const env = { ...process.env, FOLIO_CACHE_DIR: tmp.path('cache') };
-    const racers = Array.from({ length: RACERS }, (_, i) => new LineChild(RACER, [file, String(i)], env));
-    try {
-      for (const r of racers) expect(await r.next()).toBe('ready');
-      const winners: number[] = [];
-      const losses = new Map<string, number>();
-      for (let round = 0; round < ROUNDS; round++) {
-        const cmd = await commandFor(file, round);
-        const line = JSON.stringify(cmd);
-        for (const r of racers) r.send(line);
-        const answers = await Promise.all(racers.map(async (r) => JSON.parse((await r.next()) ?? 'null') as RaceAnswer));
-        for (const a of answers) expect(a.round).toBe(round);
-        const won = answers.flatMap((a, childId) => (a.won ? [childId] : []));
-        expect(won, `round ${round} (${cmd.kind}): winners ${won.join(', ')}`).toHaveLength(1);
-        for (const a of answers) {
-          if (a.won) continue;
-          // conflict would mean a lock wait timed out (15 s): never with rounds this small.
-          expect(a.code, `round ${round}: ${a.message}`).toBe('precondition_failed');
-          losses.set(a.code, (losses.get(a.code) ?? 0) + 1);
+  it(
+    'lets exactly one of 8 racing processes win each of 50 rounds, with no lost or torn lines and no temp or lock files left',
+    { timeout: 90_000 },
+    async () => {
+      const dir = tmp.path('race');
+      mkdirSync(dir);
+      const file = join(dir, 'race.log');
+      writeFileSync(file, HEADER);
+      const env = { ...process.env, FOLIO_CACHE_DIR: tmp.path('cache') };
+      const racers = Array.from({ length: RACERS }, (_, i) => new LineChild(RACER, [file, String(i)], env));
+      try {
+        for (const r of racers) expect(await r.next()).toBe('ready');
+        const winners: number[] = [];
+        const losses = new Map<string, number>();
+        for (let round = 0; round < ROUNDS; round++) {
+          const cmd = await commandFor(file, round);
+          const line = JSON.stringify(cmd);
+          for (const r of racers) r.send(line);
+          const answers = await Promise.all(racers.map(async (r) => JSON.parse((await r.next()) ?? 'null') as RaceAnswer));
+          for (const a of answers) expect(a.round).toBe(round);
+          const won = answers.flatMap((a, childId) => (a.won ? [childId] : []));
+          expect(won, `round ${round} (${cmd.kind}): winners ${won.join(', ')}`).toHaveLength(1);
+          for (const a of answers) {
+            if (a.won) continue;
+            // conflict would mean a lock wait timed out (15 s): never with rounds this small.
+            expect(a.code, `round ${round}: ${a.message}`).toBe('precondition_failed');
+            losses.set(a.code, (losses.get(a.code) ?? 0) + 1);
+          }
+          winners.push(won[0]!);
         }
-        winners.push(won[0]!);
+        expect(losses.get('precondition_failed')).toBe(ROUNDS * (RACERS - 1));
+        const expected = HEADER + winners.map((c, round) => racerLine(round, c)).join('');
+        expect(readFileSync(file, 'utf8')).toBe(expected);
+        expect(readdirSync(dir)).toEqual(['race.log']);
+      } finally {
+        for (const r of racers) r.proc.stdin.end();
+        const exits = await Promise.all(racers.map((r) => r.exited));
+        expect(exits.map((e) => e.code)).toEqual(Array(RACERS).fill(0));
       }
-      expect(losses.get('precondition_failed')).toBe(ROUNDS * (RACERS - 1));
-      const expected = HEADER + winners.map((c, round) => racerLine(round, c)).join('');
-      expect(readFileSync(file, 'utf8')).toBe(expected);
-      expect(readdirSync(dir)).toEqual(['race.log']);
-    } finally {
-      for (const r of racers) r.proc.stdin.end();
-      const exits = await Promise.all(racers.map((r) => r.exited));
-      expect(exits.map((e) => e.code)).toEqual(Array(RACERS).fill(0));
-    }
-  });
+    },
+  );
 });

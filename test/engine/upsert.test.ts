@@ -177,12 +177,20 @@ describe('preconditions', () => {
     const err = await upsert(p, { target: { kind: 'replace', start: 2, end: 3, units: 'lines' }, content: 'new', preconditions: { anchors } }).catch((e) => e);
     expect(err.code).toBe('precondition_failed');
     expect(err.details.mismatched_lines.map((m: { line: number }) => m.line)).toEqual([2, 3, 5]);
-    expect(err.details.affected_ranges).toEqual([{ start: 2, end: 3 }, { start: 5, end: 5 }]);
+    expect(err.details.affected_ranges).toEqual([
+      { start: 2, end: 3 },
+      { start: 5, end: 5 },
+    ]);
     const again = await read(p, { mode: 'lines', ranges: err.details.read.ranges }, { hashlines: true });
-    const fresh = again.content.split('\n').filter(Boolean).map((l) => l.slice(0, l.indexOf('|')));
+    const fresh = again.content
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.slice(0, l.indexOf('|')));
     await upsert(p, { target: { kind: 'replace', start: 2, end: 3, units: 'lines' }, content: 'new', preconditions: { anchors: fresh } });
     expect(readFileSync(p, 'utf8')).toBe('l1\nnew\nl4\nL5\n');
-    await expect(upsert(p, { target: { kind: 'append' }, content: 'x', preconditions: { anchors: ['2:abc'] } })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(upsert(p, { target: { kind: 'append' }, content: 'x', preconditions: { anchors: ['2:abc'] } })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
   });
 
   it('a stale writer whose target lines no longer exist gets precondition_failed with a read, not out_of_bounds', async () => {
@@ -191,7 +199,10 @@ describe('preconditions', () => {
     writeFileSync(p, 'a\nbc\n');
     const err = await upsert(p, { target: { kind: 'replace', start: 2, end: 3, units: 'lines' }, content: 'x', preconditions: { anchors } }).catch((e) => e);
     expect(err.code).toBe('precondition_failed');
-    expect(err.details.mismatched_lines).toEqual([{ line: 2, expected: h('b'), actual: h('bc') }, { line: 3, expected: h('c'), actual: null }]);
+    expect(err.details.mismatched_lines).toEqual([
+      { line: 2, expected: h('b'), actual: h('bc') },
+      { line: 3, expected: h('c'), actual: null },
+    ]);
     expect(err.details.read.ranges).toEqual([{ start: 2, end: 2 }]);
     // With a current precondition, the range really is out of bounds.
     await expect(edit(p, { kind: 'replace', start: 2, end: 3, units: 'lines' }, 'x')).rejects.toMatchObject({ code: 'out_of_bounds' });
@@ -212,10 +223,14 @@ describe('preconditions', () => {
     const bytes = readFileSync(p).subarray(5, 12);
     await upsert(p, { target: { kind: 'replace', start: 2, end: 2, units: 'lines' }, content: 'm', preconditions: { expectedRangeSha256: sha(bytes) } });
     expect(readFileSync(p, 'utf8')).toBe('head\nm\ntail\nappended by a logger\n');
-    await expect(upsert(p, { target: { kind: 'insert', at: 1, units: 'lines' }, content: 'x', preconditions: { expectedRangeSha256: sha('') } })).rejects.toMatchObject({
+    await expect(
+      upsert(p, { target: { kind: 'insert', at: 1, units: 'lines' }, content: 'x', preconditions: { expectedRangeSha256: sha('') } }),
+    ).rejects.toMatchObject({
       code: 'invalid_input',
     });
-    await expect(upsert(p, { target: { kind: 'delete', start: 1, end: 1, units: 'lines' }, content: '', preconditions: { expectedRangeSha256: sha('nope') } })).rejects.toMatchObject({
+    await expect(
+      upsert(p, { target: { kind: 'delete', start: 1, end: 1, units: 'lines' }, content: '', preconditions: { expectedRangeSha256: sha('nope') } }),
+    ).rejects.toMatchObject({
       code: 'precondition_failed',
     });
   });
@@ -260,24 +275,35 @@ describe('the index after an upsert', () => {
   it('equals a full rebuild, for random edits on random files (several 64 KiB blocks)', async () => {
     const text = fc.array(fc.constantFrom('a', 'bb', 'é', '€', '\n', '\r\n', 'x'.repeat(100), '\n\n'), { maxLength: 40 }).map((a) => a.join(''));
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: 3000 }), text, fc.nat(), fc.nat(), fc.constantFrom('insert', 'replace', 'delete'), async (lines, content, s0, s1, kind) => {
-        const base = Array.from({ length: lines }, (_, i) => `line ${i} ${'y'.repeat(i % 97)}`).join('\n') + (lines % 2 ? '\n' : '');
-        const p = file(base);
-        const total = (await read(p, { mode: 'head', lines: 0 })).totalLines!;
-        const a = total ? 1 + (s0 % total) : 1;
-        const b = total ? a + (s1 % (total - a + 1)) : 1;
-        const target: UpsertRequest['target'] =
-          kind === 'insert' || total === 0 ? { kind: 'insert', at: a, units: 'lines' } : kind === 'replace' ? { kind: 'replace', start: a, end: b, units: 'lines' } : { kind: 'delete', start: a, end: b, units: 'lines' };
-        await edit(p, target, target.kind === 'delete' ? '' : content);
-        const live = await openIndex(p);
-        const fresh = await buildIndex(p, { threads: 0 });
-        expect(live.newlines).toBe(fresh.newlines);
-        expect(live.facts).toEqual(fresh.facts);
-        expect(live.lineCount).toBe(fresh.lineCount);
-        for (let line = 0; line <= fresh.lineCount; line += Math.max(1, Math.floor(fresh.lineCount / 50))) {
-          expect(live.lineStart(line)).toBe(fresh.lineStart(line));
-        }
-      }),
+      fc.asyncProperty(
+        fc.nat({ max: 3000 }),
+        text,
+        fc.nat(),
+        fc.nat(),
+        fc.constantFrom('insert', 'replace', 'delete'),
+        async (lines, content, s0, s1, kind) => {
+          const base = Array.from({ length: lines }, (_, i) => `line ${i} ${'y'.repeat(i % 97)}`).join('\n') + (lines % 2 ? '\n' : '');
+          const p = file(base);
+          const total = (await read(p, { mode: 'head', lines: 0 })).totalLines!;
+          const a = total ? 1 + (s0 % total) : 1;
+          const b = total ? a + (s1 % (total - a + 1)) : 1;
+          const target: UpsertRequest['target'] =
+            kind === 'insert' || total === 0
+              ? { kind: 'insert', at: a, units: 'lines' }
+              : kind === 'replace'
+                ? { kind: 'replace', start: a, end: b, units: 'lines' }
+                : { kind: 'delete', start: a, end: b, units: 'lines' };
+          await edit(p, target, target.kind === 'delete' ? '' : content);
+          const live = await openIndex(p);
+          const fresh = await buildIndex(p, { threads: 0 });
+          expect(live.newlines).toBe(fresh.newlines);
+          expect(live.facts).toEqual(fresh.facts);
+          expect(live.lineCount).toBe(fresh.lineCount);
+          for (let line = 0; line <= fresh.lineCount; line += Math.max(1, Math.floor(fresh.lineCount / 50))) {
+            expect(live.lineStart(line)).toBe(fresh.lineStart(line));
+          }
+        },
+      ),
       { numRuns: 40 },
     );
   });

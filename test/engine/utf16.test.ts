@@ -169,7 +169,13 @@ describe('UTF-16 reads, differential against the UTF-8 source', () => {
   for (const variant of ['le-bom', 'be'] as const) {
     it(`${variant}: line ranges, head, tail and full equal the source's lines`, async () => {
       const p = pathOf(variant);
-      const r = await read(p, { mode: 'lines', ranges: [{ start: 5, end: 9 }, { start: 120, end: 130 }] });
+      const r = await read(p, {
+        mode: 'lines',
+        ranges: [
+          { start: 5, end: 9 },
+          { start: 120, end: 130 },
+        ],
+      });
       expect(r.encoding).toBe(ENCODING[variant]);
       expect(r.ranges!.map((x) => x.content)).toEqual([lines.slice(4, 9).join(''), lines.slice(119, 130).join('')]);
       expectEvenOffsets(r);
@@ -217,7 +223,9 @@ describe('UTF-16 reads, differential against the UTF-8 source', () => {
       const anchors = rows.map((row) => row.slice(0, row.indexOf('|')));
       // The anchors hold for an upsert of the same file (same hashing on both sides).
       const copy = file(readFileSync(p));
-      await expect(upsert(copy, { target: { kind: 'replace', start: 2, end: 2, units: 'lines' }, content: 'two', preconditions: { anchors } })).resolves.toMatchObject({ applied: true });
+      await expect(
+        upsert(copy, { target: { kind: 'replace', start: 2, end: 2, units: 'lines' }, content: 'two', preconditions: { anchors } }),
+      ).resolves.toMatchObject({ applied: true });
     });
   }
 
@@ -258,7 +266,10 @@ describe('UTF-16 reads, differential against the UTF-8 source', () => {
         const res = await searchPath(p, { pattern, maxMatches: 10_000 });
         const re = new RegExp(pattern, 'u');
         const expected = lines.flatMap((l, i) => (re.test(l.replace(/\n$/, '')) ? [i + 1] : []));
-        expect(res.matches.map((m) => m.line), `${variant} /${pattern}/`).toEqual(expected);
+        expect(
+          res.matches.map((m) => m.line),
+          `${variant} /${pattern}/`,
+        ).toEqual(expected);
         for (const m of res.matches) {
           expect(m.byteOffset % 2).toBe(0);
           const line = lines[m.line - 1]!.replace(/\n$/, '');
@@ -336,8 +347,14 @@ describe('UTF-16 upserts', () => {
   it('byte targets must be even and outside surrogate pairs and the BOM (invalid_range); the file is unchanged', async () => {
     const before = utf16('a😀b\nline two\n', 'le-bom');
     const p = file(before);
-    await expect(edit(p, { kind: 'insert', at: 5, units: 'bytes' }, 'x')).rejects.toMatchObject({ code: 'invalid_range', details: { at: 5, encoding: 'utf-16le' } });
-    await expect(edit(p, { kind: 'insert', at: 6, units: 'bytes' }, 'x')).rejects.toMatchObject({ code: 'invalid_range', message: expect.stringMatching(/surrogate pair/) });
+    await expect(edit(p, { kind: 'insert', at: 5, units: 'bytes' }, 'x')).rejects.toMatchObject({
+      code: 'invalid_range',
+      details: { at: 5, encoding: 'utf-16le' },
+    });
+    await expect(edit(p, { kind: 'insert', at: 6, units: 'bytes' }, 'x')).rejects.toMatchObject({
+      code: 'invalid_range',
+      message: expect.stringMatching(/surrogate pair/),
+    });
     await expect(edit(p, { kind: 'replace', start: 1, end: 4, units: 'bytes' }, 'x')).rejects.toMatchObject({ code: 'invalid_range' });
     expect(readFileSync(p).equals(before)).toBe(true);
     // Even, outside the pair: fine, and encoded in UTF-16LE.
@@ -389,13 +406,18 @@ describe('UTF-16 upserts', () => {
         // BOM-less files are left out: an edit may make their head ambiguous (upserts add a note then).
         fc.constantFrom<Variant>('le-bom', 'be-bom'),
         async (count, c, s0, s1, kind, variant) => {
-          const base = Array.from({ length: count }, (_, i) => `line ${i} ${'ਊ'.repeat(i % 53)}${i % 17 === 0 ? '😀' : ''}`).join('\n') + (count % 2 ? '\n' : '');
+          const base =
+            Array.from({ length: count }, (_, i) => `line ${i} ${'ਊ'.repeat(i % 53)}${i % 17 === 0 ? '😀' : ''}`).join('\n') + (count % 2 ? '\n' : '');
           const p = file(utf16(base, variant));
           const total = (await read(p, { mode: 'head', lines: 0 })).totalLines!;
           const a = total ? 1 + (s0 % total) : 1;
           const b = total ? a + (s1 % (total - a + 1)) : 1;
           const target: UpsertRequest['target'] =
-            kind === 'insert' || total === 0 ? { kind: 'insert', at: a, units: 'lines' } : kind === 'replace' ? { kind: 'replace', start: a, end: b, units: 'lines' } : { kind: 'delete', start: a, end: b, units: 'lines' };
+            kind === 'insert' || total === 0
+              ? { kind: 'insert', at: a, units: 'lines' }
+              : kind === 'replace'
+                ? { kind: 'replace', start: a, end: b, units: 'lines' }
+                : { kind: 'delete', start: a, end: b, units: 'lines' };
           await edit(p, target, target.kind === 'delete' ? '' : c);
           const live = await openIndex(p);
           const fresh = await buildIndex(p, { threads: 0 });

@@ -36,13 +36,23 @@ describe('addressing over MCP', () => {
     expect(r.body.tokens.count).toBeGreaterThan(0);
     const secret = await mcp.call('read', { path: 'README.md', section: 'Secrets' });
     expect(secret.text).not.toContain('hunter2');
-    const u = await mcp.call('upsert', { path: 'README.md', target: { section: { path: 'Install > Linux', position: 'append' } }, content: 'dnf install folio\n\n', expected_section_sha256: r.body.section.sha256 });
+    const u = await mcp.call('upsert', {
+      path: 'README.md',
+      target: { section: { path: 'Install > Linux', position: 'append' } },
+      content: 'dnf install folio\n\n',
+      expected_section_sha256: r.body.section.sha256,
+    });
     expect(u.isError).toBe(false);
     expect(u.body).toMatchObject({ applied: false, policy: 'review' });
     expect(readFileSync(doc, 'utf8')).toBe(TEXT);
     await approve(ws, { kind: 'human', name: 'reviewer' }, u.body.proposal_id);
     expect(readFileSync(doc, 'utf8')).toContain('apt install folio\n\ndnf install folio\n\n## Secrets');
-    const stale = await mcp.call('upsert', { path: 'README.md', target: { section: { path: 'Install > Linux', position: 'replace' } }, content: 'x\n', expected_section_sha256: r.body.section.sha256 });
+    const stale = await mcp.call('upsert', {
+      path: 'README.md',
+      target: { section: { path: 'Install > Linux', position: 'replace' } },
+      content: 'x\n',
+      expected_section_sha256: r.body.section.sha256,
+    });
     expect(stale.isError).toBe(true);
     expect(stale.body.error).toMatchObject({ code: 'precondition_failed', read: { section: 'Folio > Install > Linux' } });
   });

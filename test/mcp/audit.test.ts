@@ -44,10 +44,18 @@ beforeAll(async () => {
     const first = await run('read', { path: 'notes.txt', ranges: [{ start: 2, end: 3 }] }, { path: notes, outcome: 'ok' });
     await run('search', { path: 'notes.txt', pattern: 't' }, { path: notes, outcome: 'ok' });
     await run('file_info', { path: 'other.txt' }, { path: other, outcome: 'ok' });
-    await run('upsert', { path: 'notes.txt', target: { replace: { start: 1, end: 1 } }, content: 'ONE', if_match: first.body.version.etag }, { path: notes, outcome: 'ok' });
+    await run(
+      'upsert',
+      { path: 'notes.txt', target: { replace: { start: 1, end: 1 } }, content: 'ONE', if_match: first.body.version.etag },
+      { path: notes, outcome: 'ok' },
+    );
     await run('read', { path: '.env', head: 1 }, { path: join(ws, '.env'), outcome: 'error', code: 'permission_denied' });
     await run('read', { path: 'missing.txt', head: 1 }, { path: join(ws, 'missing.txt'), outcome: 'error', code: 'not_found' });
-    await run('upsert', { path: 'notes.txt', target: { append: { at_end: true } }, content: 'x', if_match: 'stale' }, { path: notes, outcome: 'error', code: 'precondition_failed' });
+    await run(
+      'upsert',
+      { path: 'notes.txt', target: { append: { at_end: true } }, content: 'x', if_match: 'stale' },
+      { path: notes, outcome: 'error', code: 'precondition_failed' },
+    );
     await run('read', { path: 'notes.txt', ranges: [{ start: 9, end: 9 }] }, { path: notes, outcome: 'error', code: 'out_of_bounds' });
     // Redaction probes: a slice inside a value, search as an oracle, an error naming headings.
     const at = SECRET_TEXT.indexOf(PW) + 3;
@@ -69,7 +77,10 @@ const folioAudit = (args: string[]) =>
 
 describe('audit of MCP calls', () => {
   it('.folio/audit.jsonl has one line per call: actor = the MCP client name, op, path, outcome and code', () => {
-    const lines = readFileSync(join(ws, '.folio/audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(ws, '.folio/audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(calls.length);
     lines.forEach((e, i) => {
       const c = calls[i]!;
@@ -97,7 +108,10 @@ describe('audit of MCP calls', () => {
   });
 
   it('records the path each call resolved to, failed calls included', () => {
-    const lines = readFileSync(join(ws, '.folio/audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(ws, '.folio/audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((e) => e.path)).toEqual(calls.map((c) => c.path));
   });
 

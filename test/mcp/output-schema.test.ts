@@ -70,14 +70,23 @@ describe('MCP tools declare and honour an outputSchema', () => {
       expect(Object.keys(t.outputSchema!.properties ?? {}).length, t.name).toBeGreaterThan(2);
     }
     const props = (name: string) => Object.keys(tools.find((t) => t.name === name)!.outputSchema!.properties!);
-    expect(props('read')).toEqual(expect.arrayContaining(['content', 'ranges', 'start_line', 'end_line', 'start_byte', 'end_byte', 'total_lines', 'version', 'redactions']));
+    expect(props('read')).toEqual(
+      expect.arrayContaining(['content', 'ranges', 'start_line', 'end_line', 'start_byte', 'end_byte', 'total_lines', 'version', 'redactions']),
+    );
     expect(props('search')).toEqual(expect.arrayContaining(['matches', 'redactions']));
     expect(props('upsert')).toEqual(expect.arrayContaining(['applied', 'policy', 'proposal_id', 'journal_id', 'preview', 'version_after']));
     expect(props('proposal_status')).toEqual(expect.arrayContaining(['proposal_id', 'status', 'decided_by', 'version_after']));
   });
 
   it('read, search, file_info and outline answers validate, redacted ones included', async () => {
-    const ranges = await callValid(review, 'read', { path: 'notes.txt', ranges: [{ start: 2, end: 3 }, { start: 9, end: 9 }], hashlines: true });
+    const ranges = await callValid(review, 'read', {
+      path: 'notes.txt',
+      ranges: [
+        { start: 2, end: 3 },
+        { start: 9, end: 9 },
+      ],
+      hashlines: true,
+    });
     expect(ranges).toMatchObject({ content: '', total_lines: 30, redactions: 0 });
     expect((ranges.ranges as unknown[]).length).toBe(2);
     await callValid(review, 'read', { path: 'notes.txt', page: 1, page_chars: 40 });

@@ -23,7 +23,15 @@ beforeAll(async () => {
   writeFileSync(join(ws, 'private/plan.txt'), 'private\n');
   writeFileSync(join(ws, 'vendor/lib.txt'), VENDOR);
   writeFileSync(join(ws, 'logs/app.log'), 'boot\n');
-  writeFileSync(join(ws, 'folio.config.json'), JSON.stringify({ review: [{ glob: 'logs/**', policy: 'auto' }, { glob: 'locked/**', policy: 'deny' }] }));
+  writeFileSync(
+    join(ws, 'folio.config.json'),
+    JSON.stringify({
+      review: [
+        { glob: 'logs/**', policy: 'auto' },
+        { glob: 'locked/**', policy: 'deny' },
+      ],
+    }),
+  );
   mkdirSync(join(ws, 'locked'));
   writeFileSync(join(ws, 'locked/frozen.txt'), 'frozen\n');
   // Hard links made by someone with a shell: to a file outside the root, and to .env.
@@ -116,7 +124,12 @@ describe('folio mcp permissions', () => {
   it('an agent may read the policy file but never edit it', async () => {
     const r = await mcp.call('read', { path: 'folio.config.json', head: 1 });
     expect(r.isError, r.text).toBe(false);
-    const u = await mcp.call('upsert', { path: 'folio.config.json', target: { replace: { start: 1, end: 1 } }, content: '{}\n', if_match: r.body.version.etag });
+    const u = await mcp.call('upsert', {
+      path: 'folio.config.json',
+      target: { replace: { start: 1, end: 1 } },
+      content: '{}\n',
+      if_match: r.body.version.etag,
+    });
     expectDenied(u);
     expect(readFileSync(join(ws, 'folio.config.json'), 'utf8')).toContain('locked/**');
   });
@@ -125,7 +138,12 @@ describe('folio mcp permissions', () => {
     const auto = await connectStdio(ws, { cacheDir, flags: ['--review', 'auto'] });
     try {
       const r = await auto.call('read', { path: 'locked/frozen.txt', head: 1 });
-      const u = await auto.call('upsert', { path: 'locked/frozen.txt', target: { append: { at_end: true } }, content: 'thawed\n', if_match: r.body.version.etag });
+      const u = await auto.call('upsert', {
+        path: 'locked/frozen.txt',
+        target: { append: { at_end: true } },
+        content: 'thawed\n',
+        if_match: r.body.version.etag,
+      });
       expectDenied(u);
       expect(readFileSync(join(ws, 'locked/frozen.txt'), 'utf8')).toBe('frozen\n');
     } finally {

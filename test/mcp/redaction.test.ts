@@ -35,10 +35,7 @@ let autoMcp: McpSession;
 beforeAll(async () => {
   mkdirSync(ws, { recursive: true });
   writeFileSync(file, TEXT);
-  [mcp, autoMcp] = await Promise.all([
-    connectStdio(ws, { cacheDir }),
-    connectStdio(ws, { cacheDir, flags: ['--review', 'auto'], clientName: 'auto-agent' }),
-  ]);
+  [mcp, autoMcp] = await Promise.all([connectStdio(ws, { cacheDir }), connectStdio(ws, { cacheDir, flags: ['--review', 'auto'], clientName: 'auto-agent' })]);
 });
 afterAll(async () => {
   await Promise.all([mcp?.close(), autoMcp?.close()]);
@@ -70,7 +67,12 @@ describe('redaction over MCP', () => {
 
   it('every read mode is redacted: ranges (each range too), byte window, exact bytes, page, head, tail, hashlines', async () => {
     const reads = [
-      { ranges: [{ start: 1, end: 3 }, { start: 5, end: 9 }] },
+      {
+        ranges: [
+          { start: 1, end: 3 },
+          { start: 5, end: 9 },
+        ],
+      },
       { start_byte: 0, max_bytes: 4096 },
       { start_byte: 0, end_byte: TEXT.length },
       { page: 1 },
@@ -91,7 +93,13 @@ describe('redaction over MCP', () => {
     expect(r.isError, r.text).toBe(false);
     expectNoSecret(r);
     // Also as one of several ranges (their texts are each in ranges[i].content).
-    const several = await mcp.call('read', { path: 'deploy.conf', ranges: [{ start: 1, end: 1 }, { start: 6, end: 7 }] });
+    const several = await mcp.call('read', {
+      path: 'deploy.conf',
+      ranges: [
+        { start: 1, end: 1 },
+        { start: 6, end: 7 },
+      ],
+    });
     expect(several.isError, several.text).toBe(false);
     expect(several.body.ranges).toHaveLength(2);
     expectNoSecret(several);
@@ -136,7 +144,12 @@ describe('redaction over MCP', () => {
   });
 
   it('an edit of plain lines next to secrets is allowed (auto: applied), and keeps the secrets intact', async () => {
-    const r = await autoMcp.call('upsert', { path: 'deploy.conf', target: { replace: { start: 9, end: 9 } }, content: 'replicas = 4', anchors: await anchorsOf([9]) });
+    const r = await autoMcp.call('upsert', {
+      path: 'deploy.conf',
+      target: { replace: { start: 9, end: 9 } },
+      content: 'replicas = 4',
+      anchors: await anchorsOf([9]),
+    });
     expect(r.isError, r.text).toBe(false);
     expect(r.body.applied).toBe(true);
     expect(readFileSync(file, 'utf8')).toBe(TEXT.replace('replicas = 3', 'replicas = 4'));
@@ -148,14 +161,25 @@ describe('redaction over MCP', () => {
     expect(proposal.isError, proposal.text).toBe(false);
     expect(proposal.body.preview).toContain('+region = eu-west-2');
     expectNoSecret(proposal);
-    const dry = await mcp.call('upsert', { path: 'deploy.conf', target: { replace: { start: 4, end: 4 } }, content: 'region = eu-west-2', anchors, dry_run: true });
+    const dry = await mcp.call('upsert', {
+      path: 'deploy.conf',
+      target: { replace: { start: 4, end: 4 } },
+      content: 'region = eu-west-2',
+      anchors,
+      dry_run: true,
+    });
     expectNoSecret(dry);
   });
 
   it('a byte-unit target covering a redacted line is refused too', async () => {
     const start = TEXT.indexOf('password');
     const end = TEXT.indexOf('\n', start);
-    const r = await mcp.call('upsert', { path: 'deploy.conf', target: { replace: { start, end, units: 'bytes' } }, content: 'password = "x"', if_match: (await mcp.call('read', { path: 'deploy.conf', head: 1 })).body.version.etag });
+    const r = await mcp.call('upsert', {
+      path: 'deploy.conf',
+      target: { replace: { start, end, units: 'bytes' } },
+      content: 'password = "x"',
+      if_match: (await mcp.call('read', { path: 'deploy.conf', head: 1 })).body.version.etag,
+    });
     expect(r.isError, r.text).toBe(true);
     expect(r.body.error.code).toBe('redacted');
   });

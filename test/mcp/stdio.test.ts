@@ -44,7 +44,13 @@ describe('folio mcp (stdio)', () => {
   });
 
   it('reads line ranges (merged, each with its content), a byte window, exact bytes, a page, head, tail and hashlines', async () => {
-    const ranges = await mcp.call('read', { path: 'notes.txt', ranges: [{ start: 2, end: 3 }, { start: 10, end: 10 }] });
+    const ranges = await mcp.call('read', {
+      path: 'notes.txt',
+      ranges: [
+        { start: 2, end: 3 },
+        { start: 10, end: 10 },
+      ],
+    });
     expect(ranges.isError).toBe(false);
     expect(ranges.body.content).toBe('');
     expect(ranges.body.ranges.map((r: { start: number; content: string }) => [r.start, r.content])).toEqual([

@@ -122,7 +122,10 @@ test('a drop names the first file:// path it carries; a bare File gets the brows
   expect(pathOfFileUri('file://otherhost/x')).toBeNull();
   expect(pathOfFileUri('https://example.com/x.txt')).toBeNull();
   expect(pathOfFileUri('not a uri')).toBeNull();
-  expect(dropOutcomeOf(data({ uriList: '# comment\r\nhttps://x.org/a\r\nfile:///tmp/a.txt\r\nfile:///tmp/b.txt\r\n' }), none)).toEqual({ kind: 'path', path: '/tmp/a.txt' });
+  expect(dropOutcomeOf(data({ uriList: '# comment\r\nhttps://x.org/a\r\nfile:///tmp/a.txt\r\nfile:///tmp/b.txt\r\n' }), none)).toEqual({
+    kind: 'path',
+    path: '/tmp/a.txt',
+  });
   expect(dropOutcomeOf(data({ plainText: 'file:///tmp/p.txt' }), none)).toEqual({ kind: 'path', path: '/tmp/p.txt' });
   expect(dropOutcomeOf(data({ plainText: 'just some text' }), none)).toEqual({ kind: 'nothing' });
   const file = new File(['x'], 'x.txt');

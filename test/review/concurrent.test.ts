@@ -84,7 +84,9 @@ describe('review state shared by concurrent processes', () => {
     }
     expect(new Set(events.map((h) => h.seq)).size).toBe(events.length);
     const statusCount = (s: string) => proposals.filter((p) => p.status === s).length;
-    console.log(`proposals ${proposals.length}: applied ${statusCount('applied')}, conflict ${statusCount('conflict')}, rejected ${statusCount('rejected')}, pending ${statusCount('pending')}; undo/redo events ${events.length - entries.length}`);
+    console.log(
+      `proposals ${proposals.length}: applied ${statusCount('applied')}, conflict ${statusCount('conflict')}, rejected ${statusCount('rejected')}, pending ${statusCount('pending')}; undo/redo events ${events.length - entries.length}`,
+    );
     expect(statusCount('applied')).toBeGreaterThan(0);
     expect(statusCount('conflict')).toBeGreaterThan(0);
 

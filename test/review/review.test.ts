@@ -45,7 +45,11 @@ const file = (name: string, text: string) => {
 };
 const etag = async (p: string) => (await read(p, { mode: 'head', lines: 1 })).version.etag;
 const lines = (start: number, end: number): UpsertTarget => ({ kind: 'replace', start, end, units: 'lines' });
-const codeOf = async (p: Promise<unknown>) => p.then(() => 'no error', (e: { code?: string }) => e.code ?? String(e));
+const codeOf = async (p: Promise<unknown>) =>
+  p.then(
+    () => 'no error',
+    (e: { code?: string }) => e.code ?? String(e),
+  );
 
 describe('propose', () => {
   it('stores a pending proposal with the dry run preview and writes nothing', async () => {
@@ -73,7 +77,14 @@ describe('approve and reject', () => {
     const r = await approve(root, ME, proposal_id);
     expect(readFileSync(p, 'utf8')).toBe('one\nTWO\nthree\n');
     expect(r.proposal).toMatchObject({ status: 'applied', decided_by: ME, journal_id: r.entry.id });
-    expect(r.entry).toMatchObject({ proposal_id, actor: AGENT, decided_by: ME, path: 'a.txt', inserted_bytes: 4, range_before: { start_byte: 4, end_byte: 8 } });
+    expect(r.entry).toMatchObject({
+      proposal_id,
+      actor: AGENT,
+      decided_by: ME,
+      path: 'a.txt',
+      inserted_bytes: 4,
+      range_before: { start_byte: 4, end_byte: 8 },
+    });
     expect(Buffer.from((r.entry.removed as { base64: string }).base64, 'base64').toString()).toBe('two\n');
     expect(await codeOf(approve(root, ME, proposal_id))).toBe('conflict');
     expect(await codeOf(reject(root, ME, proposal_id))).toBe('conflict');
@@ -153,7 +164,12 @@ describe('undo and redo', () => {
 
   it('undo of a pure deletion and of an insertion: the region guard is if_match of the version the edit produced', async () => {
     const p = file('a.txt', 'keep\ndrop me\nkeep too\n');
-    const { proposal_id } = await propose(root, AGENT, { path: p, target: { kind: 'delete', start: 2, end: 2, units: 'lines' }, content: '', preconditions: { ifMatch: await etag(p) } });
+    const { proposal_id } = await propose(root, AGENT, {
+      path: p,
+      target: { kind: 'delete', start: 2, end: 2, units: 'lines' },
+      content: '',
+      preconditions: { ifMatch: await etag(p) },
+    });
     await approve(root, ME, proposal_id);
     expect(readFileSync(p, 'utf8')).toBe('keep\nkeep too\n');
     await undo(root, ME);

@@ -30,7 +30,11 @@ const file = (name: string, text: string) => {
   return p;
 };
 const lines = (start: number, end: number): UpsertTarget => ({ kind: 'replace', start, end, units: 'lines' });
-const errorOf = (p: Promise<unknown>) => p.then(() => ({ code: 'no error', message: '', details: {} }), (e: { code: string; message: string; details: Record<string, unknown> }) => e);
+const errorOf = (p: Promise<unknown>) =>
+  p.then(
+    () => ({ code: 'no error', message: '', details: {} }),
+    (e: { code: string; message: string; details: Record<string, unknown> }) => e,
+  );
 
 async function applied(p: string, target: UpsertTarget, content: string, who: ReviewActor = ME) {
   const etag = (await read(p, { mode: 'head', lines: 1 })).version.etag;
@@ -66,7 +70,7 @@ describe('undo / redo by id', () => {
     expect(readFileSync(p, 'utf8')).toBe('one\ntwo\nthree\n');
   });
 
-  it('an older undo that changed the length before a later edit moves that edit\'s region with it, so the later undo still works', async () => {
+  it("an older undo that changed the length before a later edit moves that edit's region with it, so the later undo still works", async () => {
     const p = file('a.txt', 'one\ntwo\nthree\n');
     const older = await applied(p, lines(1, 1), 'ONE, longer');
     const later = await applied(p, lines(3, 3), 'THREE');
@@ -79,7 +83,7 @@ describe('undo / redo by id', () => {
     expect(readFileSync(p, 'utf8')).toBe('ONE, longer\ntwo\nTHREE\n');
   });
 
-  it('a later edit before an older one in the file (longer text) moves the older one\'s region: undo it by id', async () => {
+  it("a later edit before an older one in the file (longer text) moves the older one's region: undo it by id", async () => {
     const p = file('a.txt', 'one\ntwo\nthree\n');
     const older = await applied(p, lines(3, 3), 'THREE');
     await applied(p, lines(1, 1), 'uno\nuno bis\n');
@@ -106,7 +110,7 @@ describe('undo / redo by id', () => {
           }
           const edited = readFileSync(p, 'utf8');
           const it = picks[Symbol.iterator]();
-          const order = (xs: typeof entries) => [...xs].sort(() => (it.next().value as number) % 3 - 1);
+          const order = (xs: typeof entries) => [...xs].sort(() => ((it.next().value as number) % 3) - 1);
           for (const e of order(entries)) await undo(root, ME, { id: e.id });
           expect(readFileSync(p, 'utf8')).toBe(original);
           for (const e of order(entries)) await redo(root, ME, { id: e.id });

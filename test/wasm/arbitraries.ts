@@ -10,17 +10,70 @@ const enc = new TextEncoder();
 
 /** Byte pieces text is built from; the invalid ones cover every error class of the validator. */
 export const VALID_PIECES: Uint8Array[] = [
-  ...['a', 'hello ', 'log line 42: ok', ' ', '\t', '\x1b[31m', '\n', '\r', '\r\n', '\n\n', 'é', 'ß', 'Ω', '€', '中文', 'ｱ', '😀', '𝄞', '\u{10FFFF}', '\u{FFFD}', '\u07FF', '\u0800', '\uFFFF', '\u{10000}', '\uD7FF', '\uE000']
-    .map((s) => enc.encode(s)),
+  ...[
+    'a',
+    'hello ',
+    'log line 42: ok',
+    ' ',
+    '\t',
+    '\x1b[31m',
+    '\n',
+    '\r',
+    '\r\n',
+    '\n\n',
+    'é',
+    'ß',
+    'Ω',
+    '€',
+    '中文',
+    'ｱ',
+    '😀',
+    '𝄞',
+    '\u{10FFFF}',
+    '\u{FFFD}',
+    '\u07FF',
+    '\u0800',
+    '\uFFFF',
+    '\u{10000}',
+    '\uD7FF',
+    '\uE000',
+  ].map((s) => enc.encode(s)),
 ];
 export const INVALID_PIECES: Uint8Array[] = [
-  [0x80], [0xbf], [0xc0], [0xc1], [0xf5], [0xf8], [0xff], [0xfe], // never valid
-  [0xc3], [0xe2, 0x82], [0xe2], [0xf0, 0x9f, 0x98], [0xf0, 0x9f], [0xf4], // truncated
-  [0xc0, 0xaf], [0xc1, 0xbf], [0xe0, 0x80, 0xaf], [0xe0, 0x9f, 0xbf], [0xf0, 0x80, 0x80, 0xaf], [0xf0, 0x8f, 0xbf, 0xbf], // overlong
-  [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf], [0xed, 0xaf, 0xbf, 0xed, 0xb0, 0x80], // surrogates
-  [0xf4, 0x90, 0x80, 0x80], [0xf5, 0x80, 0x80, 0x80], [0xf7, 0xbf, 0xbf, 0xbf], // > U+10FFFF
-  [0xe2, 0x82, 0xac, 0x80], [0xc3, 0xa9, 0xa9], // extra continuation
-  [0x00], [0x01], [0x7f], [0x1b], [0x0b], [0x0c], // NUL and control bytes (valid UTF-8)
+  [0x80],
+  [0xbf],
+  [0xc0],
+  [0xc1],
+  [0xf5],
+  [0xf8],
+  [0xff],
+  [0xfe], // never valid
+  [0xc3],
+  [0xe2, 0x82],
+  [0xe2],
+  [0xf0, 0x9f, 0x98],
+  [0xf0, 0x9f],
+  [0xf4], // truncated
+  [0xc0, 0xaf],
+  [0xc1, 0xbf],
+  [0xe0, 0x80, 0xaf],
+  [0xe0, 0x9f, 0xbf],
+  [0xf0, 0x80, 0x80, 0xaf],
+  [0xf0, 0x8f, 0xbf, 0xbf], // overlong
+  [0xed, 0xa0, 0x80],
+  [0xed, 0xbf, 0xbf],
+  [0xed, 0xaf, 0xbf, 0xed, 0xb0, 0x80], // surrogates
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xf5, 0x80, 0x80, 0x80],
+  [0xf7, 0xbf, 0xbf, 0xbf], // > U+10FFFF
+  [0xe2, 0x82, 0xac, 0x80],
+  [0xc3, 0xa9, 0xa9], // extra continuation
+  [0x00],
+  [0x01],
+  [0x7f],
+  [0x1b],
+  [0x0b],
+  [0x0c], // NUL and control bytes (valid UTF-8)
 ].map((b) => Uint8Array.from(b));
 
 export function concat(parts: readonly Uint8Array[]): Uint8Array {
@@ -47,8 +100,7 @@ const piece = fc.oneof(
 export const textBytes = (maxPieces = 200) => fc.array(piece, { maxLength: maxPieces, size: 'max' }).map(concat);
 
 /** Valid UTF-8 text (no invalid pieces). */
-export const validTextBytes = (maxPieces = 200) =>
-  fc.array(fc.constantFrom(...VALID_PIECES), { maxLength: maxPieces, size: 'max' }).map(concat);
+export const validTextBytes = (maxPieces = 200) => fc.array(fc.constantFrom(...VALID_PIECES), { maxLength: maxPieces, size: 'max' }).map(concat);
 
 /** Either arbitrary bytes or text. */
 export const anyBytes = (maxLength = 600) =>
@@ -69,7 +121,7 @@ export function chunksAt(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
 export function logText(size: number, seed: number, opts: { crlf?: boolean; multibyteEvery?: number } = {}): Uint8Array {
   const out = new Uint8Array(size);
   let s = seed >>> 0 || 1;
-  const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const mb = [enc.encode('é'), enc.encode('€ '), enc.encode('😀'), enc.encode('中文')];
   const every = opts.multibyteEvery ?? 50;
   let o = 0;

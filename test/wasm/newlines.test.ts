@@ -72,7 +72,23 @@ describe('newline kernels', () => {
   });
 
   it('countNewlinesPerBlock counts exactly at block edges (lengths 64 KiB ± a few, newline at every edge offset)', () => {
-    for (const len of [0, 1, 15, 16, 63, 64, 65, BLOCK_SIZE - 3, BLOCK_SIZE - 1, BLOCK_SIZE, BLOCK_SIZE + 1, BLOCK_SIZE + 3, 2 * BLOCK_SIZE + 2, CHUNK_SIZE - 1, CHUNK_SIZE]) {
+    for (const len of [
+      0,
+      1,
+      15,
+      16,
+      63,
+      64,
+      65,
+      BLOCK_SIZE - 3,
+      BLOCK_SIZE - 1,
+      BLOCK_SIZE,
+      BLOCK_SIZE + 1,
+      BLOCK_SIZE + 3,
+      2 * BLOCK_SIZE + 2,
+      CHUNK_SIZE - 1,
+      CHUNK_SIZE,
+    ]) {
       for (const edgeOffset of [-2, -1, 0, 1]) {
         const bytes = logText(len, len + edgeOffset);
         const edge = BLOCK_SIZE + edgeOffset;

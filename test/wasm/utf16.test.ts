@@ -12,7 +12,10 @@ const { kernels, place } = kernelFixture();
  */
 const UNITS = [0x0a, 0x0d, 0x10a, 0xa00, 0xa0a, 0xd0a, 0xa0d, 0x41, 0x20, 0x4e2d, 0xd83d, 0xde00, 0xdbff, 0xdc00, 0xfeff, 0xfffd, 0];
 const unitsArb = (max: number) =>
-  fc.array(fc.oneof({ arbitrary: fc.constantFrom(...UNITS), weight: 6 }, { arbitrary: fc.integer({ min: 0, max: 0xffff }), weight: 1 }), { maxLength: max, size: 'max' });
+  fc.array(fc.oneof({ arbitrary: fc.constantFrom(...UNITS), weight: 6 }, { arbitrary: fc.integer({ min: 0, max: 0xffff }), weight: 1 }), {
+    maxLength: max,
+    size: 'max',
+  });
 
 function encode(units: number[], be: boolean): Uint8Array {
   const out = new Uint8Array(units.length * 2);
@@ -99,26 +102,20 @@ describe('UTF-16 newline kernels', () => {
 describe('UTF-16 validator', () => {
   it('utf16Stream finds the first lone surrogate or truncated unit, however the bytes are fed', () => {
     fc.assert(
-      fc.property(
-        unitsArb(300),
-        fc.boolean(),
-        fc.boolean(),
-        fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 8 }),
-        (units, be, oddTail, rawCuts) => {
-          let bytes = encode(units, be);
-          if (oddTail) bytes = Uint8Array.from([...bytes, 0x41]);
-          // Every feed but the last has an even length.
-          const cuts = [...new Set([0, ...rawCuts.map((c) => 2 * c).filter((c) => c < bytes.length), bytes.length])].sort((a, b) => a - b);
-          const stream = kernels.utf16Stream(be);
-          let bad = -1;
-          for (const chunk of chunksAt(bytes, cuts)) {
-            kernels.input.set(chunk);
-            bad = stream.feed(chunk.length);
-          }
-          if (bad < 0) bad = stream.finish();
-          expect(bad).toBe(ref.utf16FirstInvalid(bytes, be));
-        },
-      ),
+      fc.property(unitsArb(300), fc.boolean(), fc.boolean(), fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 8 }), (units, be, oddTail, rawCuts) => {
+        let bytes = encode(units, be);
+        if (oddTail) bytes = Uint8Array.from([...bytes, 0x41]);
+        // Every feed but the last has an even length.
+        const cuts = [...new Set([0, ...rawCuts.map((c) => 2 * c).filter((c) => c < bytes.length), bytes.length])].sort((a, b) => a - b);
+        const stream = kernels.utf16Stream(be);
+        let bad = -1;
+        for (const chunk of chunksAt(bytes, cuts)) {
+          kernels.input.set(chunk);
+          bad = stream.feed(chunk.length);
+        }
+        if (bad < 0) bad = stream.finish();
+        expect(bad).toBe(ref.utf16FirstInvalid(bytes, be));
+      }),
       { numRuns: 500 },
     );
   });

@@ -130,7 +130,12 @@ describe('streaming UTF-8 validator', () => {
   });
 
   it('reports a truncated final sequence at finish(), and pending() counts its bytes before that', () => {
-    for (const [text, pending] of [[[0xc3], 1], [[0xe2, 0x82], 2], [[0xf0, 0x9f, 0x98], 3], [[0xe2, 0x82, 0xac], 0]] as const) {
+    for (const [text, pending] of [
+      [[0xc3], 1],
+      [[0xe2, 0x82], 2],
+      [[0xf0, 0x9f, 0x98], 3],
+      [[0xe2, 0x82, 0xac], 0],
+    ] as const) {
       const bytes = concat([new TextEncoder().encode('abc\n'.repeat(30)), Uint8Array.from(text)]);
       const stream = kernels.utf8Stream();
       kernels.input.set(bytes);
@@ -157,9 +162,7 @@ describe('streaming UTF-8 validator', () => {
   });
 
   it('interleaved streams on one instance do not disturb each other', () => {
-    const pair = fc.tuple(textBytes(80), textBytes(80)).chain(([a, b]) =>
-      fc.tuple(splits(a.length), splits(b.length)).map(([ca, cb]) => ({ a, b, ca, cb })),
-    );
+    const pair = fc.tuple(textBytes(80), textBytes(80)).chain(([a, b]) => fc.tuple(splits(a.length), splits(b.length)).map(([ca, cb]) => ({ a, b, ca, cb })));
     fc.assert(
       fc.property(pair, ({ a, b, ca, cb }) => {
         const sa = kernels.utf8Stream();
@@ -167,7 +170,10 @@ describe('streaming UTF-8 validator', () => {
         const chunksA = chunksAt(a, ca);
         const chunksB = chunksAt(b, cb);
         for (let i = 0; i < Math.max(chunksA.length, chunksB.length); i++) {
-          for (const [s, chunks] of [[sa, chunksA], [sb, chunksB]] as const) {
+          for (const [s, chunks] of [
+            [sa, chunksA],
+            [sb, chunksB],
+          ] as const) {
             const c = chunks[i];
             if (!c) continue;
             place(c); // also overwrites the window around the other stream's bytes

@@ -20,7 +20,7 @@ function scanFile(path: string) {
   let crlf = 0;
   let prevIsCR = false;
   try {
-    for (let pos = 0; ; ) {
+    for (let pos = 0; ;) {
       const got = readSync(fd, kernels.input, 0, CHUNK_SIZE, pos);
       if (got === 0) break;
       const out = new Uint32Array(CHUNK_SIZE / BLOCK_SIZE);

@@ -57,7 +57,10 @@ function openChecked(real: string): { fd: number; key: string } {
     const landed = readlinkSync(`${PROC_FD}/${fd}`);
     const st = fstatSync(fd);
     if (landed !== real || !st.isFile()) {
-      throw new FolioError('permission_denied', `${real} changed while it was opened (it led to ${landed}); nothing was read`, { path: real, resolved: landed });
+      throw new FolioError('permission_denied', `${real} changed while it was opened (it led to ${landed}); nothing was read`, {
+        path: real,
+        resolved: landed,
+      });
     }
     if (st.nlink > 1) {
       throw new FolioError('permission_denied', `${real} gained hard links after it was checked`, { path: real, links: st.nlink });
@@ -81,7 +84,9 @@ function renamedText(text: string, from: string, to: string): string {
 function renamedPaths<T>(value: T, from: string, to: string): T {
   if (Array.isArray(value)) return value.map((v) => renamedPaths(v, from, to)) as T;
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'path' && typeof v === 'string' ? renamedText(v, from, to) : renamedPaths(v, from, to)])) as T;
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, k === 'path' && typeof v === 'string' ? renamedText(v, from, to) : renamedPaths(v, from, to)]),
+    ) as T;
   }
   return value;
 }
@@ -90,7 +95,13 @@ function renamedPaths<T>(value: T, from: string, to: string): T {
 function renamedError(err: unknown, from: string, to: string): unknown {
   if (!(err instanceof FolioError)) return err;
   const walk = (v: unknown): unknown =>
-    typeof v === 'string' ? renamedText(v, from, to) : Array.isArray(v) ? v.map(walk) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)])) : v;
+    typeof v === 'string'
+      ? renamedText(v, from, to)
+      : Array.isArray(v)
+        ? v.map(walk)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
+          : v;
   return new FolioError(err.code, renamedText(err.message, from, to), walk(err.details) as Record<string, unknown>);
 }
 

@@ -118,7 +118,10 @@ export function loadPolicy(root: string, overrides: PolicyOverrides = {}): Works
   // Without them, the person starting Folio chooses the roots with --allow.
   for (const r of config.roots ? roots : []) {
     if (!insideAny(configRoots, r)) {
-      throw new FolioError('invalid_input', `--allow ${r} is outside the roots ${CONFIG_FILE} allows (${configRoots.join(', ')})`, { root: r, allowed: configRoots });
+      throw new FolioError('invalid_input', `--allow ${r} is outside the roots ${CONFIG_FILE} allows (${configRoots.join(', ')})`, {
+        root: r,
+        allowed: configRoots,
+      });
     }
   }
   return {
@@ -186,11 +189,15 @@ export function checkAccess(policy: WorkspacePolicy, path: string, access: 'read
   if (denied) throw new FolioError('permission_denied', `${path} is denied by the workspace policy (${denied})`, { path, rule: denied });
   // Another name of the same file may lie outside the roots or be denied (a hard link to ~/.ssh/id_rsa or .env).
   if (st.nlink > 1 && !policy.allowHardlinks) {
-    throw new FolioError('permission_denied', `${path} has ${st.nlink} hard links; one may be outside the workspace or denied (set allow_hardlinks in ${CONFIG_FILE} to allow)`, {
-      path,
-      resolved: real,
-      links: st.nlink,
-    });
+    throw new FolioError(
+      'permission_denied',
+      `${path} has ${st.nlink} hard links; one may be outside the workspace or denied (set allow_hardlinks in ${CONFIG_FILE} to allow)`,
+      {
+        path,
+        resolved: real,
+        links: st.nlink,
+      },
+    );
   }
   if (access === 'write') {
     if (policy.protectedFiles.some((f) => samePath(f, real, policy.caseInsensitive) || samePath(f, asked, policy.caseInsensitive))) {

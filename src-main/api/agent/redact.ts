@@ -112,7 +112,12 @@ interface PieceLine {
 }
 
 /** The lines of `p`, each with its whole line (the piece's edge lines read whole around it when `boundsOf` is given). */
-async function linesOfPiece(path: string, p: AnswerPiece, hashlines: boolean, boundsOf: ((lineNo: number) => Promise<LineBounds | null>) | null): Promise<PieceLine[]> {
+async function linesOfPiece(
+  path: string,
+  p: AnswerPiece,
+  hashlines: boolean,
+  boundsOf: ((lineNo: number) => Promise<LineBounds | null>) | null,
+): Promise<PieceLine[]> {
   const parts = p.content.split('\n');
   if (p.content.endsWith('\n')) parts.pop();
   const lines = parts.map((part): PieceLine => {
@@ -143,7 +148,12 @@ async function linesOfPiece(path: string, p: AnswerPiece, hashlines: boolean, bo
  * when the pieces are known to hold whole lines (line ranges without a cut line),
  * else their first and last lines are read whole around them.
  */
-export async function redactPieces(rules: RedactionRule[], path: string, pieces: AnswerPiece[], o: { hashlines: boolean; wholeLines: boolean }): Promise<{ texts: string[]; counts: number[]; count: number }> {
+export async function redactPieces(
+  rules: RedactionRule[],
+  path: string,
+  pieces: AnswerPiece[],
+  o: { hashlines: boolean; wholeLines: boolean },
+): Promise<{ texts: string[]; counts: number[]; count: number }> {
   // Several pieces (the matches of one JSONPath read) often share lines: each line's bounds are read once.
   const bounds = new Map<number, Promise<LineBounds | null>>();
   const boundsOf = (lineNo: number) => bounds.get(lineNo) ?? bounds.set(lineNo, lineBoundsOf(path, lineNo)).get(lineNo)!;
@@ -157,7 +167,8 @@ export async function redactPieces(rules: RedactionRule[], path: string, pieces:
   const counts = pieces.map(() => 0);
   const texts = pieces.map((p, k) => {
     const out = linesOf[k]!.map((l, i) => {
-      const spans: SecretSpan[] = keyLines.has(p.startLine + i) && l.whole !== '' ? [{ start: 0, end: l.whole.length, kind: 'private_key' }] : secretSpansOf(l.whole, rules);
+      const spans: SecretSpan[] =
+        keyLines.has(p.startLine + i) && l.whole !== '' ? [{ start: 0, end: l.whole.length, kind: 'private_key' }] : secretSpansOf(l.whole, rules);
       const m = maskedSlice(l.whole, spans, l.offset, l.shown.length);
       counts[k]! += m.count;
       return l.prefix + m.text + l.cr;
@@ -289,6 +300,8 @@ export async function redactedTargetLines(rules: RedactionRule[], path: string, 
   const pieces = r.ranges ?? (r.start_line === null ? [] : [{ start: r.start_line, content: r.content }]);
   const secret = await secretLinesAround(path, sorted[0]!, sorted.at(-1)!, answerTextOf(r));
   // The same whole-line decision as for reads: a line with any secret span is hidden.
-  const hidden = new Set(pieces.flatMap((x) => x.content.split('\n').flatMap((line, i) => (secretSpansOf(line.replace(/\r$/, ''), rules).length ? [x.start + i] : []))));
+  const hidden = new Set(
+    pieces.flatMap((x) => x.content.split('\n').flatMap((line, i) => (secretSpansOf(line.replace(/\r$/, ''), rules).length ? [x.start + i] : []))),
+  );
   return sorted.filter((l) => secret.has(l) || hidden.has(l));
 }

@@ -75,7 +75,12 @@ const readTool = tool('read', AgentReadOutput, async (s, input) => {
   const tokens = r.tokens && redactions ? { ...r.tokens, count: await countTokens(answerTextOf({ content, ranges }), r.tokens.tokenizer) } : r.tokens;
   return {
     output: { ...r, content, ...(ranges ? { ranges } : {}), ...(json ? { json } : {}), ...(tokens ? { tokens } : {}), redactions },
-    audit: { path: real, range: { start_line: r.start_line, end_line: r.end_line, start_byte: r.start_byte, end_byte: r.end_byte }, version_before: r.version.etag, bytes_read: r.end_byte - r.start_byte },
+    audit: {
+      path: real,
+      range: { start_line: r.start_line, end_line: r.end_line, start_byte: r.start_byte, end_byte: r.end_byte },
+      version_before: r.version.etag,
+      bytes_read: r.end_byte - r.start_byte,
+    },
   };
 });
 
@@ -126,20 +131,45 @@ const upsertTool = tool(
     const { request: req } = await upsertRequestOf({ ...asked, path: real });
     const hidden = await redactedTargetLines(s.rules, real, req);
     if (hidden.length) {
-      throw new FolioError('redacted', `lines ${hidden.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, { path: real, lines: hidden });
+      throw new FolioError('redacted', `lines ${hidden.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, {
+        path: real,
+        lines: hidden,
+      });
     }
     if (req.dryRun) {
       const r = await runOp('upsert', { ...asked, path: real }, s.actor, ctxOf(s));
-      return { output: { ...r, preview: await redactPreview(s.rules, real, r.preview), policy: mode }, audit: { path: real, version_before: r.version_before.etag } };
+      return {
+        output: { ...r, preview: await redactPreview(s.rules, real, r.preview), policy: mode },
+        audit: { path: real, version_before: r.version_before.etag },
+      };
     }
     if (mode === 'auto') {
       const entry = await applyDirect(s.policy.root, s.actor, real, req);
       return {
-        output: { applied: true, policy: 'auto', journal_id: entry.id, path: real, version_before: entry.version_before, version_after: entry.version_after, range_after: entry.range_after },
-        audit: { path: real, version_before: entry.version_before.etag, version_after: entry.version_after.etag, bytes_written: entry.range_after.end_byte - entry.range_after.start_byte },
+        output: {
+          applied: true,
+          policy: 'auto',
+          journal_id: entry.id,
+          path: real,
+          version_before: entry.version_before,
+          version_after: entry.version_after,
+          range_after: entry.range_after,
+        },
+        audit: {
+          path: real,
+          version_before: entry.version_before.etag,
+          version_after: entry.version_after.etag,
+          bytes_written: entry.range_after.end_byte - entry.range_after.start_byte,
+        },
       };
     }
-    const p = await propose(s.policy.root, s.actor, { path: real, target: req.target, content: req.content, preconditions: req.preconditions, normalizeNewlines: req.normalizeNewlines });
+    const p = await propose(s.policy.root, s.actor, {
+      path: real,
+      target: req.target,
+      content: req.content,
+      preconditions: req.preconditions,
+      normalizeNewlines: req.normalizeNewlines,
+    });
     // The agent gets the proposal's id, preview and ranges; the stored record (content blobs, journal links) stays with the reviewer.
     const { proposal: _record, ...answer } = p;
     const redacted = redactStrings(s.rules, { ...answer, actor: p.proposal.actor, preview: await redactPreview(s.rules, real, p.preview) });

@@ -50,7 +50,8 @@ function loadStored(file: string): StoredEntry[] {
   const entries = (parsed as { entries?: unknown } | null)?.entries;
   if (!Array.isArray(entries)) return [];
   return entries.filter(
-    (e): e is StoredEntry => typeof e === 'object' && e !== null && typeof (e as StoredEntry).path === 'string' && typeof (e as StoredEntry).opened_at === 'string',
+    (e): e is StoredEntry =>
+      typeof e === 'object' && e !== null && typeof (e as StoredEntry).path === 'string' && typeof (e as StoredEntry).opened_at === 'string',
   );
 }
 

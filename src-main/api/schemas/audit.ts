@@ -7,22 +7,26 @@ export const AuditInput = z.object({
 });
 export const AuditOutput = z.object({
   entries: z.array(
-    z
-      .object({
-        time: z.string(),
-        actor: z.object({ kind: z.enum(['human', 'agent']), name: z.string() }),
-        op: z.string(),
-        path: z.string().optional(),
-        outcome: z.enum(['ok', 'error']),
-        code: z.string().optional(),
-        reason: z.string().optional(),
-        range: z
-          .object({ start_line: z.number().nullable().optional(), end_line: z.number().nullable().optional(), start_byte: z.number().optional(), end_byte: z.number().optional() })
-          .optional(),
-        version_before: z.string().optional(),
-        version_after: z.string().optional(),
-        bytes_read: z.number().optional(),
-        bytes_written: z.number().optional(),
-      }),
+    z.object({
+      time: z.string(),
+      actor: z.object({ kind: z.enum(['human', 'agent']), name: z.string() }),
+      op: z.string(),
+      path: z.string().optional(),
+      outcome: z.enum(['ok', 'error']),
+      code: z.string().optional(),
+      reason: z.string().optional(),
+      range: z
+        .object({
+          start_line: z.number().nullable().optional(),
+          end_line: z.number().nullable().optional(),
+          start_byte: z.number().optional(),
+          end_byte: z.number().optional(),
+        })
+        .optional(),
+      version_before: z.string().optional(),
+      version_after: z.string().optional(),
+      bytes_read: z.number().optional(),
+      bytes_written: z.number().optional(),
+    }),
   ),
 });

@@ -13,7 +13,11 @@ export const FileInfo = z.object({
   size: z.number().int().nonnegative(),
   lines: z.number().int().nonnegative().describe('Line count: newlines, plus one if the last line has no final newline.'),
   newlines: z.number().int().nonnegative().describe('Count of "\\n" bytes (what wc -l prints).'),
-  encoding: z.string().describe("'utf-8', 'utf-16le', 'utf-16be', 'binary', 'unknown', or a detected legacy encoding such as 'windows-1252', 'iso-8859-1', 'shift_jis', 'gb18030', 'euc-jp', 'koi8-r'."),
+  encoding: z
+    .string()
+    .describe(
+      "'utf-8', 'utf-16le', 'utf-16be', 'binary', 'unknown', or a detected legacy encoding such as 'windows-1252', 'iso-8859-1', 'shift_jis', 'gb18030', 'euc-jp', 'koi8-r'.",
+    ),
   encoding_confidence: z.number().min(0).max(1).optional().describe('Confidence (0..1) of a detected legacy encoding.'),
   bom: z.boolean().describe('The file starts with a byte-order mark.'),
   newline_style: NewlineStyle,

@@ -10,7 +10,12 @@ export const LineRange = z.object({
 export const ReadInput = z
   .object({
     path: z.string().min(1).describe('File to read.'),
-    ranges: z.array(LineRange).min(1).max(1000).optional().describe('Line ranges, 1-based inclusive; several per call, overlaps merged. Ask for everything you need at once.'),
+    ranges: z
+      .array(LineRange)
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe('Line ranges, 1-based inclusive; several per call, overlaps merged. Ask for everything you need at once.'),
     offset: int().optional().describe('Shorthand for ranges: first line (1-based); with limit.'),
     limit: int().optional().describe('Shorthand for ranges: number of lines from offset.'),
     start_byte: int().optional().describe('Byte window start (snapped to its line start), or exact range start with end_byte.'),
@@ -24,21 +29,42 @@ export const ReadInput = z
     hashlines: z.boolean().optional().describe('Prefix each line with LINE#HASH| (3 hex digits) to use as anchors in upserts.'),
     invalid_utf8: z.enum(['replace', 'error']).optional().describe("Invalid UTF-8: 'replace' with U+FFFD and report (default) or 'error' (encoding_mismatch)."),
     allow_binary: z.boolean().optional().describe('Read a binary file anyway (decoded with replacement).'),
-    section: z.string().min(1).optional().describe('Markdown: the section under this heading path, heading texts joined with " > " (e.g. "Install > Linux"); the path may start at any level. A duplicate path takes a 1-based suffix: "Install > Linux[2]". See the outline operation.'),
-    json_path: z.string().min(1).optional().describe('JSON: the values at this JSONPath ("$.a.b", "$.items[*][id,name]") or JSON Pointer ("/a/b/0"), each with its exact text, byte and line range.'),
+    section: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Markdown: the section under this heading path, heading texts joined with " > " (e.g. "Install > Linux"); the path may start at any level. A duplicate path takes a 1-based suffix: "Install > Linux[2]". See the outline operation.',
+      ),
+    json_path: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'JSON: the values at this JSONPath ("$.a.b", "$.items[*][id,name]") or JSON Pointer ("/a/b/0"), each with its exact text, byte and line range.',
+      ),
     jsonl_line: int().optional().describe('JSON Lines: with json_path, the path inside line N (1-based).'),
-    tokenizer: z.enum(['o200k_base', 'cl100k_base']).optional().describe('Count tokens of the answer with this tokenizer (default o200k_base for token modes): tokens {tokenizer, count}.'),
-    token_start: int().optional().describe('Token range of the file, 0-based, with token_end (exclusive): whole lines covering it. Tokens are counted line by line.'),
+    tokenizer: z
+      .enum(['o200k_base', 'cl100k_base'])
+      .optional()
+      .describe('Count tokens of the answer with this tokenizer (default o200k_base for token modes): tokens {tokenizer, count}.'),
+    token_start: int()
+      .optional()
+      .describe('Token range of the file, 0-based, with token_end (exclusive): whole lines covering it. Tokens are counted line by line.'),
     token_end: int().optional().describe('End of the token range (exclusive).'),
     page_tokens: int().optional().describe('Pages of whole lines of at most this many tokens (and at most 262144 bytes); with page (default 1).'),
   })
-  .describe('Read a window of a file. Give one mode: ranges (or offset+limit), start_byte (+max_bytes) for a byte window, start_byte+end_byte for exact bytes, page, head, tail, full, section (markdown), json_path (JSON), token_start+token_end or page_tokens (+page); none means page 1.');
+  .describe(
+    'Read a window of a file. Give one mode: ranges (or offset+limit), start_byte (+max_bytes) for a byte window, start_byte+end_byte for exact bytes, page, head, tail, full, section (markdown), json_path (JSON), token_start+token_end or page_tokens (+page); none means page 1.',
+  );
 export type ReadInput = z.infer<typeof ReadInput>;
 
 export const ReadOutput = z.object({
   path: z.string(),
   version: Version,
-  encoding: z.string().describe("'utf-8', 'utf-16le', 'utf-16be', 'binary', 'unknown', or a detected legacy encoding such as 'windows-1252', 'shift_jis', 'koi8-r'."),
+  encoding: z
+    .string()
+    .describe("'utf-8', 'utf-16le', 'utf-16be', 'binary', 'unknown', or a detected legacy encoding such as 'windows-1252', 'shift_jis', 'koi8-r'."),
   encoding_confidence: z.number().min(0).max(1).optional().describe('Confidence (0..1) of a detected legacy encoding.'),
   bom: z.boolean(),
   newline_style: NewlineStyle.nullable(),
@@ -47,7 +73,9 @@ export const ReadOutput = z.object({
   mode: z.enum(['lines', 'bytes', 'exact', 'page', 'head', 'tail', 'full', 'json']),
   content: z
     .string()
-    .describe('The text, exactly as in the file (without a BOM), or with LINE#HASH| prefixes when hashlines is on. Empty when several line ranges were read: each is in ranges[i].content.'),
+    .describe(
+      'The text, exactly as in the file (without a BOM), or with LINE#HASH| prefixes when hashlines is on. Empty when several line ranges were read: each is in ranges[i].content.',
+    ),
   start_line: z.number().int().nullable(),
   end_line: z.number().int().nullable(),
   start_byte: z.number().int(),
@@ -83,9 +111,7 @@ export const ReadOutput = z.object({
   file_size: z.number().int().optional(),
   requested_range: z.object({ start_byte: z.number().int(), end_byte: z.number().int() }).optional(),
   actual_range: z.object({ start_byte: z.number().int(), end_byte: z.number().int() }).optional(),
-  adjustments: z
-    .array(z.object({ edge: z.enum(['start', 'end']), from: z.number().int(), to: z.number().int(), reason: z.string() }))
-    .optional(),
+  adjustments: z.array(z.object({ edge: z.enum(['start', 'end']), from: z.number().int(), to: z.number().int(), reason: z.string() })).optional(),
   is_partial: z.boolean().optional(),
   percent_of_file: z.number().optional(),
   page: z.number().int().optional().describe('Char-budget pages: this page (1-based).'),

@@ -32,7 +32,9 @@ export const SearchOutput = z.object({
   count: z.number().int(),
   truncated: z.boolean(),
   next_start_byte: z.number().int().nullable(),
-  scanned: z.object({ start_byte: z.number().int(), end_byte: z.number().int() }).describe('The byte range searched: start snapped to its line start, end to the end of its line.'),
+  scanned: z
+    .object({ start_byte: z.number().int(), end_byte: z.number().int() })
+    .describe('The byte range searched: start snapped to its line start, end to the end of its line.'),
   elapsed_ms: z.number(),
 });
 export type SearchOutput = z.infer<typeof SearchOutput>;

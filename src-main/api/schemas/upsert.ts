@@ -18,8 +18,13 @@ export const UpsertAnyTarget = z.union([
   z.object({
     section: z.object({
       path: z.string().min(1).describe('Heading path, as in read section.'),
-      position: z.enum(['replace', 'insert', 'append']).describe('replace the section, insert right after its heading, or append at its end (before the next heading).'),
-      include_heading: z.boolean().optional().describe('replace only: true (default) replaces the heading line(s) too; false keeps them and replaces the body.'),
+      position: z
+        .enum(['replace', 'insert', 'append'])
+        .describe('replace the section, insert right after its heading, or append at its end (before the next heading).'),
+      include_heading: z
+        .boolean()
+        .optional()
+        .describe('replace only: true (default) replaces the heading line(s) too; false keeps them and replaces the body.'),
     }),
   }),
   z.object({
@@ -35,14 +40,27 @@ export const UpsertAnyTarget = z.union([
 
 export const UpsertInput = z.object({
   path: z.string().min(1),
-  target: UpsertAnyTarget.describe('Where: {insert: {at}}, {replace: {start, end}}, {delete: {start, end}}, {append: {at_end: true}}, {section: {path, position}} (markdown) or {json: {path, op, value}}.'),
+  target: UpsertAnyTarget.describe(
+    'Where: {insert: {at}}, {replace: {start, end}}, {delete: {start, end}}, {append: {at_end: true}}, {section: {path, position}} (markdown) or {json: {path, op, value}}.',
+  ),
   content: z.string().optional().describe('New text (not for delete). For line targets it is whole lines; a final newline is added if missing.'),
   if_match: z.string().optional().describe('Precondition: the etag from your read (version.etag).'),
   expected_sha256: z.string().optional().describe('Precondition: SHA-256 of the whole file.'),
-  if_not_modified_since: z.union([z.number(), z.string()]).optional().describe('Precondition: the file was not modified after this time (ms since epoch or ISO 8601).'),
+  if_not_modified_since: z
+    .union([z.number(), z.string()])
+    .optional()
+    .describe('Precondition: the file was not modified after this time (ms since epoch or ISO 8601).'),
   expected_range_sha256: z.string().optional().describe('Range precondition: SHA-256 of the bytes being replaced or deleted.'),
-  anchors: z.array(z.string()).optional().describe('Range precondition: hashline anchors like "12#a3f" from a read with hashlines. When range preconditions match, the edit applies even if other parts of the file changed.'),
-  expected_section_sha256: z.string().optional().describe('Section targets: the section sha256 from outline or a section read; the edit applies only if the section is unchanged.'),
+  anchors: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Range precondition: hashline anchors like "12#a3f" from a read with hashlines. When range preconditions match, the edit applies even if other parts of the file changed.',
+    ),
+  expected_section_sha256: z
+    .string()
+    .optional()
+    .describe('Section targets: the section sha256 from outline or a section read; the edit applies only if the section is unchanged.'),
   normalize_newlines: z.boolean().optional().describe("Convert the content's newlines to the file's style (default true)."),
   dry_run: z.boolean().optional().describe('Validate and preview, write nothing.'),
 });

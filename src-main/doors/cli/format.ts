@@ -31,7 +31,9 @@ export function progressBar(stream: NodeJS.WritableStream & { isTTY?: boolean },
       const width = 30;
       const frac = Math.min(1, done / total);
       const full = Math.round(frac * width);
-      stream.write(`\r${label} [${'#'.repeat(full)}${'-'.repeat(width - full)}] ${(frac * 100).toFixed(0).padStart(3)}% ${bytesHuman(done)} / ${bytesHuman(total)}`);
+      stream.write(
+        `\r${label} [${'#'.repeat(full)}${'-'.repeat(width - full)}] ${(frac * 100).toFixed(0).padStart(3)}% ${bytesHuman(done)} / ${bytesHuman(total)}`,
+      );
       drawn = true;
     },
     clear(): void {

@@ -49,14 +49,21 @@ export function registerMcp(program: Command, io: CliIO): void {
     .action(async (f: { root: string; path?: string; since?: string; json?: boolean }) => {
       try {
         const since = f.since === undefined ? undefined : /^\d+$/.test(f.since) ? Number(f.since) : f.since;
-        const r = await handle('audit_log', { ...(f.path ? { path: f.path } : {}), ...(since !== undefined ? { since } : {}) }, { kind: 'human', name: 'cli' }, { workspace: resolve(f.root) });
+        const r = await handle(
+          'audit_log',
+          { ...(f.path ? { path: f.path } : {}), ...(since !== undefined ? { since } : {}) },
+          { kind: 'human', name: 'cli' },
+          { workspace: resolve(f.root) },
+        );
         if (f.json) {
           io.stdout.write(JSON.stringify(r) + '\n');
           return;
         }
         for (const e of r.entries) {
           const range = e.range?.start_line ? ` lines ${e.range.start_line}-${e.range.end_line}` : '';
-          io.stdout.write(`${e.time} ${e.actor.kind}:${e.actor.name} ${e.op} ${e.path ?? '-'}${range} ${e.outcome}${e.code ? ` ${e.code}` : ''}${e.reason ? ` (${e.reason})` : ''}\n`);
+          io.stdout.write(
+            `${e.time} ${e.actor.kind}:${e.actor.name} ${e.op} ${e.path ?? '-'}${range} ${e.outcome}${e.code ? ` ${e.code}` : ''}${e.reason ? ` (${e.reason})` : ''}\n`,
+          );
         }
       } catch (err) {
         throw new Exit(printError(err, Boolean(f.json), io));

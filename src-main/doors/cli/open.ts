@@ -26,7 +26,11 @@ function serveStateOf(workspace: string): ServeState | null {
   try {
     const state = JSON.parse(readFileSync(join(workspace, '.folio', 'serve.json'), 'utf8')) as Partial<ServeState>;
     return typeof state.url === 'string' && Number.isInteger(state.pid)
-      ? { url: state.url, pid: state.pid as number, token: typeof state.token === 'string' ? state.token : (new URL(state.url).searchParams.get('token') ?? '') }
+      ? {
+          url: state.url,
+          pid: state.pid as number,
+          token: typeof state.token === 'string' ? state.token : (new URL(state.url).searchParams.get('token') ?? ''),
+        }
       : null;
   } catch {
     return null;

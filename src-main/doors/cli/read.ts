@@ -49,27 +49,41 @@ export function formatReadHeader(r: OpOutput<'read'>): string {
       : r.start_line === null
         ? 'none'
         : `${count(r.start_line)}-${count(r.end_line ?? r.start_line)}`;
-  const total = r.total_lines === null ? `indexing ${((100 * (r.indexing?.bytes_done ?? 0)) / Math.max(1, r.indexing?.total_bytes ?? 1)).toFixed(0)}%` : `${count(r.total_lines)} lines`;
+  const total =
+    r.total_lines === null
+      ? `indexing ${((100 * (r.indexing?.bytes_done ?? 0)) / Math.max(1, r.indexing?.total_bytes ?? 1)).toFixed(0)}%`
+      : `${count(r.total_lines)} lines`;
   const rows = [
     '---',
     `path: ${r.path}`,
-    `range: lines ${lines} (bytes ${count(r.start_byte)}-${count(r.end_byte)})` + (r.page ? `, page ${r.page}${r.next_page ? ` (next: --page ${r.next_page})` : ' (last)'}` : ''),
+    `range: lines ${lines} (bytes ${count(r.start_byte)}-${count(r.end_byte)})` +
+      (r.page ? `, page ${r.page}${r.next_page ? ` (next: --page ${r.next_page})` : ' (last)'}` : ''),
     `total: ${total}, ${bytesHuman(r.version.size)}`,
     `version: ${r.version.etag}`,
   ];
   // UTF-8 is the rule and goes unsaid; anything else (UTF-16, a detected legacy encoding) is worth a line.
-  if (r.encoding !== 'utf-8') rows.push(`encoding: ${r.encoding}${r.bom ? ' (BOM)' : ''}${r.encoding_confidence !== undefined ? `, confidence ${r.encoding_confidence}` : ''}`);
+  if (r.encoding !== 'utf-8')
+    rows.push(`encoding: ${r.encoding}${r.bom ? ' (BOM)' : ''}${r.encoding_confidence !== undefined ? `, confidence ${r.encoding_confidence}` : ''}`);
   if (r.next_start_byte !== undefined && r.next_start_byte !== null) rows.push(`next: --bytes ${r.next_start_byte}`);
-  if (r.line_cut) rows.push(`cut: line ${count(r.line_cut.line)} is longer than the window (bytes ${count(r.line_cut.line_start_byte)}-${count(r.line_cut.line_end_byte)})`);
+  if (r.line_cut)
+    rows.push(`cut: line ${count(r.line_cut.line)} is longer than the window (bytes ${count(r.line_cut.line_start_byte)}-${count(r.line_cut.line_end_byte)})`);
   if (r.invalid_utf8) rows.push(`invalid utf-8: ${r.invalid_utf8.replaced} replaced with U+FFFD, first at byte ${count(r.invalid_utf8.first_offset)}`);
   for (const a of r.adjustments ?? []) rows.push(`adjusted ${a.edge}: ${count(a.from)} -> ${count(a.to)} (${a.reason})`);
   if (r.section) rows.push(`section: ${r.section.path} (lines ${count(r.section.line)}-${count(r.section.end_line)}, sha256 ${r.section.sha256})`);
-  if (r.json) rows.push(`json: ${r.json.matches.length} match(es) of ${r.json.json_path}: ${r.json.matches.slice(0, 5).map((m) => m.pointer || '/').join(', ')}${r.json.matches.length > 5 ? ', ...' : ''}`);
+  if (r.json)
+    rows.push(
+      `json: ${r.json.matches.length} match(es) of ${r.json.json_path}: ${r.json.matches
+        .slice(0, 5)
+        .map((m) => m.pointer || '/')
+        .join(', ')}${r.json.matches.length > 5 ? ', ...' : ''}`,
+    );
   if (r.tokens) {
     const t = r.tokens;
     rows.push(
       `tokens: ${count(t.count)} (${t.tokenizer})` +
-        (t.start_token !== undefined ? `, file tokens ${count(t.start_token)}-${count(t.end_token ?? t.start_token)} (next: --tokens ${t.end_token}-...)` : '') +
+        (t.start_token !== undefined
+          ? `, file tokens ${count(t.start_token)}-${count(t.end_token ?? t.start_token)} (next: --tokens ${t.end_token}-...)`
+          : '') +
         (t.page !== undefined ? `, page ${t.page}${t.next_page ? ` (next: --page ${t.next_page})` : ' (last)'}` : ''),
     );
   }
@@ -164,9 +178,12 @@ export function registerRead(program: Command, io: CliIO): void {
         // The CLI passes the name on; the api names the known ones in its error.
         ...(f.tokenizer !== undefined ? { tokenizer: f.tokenizer as ReadInput['tokenizer'] } : {}),
       };
-      const modes = ['lines', 'bytes', 'range', 'head', 'tail', 'full', 'section', 'jsonPath', 'tokens', 'pageTokens'].filter((m) => f[m as keyof ReadFlags] !== undefined);
+      const modes = ['lines', 'bytes', 'range', 'head', 'tail', 'full', 'section', 'jsonPath', 'tokens', 'pageTokens'].filter(
+        (m) => f[m as keyof ReadFlags] !== undefined,
+      );
       if (f.page !== undefined && f.pageTokens === undefined) modes.push('page');
-      if (modes.length > 1) throw new Exit(usage(io, `give one read mode, got --${modes.map((m) => m.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())).join(' and --')}`));
+      if (modes.length > 1)
+        throw new Exit(usage(io, `give one read mode, got --${modes.map((m) => m.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())).join(' and --')}`));
       try {
         const r = await handle('read', input, HUMAN);
         io.stdout.write(f.json ? JSON.stringify(r) + '\n' : formatRead(r));

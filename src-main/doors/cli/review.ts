@@ -40,11 +40,7 @@ function entryLine(e: ReviewJournalEntry): string {
 
 function formatShow(o: OpOutput<'review_show'>): string {
   const p = o.proposal;
-  const out = [
-    `proposal ${p.id}: ${p.status}`,
-    `path: ${p.path}  (${targetText(p.target)})`,
-    `proposed by ${who(p.actor)} at ${p.created_at}`,
-  ];
+  const out = [`proposal ${p.id}: ${p.status}`, `path: ${p.path}  (${targetText(p.target)})`, `proposed by ${who(p.actor)} at ${p.created_at}`];
   if (p.decided_by) out.push(`decided by ${who(p.decided_by)} at ${p.decided_at}${p.edited ? ' (edited before approving)' : ''}`);
   if (p.reason) out.push(`reason: ${p.reason}`);
   if (p.conflict) out.push(`conflict: ${String(p.conflict.code)}: ${String(p.conflict.message)}`);
@@ -79,14 +75,16 @@ export function registerReview(program: Command, io: CliIO): void {
     .addOption(new Option('--status <status>', 'only this status').choices(['pending', 'applied', 'rejected', 'conflict']))
     .option('--path <file>', 'only proposals for this file')
     .action((f: Common & { status?: 'pending' | 'applied' | 'rejected' | 'conflict'; path?: string }) =>
-      run(f, 'review_list', { status: f.status, path: abs(f.path) }, (o) => (o.proposals.length ? o.proposals.map(proposalLine).join('\n') + '\n' : 'no proposals\n')),
+      run(f, 'review_list', { status: f.status, path: abs(f.path) }, (o) =>
+        o.proposals.length ? o.proposals.map(proposalLine).join('\n') + '\n' : 'no proposals\n',
+      ),
     );
 
   sub('show', 'Show one proposal: its diff, status and decision.')
     .argument('<id>', 'proposal id')
     .action((id: string, f: Common) => run(f, 'review_show', { id }, formatShow));
 
-  sub('approve', 'Apply a pending proposal (with --content-file: your text instead of the agent\'s).')
+  sub('approve', "Apply a pending proposal (with --content-file: your text instead of the agent's).")
     .argument('<id>', 'proposal id')
     .option('--content-file <file>', 'edit-then-approve: apply the text of this file instead')
     .action((id: string, f: Common & { contentFile?: string }) => {
@@ -99,14 +97,24 @@ export function registerReview(program: Command, io: CliIO): void {
           throw new Exit(2);
         }
       }
-      return run(f, 'review_approve', { id, ...(content !== undefined ? { content } : {}) }, (o) => `${o.preview.trimEnd()}\napproved ${o.proposal.id}: applied to ${o.proposal.path} (journal ${o.entry.id})\n`);
+      return run(
+        f,
+        'review_approve',
+        { id, ...(content !== undefined ? { content } : {}) },
+        (o) => `${o.preview.trimEnd()}\napproved ${o.proposal.id}: applied to ${o.proposal.path} (journal ${o.entry.id})\n`,
+      );
     });
 
   sub('reject', 'Reject a pending proposal.')
     .argument('<id>', 'proposal id')
     .option('--reason <text>', 'why (the agent sees it)')
     .action((id: string, f: Common & { reason?: string }) =>
-      run(f, 'review_reject', { id, ...(f.reason !== undefined ? { reason: f.reason } : {}) }, (o) => `rejected ${o.proposal.id}${o.proposal.reason ? `: ${o.proposal.reason}` : ''}\n`),
+      run(
+        f,
+        'review_reject',
+        { id, ...(f.reason !== undefined ? { reason: f.reason } : {}) },
+        (o) => `rejected ${o.proposal.id}${o.proposal.reason ? `: ${o.proposal.reason}` : ''}\n`,
+      ),
     );
 
   for (const action of ['undo', 'redo'] as const) {

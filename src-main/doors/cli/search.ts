@@ -37,24 +37,30 @@ export function registerSearch(program: Command, io: CliIO): void {
     })
     .option('--start-byte <n>', 'start at this byte (a next_start_byte cursor)', int('--start-byte'))
     .option('--json', 'print the response as one JSON object')
-    .action(async (file: string, regex: string, f: { max?: number; ignoreCase?: boolean; count?: boolean; lines?: { start: number; end: number }; startByte?: number; json?: boolean }) => {
-      const input: SearchInput = {
-        path: file,
-        pattern: regex,
-        ...(f.ignoreCase ? { flags: 'i' } : {}),
-        ...(f.max !== undefined ? { max: f.max } : {}),
-        ...(f.count ? { count_only: true } : {}),
-        ...(f.lines ? { start_line: f.lines.start, end_line: f.lines.end } : {}),
-        ...(f.startByte !== undefined ? { start_byte: f.startByte } : {}),
-      };
-      const bar = f.json ? undefined : progressBar(io.stderr, 'searching');
-      try {
-        const r = await handle('search', input, HUMAN, { onProgress: (p) => bar?.update(p.bytesDone, p.totalBytes) });
-        bar?.clear();
-        io.stdout.write(f.json ? JSON.stringify(r) + '\n' : formatSearch(r, Boolean(f.count)));
-      } catch (err) {
-        bar?.clear();
-        throw new Exit(printError(err, Boolean(f.json), io));
-      }
-    });
+    .action(
+      async (
+        file: string,
+        regex: string,
+        f: { max?: number; ignoreCase?: boolean; count?: boolean; lines?: { start: number; end: number }; startByte?: number; json?: boolean },
+      ) => {
+        const input: SearchInput = {
+          path: file,
+          pattern: regex,
+          ...(f.ignoreCase ? { flags: 'i' } : {}),
+          ...(f.max !== undefined ? { max: f.max } : {}),
+          ...(f.count ? { count_only: true } : {}),
+          ...(f.lines ? { start_line: f.lines.start, end_line: f.lines.end } : {}),
+          ...(f.startByte !== undefined ? { start_byte: f.startByte } : {}),
+        };
+        const bar = f.json ? undefined : progressBar(io.stderr, 'searching');
+        try {
+          const r = await handle('search', input, HUMAN, { onProgress: (p) => bar?.update(p.bytesDone, p.totalBytes) });
+          bar?.clear();
+          io.stdout.write(f.json ? JSON.stringify(r) + '\n' : formatSearch(r, Boolean(f.count)));
+        } catch (err) {
+          bar?.clear();
+          throw new Exit(printError(err, Boolean(f.json), io));
+        }
+      },
+    );
 }

@@ -63,13 +63,15 @@ interface Flags {
   root?: string;
 }
 
-const jsonValue = (flag: string) => (v: string): unknown => {
-  try {
-    return JSON.parse(v) as unknown;
-  } catch {
-    throw new InvalidArgumentError(`${flag} takes a JSON value (quote strings: '"text"'), got ${v}`);
-  }
-};
+const jsonValue =
+  (flag: string) =>
+  (v: string): unknown => {
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      throw new InvalidArgumentError(`${flag} takes a JSON value (quote strings: '"text"'), got ${v}`);
+    }
+  };
 
 /** The target the flags name, or a usage message. */
 function targetOf(f: Flags): UpsertInput['target'] | string {
@@ -89,7 +91,8 @@ function targetOf(f: Flags): UpsertInput['target'] | string {
     if (jsonOps !== 1) return 'with --json-path give one of --json-set, --json-insert, --json-delete';
     const line = f.jsonlLine !== undefined ? { jsonl_line: f.jsonlLine } : {};
     if (f.jsonDelete) return { json: { path: f.jsonPath, op: 'delete', ...line } };
-    if (f.jsonInsert !== undefined) return { json: { path: f.jsonPath, op: 'insert', value: f.jsonInsert, ...(f.index !== undefined ? { index: f.index } : {}), ...line } };
+    if (f.jsonInsert !== undefined)
+      return { json: { path: f.jsonPath, op: 'insert', value: f.jsonInsert, ...(f.index !== undefined ? { index: f.index } : {}), ...line } };
     return { json: { path: f.jsonPath, op: 'set', value: f.jsonSet, ...line } };
   }
   return f.insertAt !== undefined
@@ -174,7 +177,8 @@ export function registerUpsert(program: Command, io: CliIO): void {
       if (typeof target === 'string') throw new Exit(usage(io, target));
       const sources = [f.content !== undefined, f.contentFile, f.contentStdin].filter(Boolean).length;
       if (sources > 1) throw new Exit(usage(io, 'give one of --content, --content-file, --content-stdin'));
-      if (!f.delete && f.jsonPath === undefined && sources === 0) throw new Exit(usage(io, 'give the new text with --content, --content-file or --content-stdin'));
+      if (!f.delete && f.jsonPath === undefined && sources === 0)
+        throw new Exit(usage(io, 'give the new text with --content, --content-file or --content-stdin'));
       try {
         const content = f.content ?? (f.contentFile ? readFileSync(f.contentFile, 'utf8') : f.contentStdin ? await readStdin() : undefined);
         const input: UpsertInput = {

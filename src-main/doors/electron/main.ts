@@ -78,7 +78,12 @@ const menuActions: MenuActions = { showOpenDialog: () => void showOpenDialog(), 
 
 /** The menu with the current recent list (an unreadable list is an empty menu, not a crash). */
 async function refreshMenu(entries?: OpOutput<'recent_list'>['entries']): Promise<void> {
-  const list = entries ?? (await handle('recent_list', {}, ELECTRON_ACTOR).then((o) => o.entries, () => []));
+  const list =
+    entries ??
+    (await handle('recent_list', {}, ELECTRON_ACTOR).then(
+      (o) => o.entries,
+      () => [],
+    ));
   setAppMenu(list, menuActions);
 }
 
@@ -132,9 +137,7 @@ function registerAppProtocol(): void {
   });
 }
 
-protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-]);
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();

@@ -74,7 +74,10 @@ function shellOf(read: ReadOutput): string {
   const lines = read.content.replace(/\r?\n$/, '').split('\n', HTML_ROWS);
   const digits = Math.max(5, String(firstLine + lines.length - 1).length + 1);
   const rows = lines
-    .map((text, i) => `<div class="plain-line"><span class="plain-line-no">${firstLine + i}</span><span class="plain-line-text">${escapeHtml(text.replace(/\r$/, ''))}</span></div>`)
+    .map(
+      (text, i) =>
+        `<div class="plain-line"><span class="plain-line-no">${firstLine + i}</span><span class="plain-line-text">${escapeHtml(text.replace(/\r$/, ''))}</span></div>`,
+    )
     .join('');
   return (
     `<div class="app" data-first-window=""><header class="app-header"><h1>Folio</h1></header>` +
@@ -89,5 +92,8 @@ function escapeHtml(text: string): string {
 
 /** JSON that can sit inside a <script> element: no "</script", no "<!--", no line separators that old parsers choke on. */
 function jsonForHtml(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }

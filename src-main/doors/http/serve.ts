@@ -161,7 +161,9 @@ async function routeRequest(req: IncomingMessage, res: ServerResponse, ctx: Rout
   if (isPage && hasRightQueryToken(url, ctx.auth)) {
     // The trade: the cookie for the token, and the same page (its file parameter
     // included) at a URL without it, which then loads with its first window.
-    res.writeHead(303, { Location: withoutToken(url), 'Set-Cookie': pageCookieOf(ctx.auth), 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).end();
+    res
+      .writeHead(303, { Location: withoutToken(url), 'Set-Cookie': pageCookieOf(ctx.auth), 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' })
+      .end();
     return;
   }
   if (isPage && (await servePageWithFirstWindow(req, res, url, ctx))) return;
@@ -226,11 +228,7 @@ function allowedHostsOf(host: string, port: number): ReadonlySet<string> {
 /** Best effort: a missing opener (headless machine) is not an error, the URL is printed anyway. */
 function openInBrowser(url: string): void {
   const [command, args] =
-    process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', url]]
-        : ['xdg-open', [url]];
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
   try {
     const child = spawn(command, args, { detached: true, stdio: 'ignore' });
     child.on('error', () => {});

@@ -40,12 +40,7 @@ export function rendererFileOf(rendererDir: string, urlPath: string): string | n
   return join(rendererDir, rel);
 }
 
-export async function serveRendererFile(
-  rendererDir: string,
-  urlPath: string,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
+export async function serveRendererFile(rendererDir: string, urlPath: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('method not allowed\n');
     return;

@@ -10,7 +10,17 @@
  * from the parser are UTF-16 positions; answers give bytes of the file.
  */
 import { readFileSync } from 'node:fs';
-import { applyEdits, findNodeAtLocation, getNodeValue, modify, parseTree, printParseErrorCode, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser';
+import {
+  applyEdits,
+  findNodeAtLocation,
+  getNodeValue,
+  modify,
+  parseTree,
+  printParseErrorCode,
+  type FormattingOptions,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser';
 import { JSONPath } from 'jsonpath-plus';
 import { FolioError } from '../errors.ts';
 import { onStableVersion, type TextVersion } from '../read/text-version.ts';
@@ -191,7 +201,11 @@ export function queryJson(doc: JsonDoc, expr: string, path: string): JsonMatch[]
   }
   if (!results.length) throw notFound(doc, expr, simplePathSegments(expr), path);
   if (results.length > JSON_LIMITS.maxMatches) {
-    throw new FolioError('too_large', `json_path "${expr}" selects ${results.length} values; at most ${JSON_LIMITS.maxMatches} per read`, { json_path: expr, matches: results.length, limit: JSON_LIMITS.maxMatches });
+    throw new FolioError('too_large', `json_path "${expr}" selects ${results.length} values; at most ${JSON_LIMITS.maxMatches} per read`, {
+      json_path: expr,
+      matches: results.length,
+      limit: JSON_LIMITS.maxMatches,
+    });
   }
   return results.map((r) => {
     const segments = segmentsOfPointer(doc.root, r.pointer);
@@ -249,7 +263,10 @@ export function jsonEdit(doc: JsonDoc, expr: string, edit: JsonEditOp, path: str
   if (edit.op === 'insert') {
     const node = findNodeAtLocation(doc.root, segments);
     if (node?.type !== 'array') {
-      throw new FolioError('invalid_input', `insert needs an array at ${expr}; it is ${node?.type ?? 'missing'} (use set for object members)`, { json_path: expr, type: node?.type ?? null });
+      throw new FolioError('invalid_input', `insert needs an array at ${expr}; it is ${node?.type ?? 'missing'} (use set for object members)`, {
+        json_path: expr,
+        type: node?.type ?? null,
+      });
     }
     const length = node.children?.length ?? 0;
     const index = edit.index ?? length;

@@ -307,7 +307,11 @@ export function findSection(outline: Outline, query: string): Heading {
       candidates: found.slice(0, 50).map((h, i) => ({ ...brief(h), ref: `${query.trim()}[${i + 1}]` })),
     });
   }
-  const last = (indexed && pick !== null ? indexed[1]! : query).split(/\s+>\s+/).at(-1)!.trim().toLowerCase();
+  const last = (indexed && pick !== null ? indexed[1]! : query)
+    .split(/\s+>\s+/)
+    .at(-1)!
+    .trim()
+    .toLowerCase();
   const similar = outline.headings.filter((h) => h.text.toLowerCase().includes(last) || last.includes(h.text.toLowerCase())).slice(0, 20);
   throw new FolioError('not_found', `no section "${query}" in ${outline.path}${pick !== null && found.length ? ` (it has ${found.length} match(es))` : ''}`, {
     path: outline.path,

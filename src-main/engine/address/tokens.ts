@@ -61,7 +61,7 @@ function* piecesOf(text: string): Generator<string> {
   for (const run of text.matchAll(LONG_RUN)) {
     if (run.index > at) yield text.slice(at, run.index);
     const end = run.index + run[0].length;
-    for (let cut = run.index; cut < end; ) {
+    for (let cut = run.index; cut < end;) {
       let next = Math.min(end, cut + MAX_RUN_CHARS);
       // Never between the halves of a surrogate pair.
       if (next < end && (text.charCodeAt(next) & 0xfc00) === 0xdc00) next++;
@@ -157,7 +157,17 @@ async function mapOf(path: string, etag: string, size: number, bomLen: number, t
   let m = maps.get(key);
   if (!m) {
     const start = { lineIdx: 0, byte: Math.min(bomLen, size), tokens: 0 };
-    m = { path, size, bomLen, count: await tokenCounter(tokenizer), checkpoints: [start], done: start, complete: size <= bomLen, pages: new Map(), queue: Promise.resolve() };
+    m = {
+      path,
+      size,
+      bomLen,
+      count: await tokenCounter(tokenizer),
+      checkpoints: [start],
+      done: start,
+      complete: size <= bomLen,
+      pages: new Map(),
+      queue: Promise.resolve(),
+    };
     if (maps.size >= 16) maps.delete(maps.keys().next().value!);
     maps.set(key, m);
   }
@@ -275,7 +285,10 @@ function totalOf(m: TokenMap): number | null {
 /** The whole lines covering tokens [start, end) of the file. */
 export async function tokenRangeSpan(f: FileRef, tokenizer: string, start: number, end: number): Promise<TokenSpan> {
   if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start) {
-    throw new FolioError('invalid_range', `token range ${start}-${end} is invalid: 0-based, end exclusive, start < end`, { token_start: start, token_end: end });
+    throw new FolioError('invalid_range', `token range ${start}-${end} is invalid: 0-based, end exclusive, start < end`, {
+      token_start: start,
+      token_end: end,
+    });
   }
   const m = await mapOf(f.path, f.etag, f.size, f.bomLen, tokenizer);
   return serialized(m, () => spanOfTokens(m, tokenizer, start, end));
@@ -284,7 +297,11 @@ export async function tokenRangeSpan(f: FileRef, tokenizer: string, start: numbe
 async function spanOfTokens(m: TokenMap, tokenizer: string, start: number, end: number): Promise<TokenSpan> {
   const first = await lineOfToken(m, start);
   if (!first) {
-    throw new FolioError('out_of_bounds', `token ${start} is past the end of the file (${m.done.tokens} tokens of ${tokenizer})`, { token_start: start, total_tokens: m.done.tokens, tokenizer });
+    throw new FolioError('out_of_bounds', `token ${start} is past the end of the file (${m.done.tokens} tokens of ${tokenizer})`, {
+      token_start: start,
+      total_tokens: m.done.tokens,
+      tokenizer,
+    });
   }
   const notes: string[] = [];
   let last = await lineOfToken(m, end - 1);
@@ -349,10 +366,25 @@ async function pageOfTokens(m: TokenMap, f: FileRef, budget: number, page: numbe
   const pages = starts.length - 1;
   if (pages === 0 && page === 1) {
     const at = starts[0]!;
-    return { page, nextPage: null, startLine: 1, endLine: 0, startByte: at.byte, endByte: at.byte, startToken: 0, endToken: 0, totalTokens: 0, notes: ['the file is empty'] };
+    return {
+      page,
+      nextPage: null,
+      startLine: 1,
+      endLine: 0,
+      startByte: at.byte,
+      endByte: at.byte,
+      startToken: 0,
+      endToken: 0,
+      totalTokens: 0,
+      notes: ['the file is empty'],
+    };
   }
   if (page > pages) {
-    throw new FolioError('beyond_end', `page ${page} is past the last page (${Math.max(1, pages)}) of ${budget}-token pages`, { page, last_page: Math.max(1, pages), page_tokens: budget });
+    throw new FolioError('beyond_end', `page ${page} is past the last page (${Math.max(1, pages)}) of ${budget}-token pages`, {
+      page,
+      last_page: Math.max(1, pages),
+      page_tokens: budget,
+    });
   }
   const a = starts[page - 1]!;
   const b = starts[page]!;

@@ -88,9 +88,7 @@ export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
   const inThread = threads === 0 || identity.size < (opts.smallFileBytes ?? SMALL_FILE_BYTES);
   const counts = new Uint32Array(new SharedArrayBuffer(blocks * 4));
   const pieces = inThread ? 1 : Math.min(threads, blocks);
-  const bounds = Array.from({ length: pieces + 1 }, (_, i) =>
-    Math.min(identity.size, Math.floor((i * blocks) / pieces) * BLOCK_SIZE),
-  );
+  const bounds = Array.from({ length: pieces + 1 }, (_, i) => Math.min(identity.size, Math.floor((i * blocks) / pieces) * BLOCK_SIZE));
   const progressArr = new Int32Array(new SharedArrayBuffer(4 * pieces));
   const cancelFlag = new Int32Array(new SharedArrayBuffer(4));
 
@@ -180,18 +178,20 @@ export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
     live.absorbCounts(counts, contiguousBlocks());
     opts.onProgress?.(progress());
   }, opts.progressIntervalMs ?? 50);
-  const jobs = Array.from({ length: pieces }, (_, i) =>
-    pool(threads).run({
-      path: identity.path,
-      layout,
-      start: bounds[i]!,
-      end: bounds[i + 1]!,
-      isLast: i === pieces - 1,
-      counts: counts.buffer as SharedArrayBuffer,
-      progress: progressArr.buffer as SharedArrayBuffer,
-      slot: i,
-      cancel: cancelFlag.buffer as SharedArrayBuffer,
-    }).done,
+  const jobs = Array.from(
+    { length: pieces },
+    (_, i) =>
+      pool(threads).run({
+        path: identity.path,
+        layout,
+        start: bounds[i]!,
+        end: bounds[i + 1]!,
+        isLast: i === pieces - 1,
+        counts: counts.buffer as SharedArrayBuffer,
+        progress: progressArr.buffer as SharedArrayBuffer,
+        slot: i,
+        cancel: cancelFlag.buffer as SharedArrayBuffer,
+      }).done,
   );
   const done = Promise.all(jobs)
     .then((results) => {

@@ -56,7 +56,15 @@ export function statRegularFile(path: string): FileIdentity {
   }
   if (st.isDirectory()) throw new FolioError('is_directory', `is a directory, not a file: ${abs}`, { path: abs });
   if (!st.isFile()) {
-    const kind = st.isFIFO() ? 'FIFO' : st.isSocket() ? 'socket' : st.isCharacterDevice() ? 'character device' : st.isBlockDevice() ? 'block device' : 'special file';
+    const kind = st.isFIFO()
+      ? 'FIFO'
+      : st.isSocket()
+        ? 'socket'
+        : st.isCharacterDevice()
+          ? 'character device'
+          : st.isBlockDevice()
+            ? 'block device'
+            : 'special file';
     throw new FolioError('not_regular_file', `not a regular file (${kind}): ${abs}`, { path: abs, kind });
   }
   const id = identityOf(abs, st);
@@ -102,8 +110,5 @@ export function edgeHashes(path: string, size: number): { head: string; tail: st
 
 /** The etag of a file version: changes whenever content could have changed. */
 export function etagOf(id: FileIdentity): string {
-  return createHash('sha256')
-    .update(`${id.dev}:${id.ino}:${id.size}:${id.mtimeNs}:${id.ctimeNs}`)
-    .digest('base64url')
-    .slice(0, 20);
+  return createHash('sha256').update(`${id.dev}:${id.ino}:${id.size}:${id.mtimeNs}:${id.ctimeNs}`).digest('base64url').slice(0, 20);
 }

@@ -343,11 +343,7 @@ export class LineIndex {
         cr: this.facts.cr - overlap.cr + r.cr,
         crlf: this.facts.crlf - overlap.crlf + r.crlf,
         firstInvalid:
-          this.facts.firstInvalid !== null && this.facts.firstInvalid < from
-            ? this.facts.firstInvalid
-            : r.firstInvalid >= 0
-              ? r.firstInvalid
-              : null,
+          this.facts.firstInvalid !== null && this.facts.firstInvalid < from ? this.facts.firstInvalid : r.firstInvalid >= 0 ? r.firstInvalid : null,
         pendingUtf8: 0,
       };
       this.lastUnit = lastUnitOf(fd, now.size, this.layout);

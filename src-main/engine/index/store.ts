@@ -103,4 +103,3 @@ export function forgetIndexes(path?: string): void {
   entries.clear();
   if (path) dropIndex(statRegularFile(path).path);
 }
-

@@ -65,8 +65,7 @@ export function kernelWasmPath() {
     if (existsSync(path)) return path;
   }
   throw new Error(
-    `WASM kernels not built: none of ${candidates.map((u) => fileURLToPath(u)).join(', ')} exists. ` +
-      'Run `npm run build:wasm` (or set FOLIO_WASM_PATH).',
+    `WASM kernels not built: none of ${candidates.map((u) => fileURLToPath(u)).join(', ')} exists. ` + 'Run `npm run build:wasm` (or set FOLIO_WASM_PATH).',
   );
 }
 

@@ -9,17 +9,7 @@
  */
 import { FolioError } from '../errors.ts';
 import type { TextCodec } from '../text/codec.ts';
-import {
-  checkNonNegInt,
-  cutNote,
-  endOfLineWithNl,
-  invalidRange,
-  linesText,
-  spanText,
-  startOfLine,
-  windowFrom,
-  type ReadContext,
-} from './read-context.ts';
+import { checkNonNegInt, cutNote, endOfLineWithNl, invalidRange, linesText, spanText, startOfLine, windowFrom, type ReadContext } from './read-context.ts';
 import type { Adjustment, ReadResult } from './read-result.ts';
 
 /** What a byte offset can be inside of, for adjustment reasons. */

@@ -143,10 +143,7 @@ export async function factsOf(path: string, opts: OpenOptions & { hash?: boolean
     // Most files index in a few ms: wait briefly so their answers carry total lines;
     // a bigger file answers from the live index at once and reports progress.
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      build.done.catch(() => undefined),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, waitForIndexMs))),
-    ]);
+    await Promise.race([build.done.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, waitForIndexMs)))]);
     clearTimeout(timer);
   }
   const index = build.index;

@@ -7,16 +7,7 @@
  */
 import { FolioError } from '../errors.ts';
 import { readBytes } from '../text/window.ts';
-import {
-  checkNonNegInt,
-  cutNote,
-  invalidRange,
-  linesText,
-  spanText,
-  startOfLine,
-  windowFrom,
-  type ReadContext,
-} from './read-context.ts';
+import { checkNonNegInt, cutNote, invalidRange, linesText, spanText, startOfLine, windowFrom, type ReadContext } from './read-context.ts';
 import type { LineCut, RangeContent, ReadResult } from './read-result.ts';
 
 export function readLines(ctx: ReadContext, ranges: { start: number; end: number }[]): Partial<ReadResult> {
@@ -74,7 +65,9 @@ export function readLines(ctx: ReadContext, ranges: { start: number; end: number
       } else {
         endByte = w.end;
         endLine = index.lineAt(endByte - 1) + 1;
-        ctx.notes.push(`lines ${r.start}-${r.end} cut after line ${endLine} at the ${ctx.cap}-byte cap; continue with ranges [{start: ${endLine + 1}, end: ${r.end}}]`);
+        ctx.notes.push(
+          `lines ${r.start}-${r.end} cut after line ${endLine} at the ${ctx.cap}-byte cap; continue with ranges [{start: ${endLine + 1}, end: ${r.end}}]`,
+        );
       }
     }
     const content = linesText(ctx, startByte, endByte, r.start, !cut);

@@ -7,15 +7,7 @@
  */
 import { FolioError } from '../errors.ts';
 import { codePoints } from '../text/window.ts';
-import {
-  endOfLineWithNl,
-  invalidRange,
-  lastNewlineBefore,
-  linesText,
-  spanText,
-  windowFrom,
-  type ReadContext,
-} from './read-context.ts';
+import { endOfLineWithNl, invalidRange, lastNewlineBefore, linesText, spanText, windowFrom, type ReadContext } from './read-context.ts';
 import type { LineCut, ReadResult } from './read-result.ts';
 
 // Page start bytes per (version, budget): page k+1 starts where page k ends.

@@ -13,10 +13,7 @@ export interface SearchPathOptions extends Omit<SearchOptions, 'startByte' | 'en
   endLine?: number;
 }
 
-export async function searchPath(
-  path: string,
-  opts: SearchPathOptions,
-): Promise<SearchResult & { path: string; version: Version; totalLines: number | null }> {
+export async function searchPath(path: string, opts: SearchPathOptions): Promise<SearchResult & { path: string; version: Version; totalLines: number | null }> {
   const facts = await factsOf(path);
   if (facts.verdict.isBinary) throw binaryFileError(facts);
   const index = await openIndex(path, { signal: opts.signal, onProgress: opts.onProgress });
@@ -27,7 +24,11 @@ export async function searchPath(
       throw new FolioError('invalid_range', `start_line must be >= 1, got ${opts.startLine}`, { start_line: opts.startLine });
     }
     startByte = index.lineStart(opts.startLine - 1);
-    if (startByte < 0) throw new FolioError('out_of_bounds', `line ${opts.startLine} is past the end (${index.lineCount} lines)`, { start_line: opts.startLine, total_lines: index.lineCount });
+    if (startByte < 0)
+      throw new FolioError('out_of_bounds', `line ${opts.startLine} is past the end (${index.lineCount} lines)`, {
+        start_line: opts.startLine,
+        total_lines: index.lineCount,
+      });
   }
   if (opts.endLine !== undefined) {
     if (endByte !== undefined) throw new FolioError('invalid_input', 'give end_line or end_byte, not both', {});

@@ -30,14 +30,7 @@ import { openForRead } from '../index/identity.ts';
 import { defaultThreads } from '../index/builder.ts';
 import type { LineIndex } from '../index/line-index.ts';
 import { searchBudgetMs, searchTimeoutError, type PieceProgress } from './search-budget.ts';
-import {
-  planSearch,
-  RangeSearch,
-  type RangeJob,
-  type RangeResult,
-  type RawMatch,
-  type SearchPlan,
-} from './search-worker.mjs';
+import { planSearch, RangeSearch, type RangeJob, type RangeResult, type RawMatch, type SearchPlan } from './search-worker.mjs';
 
 export interface SearchOptions {
   /** JavaScript RegExp source. */
@@ -191,8 +184,7 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
       matches: Atomics.load(progress, 2 * i + 1),
     }));
   const bytesDone = () => pieceProgress().reduce((n, p) => n + Math.min(p.bytesDone, p.end - p.start), 0);
-  const timeoutError = (done: PieceProgress[]) =>
-    searchTimeoutError(index, { pattern: plan.pattern, flags: plan.flags, start, end, budgetMs }, done);
+  const timeoutError = (done: PieceProgress[]) => searchTimeoutError(index, { pattern: plan.pattern, flags: plan.flags, start, end, budgetMs }, done);
   const jobs: RangeJob[] = Array.from({ length: pieces }, (_, i) => ({
     path: index.path,
     pattern: plan.pattern,
@@ -284,7 +276,16 @@ async function searchInThread(
     throw fromFsError(err, path);
   }
   try {
-    const rs = new RangeSearch({ plan, fd, start: job.start, end: job.end, countOnly: job.countOnly, maxMatches: job.maxMatches, maxLineChars: job.maxLineChars, encoding: job.encoding });
+    const rs = new RangeSearch({
+      plan,
+      fd,
+      start: job.start,
+      end: job.end,
+      countOnly: job.countOnly,
+      maxMatches: job.maxMatches,
+      maxLineChars: job.maxLineChars,
+      encoding: job.encoding,
+    });
     // Yield after each ~1 MiB step (costs microseconds) so an abort or a progress reader gets a turn.
     while (!rs.step()) {
       opts.onProgress?.({ bytesDone: rs.bytesDone, totalBytes: total });
@@ -360,11 +361,7 @@ function toFolioError(err: unknown, path: string): FolioError {
 
 // ---------------------------------------------------------------------------
 
-const pools = poolRegistry<RangeJob, RangeResult>(
-  new URL('./search-worker.mjs', import.meta.url),
-  () => ({ folioSearchWorker: true }),
-  'search',
-);
+const pools = poolRegistry<RangeJob, RangeResult>(new URL('./search-worker.mjs', import.meta.url), () => ({ folioSearchWorker: true }), 'search');
 
 function pool(size: number) {
   return pools.get(size);

@@ -18,15 +18,7 @@
  * units.mjs, which the search worker uses too: the logic exists once.
  */
 import { FolioError } from '../errors.ts';
-import {
-  decoderOf,
-  encoderOf,
-  isHighSurrogate as isHigh,
-  isLegacyEncoding,
-  isLowSurrogate as isLow,
-  newlineUnitsOf,
-  utf16UnitAt,
-} from './units.mjs';
+import { decoderOf, encoderOf, isHighSurrogate as isHigh, isLegacyEncoding, isLowSurrogate as isLow, newlineUnitsOf, utf16UnitAt } from './units.mjs';
 import { decodeText, readBytes, type InvalidUtf8Policy, type InvalidUtf8Report, type LineBreaks } from './window.ts';
 
 export { isLegacyEncoding };

@@ -43,6 +43,8 @@ const asBuffer = (b) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOf
  * @param {number} i
  * @param {boolean} be big-endian
  */
+// Prettier would move the JSDoc casts' parentheses (TypeScript reads them as casts).
+// prettier-ignore
 export const utf16UnitAt = (b, i, be) =>
   be ? (/** @type {number} */ (b[i]) << 8) | /** @type {number} */ (b[i + 1]) : (/** @type {number} */ (b[i + 1]) << 8) | /** @type {number} */ (b[i]);
 

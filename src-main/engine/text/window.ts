@@ -13,7 +13,6 @@ import { FolioError } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
 import { localKernels } from '../kernels/local-kernels.ts';
 
-
 export type InvalidUtf8Policy = 'replace' | 'error';
 
 export interface InvalidUtf8Report {
@@ -58,11 +57,7 @@ const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 const FFFD = 0xfffd;
 
 /** Decode bytes read from file offset `fileOffset` under `policy`. */
-export function decodeText(
-  buf: Uint8Array,
-  fileOffset: number,
-  policy: InvalidUtf8Policy,
-): { text: string; invalid: InvalidUtf8Report | null } {
+export function decodeText(buf: Uint8Array, fileOffset: number, policy: InvalidUtf8Policy): { text: string; invalid: InvalidUtf8Report | null } {
   const bad = firstInvalidIn(buf);
   if (bad < 0) return { text: decoder.decode(buf), invalid: null };
   if (policy === 'error') {

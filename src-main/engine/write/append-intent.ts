@@ -68,7 +68,7 @@ function appendIsWhole(fd: number, intent: AppendIntent): boolean {
   if (intent.length === undefined || intent.sha256 === undefined) return false;
   const h = createHash('sha256');
   const buf = Buffer.alloc(Math.min(intent.length, 1 << 20));
-  for (let done = 0; done < intent.length; ) {
+  for (let done = 0; done < intent.length;) {
     const n = readSync(fd, buf, 0, Math.min(buf.length, intent.length - done), intent.sizeBefore + done);
     if (n <= 0) return false;
     h.update(buf.subarray(0, n));

@@ -105,7 +105,8 @@ export function editRegionOf(index: LineIndex, req: RegionRequest, codec: TextCo
     } else {
       check('start', target.start);
       check('end', target.end);
-      if (target.start > target.end) throw invalidRange(`byte range ${target.start}-${target.end} is invalid: start after end`, { start: target.start, end: target.end });
+      if (target.start > target.end)
+        throw invalidRange(`byte range ${target.start}-${target.end} is invalid: start after end`, { start: target.start, end: target.end });
       start = target.start;
       end = target.end;
     }

@@ -126,7 +126,7 @@ function rangeSha256(path: string, start: number, end: number): string {
   const h = createHash('sha256');
   try {
     const buf = Buffer.allocUnsafe(1 << 20);
-    for (let pos = start; pos < end; ) {
+    for (let pos = start; pos < end;) {
       const n = readSync(fd, buf, 0, Math.min(buf.length, end - pos), pos);
       if (n <= 0) break;
       h.update(buf.subarray(0, n));
@@ -161,7 +161,13 @@ function compact(lines: number[]): { start: number; end: number }[] {
  * index's, with its SHA-256 when file facts know it) for an edit of `region`.
  * precondition_failed with the read to send if they fail.
  */
-export async function checkPreconditions(index: LineIndex, version: Version, region: CheckedRegion, p: Preconditions, codec: TextCodec): Promise<PreconditionReport> {
+export async function checkPreconditions(
+  index: LineIndex,
+  version: Version,
+  region: CheckedRegion,
+  p: Preconditions,
+  codec: TextCodec,
+): Promise<PreconditionReport> {
   const checked: string[] = [];
   if (p.ifMatch !== undefined) checked.push('if_match');
   if (p.expectedSha256 !== undefined) checked.push('expected_sha256');

@@ -109,11 +109,15 @@ function refuseUneditableEncoding(path: string, encoding: string, confidence: nu
       hint: `convert it to UTF-8 first (e.g. iconv -f ${encoding} -t UTF-8), or edit it with a tool that writes ${encoding}; reads decode it already`,
     });
   }
-  throw new FolioError('encoding_mismatch', `${path} is not valid ${writable ? encoding.toUpperCase() : 'UTF-8'} (${encoding}); upserts would change its encoding`, {
-    path,
-    encoding,
-    first_invalid_offset: index.facts.firstInvalid,
-  });
+  throw new FolioError(
+    'encoding_mismatch',
+    `${path} is not valid ${writable ? encoding.toUpperCase() : 'UTF-8'} (${encoding}); upserts would change its encoding`,
+    {
+      path,
+      encoding,
+      first_invalid_offset: index.facts.firstInvalid,
+    },
+  );
 }
 
 /**
