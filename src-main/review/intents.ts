@@ -17,7 +17,7 @@
  * later undo/redo/approve see the change. Under the review lock an intent's writer
  * is dead: writers hold that lock from intent to drop.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { etagOf, statRegularFile } from '../engine/index/identity.ts';
 import type { Version } from '../engine/read/file-facts.ts';
@@ -30,6 +30,7 @@ import { commitApplied, commitStepped, type AppliedEdit } from './journal-commit
 import { entryOf } from './records.ts';
 import type { ReviewStore } from './store.ts';
 import type { ReviewActor, StoredBytes } from './types.ts';
+import { fsyncDir } from '../engine/write/fsync-dir.ts';
 
 interface IntentRegion {
   start_byte: number;
@@ -60,15 +61,6 @@ export type IntentWhat =
 
 export function intentsDirOf(store: ReviewStore): string {
   return join(store.dir, 'intents');
-}
-
-function fsyncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Write the intent of `plan` durably (call from onBeforeWrite); returns it. */

@@ -20,6 +20,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { appendIntentOf, appendIntentPathOf, type AppendIntent } from '../index/append-limit.ts';
+import { fsyncDir } from './fsync-dir.ts';
 
 /** The kernel copies appends page by page; a write inside one page is never cut. */
 const PAGE_BYTES = 4096;
@@ -27,15 +28,6 @@ const PAGE_BYTES = 4096;
 /** True if appending `length` bytes at `sizeBefore` may be cut by a signal (it touches more than one page). */
 export function appendMayTear(sizeBefore: number, length: number): boolean {
   return (sizeBefore % PAGE_BYTES) + length > PAGE_BYTES;
-}
-
-function fsyncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**

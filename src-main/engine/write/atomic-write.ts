@@ -40,6 +40,7 @@ import { BLOCK_SIZE, CHUNK_SIZE, textKernels, type TextKernels } from '../kernel
 import { LineIndex } from '../index/line-index.ts';
 import { localKernels } from '../kernels/local-kernels.ts';
 import { layoutOf, LAYOUT_SAMPLE_BYTES } from '../index/layout.ts';
+import { fsyncDir } from './fsync-dir.ts';
 
 const TMP_MARK = '.folio-tmp-';
 
@@ -88,15 +89,6 @@ export function removeStaleTemps(path: string): string[] {
     }
   }
   return removed;
-}
-
-function fsyncDir(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 type Source = { fd: number; from: number; to: number } | { buf: Uint8Array; from: number; to: number };
