@@ -12,7 +12,7 @@ import { closeIndexPools } from '../../src-main/engine/index/builder.ts';
 import { appendKillLoop } from '../fixtures/append-kill-loop.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
-const KILLS = 24;
+const KILLS = 50;
 const BLOCK_BYTES = 16 * 1024 * 1024;
 
 const tmp = tempDir('folio-append-crash-');
