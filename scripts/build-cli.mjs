@@ -10,18 +10,9 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { writeEngineRuntime } from './engine-runtime.mjs';
+import { NODE_BUNDLE, writeEngineRuntime } from './engine-runtime.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 writeEngineRuntime(dist);
-await build({
-  entryPoints: [join(root, 'src-main/doors/cli/main.ts')],
-  outfile: join(dist, 'cli.mjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  logLevel: 'warning',
-});
+await build({ ...NODE_BUNDLE, entryPoints: [join(root, 'src-main/doors/cli/main.ts')], outfile: join(dist, 'cli.mjs') });

@@ -13,6 +13,16 @@ import { buildSync } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/** How every Node bundle of Folio is built (the CLI, the workers): ESM for Node 20, packages left to node_modules. */
+export const NODE_BUNDLE = /** @type {const} */ ({
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+});
+
 /** @type {[source: string, nextToBundle: string][]} */
 export const ENGINE_WORKERS = [
   ['src-main/engine/index/index-worker.mjs', 'index-worker.mjs'],
@@ -27,15 +37,6 @@ export function writeEngineRuntime(/** @type {string} */ dir) {
   if (!existsSync(wasm)) throw new Error(`missing ${WASM_SOURCE} (run \`npm run build:wasm\`): the engine needs it next to the bundle`);
   copyFileSync(wasm, join(dir, 'kernels.wasm'));
   for (const [from, to] of ENGINE_WORKERS) {
-    buildSync({
-      entryPoints: [join(root, from)],
-      outfile: join(dir, to),
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      logLevel: 'warning',
-    });
+    buildSync({ ...NODE_BUNDLE, entryPoints: [join(root, from)], outfile: join(dir, to) });
   }
 }

@@ -20,16 +20,24 @@ writeFileSync(`${ws}/src/a.ts`, 'a\n');
 // Hard links: one to a file outside the root, one to a denied file, made by someone with shell access.
 linkSync(tmp.path('outside-secret.txt'), `${ws}/src/notes.txt`);
 linkSync(`${ws}/.env`, `${ws}/src/env-copy.txt`);
-writeFileSync(
-  `${ws}/folio.config.json`,
-  JSON.stringify({
-    roots: ['src', 'docs'],
-    review: [
-      { glob: 'generated/**', policy: 'deny' },
-      { glob: 'a.ts', policy: 'review' },
-    ],
-  }),
-);
+const CONFIG = {
+  roots: ['src', 'docs'],
+  review: [
+    { glob: 'generated/**', policy: 'deny' },
+    { glob: 'a.ts', policy: 'review' },
+  ],
+};
+writeFileSync(`${ws}/folio.config.json`, JSON.stringify(CONFIG));
+
+/** Run `check` with folio.config.json holding `config`, then put the test's config back. */
+function withConfig(config: object, check: () => void): void {
+  writeFileSync(`${ws}/folio.config.json`, JSON.stringify(config));
+  try {
+    check();
+  } finally {
+    writeFileSync(`${ws}/folio.config.json`, JSON.stringify(CONFIG));
+  }
+}
 writeFileSync(`${ws}/src/folio.config.json`, '{}\n');
 
 const denied = expect.objectContaining({ code: 'permission_denied' });
@@ -49,22 +57,10 @@ describe('policy against an adversary', () => {
   });
 
   it('allows hard links only when the config says so', () => {
-    writeFileSync(`${ws}/folio.config.json`, JSON.stringify({ roots: ['src', 'docs'], allow_hardlinks: true }));
-    try {
+    withConfig({ roots: ['src', 'docs'], allow_hardlinks: true }, () => {
       const p = loadPolicy(ws);
       expect(checkAccess(p, 'src/notes.txt', 'read')).toBe(`${p.root}/src/notes.txt`);
-    } finally {
-      writeFileSync(
-        `${ws}/folio.config.json`,
-        JSON.stringify({
-          roots: ['src', 'docs'],
-          review: [
-            { glob: 'generated/**', policy: 'deny' },
-            { glob: 'a.ts', policy: 'review' },
-          ],
-        }),
-      );
-    }
+    });
   });
 
   it('never lets an agent write the policy file, even when the root is the workspace', () => {
@@ -106,24 +102,12 @@ describe('policy against an adversary', () => {
     expect(matches(['**/.env'], 'sub/.ENV', false)).toBeUndefined();
     expect(matches(['**/*.pem'], 'Keys/Server.PEM', true)).toBe('**/*.pem');
     // The policy turns it on from the config (or from the root's file system, probed).
-    writeFileSync(`${ws}/folio.config.json`, JSON.stringify({ roots: ['src', 'docs'], case_insensitive: true, read_only: ['docs/**'] }));
-    try {
+    withConfig({ roots: ['src', 'docs'], case_insensitive: true, read_only: ['docs/**'] }, () => {
       const p = loadPolicy(ws);
       expect(p.caseInsensitive).toBe(true);
       writeFileSync(`${ws}/src/Server.PEM`, 'k\n');
       expect(() => checkAccess(p, 'src/Server.PEM', 'read')).toThrow(denied);
-    } finally {
-      writeFileSync(
-        `${ws}/folio.config.json`,
-        JSON.stringify({
-          roots: ['src', 'docs'],
-          review: [
-            { glob: 'generated/**', policy: 'deny' },
-            { glob: 'a.ts', policy: 'review' },
-          ],
-        }),
-      );
-    }
+    });
     // Linux ext4/tmpfs is case-sensitive: probed as such.
     expect(loadPolicy(ws).caseInsensitive).toBe(false);
   });
