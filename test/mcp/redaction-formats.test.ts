@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetStores } from '../../src-main/review/index.ts';
 import { connectStdio, type McpSession, type ToolAnswer } from '../fixtures/mcp-client.ts';
 import { tempDir } from '../fixtures/generate.ts';
+import { leakOf, shownOf } from '../fixtures/leaks.ts';
 
 const tmp = tempDir('folio-mcp-redact-formats-');
 const ws = tmp.path('ws');
@@ -66,16 +67,12 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-function leakIn(text: string): string | null {
-  for (const s of SECRETS) for (let i = 0; i + 6 <= s.length; i++) if (text.includes(s.slice(i, i + 6))) return s.slice(i, i + 6);
-  return null;
-}
-const shown = (r: ToolAnswer): string => JSON.stringify(r.body, (k, v) => (k === 'version' ? undefined : v));
+const leakIn = (text: string): string | null => leakOf(text, SECRETS);
 
 async function read(args: Record<string, unknown>): Promise<ToolAnswer> {
   const r = await mcp.call('read', args);
   expect(r.isError, r.text).toBe(false);
-  expect(leakIn(shown(r)), JSON.stringify(args)).toBeNull();
+  expect(leakIn(shownOf(r)), JSON.stringify(args)).toBeNull();
   return r;
 }
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetStores } from '../../src-main/review/index.ts';
 import { connectStdio, type McpSession, type ToolAnswer } from '../fixtures/mcp-client.ts';
 import { tempDir } from '../fixtures/generate.ts';
+import { leakOf } from '../fixtures/leaks.ts';
 
 const tmp = tempDir('folio-mcp-redact-oracle-');
 const ws = tmp.path('ws');
@@ -34,10 +35,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-function leakIn(text: string): string | null {
-  for (const s of SECRETS) for (let i = 0; i + 6 <= s.length; i++) if (text.includes(s.slice(i, i + 6))) return s.slice(i, i + 6);
-  return null;
-}
+const leakIn = (text: string): string | null => leakOf(text, SECRETS);
 
 async function search(args: Record<string, unknown>): Promise<ToolAnswer> {
   const r = await mcp.call('search', { path: 'oracle.conf', ...args });
