@@ -18,9 +18,8 @@ export function appendIntentPathOf(path: string): string {
 export interface AppendIntent {
   pid: number;
   sizeBefore: number;
-  /** bytes the append writes, and their SHA-256 (hex); absent in an intent of an older Folio */
+  /** bytes the append writes; absent in an intent of an older Folio */
   length?: number;
-  sha256?: string;
 }
 
 /** The intent an append in flight or an interrupted one left for `path`, or null. */
@@ -31,11 +30,11 @@ export function appendIntentOf(path: string): AppendIntent | null {
   } catch {
     return null;
   }
-  const [pid, size, length, sha256] = text.split('\n');
+  const [pid, size, length] = text.split('\n');
   const sizeBefore = Number(size);
   if (!size || !Number.isSafeInteger(sizeBefore) || sizeBefore < 0) return null;
   const n = Number(length);
-  return { pid: Number(pid), sizeBefore, ...(length && Number.isSafeInteger(n) && n > 0 && sha256 ? { length: n, sha256 } : {}) };
+  return { pid: Number(pid), sizeBefore, ...(length && Number.isSafeInteger(n) && n > 0 ? { length: n } : {}) };
 }
 
 /**

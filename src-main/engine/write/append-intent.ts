@@ -16,10 +16,9 @@
  * Readers do not truncate (index/append-limit.ts): while an intent exists they
  * take the file as ending at the recorded size.
  */
-import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { appendIntentOf, appendIntentPathOf, type AppendIntent } from '../index/append-limit.ts';
+import { appendIntentOf, appendIntentPathOf } from '../index/append-limit.ts';
 import { fsyncDir } from './fsync-dir.ts';
 
 /** The kernel copies appends page by page; a write inside one page is never cut. */
@@ -31,14 +30,13 @@ export function appendMayTear(sizeBefore: number, length: number): boolean {
 }
 
 /**
- * Record `sizeBefore`, and the length and SHA-256 of `content`, durably before an
- * append. The intent is written whole (a few bytes, one page).
+ * Record `sizeBefore` and the length of `content` durably before an append. The
+ * intent is written whole (a few bytes, one page).
  */
 export function writeAppendIntent(path: string, sizeBefore: number, content: Uint8Array): void {
   const fd = openSync(appendIntentPathOf(path), 'w', 0o644);
   try {
-    const sha = createHash('sha256').update(content).digest('hex');
-    const bytes = Buffer.from(`${process.pid}\n${sizeBefore}\n${content.length}\n${sha}\n`);
+    const bytes = Buffer.from(`${process.pid}\n${sizeBefore}\n${content.length}\n`);
     writeSync(fd, bytes, 0, bytes.length);
     fsyncSync(fd);
   } finally {
@@ -55,25 +53,10 @@ export function dropAppendIntent(path: string): void {
   }
 }
 
-/** Whether `fd` holds exactly the intent's bytes at [sizeBefore, sizeBefore + length). */
-function appendIsWhole(fd: number, intent: AppendIntent): boolean {
-  if (intent.length === undefined || intent.sha256 === undefined) return false;
-  const h = createHash('sha256');
-  const buf = Buffer.alloc(Math.min(intent.length, 1 << 20));
-  for (let done = 0; done < intent.length;) {
-    const n = readSync(fd, buf, 0, Math.min(buf.length, intent.length - done), intent.sizeBefore + done);
-    if (n <= 0) return false;
-    h.update(buf.subarray(0, n));
-    done += n;
-  }
-  return h.digest('hex') === intent.sha256;
-}
-
 /**
  * Under the file lock: settle an append a dead writer left, and drop its intent.
- * - The bytes it recorded are all there (it died after its fsync): kept.
- * - Only part of them, and nothing after: the file is truncated back to the size
- *   before it (the old version).
+ * - Its bytes, whole or in part, and nothing after: the file is truncated back to
+ *   the size before it (the old version, which readers were shown meanwhile).
  * - Part of them, then bytes another program appended after it (its log went on
  *   growing): kept as they are, since truncating would cut that program's lines.
  *   The cut append stays in the file.
@@ -90,7 +73,7 @@ export function recoverInterruptedAppend(path: string): number | null {
   try {
     const size = fstatSync(fd).size;
     const end = intent.length === undefined ? size : intent.sizeBefore + intent.length;
-    if (size > intent.sizeBefore && size <= end && !(size === end && appendIsWhole(fd, intent))) {
+    if (size > intent.sizeBefore && size <= end) {
       ftruncateSync(fd, intent.sizeBefore);
       fsyncSync(fd);
       cut = size - intent.sizeBefore;
