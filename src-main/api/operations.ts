@@ -78,6 +78,8 @@ export interface CallContext {
   workspace?: string;
   /** Caps on what one read returns (the agent guard passes the workspace's); default the engine's. */
   readCaps?: { maxBytes?: number; maxFullBytes?: number };
+  /** Writes go only to the path as the caller checked it (the agent guard: engine/write/write-target.ts). */
+  checked?: { allowHardlinks: boolean };
 }
 
 const workspaceOf = (ctx: CallContext) => ctx.workspace ?? process.cwd();
@@ -158,7 +160,7 @@ export const operations = {
       'JSON: target {json: {path, op: set|insert|delete, value}} (jsonl_line for JSON Lines) with if_match: only the text of that value changes.',
     run: async (input, actor, ctx) => {
       const { path, request } = await upsertRequestOf(input);
-      if (request.dryRun) return upsert(path, request);
+      if (request.dryRun) return upsert(path, ctx.checked ? { ...request, checked: ctx.checked } : request);
       // The caller's own edit is journaled under the caller, so review_undo (`folio review undo FILE`) takes it back.
       const { upsert: r } = await applyOwnEdit(workspaceOf(ctx), actor, resolvePath(path), request);
       const { removed: _removed, inserted: _inserted, ...answer } = r;

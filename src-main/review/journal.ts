@@ -240,6 +240,8 @@ async function step(root: string, actor: ReviewActor, opts: StepOptions, action:
     try {
       r = await upsert(path, {
         ...requestOf(store, e, action),
+        // The journal's own path: written only if it still leads to itself.
+        checked: { allowHardlinks: true },
         onBeforeWrite: (plan) => void (intent = writeIntent(store, { action, entry_id: e.id, by: actor }, plan)),
       });
     } catch (err) {

@@ -26,6 +26,8 @@ export interface ProposeRequest {
   content: string;
   preconditions: Preconditions;
   normalizeNewlines?: boolean;
+  /** the agent guard checked the path (upsert.ts): approvals write it under the same check */
+  checked?: { allowHardlinks: boolean };
 }
 
 export interface ProposeResult {
@@ -49,6 +51,7 @@ export async function propose(root: string, actor: ReviewActor, req: ProposeRequ
     preconditions: req.preconditions,
     normalizeNewlines: req.normalizeNewlines,
     dryRun: true,
+    ...(req.checked ? { checked: req.checked } : {}),
   });
   return store.locked(() => {
     const proposal: Proposal = {
@@ -60,6 +63,7 @@ export async function propose(root: string, actor: ReviewActor, req: ProposeRequ
       edited_content: null,
       preconditions: req.preconditions,
       normalize_newlines: req.normalizeNewlines !== false,
+      ...(req.checked?.allowHardlinks ? { allow_hardlinks: true } : {}),
       preview: dry.preview,
       version_seen: dry.version_before,
       status: 'pending',
@@ -144,6 +148,8 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
         content,
         preconditions: p.preconditions,
         normalizeNewlines: p.normalize_newlines,
+        // An agent's proposal: its path is written only if it still leads to itself (no link swapped in since).
+        checked: { allowHardlinks: p.allow_hardlinks === true },
         // Write-ahead: the intent is durable before the file changes (intents.ts).
         onBeforeWrite: (plan) => void (intent = writeIntent(store, what, plan)),
       });

@@ -32,6 +32,8 @@ export interface Proposal {
   edited_content: StoredBytes | null;
   preconditions: Preconditions;
   normalize_newlines: boolean;
+  /** the agent's policy let it edit a file with several hard links (approvals refuse one otherwise) */
+  allow_hardlinks?: boolean;
   /** the dry run's unified diff, made when the proposal was stored */
   preview: string;
   /** version of the file the dry run saw */

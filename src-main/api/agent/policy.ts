@@ -169,7 +169,8 @@ export function checkAccess(policy: WorkspacePolicy, path: string, access: 'read
   const asked = resolve(policy.root, path);
   let real: string;
   try {
-    real = realpathSync(asked);
+    // One realpath(3) call: the JS walk reads links one by one and fails oddly (EINVAL) when a component is swapped mid-walk.
+    real = realpathSync.native(asked);
   } catch (err) {
     throw fromFsError(err, asked);
   }
@@ -181,7 +182,12 @@ export function checkAccess(policy: WorkspacePolicy, path: string, access: 'read
       roots: policy.roots,
     });
   }
-  const st = statSync(real);
+  let st: ReturnType<typeof statSync> & object;
+  try {
+    st = statSync(real);
+  } catch (err) {
+    throw fromFsError(err, real); // gone (or swapped) since realpath
+  }
   if (!st.isFile()) {
     throw new FolioError('permission_denied', `${path} is not a regular file: agents may only open regular files`, { path, resolved: real });
   }

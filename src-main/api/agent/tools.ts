@@ -22,7 +22,7 @@ import { runOp, type CallContext, type OperationName, type OpInput } from '../ha
 import { operations, type Actor } from '../operations.ts';
 import { AgentFileInfoOutput, AgentOutlineOutput, AgentProposalStatusOutput, AgentReadOutput, AgentSearchOutput, AgentUpsertOutput } from '../schemas/agent.ts';
 import { upsertRequestOf } from '../upsert-request.ts';
-import { withPinnedFile } from './pinned-file.ts';
+import { withPinnedFile } from '../../engine/index/pinned-file.ts';
 import { checkAccess, reviewPolicyFor, type WorkspacePolicy } from './policy.ts';
 import { answerTextOf, redactPreview, redactReadAnswer, redactStrings, redactedTargetLines, type RedactionRule } from './redact.ts';
 import { visibleCount, visibleMatches } from './redact-search.ts';
@@ -58,6 +58,9 @@ function tool<N extends OperationName>(name: N, output: z.ZodObject, run: AgentT
 }
 
 /** The table's context for a session: its workspace, and for reads its caps. */
+/** How the guard pins a file it checked: hard links refused unless the workspace allows them. */
+const pinningOf = (s: AgentSession) => ({ refuseLinks: !s.policy.allowHardlinks });
+
 function ctxOf(s: AgentSession): CallContext {
   return { workspace: s.policy.root, readCaps: { maxBytes: s.policy.caps.maxWindowBytes, maxFullBytes: s.policy.caps.maxFullBytes } };
 }
@@ -65,12 +68,16 @@ function ctxOf(s: AgentSession): CallContext {
 const readTool = tool('read', AgentReadOutput, async (s, input) => {
   const real = checkAccess(s.policy, input.path, 'read');
   // The file that was checked, whatever a race does to its path meanwhile (pinned-file.ts).
-  const { r, content, ranges, json, redactions } = await withPinnedFile(real, async (pinned) => {
-    const r = await runOp('read', { ...input, path: pinned }, s.actor, ctxOf(s));
-    // Decided on the whole lines the answer touches, whatever slice it holds (redact.ts).
-    const { content, ranges, json, count: redactions } = await redactReadAnswer(s.rules, pinned, r);
-    return { r, content, ranges, json, redactions };
-  });
+  const { r, content, ranges, json, redactions } = await withPinnedFile(
+    real,
+    async (pinned) => {
+      const r = await runOp('read', { ...input, path: pinned }, s.actor, ctxOf(s));
+      // Decided on the whole lines the answer touches, whatever slice it holds (redact.ts).
+      const { content, ranges, json, count: redactions } = await redactReadAnswer(s.rules, pinned, r);
+      return { r, content, ranges, json, redactions };
+    },
+    pinningOf(s),
+  );
   // A token count follows the text the agent gets.
   const tokens = r.tokens && redactions ? { ...r.tokens, count: await countTokens(answerTextOf({ content, ranges }), r.tokens.tokenizer) } : r.tokens;
   return {
@@ -87,7 +94,7 @@ const readTool = tool('read', AgentReadOutput, async (s, input) => {
 const searchTool = tool(
   'search',
   AgentSearchOutput,
-  async (s, input) => withPinnedFile(checkAccess(s.policy, input.path, 'read'), (pinned) => searchPinned(s, input, pinned)),
+  async (s, input) => withPinnedFile(checkAccess(s.policy, input.path, 'read'), (pinned) => searchPinned(s, input, pinned), pinningOf(s)),
   ' Lines holding secrets match on their redacted text: a match only inside a hidden value is neither listed nor counted.',
 );
 
@@ -109,14 +116,14 @@ async function searchPinned(s: AgentSession, input: OpInput<'search'>, real: str
 
 const outlineTool = tool('outline', AgentOutlineOutput, async (s, input) => {
   const real = checkAccess(s.policy, input.path, 'read');
-  const r = await withPinnedFile(real, (pinned) => runOp('outline', { ...input, path: pinned }, s.actor, ctxOf(s)));
+  const r = await withPinnedFile(real, (pinned) => runOp('outline', { ...input, path: pinned }, s.actor, ctxOf(s)), pinningOf(s));
   // Heading texts are file text: redacted like any other.
   return { output: { ...r, headings: redactStrings(s.rules, r.headings) }, audit: { path: real, version_before: r.version.etag, bytes_read: r.version.size } };
 });
 
 const fileInfoTool = tool('file_info', AgentFileInfoOutput, async (s, input) => {
   const real = checkAccess(s.policy, input.path, 'read');
-  const r = await withPinnedFile(real, (pinned) => runOp('file_info', { ...input, path: pinned }, s.actor, ctxOf(s)));
+  const r = await withPinnedFile(real, (pinned) => runOp('file_info', { ...input, path: pinned }, s.actor, ctxOf(s)), pinningOf(s));
   return { output: { ...r }, audit: { path: real, version_before: r.version.etag } };
 });
 
@@ -127,9 +134,18 @@ const upsertTool = tool(
     const real = checkAccess(s.policy, asked.path, 'write');
     const mode = reviewPolicyFor(s.policy, real);
     if (mode === 'deny') throw new FolioError('permission_denied', `agents may not edit ${asked.path} (review policy: deny)`, { path: real });
-    // A section or JSON target becomes the line or byte edit it names, checked below like any other.
-    const { request: req } = await upsertRequestOf({ ...asked, path: real });
-    const hidden = await redactedTargetLines(s.rules, real, req);
+    // Read from the file checked here (pinned-file.ts), and written only if the path still leads to it (write-target.ts).
+    const checked = { allowHardlinks: s.policy.allowHardlinks };
+    const pinning = pinningOf(s);
+    const { req, hidden } = await withPinnedFile(
+      real,
+      async (pinned) => {
+        // A section or JSON target becomes the line or byte edit it names, checked below like any other.
+        const { request } = await upsertRequestOf({ ...asked, path: pinned });
+        return { req: { ...request, checked }, hidden: await redactedTargetLines(s.rules, pinned, request) };
+      },
+      pinning,
+    );
     if (hidden.length) {
       throw new FolioError('redacted', `lines ${hidden.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, {
         path: real,
@@ -137,9 +153,10 @@ const upsertTool = tool(
       });
     }
     if (req.dryRun) {
-      const r = await runOp('upsert', { ...asked, path: real }, s.actor, ctxOf(s));
+      const r = await runOp('upsert', { ...asked, path: real }, s.actor, { ...ctxOf(s), checked });
+      const preview = await withPinnedFile(real, (pinned) => redactPreview(s.rules, pinned, r.preview), pinning);
       return {
-        output: { ...r, preview: await redactPreview(s.rules, real, r.preview), policy: mode },
+        output: { ...r, preview, policy: mode },
         audit: { path: real, version_before: r.version_before.etag },
       };
     }
@@ -169,10 +186,12 @@ const upsertTool = tool(
       content: req.content,
       preconditions: req.preconditions,
       normalizeNewlines: req.normalizeNewlines,
+      checked: req.checked,
     });
     // The agent gets the proposal's id, preview and ranges; the stored record (content blobs, journal links) stays with the reviewer.
     const { proposal: _record, ...answer } = p;
-    const redacted = redactStrings(s.rules, { ...answer, actor: p.proposal.actor, preview: await redactPreview(s.rules, real, p.preview) });
+    const preview = await withPinnedFile(real, (pinned) => redactPreview(s.rules, pinned, p.preview), pinning);
+    const redacted = redactStrings(s.rules, { ...answer, actor: p.proposal.actor, preview });
     return {
       output: { applied: false, policy: 'review', ...redacted, next: 'a person reviews it; call proposal_status with wait_ms to wait for the decision' },
       audit: { path: real, reason: `proposal ${p.proposal_id}` },

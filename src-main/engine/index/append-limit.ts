@@ -8,11 +8,26 @@
  * then only hidden, until the intent is gone, never lost). The next writer, under
  * the lock, truncates a dead append away and drops the intent.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
+const PINNED = /^\/proc\/self\/fd\/\d+$/;
+
+/**
+ * Where the append intent of `path` is: beside it. A pinned file (`/proc/self/fd/N`)
+ * has its intent beside the file it leads to. (A write names the file inside its
+ * opened directory, `/proc/self/fd/D/NAME`: that path is used as it is.)
+ */
 export function appendIntentPathOf(path: string): string {
-  return join(dirname(path), `.${basename(path)}.folio-append`);
+  let named = path;
+  if (PINNED.test(path)) {
+    try {
+      named = readlinkSync(path);
+    } catch {
+      // closed meanwhile: no intent to find
+    }
+  }
+  return join(dirname(named), `.${basename(named)}.folio-append`);
 }
 
 export interface AppendIntent {

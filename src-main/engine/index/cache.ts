@@ -10,7 +10,7 @@
  * scanned). A stale entry is never used.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { BlockTable } from './block-table.ts';
@@ -47,7 +47,7 @@ export function cacheDir(): string {
 function cacheKeyOf(path: string): string {
   if (!path.startsWith('/proc/self/fd/')) return path;
   try {
-    return readlinkSync(path);
+    return realpathSync(path); // `/proc/self/fd/N`, or a name inside a pinned directory
   } catch {
     return path;
   }

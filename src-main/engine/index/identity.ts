@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { visibleSizeOf } from './append-limit.ts';
-import { closeSync, openSync, readSync, statSync, type BigIntStats } from 'node:fs';
+import { closeSync, openSync, readSync, statSync, type BigIntStats, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
 import { FolioError, fromFsError } from '../errors.ts';
 
@@ -41,6 +41,23 @@ function identityOf(path: string, st: BigIntStats): FileIdentity {
   };
 }
 
+/** is_directory or not_regular_file (FIFO, socket, device) unless `st` is a regular file. */
+export function refuseIrregular(path: string, st: Stats | BigIntStats): void {
+  if (st.isDirectory()) throw new FolioError('is_directory', `is a directory, not a file: ${path}`, { path });
+  if (!st.isFile()) {
+    const kind = st.isFIFO()
+      ? 'FIFO'
+      : st.isSocket()
+        ? 'socket'
+        : st.isCharacterDevice()
+          ? 'character device'
+          : st.isBlockDevice()
+            ? 'block device'
+            : 'special file';
+    throw new FolioError('not_regular_file', `not a regular file (${kind}): ${path}`, { path, kind });
+  }
+}
+
 /**
  * Stat `path` and make sure it is a regular file: not_found, permission_denied,
  * is_directory, not_regular_file (FIFO, socket, device) are refused here, so no
@@ -54,19 +71,7 @@ export function statRegularFile(path: string): FileIdentity {
   } catch (err) {
     throw fromFsError(err, abs);
   }
-  if (st.isDirectory()) throw new FolioError('is_directory', `is a directory, not a file: ${abs}`, { path: abs });
-  if (!st.isFile()) {
-    const kind = st.isFIFO()
-      ? 'FIFO'
-      : st.isSocket()
-        ? 'socket'
-        : st.isCharacterDevice()
-          ? 'character device'
-          : st.isBlockDevice()
-            ? 'block device'
-            : 'special file';
-    throw new FolioError('not_regular_file', `not a regular file (${kind}): ${abs}`, { path: abs, kind });
-  }
+  refuseIrregular(abs, st);
   const id = identityOf(abs, st);
   // An append in flight or killed mid-way: the file ends where it did before it.
   id.size = visibleSizeOf(abs, id.size);

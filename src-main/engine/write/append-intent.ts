@@ -60,15 +60,17 @@ export function dropAppendIntent(path: string): void {
  * - Part of them, then bytes another program appended after it (its log went on
  *   growing): kept as they are, since truncating would cut that program's lines.
  *   The cut append stays in the file.
- * Returns the bytes cut (0 when kept), or null if there was no intent.
+ * `path` is the file's name in its (opened) directory, where the intent is;
+ * `file` is what is truncated (its pin). Returns the bytes cut (0 when kept), or
+ * null if there was no intent.
  */
-export function recoverInterruptedAppend(path: string): number | null {
+export function recoverInterruptedAppend(path: string, file: string = path): number | null {
   const intent = appendIntentOf(path);
   if (!intent) {
     dropAppendIntent(path); // an unreadable (empty) intent: the writer died before recording, so before appending
     return null;
   }
-  const fd = openSync(path, 'r+');
+  const fd = openSync(file, 'r+');
   let cut = 0;
   try {
     const size = fstatSync(fd).size;

@@ -18,6 +18,7 @@
  */
 import {
   closeSync,
+  constants,
   fchmodSync,
   fchownSync,
   fstatSync,
@@ -41,6 +42,7 @@ import { LineIndex } from '../index/line-index.ts';
 import { localKernels } from '../kernels/local-kernels.ts';
 import { layoutOf, LAYOUT_SAMPLE_BYTES } from '../index/layout.ts';
 import { fsyncDir } from './fsync-dir.ts';
+import { adoptPin, type PinnedFile } from '../index/pinned-file.ts';
 
 const TMP_MARK = '.folio-tmp-';
 
@@ -94,12 +96,22 @@ export function removeStaleTemps(path: string): string[] {
 type Source = { fd: number; from: number; to: number } | { buf: Uint8Array; from: number; to: number };
 
 /**
- * Replace bytes [start, end) of `path` (whose identity is `old`) with `content`.
- * Returns the new file's identity and its complete line index.
+ * Replace bytes [start, end) of the file `old` with `content`. `path` is the
+ * file's name in its (opened) directory: the temp file is made and renamed there
+ * (write-target.ts); `from` is where its current bytes are read (its pin). Returns
+ * the new file's identity and its complete line index, read through `pin`: the new
+ * file, pinned (release it when done; null where there are no pins).
  */
-export function rewriteRange(path: string, old: FileIdentity, start: number, end: number, content: Uint8Array): { identity: FileIdentity; index: LineIndex } {
+export function rewriteRange(
+  path: string,
+  from: string,
+  old: FileIdentity,
+  start: number,
+  end: number,
+  content: Uint8Array,
+): { identity: FileIdentity; index: LineIndex; pin: PinnedFile | null } {
   const tmp = `${tempPrefix(path)}${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
-  const src = openSync(path, 'r');
+  const src = openSync(from, 'r');
   let out: number | undefined;
   try {
     out = openSync(tmp, 'wx', old.mode & 0o7777);
@@ -168,12 +180,13 @@ export function rewriteRange(path: string, old: FileIdentity, start: number, end
       // Not permitted for a non-root writer of someone else's file: keeps our ownership.
     }
     fsyncSync(out);
-    closeSync(out);
-    out = undefined;
     renameSync(tmp, path);
     fsyncDir(dirname(path));
-    const identity = statRegularFile(path);
-    const { head, tail } = edgeHashes(path, identity.size);
+    // The new file, by its own fd: whatever is renamed over its name now, the index describes what was written.
+    const pin = adoptPin(out);
+    out = undefined;
+    const identity = statRegularFile(pin?.path ?? path);
+    const { head, tail } = edgeHashes(identity.path, identity.size);
     const index = new LineIndex({
       identity,
       head,
@@ -186,7 +199,7 @@ export function rewriteRange(path: string, old: FileIdentity, start: number, end
       firstBytes,
       layout: tk?.layout ?? 'utf-8',
     });
-    return { identity, index };
+    return { identity, index, pin };
   } catch (err) {
     if (out !== undefined) closeSync(out);
     try {
@@ -203,12 +216,14 @@ export function rewriteRange(path: string, old: FileIdentity, start: number, end
 /**
  * Append `content` with O_APPEND and fsync it, all or nothing (append-intent.ts):
  * an append that spans pages records the size first, so a kill mid-append is
- * truncated away by the next writer. Call under the file lock.
+ * truncated away by the next writer. `path` is the file's name in its (opened)
+ * directory, where the intent goes; `file` is what is opened for appending (its
+ * pin, so the bytes go to the file that was checked). Call under the file lock.
  */
-export function appendBytes(path: string, content: Uint8Array): void {
+export function appendBytes(path: string, file: string, content: Uint8Array): void {
   let fd: number;
   try {
-    fd = openSync(path, 'a');
+    fd = openSync(file, constants.O_WRONLY | constants.O_APPEND);
   } catch (err) {
     throw fromFsError(err, path);
   }

@@ -24,6 +24,8 @@ import { FolioError, fromFsError } from '../errors.ts';
 export interface LockOptions {
   /** Give up after this long (ms) with a `conflict` error naming the holder. */
   timeoutMs?: number;
+  /** The in-process queue's key when `path` is one call's own name of the file (a path inside an opened directory). */
+  queueKey?: string;
 }
 
 const BREAKER_STALE_MS = 5000;
@@ -129,13 +131,14 @@ const queues = new Map<string, Promise<unknown>>();
 
 /** Run `fn` holding the exclusive lock of `path` (an absolute path). */
 export async function withFileLock<T>(path: string, fn: () => Promise<T> | T, opts: LockOptions = {}): Promise<T> {
-  const prev = queues.get(path) ?? Promise.resolve();
+  const key = opts.queueKey ?? path;
+  const prev = queues.get(key) ?? Promise.resolve();
   const run = prev.catch(() => undefined).then(() => lockedRun(path, fn, opts));
-  queues.set(path, run);
+  queues.set(key, run);
   try {
     return await run;
   } finally {
-    if (queues.get(path) === run) queues.delete(path);
+    if (queues.get(key) === run) queues.delete(key);
   }
 }
 
