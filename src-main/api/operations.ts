@@ -80,6 +80,8 @@ export interface CallContext {
   readCaps?: { maxBytes?: number; maxFullBytes?: number };
   /** Writes go only to the path as the caller checked it (the agent guard: engine/write/write-target.ts). */
   checked?: { allowHardlinks: boolean };
+  /** An upsert with if_none_match may create missing folders (default true: a person's own call; the agent guard passes its policy). */
+  createFolders?: boolean;
 }
 
 const workspaceOf = (ctx: CallContext) => ctx.workspace ?? process.cwd();
@@ -159,8 +161,10 @@ export const operations = {
       'Markdown: target {section: {path, position: replace|insert|append}} with expected_section_sha256 (from outline or a section read). ' +
       'JSON: target {json: {path, op: set|insert|delete, value}} (jsonl_line for JSON Lines) with if_match: only the text of that value changes.',
     run: async (input, actor, ctx) => {
-      const { path, request } = await upsertRequestOf(input);
-      if (request.dryRun) return upsert(path, ctx.checked ? { ...request, checked: ctx.checked } : request);
+      const planned = await upsertRequestOf(input);
+      const { path } = planned;
+      const request = { ...planned.request, ...(ctx.checked ? { checked: ctx.checked } : {}), ...(ctx.createFolders !== false ? { createParents: true } : {}) };
+      if (request.dryRun) return upsert(path, request);
       // The caller's own edit is journaled under the caller, so review_undo (`folio review undo FILE`) takes it back.
       const { upsert: r } = await applyOwnEdit(workspaceOf(ctx), actor, resolvePath(path), request);
       const { removed: _removed, inserted: _inserted, ...answer } = r;

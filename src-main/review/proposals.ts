@@ -10,7 +10,7 @@
  */
 import { FolioError, isFolioError } from '../engine/errors.ts';
 import type { Version } from '../engine/read/file-facts.ts';
-import { upsert, type LineByteRange, type Preconditions, type UpsertResult, type UpsertTarget } from '../engine/write/upsert.ts';
+import { upsert, type LineByteRange, type Preconditions, type UpsertEdit, type UpsertResult, type UpsertTarget } from '../engine/write/upsert.ts';
 import { loadBytes, storeBytes } from './blobs.ts';
 import { toDoc } from './doc-codec.ts';
 import { writeIntent, type ReviewIntent } from './intents.ts';
@@ -26,6 +26,10 @@ export interface ProposeRequest {
   content: string;
   preconditions: Preconditions;
   normalizeNewlines?: boolean;
+  /** several edits (UpsertRequest.edits): target/content are the first */
+  edits?: UpsertEdit[];
+  /** with if_none_match: create missing folders too */
+  createParents?: boolean;
   /** the agent guard checked the path (upsert.ts): approvals write it under the same check */
   checked?: { allowHardlinks: boolean };
 }
@@ -51,6 +55,8 @@ export async function propose(root: string, actor: ReviewActor, req: ProposeRequ
     preconditions: req.preconditions,
     normalizeNewlines: req.normalizeNewlines,
     dryRun: true,
+    ...(req.edits ? { edits: req.edits } : {}),
+    ...(req.createParents ? { createParents: true } : {}),
     ...(req.checked ? { checked: req.checked } : {}),
   });
   return store.locked(() => {
@@ -60,10 +66,12 @@ export async function propose(root: string, actor: ReviewActor, req: ProposeRequ
       path: store.storedPathOf(dry.path),
       target: req.target,
       content: storeBytes(store.blobsDir, Buffer.from(req.content, 'utf8')),
+      ...(req.edits ? { edits: req.edits.map((e) => ({ target: e.target, content: storeBytes(store.blobsDir, Buffer.from(e.content, 'utf8')) })) } : {}),
       edited_content: null,
       preconditions: req.preconditions,
       normalize_newlines: req.normalizeNewlines !== false,
       ...(req.checked?.allowHardlinks ? { allow_hardlinks: true } : {}),
+      ...(req.createParents ? { create_parents: true } : {}),
       preview: dry.preview,
       version_seen: dry.version_before,
       status: 'pending',
@@ -134,6 +142,9 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
   const store = storeOf(root);
   return store.locked(async () => {
     const p = pendingOf(store, id);
+    if (opts.content !== undefined && p.edits) {
+      throw new FolioError('invalid_input', `proposal ${id} has ${p.edits.length} edits: edit-then-approve takes one`, { proposal_id: id });
+    }
     if (opts.content !== undefined && p.target.kind === 'delete' && opts.content !== '') {
       throw new FolioError('invalid_input', `proposal ${id} deletes: it takes no content`, { proposal_id: id });
     }
@@ -148,8 +159,10 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
         content,
         preconditions: p.preconditions,
         normalizeNewlines: p.normalize_newlines,
+        ...(p.edits ? { edits: p.edits.map((e) => ({ target: e.target, content: loadBytes(store.blobsDir, e.content).toString('utf8') })) } : {}),
         // An agent's proposal: its path is written only if it still leads to itself (no link swapped in since).
         checked: { allowHardlinks: p.allow_hardlinks === true },
+        ...(p.create_parents ? { createParents: true } : {}),
         // Write-ahead: the intent is durable before the file changes (intents.ts).
         onBeforeWrite: (plan) => void (intent = writeIntent(store, what, plan)),
       });

@@ -26,14 +26,18 @@ export interface Proposal {
   actor: ReviewActor;
   path: string;
   target: UpsertTarget;
-  /** the agent's content (UTF-8) */
+  /** the agent's content (UTF-8); with `edits`, the first edit's */
   content: StoredBytes;
+  /** several edits in one proposal (target + content each), applied all or nothing; `target`/`content` are the first */
+  edits?: { target: UpsertTarget; content: StoredBytes }[];
   /** the content that was applied when a person edited it before approving */
   edited_content: StoredBytes | null;
   preconditions: Preconditions;
   normalize_newlines: boolean;
   /** the agent's policy let it edit a file with several hard links (approvals refuse one otherwise) */
   allow_hardlinks?: boolean;
+  /** a new file (if_none_match) whose missing folders the approval creates */
+  create_parents?: boolean;
   /** the dry run's unified diff, made when the proposal was stored */
   preview: string;
   /** version of the file the dry run saw */

@@ -14,7 +14,8 @@ export type WireTarget =
   | { insert: { at: number; units: Units } }
   | { replace: { start: number; end: number; units: Units } }
   | { delete: { start: number; end: number; units: Units } }
-  | { append: { at_end: true } };
+  | { append: { at_end: true; units?: Units } }
+  | { whole_file: true };
 
 export function wireTargetOf(t: UpsertTarget): WireTarget {
   switch (t.kind) {
@@ -24,13 +25,16 @@ export function wireTargetOf(t: UpsertTarget): WireTarget {
       return { replace: { start: t.start, end: t.end, units: t.units } };
     case 'delete':
       return { delete: { start: t.start, end: t.end, units: t.units } };
+    case 'whole':
+      return { whole_file: true };
     default:
-      return { append: { at_end: true } };
+      return t.units === 'bytes' ? { append: { at_end: true, units: 'bytes' } } : { append: { at_end: true } };
   }
 }
 
 export function wirePreconditionsOf(p: Preconditions) {
   return {
+    ...(p.ifNoneMatch !== undefined ? { if_none_match: p.ifNoneMatch } : {}),
     ...(p.ifMatch !== undefined ? { if_match: p.ifMatch } : {}),
     ...(p.expectedSha256 !== undefined ? { expected_sha256: p.expectedSha256 } : {}),
     ...(p.ifNotModifiedSince !== undefined ? { if_not_modified_since: p.ifNotModifiedSince } : {}),
@@ -47,6 +51,7 @@ export function proposalView(root: string, p: Proposal, opts: { withContent?: bo
     path: p.path,
     actor: p.actor,
     target: wireTargetOf(p.target),
+    ...(p.edits ? { targets: p.edits.map((e) => wireTargetOf(e.target)) } : {}),
     preconditions: wirePreconditionsOf(p.preconditions),
     normalize_newlines: p.normalize_newlines,
     preview: p.preview,

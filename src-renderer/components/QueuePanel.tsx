@@ -4,6 +4,7 @@ import { ageLabelOf } from '../model/file-labels.ts';
 /** "lines 5–6", "insert at line 3", "append" */
 export function targetLabelOf(target: UpsertTarget): string {
   if ('append' in target) return 'append';
+  if ('whole_file' in target) return 'whole file';
   const unit = (units: string | undefined) => (units === 'bytes' ? 'bytes' : 'lines');
   if ('insert' in target) return `insert at ${unit(target.insert.units) === 'bytes' ? 'byte' : 'line'} ${target.insert.at}`;
   const range = 'replace' in target ? target.replace : target.delete;

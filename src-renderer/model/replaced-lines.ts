@@ -12,8 +12,10 @@ export const CONFIRM_ABOVE_LINES = 50;
 
 export function replacedLineCountOf(target: UpsertTarget, preview: string): number | null {
   if ('append' in target || 'insert' in target) return 0;
-  const range = 'replace' in target ? target.replace : target.delete;
-  if ((range.units ?? 'lines') === 'lines') return range.end - range.start + 1;
+  if (!('whole_file' in target)) {
+    const range = 'replace' in target ? target.replace : target.delete;
+    if ((range.units ?? 'lines') === 'lines') return range.end - range.start + 1;
+  }
   if (diffSidesOf(preview).summaryOnly) return null;
   let removed = 0;
   let inHunk = false;

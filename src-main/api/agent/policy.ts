@@ -23,8 +23,8 @@
  * (a config `deny` always wins). The policy's own file and `.folio/` are never
  * written by agents.
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { FolioError, fromFsError } from '../../engine/errors.ts';
 
@@ -45,6 +45,8 @@ export interface WorkspacePolicy {
   reviewOverride?: ReviewPolicy;
   /** files with more than one hard link may be opened (a link may lead outside the roots) */
   allowHardlinks: boolean;
+  /** a new file (if_none_match) may be created with its missing folders */
+  createFolders: boolean;
   /** globs ignore case (a case-insensitive file system: `.ENV` is `.env`) */
   caseInsensitive: boolean;
   /** real paths agents never write: the policy file itself */
@@ -65,6 +67,7 @@ interface ConfigFile {
   caps?: { max_window_bytes?: number; max_full_bytes?: number };
   review?: { glob: string; policy: ReviewPolicy }[];
   allow_hardlinks?: boolean;
+  create_folders?: boolean;
   case_insensitive?: boolean | null;
 }
 
@@ -136,6 +139,7 @@ export function loadPolicy(root: string, overrides: PolicyOverrides = {}): Works
     review: config.review ?? [],
     ...(overrides.review ? { reviewOverride: overrides.review } : {}),
     allowHardlinks: config.allow_hardlinks === true,
+    createFolders: config.create_folders === true,
     caseInsensitive: typeof config.case_insensitive === 'boolean' ? config.case_insensitive : isCaseInsensitiveDir(rootReal),
     protectedFiles: [resolve(rootReal, CONFIG_FILE)],
   };
@@ -205,13 +209,58 @@ export function checkAccess(policy: WorkspacePolicy, path: string, access: 'read
       },
     );
   }
-  if (access === 'write') {
-    if (policy.protectedFiles.some((f) => samePath(f, real, policy.caseInsensitive) || samePath(f, asked, policy.caseInsensitive))) {
-      throw new FolioError('permission_denied', `${path} is the workspace policy: agents may not edit it`, { path, rule: CONFIG_FILE });
-    }
-    const ro = matches(policy.readOnly, rel, policy.caseInsensitive);
-    if (ro) throw new FolioError('permission_denied', `${path} is read-only by the workspace policy (${ro})`, { path, rule: ro });
+  if (access === 'write') checkWritable(policy, path, asked, real, rel);
+  return real;
+}
+
+function checkWritable(policy: WorkspacePolicy, path: string, asked: string, real: string, rel: string): void {
+  if (policy.protectedFiles.some((f) => samePath(f, real, policy.caseInsensitive) || samePath(f, asked, policy.caseInsensitive))) {
+    throw new FolioError('permission_denied', `${path} is the workspace policy: agents may not edit it`, { path, rule: CONFIG_FILE });
   }
+  const ro = matches(policy.readOnly, rel, policy.caseInsensitive);
+  if (ro) throw new FolioError('permission_denied', `${path} is read-only by the workspace policy (${ro})`, { path, rule: ro });
+}
+
+/**
+ * The real path a new file `path` would have, if an agent may create it: its
+ * nearest existing folder resolved with realpath, inside the roots, the name
+ * neither denied nor read-only, and missing folders only where the config sets
+ * create_folders. Whether something is already there is the engine's to say
+ * (if_none_match fails with precondition_failed).
+ */
+export function checkCreate(policy: WorkspacePolicy, path: string): string {
+  const asked = resolve(policy.root, path);
+  const missing: string[] = [];
+  let dir = dirname(asked);
+  while (!existsSync(dir) && dirname(dir) !== dir) {
+    missing.unshift(basename(dir));
+    dir = dirname(dir);
+  }
+  if (missing.length && !policy.createFolders) {
+    throw new FolioError('permission_denied', `${path}: its folder ${missing.join('/')} does not exist, and the workspace policy does not let agents create folders`, {
+      path,
+      missing_folders: missing,
+      hint: `set create_folders: true in ${CONFIG_FILE} to allow it`,
+    });
+  }
+  let realDir: string;
+  try {
+    realDir = realpathSync.native(dir);
+  } catch (err) {
+    throw fromFsError(err, dir);
+  }
+  const real = join(realDir, ...missing, basename(asked));
+  const rel = policy.roots.map((r) => within(r, real)).find((x) => x !== undefined);
+  if (rel === undefined) {
+    throw new FolioError('permission_denied', `${path} is outside the workspace roots${real !== asked ? ` (it resolves to ${real})` : ''}`, {
+      path,
+      resolved: real,
+      roots: policy.roots,
+    });
+  }
+  const denied = matches(policy.deny, rel, policy.caseInsensitive);
+  if (denied) throw new FolioError('permission_denied', `${path} is denied by the workspace policy (${denied})`, { path, rule: denied });
+  checkWritable(policy, path, asked, real, rel);
   return real;
 }
 

@@ -16,14 +16,15 @@
 import type { z } from 'zod';
 import { FolioError } from '../../engine/errors.ts';
 import { countTokens } from '../../engine/address/tokens.ts';
-import { applyDirect } from '../../review/journal.ts';
+import { applyJournaled } from '../../review/journal.ts';
+import type { UpsertRequest } from '../../engine/write/upsert.ts';
 import { propose } from '../../review/proposals.ts';
 import { runOp, type CallContext, type OperationName, type OpInput } from '../handle.ts';
 import { operations, type Actor } from '../operations.ts';
 import { AgentFileInfoOutput, AgentOutlineOutput, AgentProposalStatusOutput, AgentReadOutput, AgentSearchOutput, AgentUpsertOutput } from '../schemas/agent.ts';
 import { upsertRequestOf } from '../upsert-request.ts';
 import { withPinnedFile } from '../../engine/index/pinned-file.ts';
-import { checkAccess, reviewPolicyFor, type WorkspacePolicy } from './policy.ts';
+import { checkAccess, checkCreate, reviewPolicyFor, type WorkspacePolicy } from './policy.ts';
 import { answerTextOf, redactPreview, redactReadAnswer, redactStrings, redactedTargetLines, type RedactionRule } from './redact.ts';
 import { visibleCount, visibleMatches } from './redact-search.ts';
 
@@ -127,25 +128,88 @@ const fileInfoTool = tool('file_info', AgentFileInfoOutput, async (s, input) => 
   return { output: { ...r }, audit: { path: real, version_before: r.version.etag } };
 });
 
+/** The preview an agent sees: redacted as reads are (a new file's is the agent's own text, redacted by the rules alone). */
+async function agentPreview(s: AgentSession, real: string, preview: string, created: boolean): Promise<string> {
+  if (created) return redactStrings(s.rules, preview);
+  return withPinnedFile(real, (pinned) => redactPreview(s.rules, pinned, preview), pinningOf(s));
+}
+
+/**
+ * An agent's write of `real` (checked by the caller, with `req.checked` set) as the
+ * review policy of the path says: `auto` applies and journals it, `review` stores a
+ * proposal for a person. Shared by upsert and edit.
+ */
+async function routeWrite(s: AgentSession, real: string, mode: 'auto' | 'review', req: UpsertRequest, created: boolean) {
+  if (mode === 'auto') {
+    const { entry, upsert: r } = await applyJournaled(s.policy.root, s.actor, real, req);
+    return {
+      output: {
+        applied: true,
+        policy: 'auto' as const,
+        journal_id: entry.id,
+        path: real,
+        version_before: entry.version_before,
+        version_after: entry.version_after,
+        range_after: entry.range_after,
+        ...(r.created ? { created: true } : {}),
+        ...(r.hunks ? { hunks: r.hunks } : {}),
+      },
+      audit: {
+        path: real,
+        version_before: entry.version_before.etag,
+        version_after: entry.version_after.etag,
+        bytes_written: entry.range_after.end_byte - entry.range_after.start_byte,
+      },
+    };
+  }
+  const p = await propose(s.policy.root, s.actor, {
+    path: real,
+    target: req.target,
+    content: req.content,
+    ...(req.edits ? { edits: req.edits } : {}),
+    preconditions: req.preconditions,
+    normalizeNewlines: req.normalizeNewlines,
+    ...(req.createParents ? { createParents: true } : {}),
+    checked: req.checked,
+  });
+  // The agent gets the proposal's id, preview and ranges; the stored record (content blobs, journal links) stays with the reviewer.
+  const { proposal: _record, ...answer } = p;
+  const preview = await agentPreview(s, real, p.preview, created);
+  const redacted = redactStrings(s.rules, { ...answer, actor: p.proposal.actor, preview });
+  return {
+    output: { applied: false, policy: 'review' as const, ...redacted, next: 'a person reviews it; call proposal_status with wait_ms to wait for the decision' },
+    audit: { path: real, reason: `proposal ${p.proposal_id}` },
+  };
+}
+
+/** The review policy of `real` for an agent's write; deny is refused here. */
+function writeModeOf(s: AgentSession, asked: string, real: string): 'auto' | 'review' {
+  const mode = reviewPolicyFor(s.policy, real);
+  if (mode === 'deny') throw new FolioError('permission_denied', `agents may not edit ${asked} (review policy: deny)`, { path: real });
+  return mode;
+}
+
 const upsertTool = tool(
   'upsert',
   AgentUpsertOutput,
   async (s, asked) => {
-    const real = checkAccess(s.policy, asked.path, 'write');
-    const mode = reviewPolicyFor(s.policy, real);
-    if (mode === 'deny') throw new FolioError('permission_denied', `agents may not edit ${asked.path} (review policy: deny)`, { path: real });
+    const create = asked.if_none_match === '*';
+    const real = create ? checkCreate(s.policy, asked.path) : checkAccess(s.policy, asked.path, 'write');
+    const mode = writeModeOf(s, asked.path, real);
     // Read from the file checked here (pinned-file.ts), and written only if the path still leads to it (write-target.ts).
     const checked = { allowHardlinks: s.policy.allowHardlinks };
-    const pinning = pinningOf(s);
-    const { req, hidden } = await withPinnedFile(
-      real,
-      async (pinned) => {
-        // A section or JSON target becomes the line or byte edit it names, checked below like any other.
-        const { request } = await upsertRequestOf({ ...asked, path: pinned });
-        return { req: { ...request, checked }, hidden: await redactedTargetLines(s.rules, pinned, request) };
-      },
-      pinning,
-    );
+    const extra = { checked, ...(create && s.policy.createFolders ? { createParents: true } : {}) };
+    const { req, hidden } = create
+      ? { req: { ...(await upsertRequestOf({ ...asked, path: real })).request, ...extra }, hidden: [] as number[] }
+      : await withPinnedFile(
+          real,
+          async (pinned) => {
+            // A section or JSON target becomes the line or byte edit it names, checked below like any other.
+            const { request } = await upsertRequestOf({ ...asked, path: pinned });
+            return { req: { ...request, ...extra }, hidden: await redactedTargetLines(s.rules, pinned, request) };
+          },
+          pinningOf(s),
+        );
     if (hidden.length) {
       throw new FolioError('redacted', `lines ${hidden.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, {
         path: real,
@@ -153,49 +217,13 @@ const upsertTool = tool(
       });
     }
     if (req.dryRun) {
-      const r = await runOp('upsert', { ...asked, path: real }, s.actor, { ...ctxOf(s), checked });
-      const preview = await withPinnedFile(real, (pinned) => redactPreview(s.rules, pinned, r.preview), pinning);
+      const r = await runOp('upsert', { ...asked, path: real }, s.actor, { ...ctxOf(s), ...extra, createFolders: s.policy.createFolders });
       return {
-        output: { ...r, preview, policy: mode },
+        output: { ...r, preview: await agentPreview(s, real, r.preview, create), policy: mode },
         audit: { path: real, version_before: r.version_before.etag },
       };
     }
-    if (mode === 'auto') {
-      const entry = await applyDirect(s.policy.root, s.actor, real, req);
-      return {
-        output: {
-          applied: true,
-          policy: 'auto',
-          journal_id: entry.id,
-          path: real,
-          version_before: entry.version_before,
-          version_after: entry.version_after,
-          range_after: entry.range_after,
-        },
-        audit: {
-          path: real,
-          version_before: entry.version_before.etag,
-          version_after: entry.version_after.etag,
-          bytes_written: entry.range_after.end_byte - entry.range_after.start_byte,
-        },
-      };
-    }
-    const p = await propose(s.policy.root, s.actor, {
-      path: real,
-      target: req.target,
-      content: req.content,
-      preconditions: req.preconditions,
-      normalizeNewlines: req.normalizeNewlines,
-      checked: req.checked,
-    });
-    // The agent gets the proposal's id, preview and ranges; the stored record (content blobs, journal links) stays with the reviewer.
-    const { proposal: _record, ...answer } = p;
-    const preview = await withPinnedFile(real, (pinned) => redactPreview(s.rules, pinned, p.preview), pinning);
-    const redacted = redactStrings(s.rules, { ...answer, actor: p.proposal.actor, preview });
-    return {
-      output: { applied: false, policy: 'review', ...redacted, next: 'a person reviews it; call proposal_status with wait_ms to wait for the decision' },
-      audit: { path: real, reason: `proposal ${p.proposal_id}` },
-    };
+    return routeWrite(s, real, mode, req, create);
   },
   ' Under the workspace review policy (the default) the edit becomes a proposal a person approves: the answer has proposal_id and the preview; ' +
     'follow it with proposal_status. Under auto it is applied at once.',

@@ -12,7 +12,9 @@ export const ReviewProposal = z.object({
   path: z.string().describe('Relative to the workspace root when inside it.'),
   actor: ReviewActor.describe('Who proposed the edit.'),
   target: UpsertTarget,
+  targets: z.array(UpsertTarget).optional().describe('Several edits in one proposal (target is the first).'),
   preconditions: z.object({
+    if_none_match: z.literal('*').optional(),
     if_match: z.string().optional(),
     expected_sha256: z.string().optional(),
     if_not_modified_since: z.number().optional(),

@@ -4,12 +4,20 @@ import { LineByteRange, Version, int } from './common.ts';
 
 const Units = z.enum(['lines', 'bytes']).describe('lines (1-based, inclusive) or bytes (0-based, end exclusive); default lines');
 
-export const UpsertTarget = z.union([
-  z.object({ insert: z.object({ at: int().describe('Insert before this line (total+1: at the end) or at this byte.'), units: Units.optional() }) }),
-  z.object({ replace: z.object({ start: int(), end: int(), units: Units.optional() }) }),
-  z.object({ delete: z.object({ start: int(), end: int(), units: Units.optional() }) }),
-  z.object({ append: z.object({ at_end: z.literal(true) }) }),
-]);
+const InsertTarget = z.object({ insert: z.object({ at: int().describe('Insert before this line (total+1: at the end) or at this byte.'), units: Units.optional() }) });
+const ReplaceTarget = z.object({ replace: z.object({ start: int(), end: int(), units: Units.optional() }) });
+const DeleteTarget = z.object({ delete: z.object({ start: int(), end: int(), units: Units.optional() }) });
+const AppendTarget = z.object({
+  append: z.object({
+    at_end: z.literal(true),
+    units: Units.optional().describe('lines (default): adds whole lines (a newline is added where one is missing); bytes: writes the content exactly.'),
+  }),
+});
+const WholeFileTarget = z.object({
+  whole_file: z.literal(true).describe('The whole text: replace it (with if_match), or a new file (with if_none_match: "*").'),
+});
+
+export const UpsertTarget = z.union([InsertTarget, ReplaceTarget, DeleteTarget, AppendTarget, WholeFileTarget]);
 export type UpsertTarget = z.infer<typeof UpsertTarget>;
 
 /** What an upsert may name: a position (UpsertTarget, what proposals store), or a section or JSON path resolved to one. */
@@ -38,12 +46,29 @@ export const UpsertAnyTarget = z.union([
   }),
 ]);
 
+/** One of several positional edits of one upsert: a target and its content. */
+const withContent = { content: z.string().optional() };
+export const UpsertEditInput = z.union([
+  InsertTarget.extend(withContent),
+  ReplaceTarget.extend(withContent),
+  DeleteTarget.extend(withContent),
+  AppendTarget.extend(withContent),
+]);
+export type UpsertEditInput = z.infer<typeof UpsertEditInput>;
+
 export const UpsertInput = z.object({
   path: z.string().min(1),
-  target: UpsertAnyTarget.describe(
+  target: UpsertAnyTarget.optional().describe(
     'Where: {insert: {at}}, {replace: {start, end}}, {delete: {start, end}}, {append: {at_end: true}}, {section: {path, position}} (markdown) or {json: {path, op, value}}.',
   ),
   content: z.string().optional().describe('New text (not for delete). For line targets it is whole lines; a final newline is added if missing.'),
+  targets: z
+    .array(UpsertEditInput)
+    .optional()
+    .describe(
+      'Several edits at once instead of target + content, all or nothing: each {insert|replace|delete|append: …, content}, all placed on the version you read (line numbers are not shifted by the other edits); they must not overlap.',
+    ),
+  if_none_match: z.literal('*').optional().describe('Precondition for creating a file: "*" = only if the path does not exist. Give the text as content.'),
   if_match: z.string().optional().describe('Precondition: the etag from your read (version.etag).'),
   expected_sha256: z.string().optional().describe('Precondition: SHA-256 of the whole file.'),
   if_not_modified_since: z
@@ -66,6 +91,11 @@ export const UpsertInput = z.object({
 });
 export type UpsertInput = z.infer<typeof UpsertInput>;
 
+const Affected = z.object({
+  bytes: z.object({ removed: z.number().int(), inserted: z.number().int() }),
+  lines: z.object({ removed: z.number().int(), inserted: z.number().int() }),
+});
+
 export const UpsertOutput = z.object({
   path: z.string(),
   applied: z.boolean(),
@@ -74,10 +104,7 @@ export const UpsertOutput = z.object({
   version_after: Version.nullable(),
   range_before: LineByteRange,
   range_after: LineByteRange,
-  affected: z.object({
-    bytes: z.object({ removed: z.number().int(), inserted: z.number().int() }),
-    lines: z.object({ removed: z.number().int(), inserted: z.number().int() }),
-  }),
+  affected: Affected,
   preconditions: z.object({
     checked: z.array(z.string()),
     whole_file: z.enum(['matched', 'differed', 'not_checked']),
@@ -85,6 +112,11 @@ export const UpsertOutput = z.object({
   }),
   preview: z.string().describe('Unified diff of the region with 3 lines of context.'),
   notes: z.array(z.string()),
+  created: z.boolean().optional().describe('if_none_match: the file was created.'),
+  hunks: z
+    .array(z.object({ edit: z.number().int(), range_before: LineByteRange, range_after: LineByteRange, affected: Affected }))
+    .optional()
+    .describe('Several edits: where each one went, in file order (edit = its index in targets).'),
   elapsed_ms: z.number(),
 });
 export type UpsertOutput = z.infer<typeof UpsertOutput>;

@@ -61,6 +61,8 @@ interface Flags {
   index?: number;
   jsonlLine?: number;
   root?: string;
+  ifNoneMatch?: string;
+  wholeFile?: boolean;
 }
 
 const jsonValue =
@@ -76,11 +78,13 @@ const jsonValue =
 /** The target the flags name, or a usage message. */
 function targetOf(f: Flags): UpsertInput['target'] | string {
   const units = f.bytes ? 'bytes' : 'lines';
-  const positions = [f.insertAt !== undefined, f.replace, f.delete, f.append].filter(Boolean).length;
+  const positions = [f.insertAt !== undefined, f.replace, f.delete, f.append, f.wholeFile].filter(Boolean).length;
+  // Creating a file writes its whole text.
+  if (positions === 0 && f.ifNoneMatch !== undefined && f.section === undefined && f.jsonPath === undefined) return { whole_file: true };
   const sectionOps = [f.sectionReplace, f.sectionInsert, f.sectionAppend].filter(Boolean).length;
   const jsonOps = [f.jsonSet !== undefined, f.jsonInsert !== undefined, f.jsonDelete].filter(Boolean).length;
   if (positions + (f.section !== undefined ? 1 : 0) + (f.jsonPath !== undefined ? 1 : 0) !== 1) {
-    return 'give exactly one of --insert-at, --replace, --delete, --append, --section, --json-path';
+    return 'give exactly one of --insert-at, --replace, --delete, --append, --whole-file, --section, --json-path';
   }
   if (f.section !== undefined) {
     if (sectionOps !== 1) return 'with --section give one of --section-replace, --section-insert, --section-append';
@@ -95,13 +99,14 @@ function targetOf(f: Flags): UpsertInput['target'] | string {
       return { json: { path: f.jsonPath, op: 'insert', value: f.jsonInsert, ...(f.index !== undefined ? { index: f.index } : {}), ...line } };
     return { json: { path: f.jsonPath, op: 'set', value: f.jsonSet, ...line } };
   }
+  if (f.wholeFile) return { whole_file: true };
   return f.insertAt !== undefined
     ? { insert: { at: f.insertAt, units } }
     : f.replace
       ? { replace: { ...f.replace, ...(f.bytes ? { units } : {}) } }
       : f.delete
         ? { delete: { ...f.delete, ...(f.bytes ? { units } : {}) } }
-        : { append: { at_end: true } };
+        : { append: { at_end: true, ...(f.bytes ? { units } : {}) } };
 }
 
 function formatUpsert(r: OpOutput<'upsert'>): string {
@@ -146,12 +151,14 @@ export function registerUpsert(program: Command, io: CliIO): void {
     .option('--insert-at <line>', 'insert before this line (total+1 appends after the last line)', int('--insert-at'))
     .option('--replace <a-b>', 'replace lines A to B (inclusive)', span('--replace'))
     .option('--delete <a-b>', 'delete lines A to B (inclusive)', span('--delete'))
-    .option('--append', 'append at the end of the file (O_APPEND)')
+    .option('--append', 'append lines at the end of the file (O_APPEND; with --bytes the text exactly as given)')
+    .option('--whole-file', 'replace the whole text (with --if-match), or write a new file (with --if-none-match)')
     .option('--bytes', 'positions are bytes: --insert-at P, --replace/--delete A-B as [A, B)')
     .option('--content <text>', 'the new text')
     .option('--content-file <file>', 'read the new text from a file')
     .option('--content-stdin', 'read the new text from standard input')
     .option('--if-match <etag>', 'precondition: the etag of your read')
+    .option('--if-none-match <star>', "create FILE: only if nothing is at the path ('*'); missing folders are created")
     .option('--sha256 <hash>', 'precondition: SHA-256 of the whole file')
     .option('--anchors <list>', 'precondition: hashline anchors, e.g. 12#a3f,13#9c1')
     .option('--range-sha256 <hash>', 'precondition: SHA-256 of the bytes being replaced')
@@ -186,6 +193,7 @@ export function registerUpsert(program: Command, io: CliIO): void {
           target,
           ...(content !== undefined ? { content } : {}),
           ...(f.ifMatch ? { if_match: f.ifMatch } : {}),
+          ...(f.ifNoneMatch !== undefined ? { if_none_match: f.ifNoneMatch as '*' } : {}),
           ...(f.sha256 ? { expected_sha256: f.sha256 } : {}),
           ...(f.anchors ? { anchors: f.anchors.split(',').map((a) => a.trim()) } : {}),
           ...(f.rangeSha256 ? { expected_range_sha256: f.rangeSha256 } : {}),

@@ -40,7 +40,7 @@ export function affectedBy(index: LineIndex, r: EditRegion, codec: TextCodec): A
 }
 
 /** Unified diff of the edited region with CONTEXT_LINES of context, numbered as in the file. */
-export function previewOf(index: LineIndex, r: EditRegion, codec: TextCodec): string {
+export function previewOf(index: LineIndex, r: EditRegion, codec: TextCodec, name = index.path): string {
   const bomLen = index.bomLength;
   if (r.end - r.start > PREVIEW_MAX_BYTES || r.content.length > PREVIEW_MAX_BYTES) {
     return `(no preview: the region is larger than ${PREVIEW_MAX_BYTES} bytes; ${r.end - r.start} bytes removed, ${r.content.length} inserted)`;
@@ -54,7 +54,7 @@ export function previewOf(index: LineIndex, r: EditRegion, codec: TextCodec): st
   const before = readBytes(index.path, from, Math.max(ctxEnd, r.end));
   const after = Buffer.concat([before.subarray(0, r.start - from), r.content, before.subarray(r.end - from)]);
   const dec = (b: Uint8Array) => codec.decode(b, 0, 'replace').text;
-  const patch = structuredPatch(index.path, index.path, dec(before), dec(after), 'before', 'after', { context: CONTEXT_LINES });
+  const patch = structuredPatch(name, name, dec(before), dec(after), 'before', 'after', { context: CONTEXT_LINES });
   const offset = index.lineAt(from);
   for (const h of patch.hunks) {
     h.oldStart += offset;

@@ -7,6 +7,11 @@
  * lines: a missing final newline is added (in the file's style), except at the end
  * of a file that has no final newline, which keeps having none. Byte targets must
  * lie on character boundaries and outside the BOM.
+ *
+ * Append in line units (the default) adds lines: the text gets a final newline if
+ * it lacks one, and a newline goes before it when the file's last line had none
+ * (`a\nb` + `c` = `a\nb\nc\n`). In byte units it writes exactly what it is given.
+ * A whole-file target replaces everything after the BOM with the content as given.
  */
 import { FolioError } from '../errors.ts';
 import type { LineIndex } from '../index/line-index.ts';
@@ -19,7 +24,9 @@ export type UpsertTarget =
   | { kind: 'insert'; at: number; units: Units }
   | { kind: 'replace'; start: number; end: number; units: Units }
   | { kind: 'delete'; start: number; end: number; units: Units }
-  | { kind: 'append' };
+  | { kind: 'append'; units?: Units }
+  /** the whole text (after a byte-order mark): a whole-file replace, or a new file's text */
+  | { kind: 'whole' };
 
 /** What is written: the content and how to encode it (see UpsertRequest). */
 export interface RegionRequest {
@@ -82,13 +89,21 @@ export function editRegionOf(index: LineIndex, req: RegionRequest, codec: TextCo
   let text = normalize(req.content, style, req.normalizeNewlines !== false);
   const raw = req.contentBytes;
   const encode = (t: string): Buffer => (raw ? Buffer.from(raw) : codec.encode(t));
+  const endsWithNl = (t: string) => t.endsWith('\n') || t.endsWith('\r');
   if (target.kind === 'append') {
+    if (target.units !== 'bytes' && !raw && text !== '') {
+      if (size > bomLen && !finalNewline) text = nl + text;
+      if (!endsWithNl(text)) text += nl;
+    }
     return { start: size, end: size, content: encode(text), startLine: total + 1, endLine: total };
+  }
+  if (target.kind === 'whole') {
+    const start = Math.min(bomLen, size);
+    return { start, end: size, content: encode(text), startLine: 1, endLine: total };
   }
   if (target.kind === 'delete' && req.content !== '') {
     throw new FolioError('invalid_input', 'delete takes no content', { content_length: req.content.length });
   }
-  const endsWithNl = (t: string) => t.endsWith('\n') || t.endsWith('\r');
   if (target.units === 'bytes') {
     const check = (name: string, v: number) => {
       if (!Number.isInteger(v) || v < 0) throw invalidRange(`${name} must be a whole number >= 0, got ${v}`, { [name]: v });

@@ -12,8 +12,8 @@
  * the whole-file ones differ (a growing log got appended); the answer says so.
  * Without range-scoped ones, every whole-file precondition must hold.
  * Failures carry the current version, the mismatched lines, the affected ranges
- * and a ready-to-send read request for them (with hashlines), so an agent
- * re-reads and retries in one step.
+ * and their current text with hashline anchors (`current`), so an agent retries
+ * at once without another read (and a ready-to-send read request, for bigger ones).
  */
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, readSync } from 'node:fs';
@@ -22,10 +22,12 @@ import { openForRead } from '../index/identity.ts';
 import type { LineIndex } from '../index/line-index.ts';
 import type { Version } from '../read/file-facts.ts';
 import type { TextCodec } from '../text/codec.ts';
-import { lineHash } from '../text/hashline.ts';
+import { hashlineText, lineHash } from '../text/hashline.ts';
 import { readBytes } from '../text/window.ts';
 
 export interface Preconditions {
+  /** '*': create the file, only if nothing is at the path (upsert.ts) */
+  ifNoneMatch?: '*';
   ifMatch?: string;
   expectedSha256?: string;
   /** ms since the epoch: the file's mtime must not be later (parsed once, where the wire input becomes a request) */
@@ -57,7 +59,7 @@ export interface CheckedRegion {
 const ANCHOR = /^(\d+)#([0-9a-f]{3})$/;
 
 export function hasPrecondition(p: AddressPreconditions): boolean {
-  return [p.ifMatch, p.expectedSha256, p.ifNotModifiedSince, p.expectedRangeSha256, p.anchors, p.expectedSectionSha256].some((x) => x !== undefined);
+  return [p.ifNoneMatch, p.ifMatch, p.expectedSha256, p.ifNotModifiedSince, p.expectedRangeSha256, p.anchors, p.expectedSectionSha256].some((x) => x !== undefined);
 }
 
 /** precondition_required (with the current version, and `extra` details) unless `p` names at least one precondition. */
@@ -65,7 +67,7 @@ export function requirePrecondition(p: AddressPreconditions, at: { path: string;
   if (hasPrecondition(p)) return;
   throw new FolioError(
     'precondition_required',
-    'an upsert needs a precondition: if_match (the etag of your read), expected_sha256, if_not_modified_since, expected_range_sha256, hashline anchors, or expected_section_sha256 (section targets)',
+    'an upsert needs a precondition: if_match (the etag of your read), if_none_match: "*" (create a file), expected_sha256, if_not_modified_since, expected_range_sha256, hashline anchors, or expected_section_sha256 (section targets)',
     {
       path: at.path,
       current_version: at.version,
@@ -146,6 +148,43 @@ function currentLineHash(index: LineIndex, line: number, codec: TextCodec): stri
   return lineHash(readBytes(index.path, s, e), 0, e - s, codec);
 }
 
+/** What a failure shows of the current text at most. */
+const CURRENT_MAX_LINES = 200;
+const CURRENT_MAX_BYTES = 64 * 1024;
+
+/** The current text of line ranges, with hashlines, within the caps (truncated says if a range was cut). */
+function currentText(
+  index: LineIndex,
+  ranges: { start: number; end: number }[],
+  codec: TextCodec,
+): { ranges: { start: number; end: number; text: string }[]; truncated: boolean } {
+  const out: { start: number; end: number; text: string }[] = [];
+  let lines = 0;
+  let bytes = 0;
+  let truncated = false;
+  for (const r of ranges) {
+    let end = Math.min(r.end, index.lineCount, r.start + CURRENT_MAX_LINES - lines - 1);
+    if (end < r.start) {
+      truncated = true;
+      break;
+    }
+    const from = r.start === 1 ? Math.min(index.bomLength, index.size) : index.lineStart(r.start - 1);
+    let to = index.lineEnd(end - 1);
+    while (end > r.start && to - from > CURRENT_MAX_BYTES - bytes) to = index.lineEnd(--end - 1);
+    if (to - from > CURRENT_MAX_BYTES - bytes) {
+      truncated = true;
+      break;
+    }
+    if (end < r.end) truncated = true;
+    const text = hashlineText(readBytes(index.path, from, to), r.start, true, (b) => codec.decode(b, from, 'replace').text, codec);
+    out.push({ start: r.start, end, text });
+    lines += end - r.start + 1;
+    bytes += to - from;
+    if (truncated) break;
+  }
+  return { ranges: out, truncated };
+}
+
 function compact(lines: number[]): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   for (const l of [...new Set(lines)].sort((x, y) => x - y)) {
@@ -200,14 +239,21 @@ export async function checkPreconditions(
       : index.lineCount
         ? [{ start: Math.min(targetLines.start, index.lineCount), end: Math.min(targetLines.end, index.lineCount) }]
         : [];
-    throw new FolioError('precondition_failed', `the file changed since it was read: ${failed.join(', ')} did not match`, {
-      path: index.path,
-      failed,
-      current_version: { etag: version.etag, size: version.size, mtimeMs: version.mtimeMs },
-      ...(mismatched.length ? { mismatched_lines: mismatched } : {}),
-      affected_ranges: ranges,
-      read: { path: index.path, ranges, hashlines: true },
-    });
+    const current = currentText(index, ranges, codec);
+    throw new FolioError(
+      'precondition_failed',
+      `the file changed since it was read: ${failed.join(', ')} did not match. details.current has the current text of the lines (with anchors): retry with it`,
+      {
+        path: index.path,
+        failed,
+        current_version: { etag: version.etag, size: version.size, mtimeMs: version.mtimeMs },
+        ...(mismatched.length ? { mismatched_lines: mismatched } : {}),
+        affected_ranges: ranges,
+        current: current.ranges,
+        ...(current.truncated ? { current_truncated: true } : {}),
+        read: { path: index.path, ranges, hashlines: true },
+      },
+    );
   }
   const wholeChecked = checked.some((c) => c !== 'expected_range_sha256' && c !== 'anchors');
   return {

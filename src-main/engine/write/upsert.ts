@@ -12,12 +12,15 @@
  */
 import { recoverInterruptedAppend } from './append-intent.ts';
 import { appendBytes, removeStaleTemps, rewriteRange } from './atomic-write.ts';
-import { FolioError } from '../errors.ts';
+import { FolioError, fromFsError } from '../errors.ts';
 import { binaryFileError, factsOf, type Version } from '../read/file-facts.ts';
 import { etagOf } from '../index/identity.ts';
 import { pinFile, renamedError } from '../index/pinned-file.ts';
 import { openWriteTarget, type WriteTarget } from './write-target.ts';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, unlinkSync } from 'node:fs';
+import { createPatch } from 'diff';
+import { fsyncDir } from './fsync-dir.ts';
 import { withFileLock } from './file-lock.ts';
 import { openIndex, rememberIndex } from '../index/store.ts';
 import type { LineIndex } from '../index/line-index.ts';
@@ -30,9 +33,24 @@ import { checkPreconditions, hasPrecondition, requirePrecondition, type Precondi
 export type { Units, UpsertTarget } from './edit-region.ts';
 export type { Preconditions } from './preconditions.ts';
 
-export interface UpsertRequest {
+/** One edit of an upsert: where, and the text that goes there. */
+export interface UpsertEdit {
   target: UpsertTarget;
   content: string;
+  /** write these bytes verbatim (see UpsertRequest.contentBytes) */
+  contentBytes?: Uint8Array;
+}
+
+export interface UpsertRequest {
+  /** the edit (with `edits`: the first of them) */
+  target: UpsertTarget;
+  content: string;
+  /**
+   * Several edits written at once, all or nothing, each placed on the same version
+   * of the file (so line numbers are those of the version read, not shifted by the
+   * edits before them). Overlapping edits are invalid_range naming the pair.
+   */
+  edits?: UpsertEdit[];
   preconditions: Preconditions;
   /** content takes the file's newline style (default true) */
   normalizeNewlines?: boolean;
@@ -61,6 +79,8 @@ export interface UpsertRequest {
    * unless allowHardlinks, if the file has more than one link.
    */
   checked?: { allowHardlinks: boolean };
+  /** With preconditions.ifNoneMatch: also create the missing folders of the path. */
+  createParents?: boolean;
 }
 
 /** What an upsert is about to write: enough to tell the file before from after by the region alone. */
@@ -84,9 +104,20 @@ export interface LineByteRange {
   end_byte: number;
 }
 
+/** One edit's place before and after, in a multi-edit upsert's answer (in file order). */
+export interface UpsertHunk {
+  /** the edit's index in the request's `edits` */
+  edit: number;
+  range_before: LineByteRange;
+  range_after: LineByteRange;
+  affected: AffectedCounts;
+}
+
 export interface UpsertResult {
   path: string;
   applied: boolean;
+  /** if_none_match: the file was created by this upsert */
+  created?: boolean;
   dry_run: boolean;
   version_before: Version;
   version_after: Version | null;
@@ -97,6 +128,8 @@ export interface UpsertResult {
   preview: string;
   notes: string[];
   elapsed_ms: number;
+  /** with several edits: each edit's place (range_before/range_after span them all) */
+  hunks?: UpsertHunk[];
   /** only with captureBytes: the bytes replaced and the bytes written */
   removed?: Buffer;
   inserted?: Buffer;
@@ -135,9 +168,8 @@ function refuseUneditableEncoding(path: string, encoding: string, confidence: nu
  * changed under the writer, a failed precondition (with the current version and the
  * read to send) helps it more, so check the preconditions on the lines it aimed at.
  */
-async function preconditionsOfMissedTarget(index: LineIndex, version: Version, req: UpsertRequest, codec: TextCodec): Promise<void> {
-  const t = req.target;
-  const first = t.kind === 'insert' ? t.at : t.kind === 'append' ? index.lineCount : t.start;
+async function preconditionsOfMissedTarget(index: LineIndex, version: Version, req: UpsertRequest, t: UpsertTarget, codec: TextCodec): Promise<void> {
+  const first = t.kind === 'insert' ? t.at : t.kind === 'append' || t.kind === 'whole' ? index.lineCount : t.start;
   const last = t.kind === 'replace' || t.kind === 'delete' ? t.end : first;
   const clamp = (l: number) => Math.max(1, Math.min(l, index.lineCount));
   const probe = { start: index.size, end: index.size, startLine: clamp(first), endLine: clamp(last) };
@@ -178,14 +210,107 @@ export async function upsert(path: string, req: UpsertRequest): Promise<UpsertRe
   if (req.preconditions.expectedRangeSha256 !== undefined && (req.target.kind === 'insert' || req.target.kind === 'append')) {
     throw new FolioError('invalid_input', 'expected_range_sha256 guards the bytes being replaced: use it with replace or delete', {});
   }
-  const target = openWriteTarget(path, req.checked !== undefined);
+  const create = req.preconditions.ifNoneMatch === '*';
+  if (create && req.createParents) {
+    // A dry run creates nothing, folders neither: a new file in new folders is only previewed.
+    if (req.dryRun && !existsSync(dirname(resolve(path)))) return newFilePreview(resolve(path), req, t0);
+    if (!req.dryRun) makeParents(path);
+  }
+  const target = openWriteTarget(path, req.checked !== undefined, { create });
   try {
-    return await withFileLock(target.io, () => lockedUpsert(target, req, t0), { queueKey: target.path });
+    return await withFileLock(target.io, () => (create ? createAndWrite(target, req, t0) : lockedUpsert(target, req, t0)), { queueKey: target.path });
   } catch (err) {
     throw renamedError(err, [[target.dir, dirname(target.path)]]);
   } finally {
     target.close();
   }
+}
+
+function makeParents(path: string): void {
+  try {
+    mkdirSync(dirname(resolve(path)), { recursive: true });
+  } catch (err) {
+    throw fromFsError(err, dirname(resolve(path)));
+  }
+}
+
+/** What a version of a file that does not exist yet is called in an answer. */
+const ABSENT: Version = { etag: 'absent', size: 0, mtimeMs: 0 };
+
+/**
+ * if_none_match "*": create the file, under the lock, only if nothing is at the
+ * path (O_CREAT | O_EXCL: a name that exists, even as a symlink, fails), then
+ * write the text into the new empty file as an ordinary upsert. A dry run only
+ * checks and previews. If the write fails, the empty file is removed again.
+ */
+async function createAndWrite(target: WriteTarget, req: UpsertRequest, t0: number): Promise<UpsertResult> {
+  const exists = () => {
+    try {
+      lstatSync(target.io);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const refuse = () =>
+    new FolioError('precondition_failed', `${target.path} exists: if_none_match "*" creates only new files; read it and edit it with if_match`, {
+      path: target.path,
+      failed: ['if_none_match'],
+    });
+  const { ifNoneMatch: _create, ...rest } = req.preconditions;
+  if (req.dryRun) {
+    if (exists()) throw refuse();
+    return newFilePreview(target.path, req, t0);
+  }
+  let fd: number;
+  try {
+    fd = openSync(target.io, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw refuse();
+    throw fromFsError(err, target.path);
+  }
+  const made = fstatSync(fd);
+  closeSync(fd);
+  fsyncDir(target.dir);
+  try {
+    // Made under the lock just now: the empty file is the version this write is for.
+    const r = await lockedUpsert(target, { ...req, preconditions: { ...rest, ifNotModifiedSince: Number.MAX_SAFE_INTEGER } }, t0);
+    r.notes.unshift('created the file');
+    return { ...r, created: true, preconditions: { ...r.preconditions, checked: ['if_none_match'] } };
+  } catch (err) {
+    try {
+      const now = lstatSync(target.io);
+      if (now.ino === made.ino && now.size === 0) unlinkSync(target.io);
+    } catch {
+      // gone already
+    }
+    throw err;
+  }
+}
+
+/** A dry run of creating `path` with the request's text (UTF-8, lines as given, a final newline added for line targets). */
+function newFilePreview(path: string, req: UpsertRequest, t0: number): UpsertResult {
+  const edits = editsOf(req);
+  const whole = edits.length === 1 && edits[0]!.target.kind === 'whole';
+  let text = edits.map((e) => e.content).join('');
+  if (!whole && text !== '' && !text.endsWith('\n')) text += '\n';
+  const bytes = Buffer.byteLength(text);
+  const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  return {
+    path,
+    applied: false,
+    dry_run: true,
+    created: false,
+    version_before: ABSENT,
+    version_after: null,
+    range_before: { start_line: 1, end_line: 0, start_byte: 0, end_byte: 0 },
+    range_after: { start_line: 1, end_line: lines, start_byte: 0, end_byte: bytes },
+    affected: { bytes: { removed: 0, inserted: bytes }, lines: { removed: 0, inserted: lines } },
+    preconditions: { checked: ['if_none_match'], whole_file: 'matched', range: 'not_checked' },
+    preview: createPatch(path, '', text, 'absent', 'new file'),
+    notes: ['creates the file'],
+    elapsed_ms: performance.now() - t0,
+  };
 }
 
 async function lockedUpsert(target: WriteTarget, req: UpsertRequest, t0: number): Promise<UpsertResult> {
@@ -204,6 +329,124 @@ async function lockedUpsert(target: WriteTarget, req: UpsertRequest, t0: number)
 }
 
 /** The upsert proper, under the lock: `file` is the pinned file. */
+/** Bytes between the first and the last edit of one call, at most: the journal keeps them to undo the call. */
+const MAX_EDIT_SPAN_BYTES = 64 * 1024 * 1024;
+
+interface Placed {
+  /** index in the request's edits */
+  edit: number;
+  region: EditRegion;
+  affected: AffectedCounts;
+}
+
+/** The request's edits: `edits`, or its one target and content. */
+export function editsOf(req: Pick<UpsertRequest, 'target' | 'content' | 'contentBytes' | 'edits'>): UpsertEdit[] {
+  return req.edits ?? [{ target: req.target, content: req.content, ...(req.contentBytes ? { contentBytes: req.contentBytes } : {}) }];
+}
+
+const linesOf = (r: EditRegion) => (r.endLine < r.startLine ? `before line ${r.startLine}` : `lines ${r.startLine}-${r.endLine}`);
+
+/** Every edit of `req` placed on the indexed file, in file order; overlapping edits are invalid_range naming the pair. */
+async function placeEdits(index: LineIndex, version: Version, req: UpsertRequest, codec: TextCodec): Promise<Placed[]> {
+  const edits = editsOf(req);
+  if (edits.length === 0) throw new FolioError('invalid_input', 'edits is empty: give at least one edit', {});
+  if (edits.length > 1 && req.preconditions.expectedRangeSha256 !== undefined) {
+    throw new FolioError('invalid_input', 'expected_range_sha256 guards one range: with several edits use hashline anchors or if_match', {});
+  }
+  const placed: Placed[] = [];
+  for (const [i, e] of edits.entries()) {
+    let region: EditRegion;
+    try {
+      region = editRegionOf(index, { ...e, normalizeNewlines: req.normalizeNewlines }, codec);
+    } catch (err) {
+      if (err instanceof FolioError && err.code === 'out_of_bounds') await preconditionsOfMissedTarget(index, version, req, e.target, codec);
+      if (err instanceof FolioError && edits.length > 1) throw new FolioError(err.code, `edits[${i}]: ${err.message}`, { ...err.details, edit: i });
+      throw err;
+    }
+    placed.push({ edit: i, region, affected: affectedBy(index, region, codec) });
+  }
+  // File order; at one position an insert goes before a replace, and inserts keep the order they were given in.
+  placed.sort((a, b) => a.region.start - b.region.start || a.region.end - b.region.end || a.edit - b.edit);
+  for (let k = 1; k < placed.length; k++) {
+    const a = placed[k - 1]!;
+    const b = placed[k]!;
+    if (b.region.start < a.region.end) {
+      throw new FolioError('invalid_range', `edits[${a.edit}] (${linesOf(a.region)}) and edits[${b.edit}] (${linesOf(b.region)}) overlap`, {
+        edits: [a.edit, b.edit].sort((x, y) => x - y),
+        ranges: [a, b].map((p) => ({
+          edit: p.edit,
+          start_line: p.region.startLine,
+          end_line: p.region.endLine,
+          start_byte: p.region.start,
+          end_byte: p.region.end,
+        })),
+      });
+    }
+  }
+  return placed;
+}
+
+/** The one region every placed edit lies in, with the new bytes of all of it (the untouched bytes between edits read from `file`). */
+function spanOf(file: string, index: LineIndex, placed: Placed[]): EditRegion {
+  if (placed.length === 1) return placed[0]!.region;
+  const start = placed[0]!.region.start;
+  const end = Math.max(...placed.map((p) => p.region.end));
+  if (end - start > MAX_EDIT_SPAN_BYTES) {
+    throw new FolioError('too_large', `the edits of one call must lie within ${MAX_EDIT_SPAN_BYTES >> 20} MiB of each other; these span ${end - start} bytes`, {
+      span_bytes: end - start,
+      max_span_bytes: MAX_EDIT_SPAN_BYTES,
+      hint: 'split the edits into calls by region',
+    });
+  }
+  const parts: Uint8Array[] = [];
+  let pos = start;
+  for (const p of placed) {
+    if (p.region.start > pos) parts.push(readBytes(file, pos, p.region.start));
+    parts.push(p.region.content);
+    pos = Math.max(pos, p.region.end);
+  }
+  return {
+    start,
+    end,
+    content: Buffer.concat(parts),
+    startLine: placed[0]!.region.startLine,
+    endLine: end > start ? index.lineAt(end - 1) + 1 : placed[0]!.region.endLine,
+  };
+}
+
+function sumAffected(placed: Placed[]): AffectedCounts {
+  const sum = (f: (a: AffectedCounts) => number) => placed.reduce((n, p) => n + f(p.affected), 0);
+  return {
+    bytes: { removed: sum((a) => a.bytes.removed), inserted: sum((a) => a.bytes.inserted) },
+    lines: { removed: sum((a) => a.lines.removed), inserted: sum((a) => a.lines.inserted) },
+  };
+}
+
+/** Each edit's place after the write (`after`: the new index; null for a dry run, whose line numbers are computed). */
+function hunksOf(placed: Placed[], after: LineIndex | null): UpsertHunk[] {
+  let byteShift = 0;
+  let lineShift = 0;
+  return placed.map((p) => {
+    const r = p.region;
+    const start = r.start + byteShift;
+    const end = start + r.content.length;
+    let startLine = r.startLine + lineShift;
+    let endLine = startLine + p.affected.lines.inserted - 1;
+    if (after) {
+      startLine = after.size === 0 ? 1 : after.lineAt(Math.min(start, after.size)) + 1;
+      endLine = r.content.length ? after.lineAt(end - 1) + 1 : startLine - 1;
+    }
+    byteShift += r.content.length - (r.end - r.start);
+    lineShift += p.affected.lines.inserted - p.affected.lines.removed;
+    return {
+      edit: p.edit,
+      range_before: { start_line: r.startLine, end_line: r.endLine, start_byte: r.start, end_byte: r.end },
+      range_after: { start_line: startLine, end_line: endLine, start_byte: start, end_byte: end },
+      affected: p.affected,
+    };
+  });
+}
+
 async function pinnedUpsert(target: WriteTarget, file: string, req: UpsertRequest, notes: string[], t0: number): Promise<UpsertResult> {
   const abs = target.path;
   const cut = recoverInterruptedAppend(target.io, file);
@@ -217,31 +460,37 @@ async function pinnedUpsert(target: WriteTarget, file: string, req: UpsertReques
   const before = versionOf(index);
   // The digest file facts keep for this very version spares expected_sha256 a whole-file read.
   const checkedVersion = facts.version.etag === before.etag && facts.version.sha256 ? { ...before, sha256: facts.version.sha256 } : before;
-  let r: EditRegion;
-  try {
-    r = editRegionOf(index, req, codec);
-  } catch (err) {
-    if (err instanceof FolioError && err.code === 'out_of_bounds') await preconditionsOfMissedTarget(index, checkedVersion, req, codec);
-    throw err;
-  }
+  const placed = await placeEdits(index, checkedVersion, req, codec);
+  const r = spanOf(file, index, placed);
   const pre = await checkPreconditions(index, checkedVersion, r, req.preconditions, codec);
   if (pre.whole_file === 'differed') notes.push('the whole-file version differed, but the range preconditions matched: applied');
-  const affected = affectedBy(index, r, codec);
+  const affected = sumAffected(placed);
   const base = {
     path: abs,
     version_before: before,
     range_before: { start_line: r.startLine, end_line: r.endLine, start_byte: r.start, end_byte: r.end },
     affected,
     preconditions: pre,
-    preview: previewOf(index, r, codec),
+    preview: placed.map((p) => previewOf(index, p.region, codec, abs)).join(''),
     notes,
   };
+  const several = placed.length > 1;
   const removedBytes = req.captureBytes || req.onBeforeWrite ? readBytes(file, r.start, r.end) : null;
   if (req.captureBytes) Object.assign(base, { removed: removedBytes, inserted: r.content });
   const endAfter = r.start + r.content.length;
-  const plannedRange = { start_line: r.startLine, end_line: r.startLine + affected.lines.inserted - 1, start_byte: r.start, end_byte: endAfter };
+  // Several edits: the span keeps the lines between them.
+  const plannedEndLine = several ? r.endLine + affected.lines.inserted - affected.lines.removed : r.startLine + affected.lines.inserted - 1;
+  const plannedRange = { start_line: r.startLine, end_line: plannedEndLine, start_byte: r.start, end_byte: endAfter };
   if (req.dryRun) {
-    return { ...base, applied: false, dry_run: true, version_after: null, range_after: plannedRange, elapsed_ms: performance.now() - t0 };
+    return {
+      ...base,
+      applied: false,
+      dry_run: true,
+      version_after: null,
+      range_after: plannedRange,
+      ...(several ? { hunks: hunksOf(placed, null) } : {}),
+      elapsed_ms: performance.now() - t0,
+    };
   }
   if (req.onBeforeWrite) {
     const sizeAfter = index.size - (r.end - r.start) + r.content.length;
@@ -257,7 +506,8 @@ async function pinnedUpsert(target: WriteTarget, file: string, req: UpsertReques
       range_after: plannedRange,
     });
   }
-  const after = await written(target.io, file, index, r, req.target.kind === 'append', notes);
+  const append = !several && editsOf(req)[0]!.target.kind === 'append';
+  const after = await written(target.io, file, index, r, append, notes);
   const startLine = after.size === 0 ? 1 : after.lineAt(Math.min(r.start, after.size)) + 1;
   return {
     ...base,
@@ -270,6 +520,7 @@ async function pinnedUpsert(target: WriteTarget, file: string, req: UpsertReques
       start_byte: r.start,
       end_byte: endAfter,
     },
+    ...(several ? { hunks: hunksOf(placed, after) } : {}),
     elapsed_ms: performance.now() - t0,
   };
 }

@@ -15,7 +15,7 @@
  * stays open there (docs/API.md says so).
  */
 import { closeSync, constants, openSync, readlinkSync, realpathSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { FolioError, fromFsError } from '../errors.ts';
 import { HAS_PROC_FD, PROC_FD } from '../index/pinned-file.ts';
 
@@ -30,18 +30,24 @@ export interface WriteTarget {
 }
 
 /**
- * Open the directory of `path`. With `checked` the caller resolved and checked
+ * Open the directory of `path` (with `create`, `path` may not exist yet). With `checked` the caller resolved and checked
  * `path` itself (the agent guard): it must still lead to itself, or the write is
  * refused with permission_denied. Without it (a person's own edit), a symbolic
  * link is followed once, here, and the file it leads to is written.
  */
-export function openWriteTarget(path: string, checked: boolean): WriteTarget {
+export function openWriteTarget(path: string, checked: boolean, opts: { create?: boolean } = {}): WriteTarget {
   const abs = resolve(path);
   let real: string;
   try {
     real = realpathSync.native(abs); // one realpath(3): the JS walk fails oddly (EINVAL) when a component is swapped mid-walk
   } catch (err) {
-    throw fromFsError(err, abs);
+    if (!opts.create || (err as NodeJS.ErrnoException).code !== 'ENOENT') throw fromFsError(err, abs);
+    // A file to create: its folder must exist (and is resolved the same way).
+    try {
+      real = join(realpathSync.native(dirname(abs)), basename(abs));
+    } catch (e) {
+      throw fromFsError(e, dirname(abs));
+    }
   }
   if (checked && real !== abs) {
     throw new FolioError('permission_denied', `${abs} changed after it was checked: it now leads to ${real}; nothing was written`, {
