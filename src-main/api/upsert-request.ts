@@ -27,7 +27,8 @@ function targetOf(t: PlainTarget): UpsertTarget {
 function editOf(t: PlainTarget, content: string | undefined, where: string): UpsertEdit {
   const target = targetOf(t);
   if (target.kind === 'delete' && content) throw new FolioError('invalid_input', `${where}: delete takes no content`, {});
-  if (target.kind !== 'delete' && content === undefined) throw new FolioError('invalid_input', `${where}: ${target.kind} needs content`, { target: target.kind });
+  if (target.kind !== 'delete' && content === undefined)
+    throw new FolioError('invalid_input', `${where}: ${target.kind} needs content`, { target: target.kind });
   return { target, content: content ?? '' };
 }
 

@@ -237,11 +237,15 @@ export function checkCreate(policy: WorkspacePolicy, path: string): string {
     dir = dirname(dir);
   }
   if (missing.length && !policy.createFolders) {
-    throw new FolioError('permission_denied', `${path}: its folder ${missing.join('/')} does not exist, and the workspace policy does not let agents create folders`, {
-      path,
-      missing_folders: missing,
-      hint: `set create_folders: true in ${CONFIG_FILE} to allow it`,
-    });
+    throw new FolioError(
+      'permission_denied',
+      `${path}: its folder ${missing.join('/')} does not exist, and the workspace policy does not let agents create folders`,
+      {
+        path,
+        missing_folders: missing,
+        hint: `set create_folders: true in ${CONFIG_FILE} to allow it`,
+      },
+    );
   }
   let realDir: string;
   try {

@@ -4,7 +4,9 @@ import { LineByteRange, Version, int } from './common.ts';
 
 const Units = z.enum(['lines', 'bytes']).describe('lines (1-based, inclusive) or bytes (0-based, end exclusive); default lines');
 
-const InsertTarget = z.object({ insert: z.object({ at: int().describe('Insert before this line (total+1: at the end) or at this byte.'), units: Units.optional() }) });
+const InsertTarget = z.object({
+  insert: z.object({ at: int().describe('Insert before this line (total+1: at the end) or at this byte.'), units: Units.optional() }),
+});
 const ReplaceTarget = z.object({ replace: z.object({ start: int(), end: int(), units: Units.optional() }) });
 const DeleteTarget = z.object({ delete: z.object({ start: int(), end: int(), units: Units.optional() }) });
 const AppendTarget = z.object({

@@ -59,7 +59,9 @@ export interface CheckedRegion {
 const ANCHOR = /^(\d+)#([0-9a-f]{3})$/;
 
 export function hasPrecondition(p: AddressPreconditions): boolean {
-  return [p.ifNoneMatch, p.ifMatch, p.expectedSha256, p.ifNotModifiedSince, p.expectedRangeSha256, p.anchors, p.expectedSectionSha256].some((x) => x !== undefined);
+  return [p.ifNoneMatch, p.ifMatch, p.expectedSha256, p.ifNotModifiedSince, p.expectedRangeSha256, p.anchors, p.expectedSectionSha256].some(
+    (x) => x !== undefined,
+  );
 }
 
 /** precondition_required (with the current version, and `extra` details) unless `p` names at least one precondition. */
