@@ -18,7 +18,7 @@
  * its version back would put the placeholders into the file.
  */
 import { readByInput } from '../read-address.ts';
-import type { UpsertRequest } from '../../engine/write/upsert.ts';
+import { editsOf, type UpsertRequest } from '../../engine/write/upsert.ts';
 import type { ReadOutput } from '../schemas.ts';
 import { maskedSlice, placeholderOf, redact, secretSpansOf, type RedactionRule, type SecretSpan } from './secret-spans.ts';
 import { lineAroundSlice, lineBoundsOf, type LineBounds } from './whole-lines.ts';
@@ -265,18 +265,22 @@ export async function redactPreview(rules: RedactionRule[], path: string, previe
 }
 
 /** Lines a line or byte upsert of `path` touches, and the lines its anchors name. */
-async function targetLinesOf(path: string, req: Pick<UpsertRequest, 'target' | 'preconditions'>): Promise<Set<number>> {
-  const t = req.target;
+async function targetLinesOf(path: string, req: Pick<UpsertRequest, 'target' | 'content' | 'edits' | 'preconditions'>): Promise<Set<number>> {
   const lines = new Set<number>();
-  const span = t.kind === 'replace' || t.kind === 'delete' ? t : null;
-  const byteInsertAt = t.kind === 'insert' && t.units === 'bytes' ? t.at : null;
-  if (span && span.units === 'lines') {
-    for (let l = span.start; l <= Math.min(span.end, span.start + 10_000); l++) lines.add(l);
-  } else if (span || byteInsertAt !== null) {
-    // Byte targets: the lines they touch (a byte insert inside a line changes that line).
-    const [from, to] = span ? [span.start, Math.max(span.start + 1, span.end)] : [byteInsertAt!, byteInsertAt! + 1];
-    const r: ReadOutput | null = await readByInput({ path, start_byte: from, end_byte: to }).catch(() => null);
-    if (r?.start_line) for (let l = r.start_line; l <= (r.end_line ?? r.start_line); l++) lines.add(l);
+  // Every edit of the call: a secret line is as hidden from the third edit as from the first.
+  for (const { target: t } of editsOf(req)) {
+    const span = t.kind === 'replace' || t.kind === 'delete' ? t : null;
+    const byteInsertAt = t.kind === 'insert' && t.units === 'bytes' ? t.at : null;
+    if (t.kind === 'whole') {
+      lines.add(0); // every line: see redactedTargetLines
+    } else if (span && span.units === 'lines') {
+      for (let l = span.start; l <= Math.min(span.end, span.start + 10_000); l++) lines.add(l);
+    } else if (span || byteInsertAt !== null) {
+      // Byte targets: the lines they touch (a byte insert inside a line changes that line).
+      const [from, to] = span ? [span.start, Math.max(span.start + 1, span.end)] : [byteInsertAt!, byteInsertAt! + 1];
+      const r: ReadOutput | null = await readByInput({ path, start_byte: from, end_byte: to }).catch(() => null);
+      if (r?.start_line) for (let l = r.start_line; l <= (r.end_line ?? r.start_line); l++) lines.add(l);
+    }
   }
   for (const a of req.preconditions.anchors ?? []) {
     const n = Number(a.split('#')[0]);
@@ -285,13 +289,28 @@ async function targetLinesOf(path: string, req: Pick<UpsertRequest, 'target' | '
   return lines;
 }
 
+/** A whole-file replace rewrites every line: the lines of the file that hold something hidden from agents. */
+async function redactedLinesOfFile(rules: RedactionRule[], path: string): Promise<number[]> {
+  // Not caught: a file too big to read whole is too big to replace whole unchecked (too_large).
+  const r: ReadOutput = await readByInput({ path, full: true });
+  const text = answerTextOf(r);
+  const secret = await secretLinesAround(path, 1, Math.max(1, r.total_lines ?? 1), text);
+  const hidden = text.split('\n').flatMap((line, i) => (secretSpansOf(line.replace(/\r$/, ''), rules).length ? [i + 1] : []));
+  return [...new Set([...secret, ...hidden])].sort((a, b) => a - b);
+}
+
 /**
  * The lines (ascending) an upsert of `path` would change that hold something the
  * rules or a key block hide from an agent; [] when none does. `req` is the engine
  * request (a section or JSON target already resolved to lines or bytes).
  */
-export async function redactedTargetLines(rules: RedactionRule[], path: string, req: Pick<UpsertRequest, 'target' | 'preconditions'>): Promise<number[]> {
+export async function redactedTargetLines(
+  rules: RedactionRule[],
+  path: string,
+  req: Pick<UpsertRequest, 'target' | 'content' | 'edits' | 'preconditions'>,
+): Promise<number[]> {
   const lines = await targetLinesOf(path, req);
+  if (lines.has(0)) return redactedLinesOfFile(rules, path);
   if (lines.size === 0) return [];
   const sorted = [...lines].sort((a, b) => a - b);
   const r: ReadOutput | null = await readByInput({ path, ranges: sorted.slice(0, 1000).map((l) => ({ start: l, end: l })) }).catch(() => null);
