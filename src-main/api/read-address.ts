@@ -11,6 +11,7 @@
  * reading, it resolves again.
  */
 import { getNodeValue } from 'jsonc-parser';
+import { openIndex } from '../engine/index/store.ts';
 import { FolioError } from '../engine/errors.ts';
 import { JSON_LIMITS, loadJsonFile, locate, parseJson, queryJson, type JsonDoc } from '../engine/address/json-address.ts';
 import { findSection, outlineOf } from '../engine/address/markdown-outline.ts';
@@ -50,6 +51,7 @@ function addressOf(input: ReadInput): 'section' | 'json' | 'token_range' | 'toke
 
 /** Read `input` (its path already resolved by the caller) under `opts` (caps of the door): the wire answer. */
 export async function readByInput(input: ReadInput, opts: ReadOptions = {}): Promise<ReadOutput> {
+  if (input.head !== undefined && input.tail !== undefined) return readHeadAndTail(input, opts);
   const mode = addressOf(input);
   const base: ReadOptions = { ...opts, hashlines: input.hashlines, invalidUtf8: input.invalid_utf8, allowBinary: input.allow_binary };
   let a: AddressedRead;
@@ -67,6 +69,32 @@ export async function readByInput(input: ReadInput, opts: ReadOptions = {}): Pro
     a.addressing.tokens = { ...tokens, tokenizer, count: await countTokens(answerText(a.r), tokenizer) };
   }
   return readWireOf(a.r, a.addressing);
+}
+
+/**
+ * head and tail in one read: two line ranges (one when they meet), and the size of
+ * what lies between them (`gap`), so an agent sees both ends of a log and knows
+ * how much it skipped.
+ */
+async function readHeadAndTail(input: ReadInput, opts: ReadOptions): Promise<ReadOutput> {
+  const { head, tail, ...rest } = input;
+  if (head! < 0 || tail! < 0) throw new FolioError('invalid_range', 'head and tail are line counts >= 0', { head, tail });
+  const index = await openIndex(input.path);
+  const total = index.lineCount;
+  if (head! + tail! >= total) {
+    const whole = await readByInput({ ...rest, ranges: [{ start: 1, end: Math.max(1, total) }] }, opts);
+    return { ...whole, notes: [...whole.notes, `head ${head} + tail ${tail} cover all ${total} lines`] };
+  }
+  const ranges = [...(head! > 0 ? [{ start: 1, end: head! }] : []), ...(tail! > 0 ? [{ start: total - tail! + 1, end: total }] : [])];
+  const gapStart = head! + 1;
+  const gapEnd = total - tail!;
+  const gapBytes = (gapEnd < total ? index.lineStart(gapEnd) : index.size) - (head! > 0 ? index.lineStart(head!) : index.bomLength);
+  const r = ranges.length ? await readByInput({ ...rest, ranges }, opts) : await readByInput({ ...rest, head: 0 }, opts);
+  return {
+    ...r,
+    gap: { start_line: gapStart, end_line: gapEnd, lines: gapEnd - gapStart + 1, bytes: gapBytes },
+    notes: [...r.notes, `lines ${gapStart}-${gapEnd} (${gapEnd - gapStart + 1} lines, ${gapBytes} bytes) lie between the head and the tail`],
+  };
 }
 
 /** Resolve against a version, read, and resolve again if the read saw a newer one. */

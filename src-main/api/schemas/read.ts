@@ -23,7 +23,7 @@ export const ReadInput = z
     end_byte: int().optional().describe('Exact byte range end (exclusive), adjusted to UTF-8 character boundaries.'),
     page: int().optional().describe('Page number (1-based) of char-budget pages; the default mode is page 1.'),
     page_chars: int().optional().describe('Page budget in characters, default 50000.'),
-    head: int().optional().describe('First N lines.'),
+    head: int().optional().describe('First N lines (with tail: both ends in one read).'),
     tail: int().optional().describe('Last N lines.'),
     full: z.boolean().optional().describe('The whole file, only if it is at most 8 MiB.'),
     hashlines: z.boolean().optional().describe('Prefix each line with LINE#HASH| (3 hex digits) to use as anchors in upserts.'),
@@ -82,6 +82,10 @@ export const ReadOutput = z.object({
   end_byte: z.number().int(),
   hashlines: z.boolean(),
   notes: z.array(z.string()),
+  gap: z
+    .object({ start_line: z.number().int(), end_line: z.number().int(), lines: z.number().int(), bytes: z.number().int() })
+    .optional()
+    .describe('head + tail: the lines between them, not shown.'),
   truncated: z.boolean(),
   line_cut: z
     .object({

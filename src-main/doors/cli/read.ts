@@ -182,6 +182,8 @@ export function registerRead(program: Command, io: CliIO): void {
         (m) => f[m as keyof ReadFlags] !== undefined,
       );
       if (f.page !== undefined && f.pageTokens === undefined) modes.push('page');
+      // --head N --tail M together: both ends of the file in one read.
+      if (modes.length === 2 && modes.includes('head') && modes.includes('tail')) modes.pop();
       if (modes.length > 1)
         throw new Exit(usage(io, `give one read mode, got --${modes.map((m) => m.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())).join(' and --')}`));
       try {
