@@ -5,7 +5,7 @@
  * checked against JavaScript's String.replace / split-join on random texts.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FolioError } from '../../src-main/engine/errors.ts';
@@ -93,6 +93,14 @@ describe('exact matches', () => {
       [0, 4],
     ]);
     expect(apply(readFileSync(p), reps).toString()).toBe('1\ntwo\n3\n4\n');
+  });
+
+  it('an index of an older version is refused with conflict (all edits resolve against one version)', async () => {
+    const p = file('one\ntwo\n');
+    const index = await openIndex(p);
+    const { encoding } = await factsOf(p);
+    appendFileSync(p, 'three\n');
+    await expect(resolveQuotedEdits(index, encoding, [{ oldText: 'two', newText: '2' }])).rejects.toMatchObject({ code: 'conflict' });
   });
 
   it('empty old_text, and old_text equal to new_text, are invalid_input naming the edit', async () => {
@@ -217,6 +225,13 @@ describe('no_match names the nearest near-miss', () => {
     const p = file('x\r\n\tif (a) {\r\n\t\tgo();\r\n\t}\r\n');
     const err = await failure(p, [{ oldText: '    if (a) {\n        go();', newText: '' }]);
     expect(err.details.nearest).toMatchObject({ differs: 'indentation', line: 2, end_line: 3, text: '\tif (a) {\n\t\tgo();' });
+  });
+
+  it('in a UTF-16BE file the near-miss is decoded in its encoding', async () => {
+    const text = 'alpha\nBeta Gamma 日本\nomega\n';
+    const p = file(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]));
+    const err = await failure(p, [{ oldText: 'beta gamma 日本', newText: 'x' }]);
+    expect(err.details.nearest).toMatchObject({ differs: 'case', line: 2, text: 'Beta Gamma 日本' });
   });
 
   it('no similar text: nearest is null and the hint says so; other failing edits are listed', async () => {

@@ -102,6 +102,13 @@ function similarityTo(q: Map<number, number>, qTotal: number, text: string): num
 /** The best a line of `n` bigrams can score against a quote of qTotal (all its bigrams in common). */
 const bestPossible = (qTotal: number, n: number): number => (n <= 0 ? 0 : (2 * Math.min(n, qTotal)) / (qTotal + Math.min(n, 2 * qTotal)));
 
+interface Candidate {
+  rank: number;
+  score: number;
+  lineNo: number;
+  lines: string[];
+}
+
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
 /**
@@ -135,7 +142,9 @@ export async function nearestMiss(
   const quoteGrams = bigramsOf(quoteText);
   const quoteTotal = Math.max(0, quoteText.length - 1);
 
-  let best: { rank: number; score: number; lineNo: number; lines: string[] } | null = null;
+  /** the nearest so far: rank is the normaliser's index, NORMALISERS.length for 'other' */
+  let best: Candidate | null = null;
+  const exact = (): boolean => best?.rank === 0;
 
   /** Does the window of lines `at(0..k-1)` hold the quote under normaliser r? */
   const windowMatches = (r: number, at: (j: number) => string): boolean => {
@@ -177,7 +186,7 @@ export async function nearestMiss(
     let firstNo = 1;
     /** the decoded start of a line longer than a chunk */
     let carry = '';
-    const stop = (): boolean => (best !== null && (best as { rank: number }).rank === 0) || pos - fromByte >= maxBytes || Date.now() > deadline;
+    const stop = (): boolean => exact() || pos - fromByte >= maxBytes || Date.now() > deadline;
     while (pos < size && !stop()) {
       const want = Math.min(chunkBytes, size - pos);
       const { bytesRead } = await fh.read(buf, 0, want, pos);
@@ -200,7 +209,7 @@ export async function nearestMiss(
       let s = 0;
       for (; s < last; s++) {
         consider(pending, s, firstNo + s);
-        if (best && (best as { rank: number }).rank === 0) break;
+        if (exact()) break;
       }
       pending = pending.slice(s);
       firstNo += s;
@@ -208,7 +217,7 @@ export async function nearestMiss(
   } finally {
     await fh.close();
   }
-  const found = best as { rank: number; score: number; lineNo: number; lines: string[] } | null;
+  const found = best as Candidate | null; // assigned in closures, which control-flow narrowing does not see
   let nearest: NearMiss | null = null;
   if (found) {
     const start = Math.max(1, found.lineNo);
