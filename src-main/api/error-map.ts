@@ -21,6 +21,8 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   conflict: 409,
   redacted: 403,
   ambiguous: 409,
+  no_match: 409,
+  ambiguous_match: 409,
   parse_error: 422,
   cancelled: 499,
   timeout: 504,

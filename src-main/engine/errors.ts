@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'conflict',
   'redacted',
   'ambiguous',
+  'no_match',
+  'ambiguous_match',
   'parse_error',
   'cancelled',
   'timeout',

@@ -1,0 +1,305 @@
+/**
+ * Edits by quoting text (issue 14): an agent names what to change by quoting it,
+ * `{oldText, newText, replaceAll?}` (Claude Code's Edit / MultiEdit), and this
+ * module resolves such edits against ONE version of a file into byte-range
+ * replacements. It writes nothing; a write (upsert) applies the replacements under
+ * its preconditions.
+ *
+ *   interface QuotedEdit { oldText: string; newText: string; replaceAll?: boolean }
+ *   interface ResolvedReplacement {
+ *     edit: number;                 // index into edits
+ *     start: number; end: number;   // file bytes, end exclusive
+ *     startLine: number; endLine: number; // 1-based lines of the first and last replaced byte
+ *     content: Uint8Array;          // newText in the file's encoding and newline style
+ *   }
+ *   resolveQuotedEdits(index: LineIndex, encoding: string, edits: QuotedEdit[], opts?): Promise<ResolvedReplacement[]>
+ *     index: the file's complete LineIndex (openIndex(path)); encoding: factsOf(path).encoding
+ *
+ * Rules:
+ * - Matching is exact on the file's bytes (oldText encoded in the file's encoding:
+ *   UTF-8, UTF-16LE/BE, or an ASCII-compatible legacy one), with one normalisation:
+ *   the agent's '\n' stands for the file's newline. In a CRLF file '\n' (and '\r\n')
+ *   is '\r\n', in a CR file '\r'; in an LF file or one without newlines the text is
+ *   taken as sent; in a file of mixed endings the text as sent is tried first and,
+ *   if it is nowhere, its CRLF form. newText is written in the form that matched.
+ * - An edit matches exactly once, or with replaceAll at least once (every
+ *   occurrence, non-overlapping, left to right). "Once" counts overlapping
+ *   occurrences: "aa" is in "aaa" twice, which is ambiguous.
+ * - Every edit resolves against the same bytes (one streamed pass searches all
+ *   quotes); replacements of different edits may not overlap. The result is sorted
+ *   by start. If the file changed during the pass: conflict.
+ *
+ * Errors (FolioError), details made for fixing the quote in one step:
+ * - invalid_input  {edit, hint}: empty oldText, oldText equal to newText, no edits
+ * - no_match       {edit, nearest: {line, end_line, text, text_truncated, differs, similarity} | null,
+ *                   near_miss_scanned_bytes, near_miss_complete, newline_style, other_failures, hint}
+ * - ambiguous_match {edit, count, lines (start line of each of the first MAX_LINES candidates),
+ *                   lines_truncated, other_failures, hint}
+ * - invalid_range  {edits: [a, b], ranges: [{edit, line, end_line, start_byte, end_byte}, …], hint}
+ * - too_large      {edit, count, max}: a replaceAll with more than maxReplacements matches
+ * other_failures lists the other edits that fail too ({edit, code, count}), so one
+ * answer shows everything to fix.
+ *
+ * Big files: the search streams the file in windows (quote-scan.ts) and never holds
+ * it whole; the near-miss search (near-miss.ts) is bounded and says how much it saw.
+ */
+import { FolioError } from '../errors.ts';
+import { statRegularFile } from '../index/identity.ts';
+import type { LineIndex, NewlineStyle } from '../index/line-index.ts';
+import { codecFor, type TextCodec } from '../text/codec.ts';
+import { nearestMiss, type NearMissOptions } from './near-miss.ts';
+import { linesAt, scanNeedles, type Needle } from './quote-scan.ts';
+
+export interface QuotedEdit {
+  oldText: string;
+  newText: string;
+  replaceAll?: boolean;
+}
+
+export interface ResolvedReplacement {
+  /** index into the edits */
+  edit: number;
+  /** file bytes [start, end) */
+  start: number;
+  end: number;
+  /** 1-based lines of the first and the last replaced byte */
+  startLine: number;
+  endLine: number;
+  /** newText encoded in the file's encoding with the file's newline style (shared by one edit's matches: do not mutate) */
+  content: Uint8Array;
+}
+
+export interface QuoteEditOptions {
+  /** window of the streamed search in bytes (default 4 MiB; tests make it small to put matches across windows) */
+  chunkBytes?: number;
+  /** most matches one replaceAll edit may have (default 1,000,000) */
+  maxReplacements?: number;
+  /** bounds of the near-miss search of a quote that matched nowhere */
+  nearMiss?: NearMissOptions;
+}
+
+/** Candidate lines listed in an ambiguous_match. */
+export const MAX_LINES = 20;
+const DEFAULT_MAX_REPLACEMENTS = 1_000_000;
+
+/** The forms `text` may take in a file of `style`, in the order they are tried. */
+export function newlineFormsOf(text: string, style: NewlineStyle): string[] {
+  switch (style) {
+    case 'crlf':
+      return [text.replace(/\r?\n/g, '\r\n')];
+    case 'cr':
+      return [text.replace(/\r?\n/g, '\r')];
+    case 'mixed': {
+      const crlf = text.replace(/\r?\n/g, '\r\n');
+      return crlf === text ? [text] : [text, crlf];
+    }
+    default:
+      return [text];
+  }
+}
+
+interface Failure {
+  edit: number;
+  code: 'no_match' | 'ambiguous_match' | 'too_large';
+  count: number;
+}
+
+function checkEdits(edits: QuotedEdit[]): void {
+  if (!Array.isArray(edits) || edits.length === 0) {
+    throw new FolioError('invalid_input', 'no edits: send at least one {old_text, new_text}', { edits: 0 });
+  }
+  edits.forEach((e, i) => {
+    if (typeof e?.oldText !== 'string' || typeof e?.newText !== 'string') {
+      throw new FolioError('invalid_input', `edit ${i}: old_text and new_text must be strings`, { edit: i });
+    }
+    if (e.oldText === '') {
+      throw new FolioError('invalid_input', `edit ${i}: old_text is empty`, {
+        edit: i,
+        hint: 'quote the text to replace; to insert, quote the line before or after the insertion point and repeat it in new_text',
+      });
+    }
+    if (e.oldText === e.newText) {
+      throw new FolioError('invalid_input', `edit ${i}: old_text and new_text are the same, so it changes nothing`, {
+        edit: i,
+        hint: 'drop this edit, or change new_text',
+      });
+    }
+  });
+}
+
+/** A boundary test for encodings where a byte cannot tell whether it starts a character (Shift_JIS …). */
+function acceptOf(index: LineIndex, codec: TextCodec): ((startByte: number) => boolean) | undefined {
+  if (codec.selfSynchronizing) return undefined;
+  return (startByte) => {
+    const lineIdx = index.lineAt(startByte);
+    const floor = lineIdx === 0 ? 0 : index.lineStart(lineIdx);
+    return codec.snapBack(index.path, Math.max(0, floor), startByte) === startByte;
+  };
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Resolve `edits` against the file `index` describes into byte replacements,
+ * sorted by start; throws FolioError (see the header) when a quote is not found,
+ * is ambiguous, or two edits overlap.
+ */
+export async function resolveQuotedEdits(index: LineIndex, encoding: string, edits: QuotedEdit[], opts: QuoteEditOptions = {}): Promise<ResolvedReplacement[]> {
+  checkEdits(edits);
+  if (!index.complete) {
+    throw new FolioError('invalid_input', 'quoted edits need the complete line index (openIndex)', { indexedBytes: index.indexedBytes, size: index.size });
+  }
+  const codec = codecFor(encoding);
+  const style = index.newlineStyle;
+  const maxReplacements = opts.maxReplacements ?? DEFAULT_MAX_REPLACEMENTS;
+
+  // One needle per (edit, form): every quote is searched in the same pass.
+  const forms = edits.map((e) => newlineFormsOf(e.oldText, style));
+  const needles: Needle[] = [];
+  const needleOf: number[][] = forms.map((fs, i) =>
+    fs.map((f) => {
+      const all = edits[i]!.replaceAll === true;
+      needles.push({ bytes: codec.encode(f), all, keep: all ? maxReplacements : MAX_LINES });
+      return needles.length - 1;
+    }),
+  );
+  const version = index.identity;
+  const hits = await scanNeedles(index.path, needles, {
+    chunkBytes: opts.chunkBytes,
+    unit: codec.unit,
+    accept: acceptOf(index, codec),
+    fromByte: index.bomLength,
+    toByte: index.size,
+  });
+  const now = statRegularFile(index.path);
+  if (now.size !== version.size || now.mtimeNs !== version.mtimeNs || now.ino !== version.ino || now.dev !== version.dev) {
+    throw new FolioError('conflict', `${version.path} changed while the quoted edits were being resolved`, {
+      path: version.path,
+      hint: 'read the file again and resend the edits',
+    });
+  }
+
+  // Per edit: the first form found (a mixed file's literal form before its CRLF form).
+  const chosen = edits.map((_, i) => {
+    const f = needleOf[i]!.findIndex((n) => hits[n]!.count > 0);
+    return f < 0 ? null : { form: f, hits: hits[needleOf[i]![f]!]! };
+  });
+  const failures: Failure[] = [];
+  edits.forEach((e, i) => {
+    const c = chosen[i];
+    if (!c) failures.push({ edit: i, code: 'no_match', count: 0 });
+    else if (!e.replaceAll && c.hits.count > 1) failures.push({ edit: i, code: 'ambiguous_match', count: c.hits.count });
+    else if (c.hits.count > maxReplacements) failures.push({ edit: i, code: 'too_large', count: c.hits.count });
+  });
+  if (failures.length > 0) throw await failureError(index, codec, style, edits, failures, chosen, opts, maxReplacements);
+
+  // Byte ranges, then their lines (one forward walk over all offsets).
+  const unit = codec.unit;
+  const ranges: { edit: number; start: number; end: number; content: Uint8Array }[] = [];
+  edits.forEach((e, i) => {
+    const c = chosen[i]!;
+    const len = needles[needleOf[i]![c.form]!]!.bytes.length;
+    const content = codec.encode(newlineFormsOf(e.newText, style)[c.form] ?? e.newText);
+    for (const start of c.hits.starts) ranges.push({ edit: i, start, end: start + len, content });
+  });
+  ranges.sort((a, b) => a.start - b.start || a.edit - b.edit);
+  const lines = await linesAt(
+    index,
+    codec,
+    ranges.flatMap((r) => [r.start, r.end - unit]),
+  );
+  const out: ResolvedReplacement[] = ranges.map((r) => ({
+    edit: r.edit,
+    start: r.start,
+    end: r.end,
+    startLine: lines.get(r.start)! + 1,
+    endLine: lines.get(r.end - unit)! + 1,
+    content: r.content,
+  }));
+  checkNoOverlap(out);
+  return out;
+}
+
+/** invalid_range naming the first pair of replacements of different edits that overlap (`sorted` by start). */
+function checkNoOverlap(sorted: ResolvedReplacement[]): void {
+  let reach: ResolvedReplacement | null = null; // the replacement reaching furthest so far
+  for (const r of sorted) {
+    if (reach && r.start < reach.end) {
+      const [a, b] = reach.edit <= r.edit ? [reach, r] : [r, reach];
+      const range = (x: ResolvedReplacement) => ({ edit: x.edit, line: x.startLine, end_line: x.endLine, start_byte: x.start, end_byte: x.end });
+      throw new FolioError(
+        'invalid_range',
+        `edits ${a.edit} (line ${a.startLine}${a.endLine !== a.startLine ? `-${a.endLine}` : ''}) and ${b.edit} (line ${b.startLine}${b.endLine !== b.startLine ? `-${b.endLine}` : ''}) replace overlapping text`,
+        {
+          edits: [a.edit, b.edit],
+          ranges: [range(a), range(b)],
+          hint: 'merge the two edits into one whose old_text covers both, or quote text that does not overlap',
+        },
+      );
+    }
+    if (!reach || r.end > reach.end) reach = r;
+  }
+}
+
+const DIFFERS_HINT = {
+  newlines: "the text is there with other line endings: send '\\n' for every line break (it stands for the file's newline) and check the final newline",
+  indentation: 'the text is there with other leading indentation: copy nearest.text',
+  whitespace: 'the text is there with other spaces or tabs: copy nearest.text',
+  case: 'the text is there in other letter case: copy nearest.text',
+  other: 'nothing nearly identical; nearest names the most similar lines: read around them and quote what is there',
+} as const;
+
+async function failureError(
+  index: LineIndex,
+  codec: TextCodec,
+  style: NewlineStyle,
+  edits: QuotedEdit[],
+  failures: Failure[],
+  chosen: ({ form: number; hits: { count: number; starts: number[] } } | null)[],
+  opts: QuoteEditOptions,
+  maxReplacements: number,
+): Promise<FolioError> {
+  const f = failures[0]!;
+  const others = failures.slice(1).map((o) => ({ edit: o.edit, code: o.code, count: o.count }));
+  if (f.code === 'no_match') {
+    const miss = await nearestMiss(index.path, codec, index.bomLength, index.size, edits[f.edit]!.oldText, opts.nearMiss);
+    const n = miss.nearest;
+    const where = n ? `; nearest: line ${n.line}${n.end_line !== n.line ? `-${n.end_line}` : ''} (differs: ${n.differs})` : '';
+    return new FolioError('no_match', `edit ${f.edit}: old_text was not found${where}`, {
+      edit: f.edit,
+      nearest: n,
+      near_miss_scanned_bytes: miss.scannedBytes,
+      near_miss_complete: miss.complete,
+      newline_style: style,
+      other_failures: others,
+      hint: n
+        ? DIFFERS_HINT[n.differs]
+        : miss.complete
+          ? 'no similar text in the file: read it and quote what is there'
+          : 'no similar text in the part scanned for a near-miss: search or read the file and quote what is there',
+    });
+  }
+  if (f.code === 'too_large') {
+    return new FolioError('too_large', `edit ${f.edit}: replace_all would replace ${f.count} occurrences (at most ${maxReplacements})`, {
+      edit: f.edit,
+      count: f.count,
+      max: maxReplacements,
+      other_failures: others,
+    });
+  }
+  const starts = chosen[f.edit]!.hits.starts.slice(0, MAX_LINES);
+  const lines = await linesAt(index, codec, starts);
+  const lineNos = starts.map((s) => lines.get(s)! + 1);
+  return new FolioError(
+    'ambiguous_match',
+    `edit ${f.edit}: old_text occurs ${plural(f.count, 'time')} (lines ${lineNos.join(', ')}${f.count > lineNos.length ? ', …' : ''})`,
+    {
+      edit: f.edit,
+      count: f.count,
+      lines: lineNos,
+      lines_truncated: f.count > lineNos.length,
+      other_failures: others,
+      hint: 'add surrounding lines to old_text until it occurs once, or set replace_all to change every occurrence',
+    },
+  );
+}
