@@ -14,6 +14,7 @@ import {
   SearchInput,
   SearchOutput,
   UpsertInput,
+  EditInput,
   UpsertOutput,
   AuditInput,
   AuditOutput,
@@ -30,7 +31,7 @@ import { outlineOf } from '../engine/address/markdown-outline.ts';
 import { outlineWireOf } from './outline-wire.ts';
 import { searchPath } from '../engine/search/search-path.ts';
 import { upsert } from '../engine/write/upsert.ts';
-import { upsertRequestOf } from './upsert-request.ts';
+import { editRequestOf, upsertRequestOf } from './upsert-request.ts';
 import { readByInput } from './read-address.ts';
 import { applyOwnEdit } from '../review/journal.ts';
 import { toSearchOptions } from './search-request.ts';
@@ -167,6 +168,21 @@ export const operations = {
       if (request.dryRun) return upsert(path, request);
       // The caller's own edit is journaled under the caller, so review_undo (`folio review undo FILE`) takes it back.
       const { upsert: r } = await applyOwnEdit(workspaceOf(ctx), actor, resolvePath(path), request);
+      const { removed: _removed, inserted: _inserted, ...answer } = r;
+      return answer;
+    },
+  }),
+  edit: op({
+    input: EditInput,
+    output: UpsertOutput,
+    description:
+      'Edit by quoting: each edits[i].old_text must occur exactly once in the file (or, with replace_all, at least once) and is replaced by new_text; all edits or none. ' +
+      'The quote is the precondition (if_match optional). On no_match the error shows the nearest near-miss and how it differs; on ambiguous_match the lines of each candidate. ' +
+      'Use upsert instead for positions, appends, anchors and new files.',
+    run: async (input, actor, ctx) => {
+      const request = { ...editRequestOf(input), ...(ctx.checked ? { checked: ctx.checked } : {}) };
+      if (request.dryRun) return upsert(input.path, request);
+      const { upsert: r } = await applyOwnEdit(workspaceOf(ctx), actor, resolvePath(input.path), request);
       const { removed: _removed, inserted: _inserted, ...answer } = r;
       return answer;
     },

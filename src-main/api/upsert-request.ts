@@ -9,7 +9,7 @@ import { FolioError } from '../engine/errors.ts';
 import type { UpsertEdit, UpsertRequest, UpsertTarget } from '../engine/write/upsert.ts';
 import type { AddressPreconditions, Preconditions } from '../engine/write/preconditions.ts';
 import { jsonUpsertOf, sectionUpsertOf, type PlannedUpsert } from './upsert-address.ts';
-import type { UpsertInput } from './schemas.ts';
+import type { EditInput, UpsertInput } from './schemas.ts';
 
 export type { PlannedUpsert } from './upsert-address.ts';
 
@@ -91,4 +91,16 @@ export async function upsertRequestOf(input: UpsertInput): Promise<PlannedUpsert
     );
   }
   return 'section' in t ? sectionUpsertOf(input, t.section, pre) : jsonUpsertOf(input, t.json, pre);
+}
+
+/** An edit by quoting (EditInput) as the engine's request: the quotes are its precondition; if_match may add one. */
+export function editRequestOf(input: EditInput): UpsertRequest {
+  return {
+    // Placeholders: the quotes name the edits (UpsertRequest.quoted).
+    target: { kind: 'replace', start: 0, end: 0, units: 'bytes' },
+    content: '',
+    quoted: input.edits.map((e) => ({ oldText: e.old_text, newText: e.new_text, ...(e.replace_all ? { replaceAll: true } : {}) })),
+    preconditions: input.if_match !== undefined ? { ifMatch: input.if_match } : {},
+    ...(input.dry_run ? { dryRun: true } : {}),
+  };
 }

@@ -10,6 +10,7 @@
  */
 import { FolioError, isFolioError } from '../engine/errors.ts';
 import type { Version } from '../engine/read/file-facts.ts';
+import type { QuotedEdit } from '../engine/write/quote-edit.ts';
 import { upsert, type LineByteRange, type Preconditions, type UpsertEdit, type UpsertResult, type UpsertTarget } from '../engine/write/upsert.ts';
 import { loadBytes, storeBytes } from './blobs.ts';
 import { toDoc } from './doc-codec.ts';
@@ -28,6 +29,8 @@ export interface ProposeRequest {
   normalizeNewlines?: boolean;
   /** several edits (UpsertRequest.edits): target/content are the first */
   edits?: UpsertEdit[];
+  /** edits by quoting (UpsertRequest.quoted) */
+  quoted?: QuotedEdit[];
   /** with if_none_match: create missing folders too */
   createParents?: boolean;
   /** the agent guard checked the path (upsert.ts): approvals write it under the same check */
@@ -56,6 +59,7 @@ export async function propose(root: string, actor: ReviewActor, req: ProposeRequ
     normalizeNewlines: req.normalizeNewlines,
     dryRun: true,
     ...(req.edits ? { edits: req.edits } : {}),
+    ...(req.quoted ? { quoted: req.quoted } : {}),
     ...(req.createParents ? { createParents: true } : {}),
     ...(req.checked ? { checked: req.checked } : {}),
   });
@@ -67,6 +71,7 @@ export async function propose(root: string, actor: ReviewActor, req: ProposeRequ
       target: req.target,
       content: storeBytes(store.blobsDir, Buffer.from(req.content, 'utf8')),
       ...(req.edits ? { edits: req.edits.map((e) => ({ target: e.target, content: storeBytes(store.blobsDir, Buffer.from(e.content, 'utf8')) })) } : {}),
+      ...(req.quoted ? { quoted: req.quoted.map((q) => ({ old_text: q.oldText, new_text: q.newText, ...(q.replaceAll ? { replace_all: true } : {}) })) } : {}),
       edited_content: null,
       preconditions: req.preconditions,
       normalize_newlines: req.normalizeNewlines !== false,
@@ -142,8 +147,10 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
   const store = storeOf(root);
   return store.locked(async () => {
     const p = pendingOf(store, id);
-    if (opts.content !== undefined && p.edits) {
-      throw new FolioError('invalid_input', `proposal ${id} has ${p.edits.length} edits: edit-then-approve takes one`, { proposal_id: id });
+    if (opts.content !== undefined && (p.edits || p.quoted)) {
+      throw new FolioError('invalid_input', `proposal ${id} has ${(p.edits ?? p.quoted)!.length} edits: edit-then-approve takes one positional edit`, {
+        proposal_id: id,
+      });
     }
     if (opts.content !== undefined && p.target.kind === 'delete' && opts.content !== '') {
       throw new FolioError('invalid_input', `proposal ${id} deletes: it takes no content`, { proposal_id: id });
@@ -160,6 +167,7 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
         preconditions: p.preconditions,
         normalizeNewlines: p.normalize_newlines,
         ...(p.edits ? { edits: p.edits.map((e) => ({ target: e.target, content: loadBytes(store.blobsDir, e.content).toString('utf8') })) } : {}),
+        ...(p.quoted ? { quoted: p.quoted.map((q) => ({ oldText: q.old_text, newText: q.new_text, ...(q.replace_all ? { replaceAll: true } : {}) })) } : {}),
         // An agent's proposal: its path is written only if it still leads to itself (no link swapped in since).
         checked: { allowHardlinks: p.allow_hardlinks === true },
         ...(p.create_parents ? { createParents: true } : {}),

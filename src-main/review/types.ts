@@ -30,6 +30,8 @@ export interface Proposal {
   content: StoredBytes;
   /** several edits in one proposal (target + content each), applied all or nothing; `target`/`content` are the first */
   edits?: { target: UpsertTarget; content: StoredBytes }[];
+  /** edits by quoting (the edit operation): found again in the file when approved, so unrelated changes do not stale them */
+  quoted?: { old_text: string; new_text: string; replace_all?: boolean }[];
   /** the content that was applied when a person edited it before approving */
   edited_content: StoredBytes | null;
   preconditions: Preconditions;

@@ -52,6 +52,7 @@ export function proposalView(root: string, p: Proposal, opts: { withContent?: bo
     actor: p.actor,
     target: wireTargetOf(p.target),
     ...(p.edits ? { targets: p.edits.map((e) => wireTargetOf(e.target)) } : {}),
+    ...(p.quoted ? { quoted: p.quoted } : {}),
     preconditions: wirePreconditionsOf(p.preconditions),
     normalize_newlines: p.normalize_newlines,
     preview: p.preview,

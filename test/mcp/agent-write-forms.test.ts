@@ -5,11 +5,12 @@
  * (deny, folders), review routing (auto applies and journals; review proposes and
  * a person approves), redaction and the audit log.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handle } from '../../src-main/api/handle.ts';
-import { connectStdio, type McpSession } from '../fixtures/mcp-client.ts';
+import { BIN, connectStdio, type McpSession } from '../fixtures/mcp-client.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
 const tmp = tempDir('folio-mcp-forms-');
@@ -157,5 +158,83 @@ describe('append and stale edits', () => {
     const retry = await a.call('upsert', { path: 'src/orders.py', target: { replace: { start: 6, end: 6 } }, content: '    return 22', anchors: [anchor] });
     expect(retry.isError, retry.text).toBe(false);
     expect(readFileSync(join(auto, 'src/orders.py'), 'utf8')).toContain('    return 22\n');
+  });
+});
+
+describe('edit by quoting', () => {
+  it('replaces a unique quote under auto; an ambiguous one names the lines grep -n -F names; a near miss says how it differs', async () => {
+    writeFileSync(join(auto, 'calc.py'), 'def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    return a - b\n\ndef mul(a, b):\n    return a * b\n');
+    const ok = await a.call('edit', { path: 'calc.py', edits: [{ old_text: '    return a - b', new_text: '    return a - b  # checked' }] });
+    expect(ok.isError, ok.text).toBe(false);
+    expect(ok.body).toMatchObject({ applied: true, policy: 'auto' });
+    expect(readFileSync(join(auto, 'calc.py'), 'utf8')).toContain('return a - b  # checked\n');
+    const amb = await a.call('edit', { path: 'calc.py', edits: [{ old_text: '(a, b):', new_text: '(x, y):' }] });
+    const grep = execFileSync('grep', ['-n', '-F', '(a, b):', join(auto, 'calc.py')], { encoding: 'utf8' });
+    expect(amb.body.error).toMatchObject({
+      code: 'ambiguous_match',
+      count: 3,
+      lines: grep
+        .trim()
+        .split('\n')
+        .map((l) => Number(l.split(':')[0])),
+    });
+    const miss = await a.call('edit', { path: 'calc.py', edits: [{ old_text: 'def  mul(a, b):', new_text: 'def mul(x, y):' }] });
+    expect(miss.body.error).toMatchObject({ code: 'no_match', nearest: { line: 7, text: 'def mul(a, b):', differs: 'whitespace' } });
+  });
+
+  it('applies several quotes all or none, and replace_all every occurrence', async () => {
+    const before = readFileSync(join(auto, 'calc.py'), 'utf8');
+    const bad = await a.call('edit', {
+      path: 'calc.py',
+      edits: [
+        { old_text: 'def add', new_text: 'def plus' },
+        { old_text: 'not in the file', new_text: 'x' },
+      ],
+    });
+    expect(bad.body.error.code).toBe('no_match');
+    expect(readFileSync(join(auto, 'calc.py'), 'utf8')).toBe(before);
+    const all = await a.call('edit', { path: 'calc.py', edits: [{ old_text: '(a, b)', new_text: '(x, y)', replace_all: true }] });
+    expect(all.isError, all.text).toBe(false);
+    expect(readFileSync(join(auto, 'calc.py'), 'utf8').match(/\(x, y\)/g)).toHaveLength(3);
+  });
+
+  it('under review the quotes are found again at approval: an unrelated change in between does not stale the proposal', async () => {
+    writeFileSync(join(review, 'cfg.txt'), 'alpha = 1\nbeta = 2\ngamma = 3\n');
+    const p = await r.call('edit', { path: 'cfg.txt', edits: [{ old_text: 'gamma = 3', new_text: 'gamma = 30' }] });
+    expect(p.body).toMatchObject({ policy: 'review', status: 'pending' });
+    writeFileSync(join(review, 'cfg.txt'), 'alpha = 100\nbeta = 2\ngamma = 3\n');
+    await handle('review_approve', { id: p.body.proposal_id }, person, { workspace: review });
+    expect(readFileSync(join(review, 'cfg.txt'), 'utf8')).toBe('alpha = 100\nbeta = 2\ngamma = 30\n');
+  });
+
+  it('is no oracle for a secret: a guessed value is no_match, a quote with the key and value is refused, the key name alone is redacted', async () => {
+    const guess = await a.call('edit', { path: 'settings.ini', edits: [{ old_text: 'hunter2-very-secret', new_text: 'x' }] });
+    expect(guess.body.error).toMatchObject({ code: 'no_match' });
+    expect(guess.text).not.toContain('hunter2');
+    const wrong = await a.call('edit', { path: 'settings.ini', edits: [{ old_text: 'hunter3-wrong-guess', new_text: 'x' }] });
+    expect(wrong.body.error.code).toBe('no_match');
+    const whole = await a.call('edit', { path: 'settings.ini', edits: [{ old_text: 'password = hunter2-very-secret', new_text: 'password = x' }] });
+    expect(whole.body.error.code).toBe('redacted');
+    const key = await a.call('edit', { path: 'settings.ini', edits: [{ old_text: 'password = ', new_text: 'passwd = ' }] });
+    expect(key.body.error).toMatchObject({ code: 'redacted', lines: [2] });
+    const port = await a.call('edit', { path: 'settings.ini', edits: [{ old_text: 'port = 8080', new_text: 'port = 9090' }] });
+    expect(port.isError, port.text).toBe(false);
+    expect(readFileSync(join(auto, 'settings.ini'), 'utf8')).toBe('name = demo\npassword = hunter2-very-secret\nport = 9090\n');
+  });
+
+  it('works from the CLI: folio edit FILE --old TEXT --new TEXT, journaled for undo', () => {
+    const file = join(auto, 'cli.txt');
+    writeFileSync(file, 'one\ntwo\nthree\n');
+    const out = execFileSync(
+      process.execPath,
+      [BIN, 'edit', file, '--old', 'two', '--new', 'TWO', '--old', 'three', '--new', 'THREE', '--root', auto, '--json'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(JSON.parse(out)).toMatchObject({ applied: true, hunks: [{ edit: 0 }, { edit: 1 }] });
+    expect(readFileSync(file, 'utf8')).toBe('one\nTWO\nTHREE\n');
+    execFileSync(process.execPath, [BIN, 'review', 'undo', file, '--root', auto], { encoding: 'utf8' });
+    expect(readFileSync(file, 'utf8')).toBe('one\ntwo\nthree\n');
   });
 });

@@ -22,11 +22,13 @@ import { propose } from '../../review/proposals.ts';
 import { runOp, type CallContext, type OperationName, type OpInput } from '../handle.ts';
 import { operations, type Actor } from '../operations.ts';
 import { AgentFileInfoOutput, AgentOutlineOutput, AgentProposalStatusOutput, AgentReadOutput, AgentSearchOutput, AgentUpsertOutput } from '../schemas/agent.ts';
-import { upsertRequestOf } from '../upsert-request.ts';
+import { readByInput } from '../read-address.ts';
+import { editRequestOf, upsertRequestOf } from '../upsert-request.ts';
 import { withPinnedFile } from '../../engine/index/pinned-file.ts';
 import { checkAccess, checkCreate, reviewPolicyFor, type WorkspacePolicy } from './policy.ts';
-import { answerTextOf, redactPreview, redactReadAnswer, redactStrings, redactedTargetLines, type RedactionRule } from './redact.ts';
+import { answerTextOf, redact, redactPreview, redactReadAnswer, redactStrings, redactedTargetLines, type RedactionRule } from './redact.ts';
 import { visibleCount, visibleMatches } from './redact-search.ts';
+import { secretSpansOf } from './secret-spans.ts';
 
 export interface AgentSession {
   policy: WorkspacePolicy;
@@ -167,6 +169,7 @@ async function routeWrite(s: AgentSession, real: string, mode: 'auto' | 'review'
     target: req.target,
     content: req.content,
     ...(req.edits ? { edits: req.edits } : {}),
+    ...(req.quoted ? { quoted: req.quoted } : {}),
     preconditions: req.preconditions,
     normalizeNewlines: req.normalizeNewlines,
     ...(req.createParents ? { createParents: true } : {}),
@@ -229,9 +232,84 @@ const upsertTool = tool(
     'follow it with proposal_status. Under auto it is applied at once.',
 );
 
+/**
+ * Quotes are matched as the agent saw the file: one that is found only because it
+ * runs into a redacted value (a guess at the secret) answers no_match, as a search
+ * of the redacted text would; one found in what the agent saw goes on to the
+ * `redacted` refusal of an edit of a secret's line.
+ */
+async function refuseHiddenMatches(
+  s: AgentSession,
+  pinned: string,
+  edits: { old_text: string }[],
+  hunks: { edit: number; range_before: { start_line: number; end_line: number } }[],
+): Promise<void> {
+  for (const h of hunks) {
+    const r = h.range_before;
+    const seen = await readByInput({ path: pinned, ranges: [{ start: r.start_line, end: Math.max(r.start_line, r.end_line) }] });
+    const visible = redact(answerTextOf(seen).replace(/\r\n/g, '\n'), s.rules).text;
+    if (!visible.includes(edits[h.edit]!.old_text.replace(/\r\n/g, '\n'))) {
+      throw new FolioError('no_match', `edits[${h.edit}].old_text was not found in the file as you read it`, {
+        edit: h.edit,
+        nearest: null,
+        hint: 'quote the text exactly as a read shows it',
+      });
+    }
+  }
+}
+
+const editTool = tool(
+  'edit',
+  AgentUpsertOutput,
+  async (s, asked) => {
+    const real = checkAccess(s.policy, asked.path, 'write');
+    const mode = writeModeOf(s, asked.path, real);
+    // A quote that holds a secret can only be a guess at it (the agent saw it redacted): refused, found or not.
+    const secretQuote = asked.edits.findIndex((e) => secretSpansOf(e.old_text, s.rules).length > 0);
+    if (secretQuote >= 0) {
+      throw new FolioError('redacted', `edits[${secretQuote}].old_text quotes a secret; what you read had it redacted, and a person must edit it`, {
+        path: real,
+        edit: secretQuote,
+      });
+    }
+    const checked = { allowHardlinks: s.policy.allowHardlinks };
+    const req = { ...editRequestOf({ ...asked, path: real }), checked };
+    // Where the quotes land, on the version now: a line holding a redacted secret is not the agent's to edit.
+    const dry = await runOp('edit', { ...asked, path: real, dry_run: true }, s.actor, { ...ctxOf(s), checked });
+    const places = dry.hunks?.map((h) => h.range_before) ?? [dry.range_before];
+    const lines = places.map((r) => ({
+      target: { kind: 'replace' as const, start: r.start_line, end: Math.max(r.start_line, r.end_line), units: 'lines' as const },
+      content: '',
+    }));
+    const hidden = await withPinnedFile(
+      real,
+      async (pinned) => {
+        const hidden = await redactedTargetLines(s.rules, pinned, { ...lines[0]!, edits: lines, preconditions: {} });
+        if (hidden.length) await refuseHiddenMatches(s, pinned, asked.edits, dry.hunks ?? [{ edit: 0, range_before: dry.range_before }]);
+        return hidden;
+      },
+      pinningOf(s),
+    );
+    if (hidden.length) {
+      throw new FolioError('redacted', `lines ${hidden.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, {
+        path: real,
+        lines: hidden,
+      });
+    }
+    if (req.dryRun) {
+      return {
+        output: { ...dry, preview: await agentPreview(s, real, dry.preview, false), policy: mode },
+        audit: { path: real, version_before: dry.version_before.etag },
+      };
+    }
+    return routeWrite(s, real, mode, req, false);
+  },
+  ' Under the review policy the edit becomes a proposal (follow it with proposal_status); under auto it is applied at once.',
+);
+
 const proposalStatusTool = tool('proposal_status', AgentProposalStatusOutput, async (s, input) => {
   const status = await runOp('proposal_status', input, s.actor, ctxOf(s));
   return { output: status, audit: { path: status.path } };
 });
 
-export const AGENT_TOOLS: AgentTool[] = [readTool, searchTool, fileInfoTool, outlineTool, upsertTool, proposalStatusTool] as AgentTool[];
+export const AGENT_TOOLS: AgentTool[] = [readTool, searchTool, fileInfoTool, outlineTool, upsertTool, editTool, proposalStatusTool] as AgentTool[];

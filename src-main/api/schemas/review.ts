@@ -13,6 +13,10 @@ export const ReviewProposal = z.object({
   actor: ReviewActor.describe('Who proposed the edit.'),
   target: UpsertTarget,
   targets: z.array(UpsertTarget).optional().describe('Several edits in one proposal (target is the first).'),
+  quoted: z
+    .array(z.object({ old_text: z.string(), new_text: z.string(), replace_all: z.boolean().optional() }))
+    .optional()
+    .describe('Edits by quoting: found again in the file when approved.'),
   preconditions: z.object({
     if_none_match: z.literal('*').optional(),
     if_match: z.string().optional(),

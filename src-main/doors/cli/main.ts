@@ -14,6 +14,7 @@ import { registerOutline } from './outline.ts';
 import { registerRead } from './read.ts';
 import { registerSearch } from './search.ts';
 import { registerUpsert } from './upsert.ts';
+import { registerEdit } from './edit.ts';
 import { registerServe } from './serve.ts';
 import { registerReview } from './review.ts';
 
@@ -51,6 +52,7 @@ export function buildProgram(io: CliIO): Command {
   registerSearch(program, io);
   registerOutline(program, io);
   registerUpsert(program, io);
+  registerEdit(program, io);
   registerServe(program, io);
   registerOpen(program, io);
   registerReview(program, io);

@@ -17,6 +17,7 @@ import { binaryFileError, factsOf, type Version } from '../read/file-facts.ts';
 import { etagOf } from '../index/identity.ts';
 import { pinFile, renamedError } from '../index/pinned-file.ts';
 import { openWriteTarget, type WriteTarget } from './write-target.ts';
+import { resolveQuotedEdits, type QuotedEdit } from './quote-edit.ts';
 import { dirname, resolve } from 'node:path';
 import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, unlinkSync } from 'node:fs';
 import { createPatch } from 'diff';
@@ -81,6 +82,13 @@ export interface UpsertRequest {
   checked?: { allowHardlinks: boolean };
   /** With preconditions.ifNoneMatch: also create the missing folders of the path. */
   createParents?: boolean;
+  /**
+   * Edits by quoting text (quote-edit.ts), instead of target/content/edits: each
+   * old text must be found exactly once (or, with replaceAll, at least once) in the
+   * version under the lock; that match is the content precondition, so no other
+   * precondition is required.
+   */
+  quoted?: QuotedEdit[];
 }
 
 /** What an upsert is about to write: enough to tell the file before from after by the region alone. */
@@ -451,8 +459,8 @@ async function pinnedUpsert(target: WriteTarget, file: string, req: UpsertReques
   const abs = target.path;
   const cut = recoverInterruptedAppend(target.io, file);
   if (cut) notes.push(`truncated ${cut} byte(s) an interrupted append left`);
-  const facts = await factsOf(file, { hash: !hasPrecondition(req.preconditions) });
-  requirePrecondition(req.preconditions, { path: abs, version: facts.version });
+  const facts = await factsOf(file, { hash: !hasPrecondition(req.preconditions) && !req.quoted });
+  if (!req.quoted) requirePrecondition(req.preconditions, { path: abs, version: facts.version });
   if (facts.verdict.isBinary) throw binaryFileError(facts, 'Folio edits text files');
   const index = await openIndex(file);
   refuseUneditableEncoding(abs, facts.encoding, facts.encodingConfidence, index);
@@ -460,9 +468,23 @@ async function pinnedUpsert(target: WriteTarget, file: string, req: UpsertReques
   const before = versionOf(index);
   // The digest file facts keep for this very version spares expected_sha256 a whole-file read.
   const checkedVersion = facts.version.etag === before.etag && facts.version.sha256 ? { ...before, sha256: facts.version.sha256 } : before;
+  // Quoted edits become byte replacements of this very version, under the lock.
+  const quoteOf: number[] = [];
+  if (req.quoted) {
+    const resolved = await resolveQuotedEdits(index, facts.encoding, req.quoted);
+    const edits: UpsertEdit[] = resolved.map((q) => ({
+      target: { kind: 'replace', start: q.start, end: q.end, units: 'bytes' },
+      content: '',
+      contentBytes: q.content,
+    }));
+    quoteOf.push(...resolved.map((q) => q.edit));
+    req = { ...req, target: edits[0]!.target, content: '', edits };
+  }
   const placed = await placeEdits(index, checkedVersion, req, codec);
+  if (req.quoted) for (const p of placed) p.edit = quoteOf[p.edit]!;
   const r = spanOf(file, index, placed);
   const pre = await checkPreconditions(index, checkedVersion, r, req.preconditions, codec);
+  if (req.quoted) pre.checked.unshift('old_text');
   if (pre.whole_file === 'differed') notes.push('the whole-file version differed, but the range preconditions matched: applied');
   const affected = sumAffected(placed);
   const base = {
