@@ -33,13 +33,6 @@ const THEIRS = 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.
 /** What one call may take before the agent gives up on it (the 2 GiB task). */
 const CALL_TIMEOUT_MS = 120_000;
 const WS_ROOT = join(DATA_DIR, 'agent');
-/**
- * The SDK client drops the connection on a message over 10 MiB by default; raised so
- * that what fails on a big file is the server, not this client. (Its read buffer
- * grows by Buffer.concat per chunk: a message of hundreds of MiB takes the client
- * seconds to minutes to take in, counted in the server's wall time.)
- */
-const CLIENT_MAX_MESSAGE_BYTES = 1024 ** 3;
 
 type Side = 'folio' | 'filesystem';
 
@@ -55,35 +48,66 @@ interface Tally {
   toolsListBytes: number;
   fromAgent: number;
   ms: number;
+  /** each request and its ms, in order */
+  steps: string[];
   success: boolean;
   note: string;
 }
 
-/** One agent session: a fresh server process, tools/list once, then counted calls. */
+/**
+ * One agent session: a fresh server process, tools/list once, then counted calls.
+ * The client keeps the SDK's default cap on one message (10 MiB, what SDK-based agent
+ * hosts get): a bigger answer closes the connection, and the agent host restarts the
+ * server (`restart`, tools/list counted again).
+ */
 class Session {
+  private client!: Client;
   private t0 = 0;
-  readonly tally: Tally = { calls: 0, toAgent: 0, toolsListBytes: 0, fromAgent: 0, ms: 0, success: false, note: '' };
+  /** the connection closed under the last call */
+  closed = false;
+  readonly tally: Tally = { calls: 0, toAgent: 0, toolsListBytes: 0, fromAgent: 0, ms: 0, steps: [], success: false, note: '' };
 
-  private constructor(private readonly client: Client) {}
+  private constructor(
+    private readonly side: Side,
+    private readonly ws: string,
+  ) {}
 
   static async open(side: Side, ws: string): Promise<Session> {
-    const [command, args] =
-      side === 'folio' ? [process.execPath, ['bin/folio.mjs', 'mcp', '--root', ws, '--review', 'auto']] : [process.execPath, [THEIRS, ws]];
+    const s = new Session(side, ws);
+    await s.connect();
+    s.t0 = performance.now();
+    await s.listTools();
+    return s;
+  }
+
+  private async connect(): Promise<void> {
+    const args = this.side === 'folio' ? ['bin/folio.mjs', 'mcp', '--root', this.ws, '--review', 'auto'] : [THEIRS, this.ws];
     const transport = new StdioClientTransport({
-      command,
+      command: process.execPath,
       args,
       env: { ...(process.env as Record<string, string>), FOLIO_CACHE_DIR: join(DATA_DIR, 'cache') },
       stderr: 'ignore',
-      maxBufferSize: CLIENT_MAX_MESSAGE_BYTES,
     });
-    const client = new Client({ name: 'folio-bench-agent', version: '1.0.0' });
-    await client.connect(transport);
-    const s = new Session(client);
-    s.t0 = performance.now();
-    const tools = await client.listTools();
-    s.tally.toolsListBytes = Buffer.byteLength(JSON.stringify(tools));
-    s.tally.toAgent += s.tally.toolsListBytes;
-    return s;
+    this.client = new Client({ name: 'folio-bench-agent', version: '1.0.0' });
+    await this.client.connect(transport);
+    this.closed = false;
+  }
+
+  private async listTools(): Promise<void> {
+    const t = performance.now();
+    const bytes = Buffer.byteLength(JSON.stringify(await this.client.listTools()));
+    this.tally.toolsListBytes += bytes;
+    this.tally.toAgent += bytes;
+    this.tally.steps.push(`tools/list ${(performance.now() - t).toFixed(0)}`);
+    this.tally.ms = performance.now() - this.t0;
+  }
+
+  /** What an agent host does when the server's connection closed: start it again and list its tools. */
+  async restart(): Promise<void> {
+    await this.client.close();
+    this.tally.steps.push('restart');
+    await this.connect();
+    await this.listTools();
   }
 
   /** One tool call; a failure (tool error or timeout) is an answer the agent reads too. */
@@ -91,13 +115,16 @@ class Session {
     this.tally.calls++;
     this.tally.fromAgent += Buffer.byteLength(JSON.stringify(args));
     let a: Answer;
+    const t = performance.now();
     try {
       const r = await this.client.callTool({ name: tool, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS });
       a = { ok: r.isError !== true, text: (r.content as { text?: string }[]).map((c) => c.text ?? '').join('') };
     } catch (err) {
       a = { ok: false, text: err instanceof Error ? err.message : String(err) };
+      this.closed = /Connection closed/.test(a.text);
     }
     this.tally.toAgent += Buffer.byteLength(a.text);
+    this.tally.steps.push(`${tool} ${(performance.now() - t).toFixed(0)}`);
     this.tally.ms = performance.now() - this.t0;
     return a;
   }
@@ -386,6 +413,7 @@ function tasks(o: BenchOptions, big: BigLog, appSource: string): Task[] {
         // whole file too). Each call may take CALL_TIMEOUT_MS.
         filesystem: async (s) => {
           const read = await s.call('read_text_file', { path: BIG_LOG });
+          if (s.closed) await s.restart();
           const edit = await s.call('edit_file', { path: BIG_LOG, edits: [{ oldText: MARKER_LINE, newText: FIXED_LINE }] });
           const why = (a: Answer) => (a.ok ? 'ok' : a.text.replace(/\s+/g, ' ').slice(0, 140));
           s.tally.note = `read_text_file: ${why(read)}; edit_file: ${why(edit)}`;
@@ -464,7 +492,9 @@ export async function benchAgent(o: BenchOptions): Promise<void> {
     rmSync(WS_ROOT, { recursive: true, force: true });
   }
 
-  const rows: (string | number)[][] = [['task', 'server', 'calls', 'bytes to agent', 'of which tools/list', 'bytes from agent', 'wall ms', 'done', 'note']];
+  const rows: (string | number)[][] = [
+    ['task', 'server', 'calls', 'bytes to agent', 'of which tools/list', 'bytes from agent', 'wall ms', 'ms per request', 'done', 'note'],
+  ];
   const ratios: (string | number)[][] = [['task', 'calls F/fs', 'bytes to agent F/fs', 'same without tools/list', 'bytes from agent F/fs', 'wall F/fs']];
   const goals: (string | number)[][] = [['task', 'fewer calls', 'fewer bytes to agent', 'fewer bytes from agent', 'Folio done', 'filesystem done']];
   const yes = (b: boolean) => (b ? 'yes' : 'NO');
@@ -473,7 +503,7 @@ export async function benchAgent(o: BenchOptions): Promise<void> {
       ['Folio', folio],
       ['filesystem', filesystem],
     ] as const) {
-      rows.push([task.name, name, t.calls, t.toAgent, t.toolsListBytes, t.fromAgent, t.ms.toFixed(0), t.success ? 'yes' : 'NO', t.note]);
+      rows.push([task.name, name, t.calls, t.toAgent, t.toolsListBytes, t.fromAgent, t.ms.toFixed(0), t.steps.join(', '), t.success ? 'yes' : 'NO', t.note]);
     }
     const bothDone = folio.success && filesystem.success;
     ratios.push([
