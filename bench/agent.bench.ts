@@ -20,6 +20,9 @@
  * 2. rename fetchOrder -> loadOrder, 2 places in each of 3 files of ~300 lines;
  * 3. fix one line in the middle of the synthetic log of --size (2 GiB);
  * 4. append 3 lines to a 1 MiB log.
+ *
+ * Run `npm run build:cli` first: bin/folio.mjs runs the TypeScript sources through
+ * tsx when dist/cli.mjs is older than them, and that slows every Folio session.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, createReadStream, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
