@@ -1,6 +1,7 @@
 /** Benchmark dispatcher: `npm run bench -- [index ...] [--size 2G] [--runs N]`. */
 import { parseArgs } from 'node:util';
 import { benchAddress } from './address.bench.ts';
+import { benchAgent } from './agent.bench.ts';
 import { benchCrash } from './crash.bench.ts';
 import { benchIndex } from './index.bench.ts';
 import { benchMcp } from './mcp.bench.ts';
@@ -20,6 +21,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   mcp: benchMcp,
   address: benchAddress,
   crash: benchCrash,
+  agent: benchAgent,
 };
 
 export async function main(argv: string[]): Promise<number> {
