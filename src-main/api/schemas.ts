@@ -13,3 +13,4 @@ export * from './schemas/upsert.ts';
 export * from './schemas/review.ts';
 export * from './schemas/audit.ts';
 export * from './schemas/app.ts';
+export * from './schemas/list.ts';

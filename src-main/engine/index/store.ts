@@ -103,3 +103,17 @@ export function forgetIndexes(path?: string): void {
   entries.clear();
   if (path) dropIndex(statRegularFile(path).path);
 }
+
+/**
+ * The line count of `path` when a fresh, complete index of it is already at hand
+ * (in memory, or in the persisted cache), else null: never starts a build, so a
+ * listing of many files stays as cheap as a stat of each.
+ */
+export function knownLineCount(path: string): number | null {
+  try {
+    const index = freshFromMemoryOrDisk(path, {});
+    return index?.complete ? index.lineCount : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The entries under a directory, the way git sees a work tree, in one stable
+ * order (depth first, names sorted by code unit): the order a directory search
+ * answers in and resumes from (its cursor names a path in this order).
+ *
+ * - `.gitignore` files apply to their own directory and below, a deeper file's
+ *   rules over a shallower one's (a `!pattern` can re-include), as gitignore(5)
+ *   says; a directory that is ignored is not entered, so nothing under it can be
+ *   re-included. The `.gitignore` files of the directories above the walked one
+ *   count too, up to the top of its git work tree (the nearest directory holding
+ *   `.git`). Rules are read with the `ignore` package (the gitignore matcher
+ *   eslint and many others use). `.git/info/exclude` and global excludes are not
+ *   read.
+ * - `.git` itself is never entered; hidden files are walked (policy decides what
+ *   an agent may see, not a leading dot).
+ * - Symbolic links are never followed, to files or to directories (ripgrep's
+ *   default): a link inside the tree cannot lead the walk outside it.
+ * - Anything but regular files and directories (FIFOs, sockets, devices) is left out.
+ */
+import { closeSync, existsSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import picomatch from 'picomatch';
+
+export interface WalkEntry {
+  /** path relative to the walked directory, '/'-separated */
+  rel: string;
+  abs: string;
+  kind: 'file' | 'dir';
+  /** 1 for the walked directory's own entries */
+  depth: number;
+}
+
+export interface WalkOptions {
+  /** only entries whose relative path matches this glob (picomatch, dotfiles included); directories are still entered */
+  glob?: string;
+  /** entries deeper than this are neither yielded nor entered (default: no limit) */
+  maxDepth?: number;
+  /** yield directories as well as files */
+  dirs?: boolean;
+  /** resume: skip every entry ordered before this relative path (see comparePaths) */
+  from?: string;
+  /** the caller's verdict on each entry (an agent's policy); false: not yielded, a directory not entered */
+  admit?: (abs: string, rel: string, kind: 'file' | 'dir') => boolean;
+  /** read `.gitignore` files (default true) */
+  gitignore?: boolean;
+}
+
+/** One .gitignore in force: its rules, and how to turn a walk-relative path into a path relative to its directory. */
+interface IgnoreLevel {
+  ig: Ignore;
+  /** chars of the walk-relative path to drop (the level's directory and its '/') */
+  strip: number;
+  /** prefix to add (the walked directory relative to the level's directory, for levels above it) */
+  prepend: string;
+}
+
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Walk order of two relative paths: segment by segment, so a directory's entries come right after it. */
+export function comparePaths(a: string, b: string): number {
+  const as = a.split('/');
+  const bs = b.split('/');
+  for (let i = 0; i < Math.min(as.length, bs.length); i++) {
+    const c = byCodeUnit(as[i]!, bs[i]!);
+    if (c) return c;
+  }
+  return as.length - bs.length;
+}
+
+function readIgnoreFile(path: string): Ignore | undefined {
+  let text: string;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const buf = Buffer.alloc(1 << 20);
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      text = buf.toString('utf8', 0, n);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined; // none, or unreadable: no rules
+  }
+  return ignore({ ignorecase: false }).add(text);
+}
+
+/** The .gitignore levels above `root` up to the top of its git work tree (none outside a work tree). */
+function levelsAbove(root: string): IgnoreLevel[] {
+  const dirs: string[] = [];
+  let dir = root;
+  for (;;) {
+    if (existsSync(join(dir, '.git'))) break;
+    const up = dirname(dir);
+    if (up === dir) return []; // not in a work tree
+    dir = up;
+    dirs.unshift(dir);
+  }
+  const levels: IgnoreLevel[] = [];
+  for (const d of dirs) {
+    const ig = readIgnoreFile(join(d, '.gitignore'));
+    if (ig) levels.push({ ig, strip: 0, prepend: relative(d, root).split(sep).join('/') + '/' });
+  }
+  return levels;
+}
+
+function isIgnored(levels: IgnoreLevel[], rel: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const l of levels) {
+    const p = l.prepend + rel.slice(l.strip) + (isDir ? '/' : '');
+    const r = l.ig.test(p);
+    if (r.ignored) ignored = true;
+    else if (r.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+function kindOf(d: Dirent, abs: string): 'file' | 'dir' | undefined {
+  if (d.isFile()) return 'file';
+  if (d.isDirectory()) return 'dir';
+  if (d.isSymbolicLink()) return undefined;
+  if (d.isFIFO() || d.isSocket() || d.isBlockDevice() || d.isCharacterDevice()) return undefined;
+  // DT_UNKNOWN (some file systems): ask.
+  try {
+    const st = lstatSync(abs);
+    return st.isFile() ? 'file' : st.isDirectory() ? 'dir' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The entries under `root` (an existing directory, a real path), in walk order. */
+export function* walkTree(root: string, opts: WalkOptions = {}): Generator<WalkEntry> {
+  const useIgnore = opts.gitignore !== false;
+  const glob = opts.glob ? picomatch(opts.glob, { dot: true }) : undefined;
+  const maxDepth = opts.maxDepth ?? Infinity;
+  const from = opts.from;
+  function* walk(dirAbs: string, dirRel: string, depth: number, levels: IgnoreLevel[]): Generator<WalkEntry> {
+    let names: Dirent[];
+    try {
+      names = readdirSync(dirAbs, { withFileTypes: true });
+    } catch {
+      return; // gone or unreadable: nothing under it
+    }
+    if (useIgnore && names.some((d) => d.name === '.gitignore')) {
+      const ig = readIgnoreFile(join(dirAbs, '.gitignore'));
+      if (ig) levels = [...levels, { ig, strip: dirRel ? dirRel.length + 1 : 0, prepend: '' }];
+    }
+    names.sort((a, b) => byCodeUnit(a.name, b.name));
+    for (const d of names) {
+      if (d.name === '.git') continue;
+      const rel = dirRel ? `${dirRel}/${d.name}` : d.name;
+      const abs = join(dirAbs, d.name);
+      const kind = kindOf(d, abs);
+      if (!kind) continue;
+      if (from !== undefined) {
+        // Before the cursor: skip, unless it is a directory on the cursor's path.
+        if (comparePaths(rel, from) < 0 && !(kind === 'dir' && from.startsWith(rel + '/'))) continue;
+      }
+      if (useIgnore && levels.length && isIgnored(levels, rel, kind === 'dir')) continue;
+      if (opts.admit && !opts.admit(abs, rel, kind)) continue;
+      if (kind === 'file' || opts.dirs) {
+        if (!glob || glob(rel)) yield { rel, abs, kind, depth };
+      }
+      if (kind === 'dir' && depth < maxDepth) yield* walk(abs, rel, depth + 1, levels);
+    }
+  }
+  yield* walk(root, '', 1, useIgnore ? levelsAbove(root) : []);
+}
