@@ -46,9 +46,11 @@ export interface WalkOptions {
   gitignore?: boolean;
 }
 
+type IgnoreTest = (path: string) => { ignored: boolean; unignored: boolean };
+
 /** One .gitignore in force: its rules, and how to turn a walk-relative path into a path relative to its directory. */
 interface IgnoreLevel {
-  ig: Ignore;
+  test: IgnoreTest;
   /** chars of the walk-relative path to drop (the level's directory and its '/') */
   strip: number;
   /** prefix to add (the walked directory relative to the level's directory, for levels above it) */
@@ -66,6 +68,68 @@ export function comparePaths(a: string, b: string): number {
     if (c) return c;
   }
   return as.length - bs.length;
+}
+
+/** The ignore package's regex prefix of a rule that may match at any depth (no '/' inside the pattern). */
+const ANY_DEPTH = '(?:^|\\/)';
+
+/** The regex body of a rule that only ever looks at the last path segment, else undefined. */
+function basenameBody(source: string): string | undefined {
+  if (!source.startsWith(ANY_DEPTH)) return undefined;
+  const body = source.slice(ANY_DEPTH.length);
+  const core = body
+    .replace(/\(\?=\$\|\\\/\$\)$|\\\/\$$/, '')
+    .replaceAll('[^\\/]', '')
+    .replaceAll('[^/]', '');
+  return core.includes('/') ? undefined : body;
+}
+
+/** One regex for a set of rules: basename rules anchored on the last segment, rooted rules on the path, the rest one by one. */
+function unionOf(rules: { regex: RegExp }[]): ((path: string, base: string) => boolean) | undefined {
+  if (!rules.length) return undefined;
+  const flags = rules[0]!.regex.flags.replace(/[gy]/g, '');
+  const base: string[] = [];
+  const rooted: string[] = [];
+  const other: RegExp[] = [];
+  for (const r of rules) {
+    const b = basenameBody(r.regex.source);
+    if (b !== undefined) base.push(b);
+    else if (r.regex.source.startsWith('^')) rooted.push(r.regex.source.slice(1));
+    else other.push(r.regex);
+  }
+  const baseRe = base.length ? new RegExp(`^(?:${base.join('|')})`, flags) : undefined;
+  const rootedRe = rooted.length ? new RegExp(`^(?:${rooted.join('|')})`, flags) : undefined;
+  return (path, name) => (baseRe?.test(name) ?? false) || (rootedRe?.test(path) ?? false) || other.some((re) => re.test(path));
+}
+
+/**
+ * A fast test for one .gitignore. The ignore package tests a path rule by rule and
+ * every parent directory of it again (its test()); a walk never reaches a path
+ * under an ignored directory, so only the path itself needs testing, and its rules
+ * can run as two anchored alternations (rules of one name on the last segment,
+ * rooted rules on the path). Without negations a path is ignored when any rule
+ * matches; only a path that both some rule and some negation match needs the
+ * rule-by-rule pass (the last matching rule wins, gitignore(5)). Uses the
+ * package's compiled rules (`_rules`: { regex, negative }, stable through 5.x);
+ * without them, its test().
+ */
+function compiledTest(ig: Ignore): IgnoreTest {
+  const rules = (ig as unknown as { _rules?: { regex?: unknown; negative?: unknown }[] })._rules;
+  if (!Array.isArray(rules) || !rules.every((r) => r.regex instanceof RegExp && typeof r.negative === 'boolean')) return (p) => ig.test(p);
+  const typed = rules as { regex: RegExp; negative: boolean }[];
+  const positive = unionOf(typed.filter((r) => !r.negative));
+  const negative = unionOf(typed.filter((r) => r.negative));
+  const none = { ignored: false, unignored: false };
+  return (p) => {
+    const name = p.slice(p.lastIndexOf('/', p.length - 2) + 1);
+    const pos = positive?.(p, name) ?? false;
+    const neg = negative?.(p, name) ?? false;
+    if (!neg) return pos ? { ignored: true, unignored: false } : none;
+    if (!pos) return { ignored: false, unignored: true };
+    let last = none;
+    for (const r of typed) if (r.regex.test(p)) last = { ignored: !r.negative, unignored: r.negative };
+    return last;
+  };
 }
 
 function readIgnoreFile(path: string): Ignore | undefined {
@@ -99,7 +163,7 @@ function levelsAbove(root: string): IgnoreLevel[] {
   const levels: IgnoreLevel[] = [];
   for (const d of dirs) {
     const ig = readIgnoreFile(join(d, '.gitignore'));
-    if (ig) levels.push({ ig, strip: 0, prepend: relative(d, root).split(sep).join('/') + '/' });
+    if (ig) levels.push({ test: compiledTest(ig), strip: 0, prepend: relative(d, root).split(sep).join('/') + '/' });
   }
   return levels;
 }
@@ -108,7 +172,7 @@ function isIgnored(levels: IgnoreLevel[], rel: string, isDir: boolean): boolean 
   let ignored = false;
   for (const l of levels) {
     const p = l.prepend + rel.slice(l.strip) + (isDir ? '/' : '');
-    const r = l.ig.test(p);
+    const r = l.test(p);
     if (r.ignored) ignored = true;
     else if (r.unignored) ignored = false;
   }
@@ -144,7 +208,7 @@ export function* walkTree(root: string, opts: WalkOptions = {}): Generator<WalkE
     }
     if (useIgnore && names.some((d) => d.name === '.gitignore')) {
       const ig = readIgnoreFile(join(dirAbs, '.gitignore'));
-      if (ig) levels = [...levels, { ig, strip: dirRel ? dirRel.length + 1 : 0, prepend: '' }];
+      if (ig) levels = [...levels, { test: compiledTest(ig), strip: dirRel ? dirRel.length + 1 : 0, prepend: '' }];
     }
     names.sort((a, b) => byCodeUnit(a.name, b.name));
     for (const d of names) {

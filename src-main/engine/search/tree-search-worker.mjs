@@ -101,12 +101,17 @@ function contextOf(buf, ls, nextLine, n, maxChars) {
   return { before, after };
 }
 
+/** One read buffer per thread, grown as needed: most files fit, and nothing is left for the GC per file. */
+let shared = Buffer.allocUnsafe(1 << 20);
+
 /**
- * Open a file of a batch: null when it must be skipped.
+ * The bytes of a file of a batch (a view of the shared buffer, valid until the next
+ * read), or null when it must be skipped; 'big' when it is at least bigBytes.
  * @param {string} abs
  * @param {TreeBatchJob} job
+ * @returns {Buffer | null | 'big'}
  */
-function openFile(abs, job) {
+function readWhole(abs, job) {
   let fd;
   try {
     fd = openSync(abs, job.verify ? constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK : constants.O_RDONLY);
@@ -114,14 +119,31 @@ function openFile(abs, job) {
     return null;
   }
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || (job.refuseLinks && st.nlink > 1)) throw new Error('skip');
-    // A directory of the path swapped for a symlink after the walk saw it: the open must still land on the path walked.
-    if (job.verify && process.platform === 'linux' && readlinkSync(`/proc/self/fd/${fd}`) !== abs) throw new Error('skip');
-    return { fd, size: st.size };
+    if (job.verify) {
+      const st = fstatSync(fd);
+      if (!st.isFile() || (job.refuseLinks && st.nlink > 1)) return null;
+      // A directory of the path swapped for a symlink after the walk saw it: the open must still land on the path walked.
+      if (process.platform === 'linux' && readlinkSync(`/proc/self/fd/${fd}`) !== abs) return null;
+    }
+    // Read to the end without a stat (the walk saw a regular file): one read for most files, and one more that says EOF.
+    let got = 0;
+    for (;;) {
+      if (got === shared.length) {
+        if (got >= job.bigBytes) return 'big';
+        const bigger = Buffer.allocUnsafe(Math.min(shared.length * 2, job.bigBytes + 1));
+        shared.copy(bigger, 0, 0, got);
+        shared = bigger;
+      }
+      const n = readSync(fd, shared, got, shared.length - got, got);
+      if (n <= 0) break;
+      got += n;
+      if (got >= job.bigBytes) return 'big';
+    }
+    return shared.subarray(0, got);
   } catch {
-    closeSync(fd);
     return null;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -134,37 +156,21 @@ function openFile(abs, job) {
 export function searchTreeFile(file, job, plan) {
   /** @type {TreeFileResult} */
   const out = { status: 'skip', size: 0, count: 0, matches: [], capped: false };
-  const opened = openFile(file.abs, job);
-  if (!opened) return out;
-  const { fd, size } = opened;
-  out.size = size;
-  let buf;
-  try {
-    if (size >= job.bigBytes) {
-      out.status = 'big';
-      return out;
-    }
-    buf = Buffer.allocUnsafe(size);
-    let got = 0;
-    while (got < size) {
-      const n = readSync(fd, buf, got, size - got, got);
-      if (n <= 0) break;
-      got += n;
-    }
-    buf = buf.subarray(0, got);
-  } catch {
+  const buf = readWhole(file.abs, job);
+  if (buf === null) return out;
+  if (buf === 'big') {
+    out.status = 'big';
     return out;
-  } finally {
-    closeSync(fd);
   }
-  const nul = buf.indexOf(0);
-  if (nul >= 0 && nul < HEAD_SNIFF_BYTES) {
+  out.size = buf.length;
+  if (buf.subarray(0, HEAD_SNIFF_BYTES).indexOf(0) >= 0) {
     out.status = 'nul';
     return out;
   }
   out.status = 'ok';
   let start = Math.min(file.startByte, buf.length);
-  if (start > 0) start = buf.lastIndexOf(10, start - 1) + 1;
+  // Snapped back to its line start; a cursor at the end (after a last line without '\n') leaves nothing to search.
+  if (start > 0 && start < buf.length) start = buf.lastIndexOf(10, start - 1) + 1;
   let linesBefore = 0;
   for (let p = buf.indexOf(10); p >= 0 && p < start; p = buf.indexOf(10, p + 1)) linesBefore++;
   const rs = {

@@ -232,7 +232,7 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
         // More lines match in this file than the answer can hold: a sentinel makes the merge see "more".
         matches.push({ line: 0, byteOffset: found.nextStartByte, nextLine: found.nextStartByte, column: 0, text: '', textTruncated: false });
       }
-      return { ...none, count: found.count, matches, searched: true };
+      return { ...none, size: found.scanned.endByte, count: found.count, matches, searched: true };
     };
     try {
       return opts.pinned ? await withPinnedFile(e.abs, run, { refuseLinks: opts.pinned.refuseLinks }) : await run(e.abs);
