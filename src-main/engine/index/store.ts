@@ -112,7 +112,14 @@ export function forgetIndexes(path?: string): void {
 export function knownLineCount(path: string): number | null {
   try {
     const index = freshFromMemoryOrDisk(path, {});
-    return index?.complete ? index.lineCount : null;
+    if (index?.complete) return index.lineCount;
+    // Opened under another name (an agent's pinned /proc/self/fd path): the same file, unchanged.
+    const now = statRegularFile(path);
+    for (const { index: other, build } of entries.values()) {
+      const id = other.identity;
+      if (!build && other.complete && id.dev === now.dev && id.ino === now.ino && id.size === now.size && id.mtimeNs === now.mtimeNs) return other.lineCount;
+    }
+    return null;
   } catch {
     return null;
   }
