@@ -5,6 +5,7 @@ import { benchCrash } from './crash.bench.ts';
 import { benchIndex } from './index.bench.ts';
 import { benchMcp } from './mcp.bench.ts';
 import { benchRead } from './read.bench.ts';
+import { benchSearchTree } from './search-tree.bench.ts';
 import { benchUpsert } from './upsert.bench.ts';
 import { parseSize } from './lib.ts';
 
@@ -20,6 +21,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   mcp: benchMcp,
   address: benchAddress,
   crash: benchCrash,
+  'search-tree': benchSearchTree,
 };
 
 export async function main(argv: string[]): Promise<number> {

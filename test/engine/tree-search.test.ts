@@ -31,8 +31,8 @@ beforeAll(() => {
     join(root, 'docs/wide.txt'),
     Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('alpha\nstatic int alloc_buffer(void)\nomega\n', 'utf16le')]),
   );
-  // Bigger than the batch limit: searched by the one-file engine.
-  writeLogFile(join(root, 'docs/big.log.txt'), 9 * 1024 * 1024, 3);
+  // Bigger than the batch limit (lowered to 4 MiB here): searched by the one-file engine.
+  writeLogFile(join(root, 'docs/big.log.txt'), 5 * 1024 * 1024, 3);
   real = realpathSync(root);
 });
 afterAll(async () => {
@@ -40,6 +40,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
+const BIG = 4 * 1024 * 1024;
 const key = (m: { path: string; line: number }) => `${m.path}:${m.line}`;
 
 /** ripgrep's matches in the tree: hidden files searched, .git skipped, no global config. */
@@ -65,7 +66,7 @@ function rg(pattern: string, extra: string[] = []): { path: string; line: number
 }
 
 async function all(pattern: string, opts: Partial<TreeSearchOptions> = {}) {
-  return searchTree(real, { pattern, maxMatches: 10_000, timeoutMs: 60_000, ...opts });
+  return searchTree(real, { pattern, maxMatches: 10_000, timeoutMs: 60_000, bigFileBytes: BIG, ...opts });
 }
 
 describe('directory search agrees with ripgrep', () => {
@@ -158,7 +159,7 @@ describe('the cursor', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let pages = 0; pages < 10_000; pages++) {
-      const r = await searchTree(real, { pattern: 'static|goto', maxMatches: 37, cursor, threads: pages % 2 ? 0 : 2 });
+      const r = await searchTree(real, { pattern: 'static|goto', maxMatches: 37, cursor, threads: pages % 2 ? 0 : 2, bigFileBytes: BIG });
       seen.push(...r.matches.map(key));
       if (!r.truncated) break;
       expect(r.matches.length).toBe(37);
@@ -173,7 +174,7 @@ describe('the cursor', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (;;) {
-      const r = await searchTree(real, { pattern: 'WARN', glob: 'docs/big.log.txt', maxMatches: 100, cursor });
+      const r = await searchTree(real, { pattern: 'WARN', glob: 'docs/big.log.txt', maxMatches: 100, cursor, bigFileBytes: BIG });
       seen.push(...r.matches.map(key));
       if (!r.truncated) break;
       cursor = r.nextCursor!;

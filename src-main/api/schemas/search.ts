@@ -49,7 +49,7 @@ export type SearchOutput = z.infer<typeof SearchOutput>;
 
 export const SearchTreeMatch = SearchMatch.extend({
   path: z.string().describe('The file, relative to the searched directory.'),
-  context_before: z.array(z.string()).optional().describe('With context: up to that many lines before the match (files under 8 MiB).'),
+  context_before: z.array(z.string()).optional().describe('With context: up to that many lines before the match (files under 64 MiB).'),
   context_after: z.array(z.string()).optional().describe('With context: up to that many lines after the match.'),
 });
 

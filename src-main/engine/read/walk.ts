@@ -17,7 +17,7 @@
  *   default): a link inside the tree cannot lead the walk outside it.
  * - Anything but regular files and directories (FIFOs, sockets, devices) is left out.
  */
-import { closeSync, existsSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
+import { closeSync, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
@@ -84,14 +84,35 @@ function basenameBody(source: string): string | undefined {
   return core.includes('/') ? undefined : body;
 }
 
-/** One regex for a set of rules: basename rules anchored on the last segment, rooted rules on the path, the rest one by one. */
-function unionOf(rules: { regex: RegExp }[]): ((path: string, base: string) => boolean) | undefined {
+/** `*.ext`: a suffix of the name (any depth, files and directories alike). */
+const SUFFIX_RULE = /^\*(\.[A-Za-z0-9_.+-]+)$/;
+/** `name`: the exact name (any depth, files and directories alike). */
+const NAME_RULE = /^[A-Za-z0-9_.+-]+$/;
+
+/**
+ * One test for a set of rules: the commonest rules (`*.ext`, a plain name) by set
+ * lookup on the last segment, other basename rules as one anchored regex on it,
+ * rooted rules as one anchored regex on the path, the rest one by one.
+ */
+function unionOf(rules: { regex: RegExp; pattern?: unknown }[]): ((path: string, base: string) => boolean) | undefined {
   if (!rules.length) return undefined;
   const flags = rules[0]!.regex.flags.replace(/[gy]/g, '');
+  const suffixes = new Set<string>();
+  const names = new Set<string>();
   const base: string[] = [];
   const rooted: string[] = [];
   const other: RegExp[] = [];
   for (const r of rules) {
+    const pattern = typeof r.pattern === 'string' ? r.pattern.trim() : '';
+    const suffix = SUFFIX_RULE.exec(pattern);
+    if (suffix && basenameBody(r.regex.source) !== undefined) {
+      suffixes.add(suffix[1]!);
+      continue;
+    }
+    if (NAME_RULE.test(pattern) && basenameBody(r.regex.source) !== undefined) {
+      names.add(pattern);
+      continue;
+    }
     const b = basenameBody(r.regex.source);
     if (b !== undefined) base.push(b);
     else if (r.regex.source.startsWith('^')) rooted.push(r.regex.source.slice(1));
@@ -99,7 +120,13 @@ function unionOf(rules: { regex: RegExp }[]): ((path: string, base: string) => b
   }
   const baseRe = base.length ? new RegExp(`^(?:${base.join('|')})`, flags) : undefined;
   const rootedRe = rooted.length ? new RegExp(`^(?:${rooted.join('|')})`, flags) : undefined;
-  return (path, name) => (baseRe?.test(name) ?? false) || (rootedRe?.test(path) ?? false) || other.some((re) => re.test(path));
+  const bySet = (name: string) => {
+    const n = name.endsWith('/') ? name.slice(0, -1) : name;
+    if (names.has(n)) return true;
+    if (suffixes.size) for (let i = n.indexOf('.'); i >= 0; i = n.indexOf('.', i + 1)) if (suffixes.has(n.slice(i))) return true;
+    return false;
+  };
+  return (path, name) => bySet(name) || (baseRe?.test(name) ?? false) || (rootedRe?.test(path) ?? false) || other.some((re) => re.test(path));
 }
 
 /**
@@ -116,7 +143,7 @@ function unionOf(rules: { regex: RegExp }[]): ((path: string, base: string) => b
 function compiledTest(ig: Ignore): IgnoreTest {
   const rules = (ig as unknown as { _rules?: { regex?: unknown; negative?: unknown }[] })._rules;
   if (!Array.isArray(rules) || !rules.every((r) => r.regex instanceof RegExp && typeof r.negative === 'boolean')) return (p) => ig.test(p);
-  const typed = rules as { regex: RegExp; negative: boolean }[];
+  const typed = rules as { regex: RegExp; negative: boolean; pattern?: unknown }[];
   const positive = unionOf(typed.filter((r) => !r.negative));
   const negative = unionOf(typed.filter((r) => r.negative));
   const none = { ignored: false, unignored: false };
@@ -132,14 +159,23 @@ function compiledTest(ig: Ignore): IgnoreTest {
   };
 }
 
+/** .gitignore files past this size are read only this far (a rule file, not data). */
+const MAX_IGNORE_FILE_BYTES = 1 << 20;
+
 function readIgnoreFile(path: string): Ignore | undefined {
   let text: string;
   try {
     const fd = openSync(path, 'r');
     try {
-      const buf = Buffer.alloc(1 << 20);
-      const n = readSync(fd, buf, 0, buf.length, 0);
-      text = buf.toString('utf8', 0, n);
+      const size = Math.min(fstatSync(fd).size, MAX_IGNORE_FILE_BYTES);
+      const buf = Buffer.allocUnsafe(size);
+      let got = 0;
+      while (got < size) {
+        const n = readSync(fd, buf, got, size - got, got);
+        if (n <= 0) break;
+        got += n;
+      }
+      text = buf.toString('utf8', 0, got);
     } finally {
       closeSync(fd);
     }

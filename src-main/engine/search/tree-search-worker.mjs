@@ -34,6 +34,7 @@ export const HEAD_SNIFF_BYTES = 64 * 1024;
  * @property {number} bigBytes     files at least this big are sent back (status 'big') for the worker-pool search
  * @property {boolean} verify      open as checked: no final symlink, the open must land on `abs` (/proc/self/fd), regular file
  * @property {boolean} refuseLinks skip files with more than one hard link
+ * @property {SharedArrayBuffer} [control] Int32 [stop flag]: set once the caller has all it needs; the rest of the batch is skipped
  */
 
 /**
@@ -208,7 +209,10 @@ export function searchTreeFile(file, job, plan) {
  */
 export function searchTreeBatch(job) {
   const plan = planSearch(job.pattern, job.flags);
-  return job.files.map((f) => searchTreeFile(f, job, plan));
+  const control = job.control ? new Int32Array(job.control) : undefined;
+  return job.files.map((f) =>
+    control && Atomics.load(control, 0) !== 0 ? { status: 'skip', size: 0, count: 0, matches: [], capped: false } : searchTreeFile(f, job, plan),
+  );
 }
 
 // Worker entry: only when started by the tree-search pool (not when imported).

@@ -46,6 +46,8 @@ export interface TreeSearchOptions {
   context?: number;
   /** "<path>:<byte>" from a previous answer's nextCursor */
   cursor?: string;
+  /** files at least this big go to the one-file search (default BIG_FILE_BYTES; tests lower it) */
+  bigFileBytes?: number;
   /** worker threads; default one per core; 0: the calling thread */
   threads?: number;
   timeoutMs?: number;
@@ -83,11 +85,17 @@ export interface TreeSearchResult {
   elapsedMs: number;
 }
 
-/** Files at least this big are searched by the single-file search (index, all cores). */
-export const BIG_FILE_BYTES = 8 * 1024 * 1024;
-const BATCH_FILES = 48;
-const BATCH_BYTES_HINT = 2 * 1024 * 1024;
-const IN_FLIGHT_PER_THREAD = 3;
+/**
+ * Files at least this big are searched by the single-file search (index, all
+ * cores); smaller ones are read whole by a worker, which is cheaper than building
+ * an index for a file that is searched once.
+ */
+export const BIG_FILE_BYTES = 64 * 1024 * 1024;
+const BATCH_FILES = 128;
+/** Batches running or queued per worker: enough that a worker never waits for the walk; a stop flag skips the rest once the cap is reached. */
+const RUNNING_PER_THREAD = 4;
+/** Batches done but not yet taken (answers wait in walk order behind a slow batch): bounds memory. */
+const MAX_UNTAKEN = 64;
 const DEFAULT_MAX_MATCHES = 100;
 const MAX_MATCHES_LIMIT = 10_000;
 const MAX_CONTEXT = 20;
@@ -156,14 +164,16 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
   const inThread = threads === 0 && plan.bounded;
   const poolSize = Math.max(1, threads);
 
+  const control = new Int32Array(new SharedArrayBuffer(4));
   const jobBase = {
+    control: control.buffer as SharedArrayBuffer,
     pattern: plan.pattern,
     flags: plan.flags,
     countOnly,
     maxMatches,
     maxLineChars,
     context,
-    bigBytes: BIG_FILE_BYTES,
+    bigBytes: opts.bigFileBytes ?? BIG_FILE_BYTES,
     verify: Boolean(opts.pinned),
     refuseLinks: opts.pinned?.refuseLinks ?? false,
   };
@@ -187,21 +197,42 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
 
   const nextBatch = (): WalkEntry[] => {
     const batch: WalkEntry[] = [];
-    let bytesGuess = 0;
-    while (batch.length < BATCH_FILES && bytesGuess < BATCH_BYTES_HINT) {
+    while (batch.length < BATCH_FILES) {
       const n = walker.next();
       if (n.done) {
         walkDone = true;
         break;
       }
       batch.push(n.value);
-      bytesGuess += 16 * 1024;
     }
     return batch;
   };
-  const dispatch = (entries: WalkEntry[]) => {
-    const job: TreeBatchJob = { ...jobBase, files: entries.map((e) => ({ abs: e.abs, startByte: startOf(e) })) };
-    inFlight.push({ entries, run: pool ? pool.run(job) : searchTreeBatch(job) });
+  let running = 0;
+  let stopped = false;
+  /**
+   * Keep the workers fed: walk and hand out batches until RUNNING_PER_THREAD are
+   * running per worker. Called on every batch that finishes, not only when the
+   * caller takes answers, so the walk goes on while it waits for a slow batch.
+   */
+  const topUp = () => {
+    // In this thread a batch is searched as it is handed out: one at a time, so a cap reached early stops the walk early.
+    while (!walkDone && !stopped && running < poolSize * RUNNING_PER_THREAD && inFlight.length < (pool ? MAX_UNTAKEN : 1)) {
+      const entries = nextBatch();
+      if (!entries.length) break;
+      const job: TreeBatchJob = { ...jobBase, files: entries.map((e) => ({ abs: e.abs, startByte: startOf(e) })) };
+      if (!pool) {
+        inFlight.push({ entries, run: searchTreeBatch(job) });
+        continue;
+      }
+      const run = pool.run(job);
+      running++;
+      const settle = () => {
+        running--;
+        topUp();
+      };
+      run.done.then(settle, settle);
+      inFlight.push({ entries, run });
+    }
   };
 
   /** A file the batch scanner sent back: big (single-file search) or with a NUL in its head (sniff first). */
@@ -220,6 +251,7 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
         maxMatches: remaining,
         maxLineChars,
         countOnly,
+        hash: false,
         timeoutMs: Math.max(1, Math.round(deadline - performance.now())),
         signal: opts.signal,
       });
@@ -298,14 +330,12 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
   try {
     for (;;) {
       if (opts.signal?.aborted) throw new FolioError('cancelled', `search cancelled: ${root}`, { path: root });
-      while (!walkDone && inFlight.length < (inThread ? 1 : poolSize * IN_FLIGHT_PER_THREAD)) {
-        const b = nextBatch();
-        if (b.length) dispatch(b);
-      }
+      if (!inFlight.length) topUp();
       const head = inFlight.shift();
       if (!head) break;
       pendingFrom = head.entries[0]!.rel;
       const results = Array.isArray(head.run) ? head.run : await Promise.race([head.run.done, timedOut]);
+      topUp();
       let more = true;
       for (const [i, r] of results.entries()) {
         const e = head.entries[i]!;
@@ -326,6 +356,8 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
     }
   } finally {
     clearTimeout(budgetTimer);
+    stopped = true;
+    Atomics.store(control, 0, 1); // batches still queued are not needed
   }
   if (opts.signal?.aborted) throw new FolioError('cancelled', `search cancelled: ${root}`, { path: root });
   // A big file's "there are more" sentinel is not a match.
