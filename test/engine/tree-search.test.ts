@@ -188,3 +188,19 @@ describe('the cursor', () => {
     }
   });
 });
+
+describe('the time budget', () => {
+  it('stops a regex that backtracks without limit and says where to resume (timeout with next_cursor)', async () => {
+    const dir = tmp.path('slow');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'a.txt'), 'fine\n');
+    writeFileSync(join(dir, 'b.txt'), 'a'.repeat(40) + 'b\n');
+    const started = performance.now();
+    const err = await searchTree(realpathSync(dir), { pattern: '(a+)+\\1$', timeoutMs: 500 }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'timeout', details: { budget_ms: 500, next_cursor: expect.stringMatching(/^[ab]\.txt:0$/) } });
+    expect(performance.now() - started).toBeLessThan(5000);
+    // The worker stuck in the regex was stopped: the pool answers the next search at once.
+    const next = await searchTree(realpathSync(dir), { pattern: 'fine', timeoutMs: 5000 });
+    expect(next.matches.map((m) => m.path)).toEqual(['a.txt']);
+  });
+});

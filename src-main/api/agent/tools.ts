@@ -101,7 +101,9 @@ const searchTool = tool(
     isDirectoryPath(s.policy.root, input.path)
       ? searchDirectory(s, input)
       : withPinnedFile(checkAccess(s.policy, input.path, 'read'), (pinned) => searchPinned(s, input, pinned), pinningOf(s)),
-  ' A directory path searches every file under it (see search_tree: glob, context, cursor; files denied by the workspace policy are skipped). ' +
+  ' A directory path searches every file under it like rg (.gitignore honoured, binary files and files the workspace policy denies skipped): ' +
+    'matches carry their file path, files lists per-file counts, glob narrows ("src/**/*.ts"), context: N adds lines around each match, ' +
+    'and when truncated, pass next_cursor as cursor to continue. ' +
     'Lines holding secrets match on their redacted text: a match only inside a hidden value is neither listed nor counted.',
 );
 

@@ -309,9 +309,11 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
   };
 
   let budgetTimer: NodeJS.Timeout | undefined;
+  let current: (typeof inFlight)[number] | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     budgetTimer = setTimeout(() => {
-      for (const f of inFlight) if (!Array.isArray(f.run)) pool?.terminate(f.run.id);
+      // The batch being waited for, and those queued behind it: a worker stuck in one regex exec only stops this way.
+      for (const f of current ? [current, ...inFlight] : inFlight) if (!Array.isArray(f.run)) pool?.terminate(f.run.id);
       reject(
         new FolioError('timeout', `search of /${plan.pattern}/${plan.flags} under ${root} ran out of its ${budgetMs} ms budget after ${filesSearched} files`, {
           path: root,
@@ -332,6 +334,7 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
       if (opts.signal?.aborted) throw new FolioError('cancelled', `search cancelled: ${root}`, { path: root });
       if (!inFlight.length) topUp();
       const head = inFlight.shift();
+      current = head;
       if (!head) break;
       pendingFrom = head.entries[0]!.rel;
       const results = Array.isArray(head.run) ? head.run : await Promise.race([head.run.done, timedOut]);
