@@ -27,6 +27,7 @@ export const NODE_BUNDLE = /** @type {const} */ ({
 export const ENGINE_WORKERS = [
   ['src-main/engine/index/index-worker.mjs', 'index-worker.mjs'],
   ['src-main/engine/search/search-worker.mjs', 'search-worker.mjs'],
+  ['src-main/engine/search/tree-search-worker.mjs', 'tree-search-worker.mjs'],
 ];
 export const WASM_SOURCE = 'wasm/build/kernels.wasm';
 

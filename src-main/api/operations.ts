@@ -52,6 +52,11 @@ import {
   ReviewStepInput,
   ReviewStepOutput,
 } from './schemas.ts';
+// Reading and finding across the workspace (issue 14): directory search and list.
+import { ListInput, ListOutput, SearchTreeOutput } from './schemas.ts';
+import { searchTree } from '../engine/search/tree-search.ts';
+import { listFiles } from '../engine/read/list-files.ts';
+import { listWireOf, realDirectoryOf, searchTreeWireOf, toTreeSearchOptions } from './tree-wire.ts';
 import {
   approve,
   entryView,
@@ -83,6 +88,12 @@ export interface CallContext {
   checked?: { allowHardlinks: boolean };
   /** An upsert with if_none_match may create missing folders (default true: a person's own call; the agent guard passes its policy). */
   createFolders?: boolean;
+  /**
+   * Directory walks (search_tree, list): which entries the caller may see (the agent
+   * guard: deny globs), and files opened as the walk saw them, hard links refused
+   * unless allowed. Entries it refuses are skipped silently.
+   */
+  walk?: { admit: (abs: string, rel: string, kind: 'file' | 'dir') => boolean; refuseLinks: boolean };
 }
 
 const workspaceOf = (ctx: CallContext) => ctx.workspace ?? process.cwd();
@@ -152,6 +163,40 @@ export const operations = {
     run: async (input, _actor, ctx) =>
       searchWireOf(await searchPath(input.path, { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress })),
   }),
+  // --- Reading and finding across the workspace (issue 14) ---
+  search_tree: op({
+    input: SearchInput,
+    output: SearchTreeOutput,
+    description:
+      'Regex search of every file under a directory (path), or of those matching glob ("src/**/*.ts", relative to path), like rg: .gitignore files honoured, ' +
+      '.git, symlinks and binary files skipped. One result per matching line with its file path (relative to path), line, byte offset, column and text; ' +
+      'context: N adds lines around each match; files lists per-file counts. In walk order (depth first, names sorted), capped by max: when truncated, ' +
+      'pass next_cursor as cursor to continue. count_only counts matching lines per file over the whole tree.',
+    run: async (input, _actor, ctx) => {
+      const root = realDirectoryOf(workspaceOf(ctx), input.path);
+      const opts = { ...toTreeSearchOptions(input), signal: ctx.signal };
+      const walk = ctx.walk ? { admit: ctx.walk.admit, pinned: { refuseLinks: ctx.walk.refuseLinks } } : {};
+      return searchTreeWireOf(await searchTree(root, { ...opts, ...walk }), input.glob);
+    },
+  }),
+  list: op({
+    input: ListInput,
+    output: ListOutput,
+    description:
+      'The files and directories under a directory (path), or those matching glob, depth-limited (depth, default 3) and capped (max, default 1000): ' +
+      'each with its path (relative to path), kind (text, binary or directory), size, mtime, depth, and its line count when it is already indexed (else null). ' +
+      '.gitignore files honoured; .git and symlinks skipped. In walk order: a directory, then what is in it.',
+    run: async (input, _actor, ctx) =>
+      listWireOf(
+        await listFiles(realDirectoryOf(workspaceOf(ctx), input.path), {
+          glob: input.glob,
+          depth: input.depth,
+          max: input.max,
+          ...(ctx.walk ? { admit: ctx.walk.admit, refuseLinks: ctx.walk.refuseLinks } : {}),
+        }),
+      ),
+  }),
+  // --- end issue 14 ---
   upsert: op({
     input: UpsertInput,
     output: UpsertOutput,

@@ -40,7 +40,7 @@ describe('folio serve: MCP over Streamable HTTP', () => {
     const mcp = await connectHttp(serve.state.mcp, serve.state.token);
     try {
       const { tools } = await mcp.client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['file_info', 'outline', 'proposal_status', 'read', 'search', 'upsert']);
+      expect(tools.map((t) => t.name).sort()).toEqual(['file_info', 'list', 'outline', 'proposal_status', 'read', 'search', 'upsert']);
       const r = await mcp.call('read', { path: 'notes.txt', ranges: [{ start: 2, end: 2 }], hashlines: true });
       expect(r.isError, r.text).toBe(false);
       expect(r.body.content).toMatch(/^2#[0-9a-f]{3}\|beta\n$/);

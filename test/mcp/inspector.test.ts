@@ -27,9 +27,9 @@ function inspector(args: string[]) {
 }
 
 describe('MCP Inspector CLI against folio mcp', () => {
-  it('tools/list lists the 5 tools', () => {
+  it('tools/list lists the 7 tools', () => {
     const out = inspector(['--method', 'tools/list']);
-    expect(out.tools.map((t: { name: string }) => t.name).sort()).toEqual(['file_info', 'outline', 'proposal_status', 'read', 'search', 'upsert']);
+    expect(out.tools.map((t: { name: string }) => t.name).sort()).toEqual(['file_info', 'list', 'outline', 'proposal_status', 'read', 'search', 'upsert']);
   });
 
   it('tools/call read with --tool-arg answers the file content as JSON text', () => {

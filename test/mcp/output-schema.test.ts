@@ -24,7 +24,7 @@ let review: McpSession;
 let auto: McpSession;
 let tools: Tool[];
 const ajv = new AjvJsonSchemaValidator();
-const TOOL_NAMES = ['file_info', 'outline', 'proposal_status', 'read', 'search', 'upsert'];
+const TOOL_NAMES = ['file_info', 'list', 'outline', 'proposal_status', 'read', 'search', 'upsert'];
 
 beforeAll(async () => {
   mkdirSync(join(ws, 'logs'), { recursive: true });
@@ -63,7 +63,7 @@ async function callValid(s: McpSession, name: string, args: Record<string, unkno
 }
 
 describe('MCP tools declare and honour an outputSchema', () => {
-  it('lists the six tools, each with an object outputSchema that names its fields and allows no others', () => {
+  it('lists the seven tools, each with an object outputSchema that names its fields and allows no others', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
     for (const t of tools) {
       expect(t.outputSchema, t.name).toMatchObject({ type: 'object', additionalProperties: false });
@@ -76,6 +76,23 @@ describe('MCP tools declare and honour an outputSchema', () => {
     expect(props('search')).toEqual(expect.arrayContaining(['matches', 'redactions']));
     expect(props('upsert')).toEqual(expect.arrayContaining(['applied', 'policy', 'proposal_id', 'journal_id', 'preview', 'version_after']));
     expect(props('proposal_status')).toEqual(expect.arrayContaining(['proposal_id', 'status', 'decided_by', 'version_after']));
+    expect(props('search')).toEqual(expect.arrayContaining(['files', 'next_cursor', 'files_searched']));
+    expect(props('list')).toEqual(expect.arrayContaining(['entries', 'truncated']));
+  });
+
+  it('directory search (capped, with context, count_only, from a cursor) and list answers validate, redacted ones included', async () => {
+    // The secret is a context line of `name = demo`: masked there.
+    const dir = await callValid(review, 'search', { path: '.', pattern: 'line|name', context: 1 });
+    expect(dir).toMatchObject({ truncated: false, next_cursor: null, redactions: 1 });
+    expect(JSON.stringify(dir)).not.toContain('s3cr3t');
+    expect((dir.files as { path: string }[]).map((f) => f.path)).toEqual(['conf.txt', 'notes.txt']);
+    const capped = await callValid(review, 'search', { path: '.', pattern: 'line', max: 5 });
+    expect(capped).toMatchObject({ truncated: true, next_cursor: expect.any(String), count: 5 });
+    await callValid(review, 'search', { path: '.', pattern: 'line', max: 5, cursor: capped.next_cursor });
+    const counted = await callValid(review, 'search', { path: '.', pattern: '=', count_only: true, glob: '*.txt' });
+    expect(counted).toMatchObject({ count: 3, files: [{ path: 'conf.txt', count: 3 }] });
+    const listed = await callValid(review, 'list', { path: '.' });
+    expect((listed.entries as { path: string }[]).map((e) => e.path)).toEqual(['README.md', 'conf.txt', 'data.json', 'logs', 'logs/app.log', 'notes.txt']);
   });
 
   it('read, search, file_info and outline answers validate, redacted ones included', async () => {

@@ -34,7 +34,7 @@ async function anchorOf(s: McpSession, path: string, n: number): Promise<string>
 describe('folio mcp (stdio)', () => {
   it('lists exactly read, search, file_info, outline, upsert, proposal_status; upsert explains anchors and if_match', async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['file_info', 'outline', 'proposal_status', 'read', 'search', 'upsert']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['file_info', 'list', 'outline', 'proposal_status', 'read', 'search', 'upsert']);
     const upsert = tools.find((t) => t.name === 'upsert')!;
     expect(upsert.description).toMatch(/anchors?/);
     expect(upsert.description).toMatch(/if_match/);

@@ -285,3 +285,52 @@ export function reviewPolicyFor(policy: WorkspacePolicy, realPath: string): Revi
   if (!rule) return flag ?? 'review';
   return flag && STRICTNESS[flag] > STRICTNESS[rule.policy] ? flag : rule.policy;
 }
+
+// --- Directories (issue 14: search over a directory, list) ---
+
+/** Whether a directory (relative to its root) is denied: a glob names it, or a `…/**` glob denies everything in it. */
+function deniedDirectory(policy: WorkspacePolicy, rel: string): string | undefined {
+  return (
+    matches(policy.deny, rel, policy.caseInsensitive) ??
+    matches(
+      policy.deny.filter((g) => g.endsWith('/**')),
+      `${rel}/x`,
+      policy.caseInsensitive,
+    )
+  );
+}
+
+/**
+ * The real path of the directory `path` if an agent may walk it, and a filter for
+ * what the walk meets: the directory must lie inside the roots (after realpath) and
+ * not be denied; under it, every file and directory a deny glob names is left out
+ * silently (never listed, never opened). The walk follows no symlinks, so nothing
+ * it yields leaves the directory.
+ */
+export function checkDirectoryAccess(
+  policy: WorkspacePolicy,
+  path: string,
+): { real: string; admit: (abs: string, rel: string, kind: 'file' | 'dir') => boolean } {
+  const asked = resolve(policy.root, path);
+  let real: string;
+  try {
+    real = realpathSync.native(asked);
+  } catch (err) {
+    throw fromFsError(err, asked);
+  }
+  const base = policy.roots.map((r) => within(r, real)).find((x) => x !== undefined);
+  if (base === undefined) {
+    throw new FolioError('permission_denied', `${path} is outside the workspace roots${real !== asked ? ` (it resolves to ${real})` : ''}`, {
+      path,
+      resolved: real,
+      roots: policy.roots,
+    });
+  }
+  if (!statSync(real).isDirectory()) throw new FolioError('invalid_input', `${path} is not a directory`, { path, resolved: real });
+  const denied = base === '' ? undefined : deniedDirectory(policy, base);
+  if (denied) throw new FolioError('permission_denied', `${path} is denied by the workspace policy (${denied})`, { path, rule: denied });
+  const prefix = base === '' ? '' : `${base}/`;
+  const admit = (_abs: string, rel: string, kind: 'file' | 'dir') =>
+    kind === 'dir' ? deniedDirectory(policy, prefix + rel) === undefined : matches(policy.deny, prefix + rel, policy.caseInsensitive) === undefined;
+  return { real, admit };
+}

@@ -60,19 +60,19 @@ async function wholeLineOf(path: string, m: Match, maxChars: number): Promise<{ 
  * redacted, with their text masked. `dropped` counts the matches that were only in
  * secrets.
  */
-export async function visibleMatches(
+export async function visibleMatches<M extends Match>(
   rules: RedactionRule[],
   path: string,
   input: SearchInput,
-  matches: Match[],
-): Promise<{ matches: Match[]; dropped: number; redactions: number }> {
+  matches: M[],
+): Promise<{ matches: M[]; dropped: number; redactions: number }> {
   if (!matches.length) return { matches, dropped: 0, redactions: 0 };
   const re = lineRegexOf(input);
   const maxChars = input.max_line_chars ?? DEFAULT_MAX_LINE_CHARS;
   const lines = [];
   for (const m of matches) lines.push(await wholeLineOf(path, m, maxChars));
   const keyLines = await secretLinesAround(path, matches[0]!.line, matches.at(-1)!.line, lines.map((l) => l.whole).join('\n'));
-  const kept: Match[] = [];
+  const kept: M[] = [];
   let redactions = 0;
   for (const [i, m] of matches.entries()) {
     const { whole, offset } = lines[i]!;

@@ -22,10 +22,13 @@ import { propose } from '../../review/proposals.ts';
 import { runOp, type CallContext, type OperationName, type OpInput } from '../handle.ts';
 import { operations, type Actor } from '../operations.ts';
 import { AgentFileInfoOutput, AgentOutlineOutput, AgentProposalStatusOutput, AgentReadOutput, AgentSearchOutput, AgentUpsertOutput } from '../schemas/agent.ts';
+import { AgentListOutput } from '../schemas/agent.ts';
 import { readByInput } from '../read-address.ts';
+import { isDirectoryPath } from '../tree-wire.ts';
 import { editRequestOf, upsertRequestOf } from '../upsert-request.ts';
 import { withPinnedFile } from '../../engine/index/pinned-file.ts';
-import { checkAccess, checkCreate, reviewPolicyFor, type WorkspacePolicy } from './policy.ts';
+import { checkAccess, checkCreate, checkDirectoryAccess, reviewPolicyFor, type WorkspacePolicy } from './policy.ts';
+import { visibleTreeAnswer, visibleTreeCount } from './redact-tree-search.ts';
 import { answerTextOf, redact, redactPreview, redactReadAnswer, redactStrings, redactedTargetLines, type RedactionRule } from './redact.ts';
 import { visibleCount, visibleMatches } from './redact-search.ts';
 import { secretSpansOf } from './secret-spans.ts';
@@ -97,8 +100,14 @@ const readTool = tool('read', AgentReadOutput, async (s, input) => {
 const searchTool = tool(
   'search',
   AgentSearchOutput,
-  async (s, input) => withPinnedFile(checkAccess(s.policy, input.path, 'read'), (pinned) => searchPinned(s, input, pinned), pinningOf(s)),
-  ' Lines holding secrets match on their redacted text: a match only inside a hidden value is neither listed nor counted.',
+  async (s, input) =>
+    isDirectoryPath(s.policy.root, input.path)
+      ? searchDirectory(s, input)
+      : withPinnedFile(checkAccess(s.policy, input.path, 'read'), (pinned) => searchPinned(s, input, pinned), pinningOf(s)),
+  ' A directory path searches every file under it like rg (.gitignore honoured, binary files and files the workspace policy denies skipped): ' +
+    'matches carry their file path, files lists per-file counts, glob narrows ("src/**/*.ts"), context: N adds lines around each match, ' +
+    'and when truncated, pass next_cursor as cursor to continue. ' +
+    'Lines holding secrets match on their redacted text: a match only inside a hidden value is neither listed nor counted.',
 );
 
 /** An agent's search of the pinned file `real`. */
@@ -116,6 +125,31 @@ async function searchPinned(s: AgentSession, input: OpInput<'search'>, real: str
     audit: { path: real, version_before: r.version.etag, bytes_read: r.scanned.end_byte - r.scanned.start_byte },
   };
 }
+
+// --- Reading and finding across the workspace (issue 14): directory search and list ---
+
+/** The walk of a checked directory: what the policy denies is never met, files opened as walked. */
+function walkOf(s: AgentSession, admit: (abs: string, rel: string, kind: 'file' | 'dir') => boolean): CallContext {
+  return { ...ctxOf(s), walk: { admit, refuseLinks: !s.policy.allowHardlinks } };
+}
+
+/** An agent's search of a directory: inside the roots, denied files skipped, every file's matches redacted like a one-file search. */
+async function searchDirectory(s: AgentSession, input: OpInput<'search'>) {
+  const { real, admit } = checkDirectoryAccess(s.policy, input.path);
+  const search = (i: typeof input) => runOp('search_tree', { ...i, path: real }, s.actor, walkOf(s, admit));
+  const r = input.count_only
+    ? await visibleTreeCount(s.rules, input, search, pinningOf(s))
+    : await visibleTreeAnswer(s.rules, input, await search(input), pinningOf(s));
+  return { output: { ...r }, audit: { path: real, bytes_read: r.bytes_searched, reason: `directory search: ${r.files_searched} files` } };
+}
+
+const listTool = tool('list', AgentListOutput, async (s, input) => {
+  const { real, admit } = checkDirectoryAccess(s.policy, input.path);
+  const r = await runOp('list', { ...input, path: real }, s.actor, walkOf(s, admit));
+  return { output: { ...r }, audit: { path: real, reason: `list: ${r.entries.length} entries` } };
+});
+
+// --- end issue 14 ---
 
 const outlineTool = tool('outline', AgentOutlineOutput, async (s, input) => {
   const real = checkAccess(s.policy, input.path, 'read');
@@ -312,4 +346,4 @@ const proposalStatusTool = tool('proposal_status', AgentProposalStatusOutput, as
   return { output: status, audit: { path: status.path } };
 });
 
-export const AGENT_TOOLS: AgentTool[] = [readTool, searchTool, fileInfoTool, outlineTool, upsertTool, editTool, proposalStatusTool] as AgentTool[];
+export const AGENT_TOOLS: AgentTool[] = [readTool, searchTool, fileInfoTool, outlineTool, upsertTool, editTool, proposalStatusTool, listTool] as AgentTool[];

@@ -6,7 +6,19 @@
  * Browser-safe like schemas.ts (zod only).
  */
 import { z } from 'zod';
-import { FileInfo, OutlineOutput, ProposalStatus, ReadOutput, ReviewActor, SearchOutput, UpsertOutput, Version } from '../schemas.ts';
+import {
+  FileInfo,
+  ListOutput,
+  OutlineOutput,
+  ProposalStatus,
+  ReadOutput,
+  ReviewActor,
+  SearchOutput,
+  SearchTreeMatch,
+  SearchTreeOutput,
+  UpsertOutput,
+  Version,
+} from '../schemas.ts';
 
 const LineByteRange = UpsertOutput.shape.range_after;
 
@@ -38,7 +50,23 @@ export type ProposalStatusOutput = z.infer<typeof ProposalStatusOutput>;
 const redactions = z.number().int().nonnegative().describe('How many secrets in the answer were replaced with [REDACTED:kind].');
 
 export const AgentReadOutput = ReadOutput.extend({ redactions });
-export const AgentSearchOutput = SearchOutput.extend({ redactions });
+/**
+ * One object for both answers of the search tool (MCP wants an object schema): a
+ * file's (version, total_lines, scanned, next_start_byte) or a directory's (files,
+ * files_searched, next_cursor; each match carries its path). Both have matches,
+ * count, truncated and redactions.
+ */
+export const AgentSearchOutput = SearchOutput.partial({ version: true, total_lines: true, next_start_byte: true, scanned: true }).extend({
+  matches: z.array(SearchTreeMatch.partial({ path: true })).describe('Directory search: each match has the path of its file.'),
+  glob: SearchTreeOutput.shape.glob.optional(),
+  files: SearchTreeOutput.shape.files.optional(),
+  files_searched: SearchTreeOutput.shape.files_searched.optional(),
+  bytes_searched: SearchTreeOutput.shape.bytes_searched.optional(),
+  next_cursor: SearchTreeOutput.shape.next_cursor.optional(),
+  redactions,
+});
+/** Entries are paths and file facts, no file text: nothing to redact. */
+export const AgentListOutput = ListOutput;
 /** Heading texts are redacted in place: same shape. */
 export const AgentOutlineOutput = OutlineOutput;
 export const AgentFileInfoOutput = FileInfo;

@@ -8,6 +8,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT_ERROR, EXIT_USAGE } from '../../api/error-map.ts';
 import { errorPayloadOf } from '../../api/error-payload.ts';
 import { registerInfo } from './info.ts';
+import { registerList } from './list.ts';
 import { registerMcp } from './mcp.ts';
 import { registerOpen } from './open.ts';
 import { registerOutline } from './outline.ts';
@@ -50,6 +51,7 @@ export function buildProgram(io: CliIO): Command {
   registerMcp(program, io);
   registerRead(program, io);
   registerSearch(program, io);
+  registerList(program, io);
   registerOutline(program, io);
   registerUpsert(program, io);
   registerEdit(program, io);

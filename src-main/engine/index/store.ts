@@ -103,3 +103,24 @@ export function forgetIndexes(path?: string): void {
   entries.clear();
   if (path) dropIndex(statRegularFile(path).path);
 }
+
+/**
+ * The line count of `path` when a fresh, complete index of it is already at hand
+ * (in memory, or in the persisted cache), else null: never starts a build, so a
+ * listing of many files stays as cheap as a stat of each.
+ */
+export function knownLineCount(path: string): number | null {
+  try {
+    const index = freshFromMemoryOrDisk(path, {});
+    if (index?.complete) return index.lineCount;
+    // Opened under another name (an agent's pinned /proc/self/fd path): the same file, unchanged.
+    const now = statRegularFile(path);
+    for (const { index: other, build } of entries.values()) {
+      const id = other.identity;
+      if (!build && other.complete && id.dev === now.dev && id.ino === now.ino && id.size === now.size && id.mtimeNs === now.mtimeNs) return other.lineCount;
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}

@@ -11,10 +11,12 @@ export interface SearchPathOptions extends Omit<SearchOptions, 'startByte' | 'en
   startLine?: number;
   /** 1-based last line to search, inclusive (instead of endByte) */
   endLine?: number;
+  /** false: never start hashing the file for its version (a directory search answers no version) */
+  hash?: boolean;
 }
 
 export async function searchPath(path: string, opts: SearchPathOptions): Promise<SearchResult & { path: string; version: Version; totalLines: number | null }> {
-  const facts = await factsOf(path);
+  const facts = await factsOf(path, opts.hash === false ? { hash: false } : {});
   if (facts.verdict.isBinary) throw binaryFileError(facts);
   const index = await openIndex(path, { signal: opts.signal, onProgress: opts.onProgress });
   let { startByte, endByte } = opts;

@@ -1,0 +1,28 @@
+/** list: the files and directories under a directory, depth-limited and capped. */
+import { z } from 'zod';
+import { int } from './common.ts';
+
+export const ListInput = z.object({
+  path: z.string().min(1).describe('A directory.'),
+  glob: z.string().min(1).optional().describe('Only entries whose path relative to `path` matches this glob, e.g. "**/*.md".'),
+  depth: int().optional().describe("How deep to go: 1 lists the directory's own entries; default 3."),
+  max: int().optional().describe('Cap on entries, default 1000, at most 100000.'),
+});
+export type ListInput = z.infer<typeof ListInput>;
+
+export const ListOutput = z.object({
+  path: z.string().describe('The listed directory (resolved); entry paths are relative to it.'),
+  entries: z.array(
+    z.object({
+      path: z.string(),
+      kind: z.enum(['text', 'binary', 'directory']),
+      size: z.number().int().describe('Bytes; 0 for a directory.'),
+      mtime: z.string().describe('Last modification, ISO 8601.'),
+      depth: z.number().int().describe("1 for the directory's own entries."),
+      lines: z.number().int().nullable().describe('Line count when the file is already indexed (after a read or file_info), else null.'),
+    }),
+  ),
+  truncated: z.boolean().describe('More entries exist than max.'),
+  elapsed_ms: z.number(),
+});
+export type ListOutput = z.infer<typeof ListOutput>;
