@@ -95,7 +95,7 @@ const searchTool = tool(
   'search',
   AgentSearchOutput,
   async (s, input) => withPinnedFile(checkAccess(s.policy, input.path, 'read'), (pinned) => searchPinned(s, input, pinned), pinningOf(s)),
-  ' Lines holding secrets match on their redacted text: a match only inside a hidden value is neither listed nor counted.',
+  ' Secrets match as redacted.',
 );
 
 /** An agent's search of the pinned file `real`. */
@@ -197,8 +197,7 @@ const upsertTool = tool(
       audit: { path: real, reason: `proposal ${p.proposal_id}` },
     };
   },
-  ' Under the workspace review policy (the default) the edit becomes a proposal a person approves: the answer has proposal_id and the preview; ' +
-    'follow it with proposal_status. Under auto it is applied at once.',
+  ' Under the review policy (default) it becomes a proposal: follow proposal_id with proposal_status.',
 );
 
 const proposalStatusTool = tool('proposal_status', AgentProposalStatusOutput, async (s, input) => {
