@@ -156,6 +156,12 @@ describe('calls in the advertised form over MCP', () => {
   it('bad arguments answer an isError {error: {code: invalid_input}} result', async () => {
     const badJson = await review.call('upsert', { path: 'data.json', target: { json: { path: '$.name', op: 'set', value: 'plain' } }, if_match: 'x' });
     expect(badJson).toMatchObject({ isError: true, body: { error: { code: 'invalid_input', field: 'target.json.value' } } });
+    // Refused inside the agent guard: audited like any failed call.
+    const audit = readFileSync(join(ws, '.folio', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(audit.at(-1)).toMatchObject({ op: 'upsert', outcome: 'error', code: 'invalid_input', path: join(ws, 'data.json') });
     const twoKeys = await review.call('upsert', { path: 'notes.txt', target: { insert: { at: 1 }, append: { at_end: true } }, content: 'x\n', if_match: 'x' });
     expect(twoKeys).toMatchObject({ isError: true, body: { error: { code: 'invalid_input' } } });
     const missing = await review.call('read', { head: 1 });

@@ -51,7 +51,7 @@ export function createMcpServer(session: AgentSession, version = '0.1.0'): Serve
     const s = client ? { ...session, actor: { kind: 'agent' as const, name: client } } : session;
     try {
       const wire = TOOLS.find((t) => t.tool.name === name)?.wire;
-      const out = await runAgentTool(s, name, wire ? toolArgumentsOf(wire, args) : args);
+      const out = await runAgentTool(s, name, args, (input) => (wire ? toolArgumentsOf(wire, input as Record<string, unknown>) : input));
       // structuredContent for clients that read the schema; the same JSON as text for those that do not (MCP spec, tools: structured content).
       return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
     } catch (err) {
