@@ -107,7 +107,10 @@ describe('a person approving and undoing while an attacker swaps the path', () =
         swapFile(join(ws, 'e/g.txt'), join(outside, 'secret.txt')),
       );
       expect(snapshot(outside), `outside changed (${applied} applied, ${undone} undone)`).toEqual(before);
-    expect(refused.every((c) => ['permission_denied', 'not_found', 'conflict', 'precondition_failed'].includes(c)), refused.join(' ')).toBe(true);
+      expect(
+        refused.every((c) => ['permission_denied', 'not_found', 'conflict', 'precondition_failed'].includes(c)),
+        refused.join(' '),
+      ).toBe(true);
       for (const name of readdirSync(join(ws, 'e')).filter((n) => n.startsWith('g.txt') && !n.endsWith('.swap'))) {
         expect(readFileSync(join(ws, 'e', name), 'utf8'), `${name} holds the outside text`).not.toContain('OUTSIDE');
       }
