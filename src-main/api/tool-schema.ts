@@ -84,14 +84,27 @@ function inputNodeOf(s: JsonSchema, path: string[], out: ToolInputSchema): JsonS
   return node;
 }
 
+/** The string values a node allows (its const or enum), or undefined when it is not a string choice. */
+const choicesOf = (s: JsonSchema) => (typeof s.const === 'string' ? [s.const] : Array.isArray(s.enum) ? (s.enum as unknown[]) : undefined);
+
+/** Two member definitions of one property: string choices (a discriminator) are joined, else the first wins. */
+function joinedProperty(first: JsonSchema, next: JsonSchema): JsonSchema {
+  const [a, b] = [choicesOf(first), choicesOf(next)];
+  if (!a || !b) return first;
+  const { const: _const, ...rest } = first;
+  return { ...rest, type: 'string', enum: [...new Set([...a, ...b])] };
+}
+
 /**
- * A union of objects as ONE object with every member's properties (the first
- * definition of a name wins). When each member is one required key, the object
- * takes exactly one of them: said in its description, enforced by toolArgumentsOf.
+ * A union of objects as ONE object with every member's properties (a discriminator's
+ * values joined). When each member is one required key, the object takes exactly
+ * one of them: said in its description, enforced by toolArgumentsOf.
  */
 function unionObjectOf(s: JsonSchema, members: JsonSchema[], path: string[], out: ToolInputSchema): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
-  for (const m of members) for (const [name, p] of Object.entries(propsOf(m))) properties[name] ??= p;
+  for (const m of members) {
+    for (const [name, p] of Object.entries(propsOf(m))) properties[name] = properties[name] ? joinedProperty(properties[name], p) : p;
+  }
   const keys = members.map((m) => Object.keys(propsOf(m)));
   const singleKeys = keys.every((k, i) => k.length === 1 && (members[i]!.required as string[] | undefined)?.[0] === k[0]);
   const required = singleKeys ? [] : Object.keys(properties).filter((name) => members.every((m) => ((m.required ?? []) as string[]).includes(name)));

@@ -138,6 +138,19 @@ describe('toolArgumentsOf: the advertised form back to the zod input', () => {
     );
   });
 
+  it('advertises a discriminated union as one object whose discriminator lists every value', () => {
+    const kinds = toolInputSchemaOf(
+      z.object({
+        op: z.discriminatedUnion('kind', [z.object({ kind: z.literal('a'), x: z.number() }), z.object({ kind: z.literal('b'), y: z.string() })]),
+      }),
+    );
+    expect(kinds.schema.properties).toEqual({
+      op: { type: 'object', properties: { kind: { type: 'string', enum: ['a', 'b'] }, x: { type: 'number' }, y: { type: 'string' } }, required: ['kind'] },
+    });
+    expect(openAiStrictViolations('t', kinds.schema)).toEqual([]);
+    expect(geminiViolations('t', kinds.schema)).toEqual([]);
+  });
+
   it('decodes JSON text inside arrays', () => {
     const listed = toolInputSchemaOf(z.object({ items: z.array(z.object({ v: z.unknown() })) }));
     expect(listed.jsonText).toEqual([['items', '*', 'v']]);
