@@ -131,35 +131,30 @@ export const operations = {
   file_info: op({
     input: FileInfoInput,
     output: FileInfo,
-    description:
-      'Size, line count, encoding, newline style, BOM, final newline, UTF-8 validity and binary verdict of a file, with its version. Cheap after the first call (the line index is cached).',
+    description: 'Size, lines, encoding, newlines, BOM and binary verdict of a file, with its version.',
     run: async (input, _actor, ctx) => fileInfoWireOf(await fileInfo(input.path, ctx)),
   }),
   read: op({
     input: ReadInput,
     output: ReadOutput,
     description:
-      'Read any window of a file of any size: line ranges (several at once), a byte window rounded to whole lines, exact bytes, char-budget pages, head or tail. ' +
-      'Ask for big windows and several ranges in one call rather than many small reads. Every answer carries the version (etag): send it back as if_match, ' +
-      'or use hashlines anchors, when you upsert. Long lines come back cut with line_cut and next_start_byte to continue. ' +
-      'Markdown: section "A > B" reads one section (see outline). JSON: json_path ("$.a[*][id,name]" or "/a/0") gives the values with their exact text and positions; ' +
-      'jsonl_line N addresses one line of a JSON Lines file. Tokens: tokenizer reports the token count; token_start/token_end or page_tokens (+page) read windows measured in tokens.',
+      "Read any window of any file; ask for several ranges in one call. version.etag is upsert's if_match; hashlines gives anchors. " +
+      'A cut long line continues at next_start_byte.',
     run: (input, _actor, ctx) => readByInput(input, ctx.readCaps),
   }),
   outline: op({
     input: OutlineInput,
     output: OutlineOutput,
     description:
-      'The headings of a markdown file (top-level ones: not inside code, HTML, lists or quotes), each with its level, heading path ("Install > Linux"), ' +
-      'line range, byte range and the SHA-256 of its section. Use a path with read section, and the sha256 as expected_section_sha256 with a section upsert.',
+      'Headings of a markdown file: level, path ("A > B"), lines, bytes, section sha256. ' +
+      'Use path as read or upsert section, sha256 as expected_section_sha256.',
     run: (input) => outlineView(input),
   }),
   search: op({
     input: SearchInput,
     output: SearchOutput,
     description:
-      'Regex search of a file or a range of it (start_line/end_line or start_byte/end_byte), one result per matching line with its line number, byte offset and text. ' +
-      'Uses all cores on big files. When truncated, pass next_start_byte as start_byte to continue. count_only counts matching lines like grep -c.',
+      'Regex search of a file (or a line or byte range): matching lines with number, byte offset and text. Truncated: continue at start_byte = next_start_byte.',
     run: async (input, _actor, ctx) =>
       searchWireOf(await searchPath(input.path, { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress })),
   }),
@@ -201,11 +196,8 @@ export const operations = {
     input: UpsertInput,
     output: UpsertOutput,
     description:
-      'Insert, replace, delete or append at a position, atomically, only if the file is still the version you read: always send if_match (the etag of your read) ' +
-      'or hashline anchors ("12#a3f") of the lines you change. Anchors let the edit apply even when other parts of the file changed. On precondition_failed the error ' +
-      'carries the current version and a ready read request: re-read exactly that and retry. dry_run previews the diff without writing. ' +
-      'Markdown: target {section: {path, position: replace|insert|append}} with expected_section_sha256 (from outline or a section read). ' +
-      'JSON: target {json: {path, op: set|insert|delete, value}} (jsonl_line for JSON Lines) with if_match: only the text of that value changes.',
+      "Edit a file atomically, only if unchanged: send if_match (your read's etag) or anchors (LINE#HASH from a hashlines read; " +
+      'these survive edits elsewhere). On precondition_failed, send the read in the error details, then retry.',
     run: async (input, actor, ctx) => {
       const planned = await upsertRequestOf(input);
       const { path } = planned;
@@ -235,9 +227,7 @@ export const operations = {
   proposal_status: op({
     input: ProposalStatusInput,
     output: ProposalStatusOutput,
-    description:
-      'The decision on a proposal made by upsert under the review policy: pending, applied, rejected (with the reason) or conflict (the file changed before approval: re-read and propose again). ' +
-      'With wait_ms, waits up to that long for a decision.',
+    description: 'The decision on an upsert proposal: pending, applied, rejected (with reason) or conflict (re-read and propose again).',
     run: (input, _actor, ctx) => proposalStatus(workspaceOf(ctx), input.proposal_id, input.wait_ms),
   }),
   review_list: op({

@@ -13,6 +13,7 @@ const tmp = tempDir('folio-mcp-inspector-');
 const ws = tmp.path('ws');
 mkdirSync(ws, { recursive: true });
 writeFileSync(join(ws, 'notes.txt'), 'first\nsecond\n');
+writeFileSync(join(ws, 'README.md'), '# Demo\n\nintro\n');
 afterAll(() => tmp.cleanup());
 
 /** `npx @modelcontextprotocol/inspector --cli node bin/folio.mjs mcp --root WS …` (the local install; never downloads). */
@@ -27,7 +28,7 @@ function inspector(args: string[]) {
 }
 
 describe('MCP Inspector CLI against folio mcp', () => {
-  it('tools/list lists the 7 tools', () => {
+  it('tools/list lists the agent tools', () => {
     const out = inspector(['--method', 'tools/list']);
     expect(out.tools.map((t: { name: string }) => t.name).sort()).toEqual(['file_info', 'list', 'outline', 'proposal_status', 'read', 'search', 'upsert']);
   });
@@ -36,5 +37,28 @@ describe('MCP Inspector CLI against folio mcp', () => {
     const out = inspector(['--method', 'tools/call', '--tool-name', 'read', '--tool-arg', 'path=notes.txt', '--tool-arg', 'tail=1']);
     expect(out.isError ?? false).toBe(false);
     expect(JSON.parse(out.content[0].text)).toMatchObject({ mode: 'tail', content: 'second\n', total_lines: 2 });
+  });
+
+  it('tools/call calls every listed tool once with --tool-arg pairs, upsert with a target object', () => {
+    const listed: string[] = inspector(['--method', 'tools/list']).tools.map((t: { name: string }) => t.name);
+    const called = new Set<string>();
+    /** `tools/call NAME --tool-arg k=v …`, which must succeed; its answer's JSON. */
+    const call = (name: string, args: Record<string, string>) => {
+      const pairs = Object.entries(args).flatMap(([k, v]) => ['--tool-arg', `${k}=${v}`]);
+      const out = inspector(['--method', 'tools/call', '--tool-name', name, ...pairs]);
+      expect(out.isError ?? false, `${name}: ${out.content?.[0]?.text}`).toBe(false);
+      called.add(name);
+      return JSON.parse(out.content[0].text);
+    };
+    const read = call('read', { path: 'notes.txt', ranges: '[{"start":1,"end":2}]', hashlines: 'true' });
+    expect(read.content).toMatch(/^1#[0-9a-f]{3}\|first\n/);
+    expect(call('search', { path: 'notes.txt', pattern: 'sec', max: '5' })).toMatchObject({ count: 1 });
+    expect(call('file_info', { path: 'notes.txt' })).toMatchObject({ lines: 2 });
+    expect(call('outline', { path: 'README.md', max_level: '2' }).headings).toHaveLength(1);
+    // The target is typed object in the schema, so the Inspector sends it parsed (a bare anyOf stayed a string).
+    const proposal = call('upsert', { path: 'notes.txt', target: '{"replace":{"start":2,"end":2}}', content: 'SECOND\n', if_match: read.version.etag });
+    expect(proposal).toMatchObject({ applied: false, policy: 'review', status: 'pending' });
+    expect(call('proposal_status', { proposal_id: proposal.proposal_id, wait_ms: '0' })).toMatchObject({ status: 'pending' });
+    expect([...called].sort()).toEqual([...listed].sort());
   });
 });

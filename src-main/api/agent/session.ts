@@ -53,15 +53,23 @@ function redactedError(rules: RedactionRule[], err: unknown): Error {
   return new Error(redact(message, rules).text);
 }
 
-/** Run an agent tool: its answer, or the error thrown (redacted); either way one audit line. */
-export async function runAgentTool(s: AgentSession, name: string, input: unknown): Promise<Record<string, unknown>> {
+/**
+ * Run an agent tool: its answer, or the error thrown (redacted); either way one audit line.
+ * `argumentsOf` turns a door's wire form into the tool's input (MCP: api/tool-schema.ts), inside the audit.
+ */
+export async function runAgentTool(
+  s: AgentSession,
+  name: string,
+  input: unknown,
+  argumentsOf: (input: unknown) => unknown = (i) => i,
+): Promise<Record<string, unknown>> {
   const tool = AGENT_TOOLS.find((t) => t.name === name);
   const asked = typeof (input as { path?: unknown })?.path === 'string' ? (input as { path: string }).path : undefined;
   // Audit under the path the call resolves to, failed calls included, so --path finds them.
   const path = asked === undefined ? undefined : resolvedPathOf(s.policy.root, asked);
   try {
     if (!tool) throw new FolioError('invalid_input', `unknown tool: ${name}`, { tool: name });
-    const r = await tool.run(s, parseOpInput(tool.name, input));
+    const r = await tool.run(s, parseOpInput(tool.name, argumentsOf(input)));
     const output = declaredOutputOf(tool, r.output);
     appendAudit(s.policy.root, { actor: s.actor, op: name, outcome: 'ok', ...r.audit });
     return output;

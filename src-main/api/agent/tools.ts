@@ -104,10 +104,7 @@ const searchTool = tool(
     isDirectoryPath(s.policy.root, input.path)
       ? searchDirectory(s, input)
       : withPinnedFile(checkAccess(s.policy, input.path, 'read'), (pinned) => searchPinned(s, input, pinned), pinningOf(s)),
-  ' A directory path searches every file under it like rg (.gitignore honoured, binary files and files the workspace policy denies skipped): ' +
-    'matches carry their file path, files lists per-file counts, glob narrows ("src/**/*.ts"), context: N adds lines around each match, ' +
-    'and when truncated, pass next_cursor as cursor to continue. ' +
-    'Lines holding secrets match on their redacted text: a match only inside a hidden value is neither listed nor counted.',
+  ' A directory searches every file under it like rg (.gitignore, policy; per-file counts; next_cursor to continue). Secrets match as redacted.',
 );
 
 /** An agent's search of the pinned file `real`. */
@@ -338,7 +335,7 @@ const editTool = tool(
     }
     return routeWrite(s, real, mode, req, false);
   },
-  ' Under the review policy the edit becomes a proposal (follow it with proposal_status); under auto it is applied at once.',
+  ' Under the review policy (default) it becomes a proposal: follow proposal_id with proposal_status.',
 );
 
 const proposalStatusTool = tool('proposal_status', AgentProposalStatusOutput, async (s, input) => {

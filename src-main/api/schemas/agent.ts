@@ -24,13 +24,7 @@ const LineByteRange = UpsertOutput.shape.range_after;
 
 export const ProposalStatusInput = z.object({
   proposal_id: z.string().min(1),
-  wait_ms: z
-    .number()
-    .int()
-    .min(0)
-    .max(120_000)
-    .optional()
-    .describe('Wait up to this long for a decision while the proposal is pending (default 0: answer at once).'),
+  wait_ms: z.number().int().min(0).max(120_000).optional().describe('Wait up to N ms for a decision.'),
 });
 export type ProposalStatusInput = z.infer<typeof ProposalStatusInput>;
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { NewlineStyle, Version } from './common.ts';
 
 export const FileInfoInput = z.object({
-  path: z.string().min(1).describe('Path of the file (absolute, or relative to the working directory).'),
+  path: z.string().min(1),
 });
 export type FileInfoInput = z.infer<typeof FileInfoInput>;
 

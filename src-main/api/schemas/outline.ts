@@ -3,12 +3,8 @@ import { z } from 'zod';
 import { Version, int } from './common.ts';
 
 export const OutlineInput = z.object({
-  path: z.string().min(1).describe('Markdown file.'),
-  max_level: int()
-    .min(1)
-    .max(6)
-    .optional()
-    .describe('Only headings up to this level (sections still end where the next heading of any listed-or-not level of the same or higher rank starts).'),
+  path: z.string().min(1),
+  max_level: int().min(1).max(6).optional(),
 });
 export type OutlineInput = z.infer<typeof OutlineInput>;
 

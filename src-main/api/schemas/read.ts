@@ -3,60 +3,36 @@ import { z } from 'zod';
 import { NewlineStyle, Version, int } from './common.ts';
 
 export const LineRange = z.object({
-  start: int().describe('First line, 1-based.'),
-  end: int().describe('Last line, inclusive.'),
+  start: int(),
+  end: int(),
 });
 
 export const ReadInput = z
   .object({
-    path: z.string().min(1).describe('File to read.'),
-    ranges: z
-      .array(LineRange)
-      .min(1)
-      .max(1000)
-      .optional()
-      .describe('Line ranges, 1-based inclusive; several per call, overlaps merged. Ask for everything you need at once.'),
-    offset: int().optional().describe('Shorthand for ranges: first line (1-based); with limit.'),
-    limit: int().optional().describe('Shorthand for ranges: number of lines from offset.'),
-    start_byte: int().optional().describe('Byte window start (snapped to its line start), or exact range start with end_byte.'),
-    max_bytes: int().optional().describe('Byte window size, default 65536, capped at 262144; rounded to whole lines.'),
-    end_byte: int().optional().describe('Exact byte range end (exclusive), adjusted to UTF-8 character boundaries.'),
-    page: int().optional().describe('Page number (1-based) of char-budget pages; the default mode is page 1.'),
-    page_chars: int().optional().describe('Page budget in characters, default 50000.'),
-    head: int().optional().describe('First N lines (with tail: both ends in one read).'),
-    tail: int().optional().describe('Last N lines.'),
-    full: z.boolean().optional().describe('The whole file, only if it is at most 8 MiB.'),
-    hashlines: z.boolean().optional().describe('Prefix each line with LINE#HASH| (3 hex digits) to use as anchors in upserts.'),
-    invalid_utf8: z.enum(['replace', 'error']).optional().describe("Invalid UTF-8: 'replace' with U+FFFD and report (default) or 'error' (encoding_mismatch)."),
-    allow_binary: z.boolean().optional().describe('Read a binary file anyway (decoded with replacement).'),
-    section: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(
-        'Markdown: the section under this heading path, heading texts joined with " > " (e.g. "Install > Linux"); the path may start at any level. A duplicate path takes a 1-based suffix: "Install > Linux[2]". See the outline operation.',
-      ),
-    json_path: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(
-        'JSON: the values at this JSONPath ("$.a.b", "$.items[*][id,name]") or JSON Pointer ("/a/b/0"), each with its exact text, byte and line range.',
-      ),
-    jsonl_line: int().optional().describe('JSON Lines: with json_path, the path inside line N (1-based).'),
-    tokenizer: z
-      .enum(['o200k_base', 'cl100k_base'])
-      .optional()
-      .describe('Count tokens of the answer with this tokenizer (default o200k_base for token modes): tokens {tokenizer, count}.'),
-    token_start: int()
-      .optional()
-      .describe('Token range of the file, 0-based, with token_end (exclusive): whole lines covering it. Tokens are counted line by line.'),
-    token_end: int().optional().describe('End of the token range (exclusive).'),
-    page_tokens: int().optional().describe('Pages of whole lines of at most this many tokens (and at most 262144 bytes); with page (default 1).'),
+    path: z.string().min(1),
+    ranges: z.array(LineRange).min(1).max(1000).optional().describe('1-based, inclusive.'),
+    offset: int().optional(),
+    limit: int().optional(),
+    start_byte: int().optional().describe('Snapped to a line start.'),
+    max_bytes: int().optional(),
+    end_byte: int().optional().describe('Exclusive.'),
+    page: int().optional().describe('1-based.'),
+    page_chars: int().optional(),
+    head: int().optional().describe('With tail: both ends.'),
+    tail: int().optional(),
+    full: z.boolean().optional().describe('Up to 8 MiB.'),
+    hashlines: z.boolean().optional().describe('LINE#HASH| anchors for upsert.'),
+    invalid_utf8: z.enum(['replace', 'error']).optional(),
+    allow_binary: z.boolean().optional(),
+    section: z.string().min(1).optional().describe('Markdown heading path "A > B".'),
+    json_path: z.string().min(1).optional().describe('JSONPath "$.a[*]" or JSON Pointer "/a/0".'),
+    jsonl_line: int().optional().describe('JSON Lines: line N.'),
+    tokenizer: z.enum(['o200k_base', 'cl100k_base']).optional().describe('Report the token count.'),
+    token_start: int().optional().describe('0-based.'),
+    token_end: int().optional().describe('Exclusive.'),
+    page_tokens: int().optional().describe('Tokens per page.'),
   })
-  .describe(
-    'Read a window of a file. Give one mode: ranges (or offset+limit), start_byte (+max_bytes) for a byte window, start_byte+end_byte for exact bytes, page, head, tail, full, section (markdown), json_path (JSON), token_start+token_end or page_tokens (+page); none means page 1.',
-  );
+  .describe('Give one mode (none: page 1); pairs: offset+limit, start_byte+max_bytes or +end_byte, token_start+token_end, page_tokens+page.');
 export type ReadInput = z.infer<typeof ReadInput>;
 
 export const ReadOutput = z.object({

@@ -8,19 +8,19 @@ import { Version, int } from './common.ts';
 
 export const SearchInput = z.object({
   path: z.string().min(1),
-  pattern: z.string().min(1).describe('JavaScript regular expression, matched against each line.'),
-  flags: z.string().optional().describe("Regex flags, any of 'imsu'."),
-  start_byte: int().optional().describe('Search from this byte (snapped to its line start); use a previous next_start_byte to continue.'),
+  pattern: z.string().min(1).describe('JavaScript regex.'),
+  flags: z.string().optional().describe('Of imsu.'),
+  start_byte: int().optional(),
   end_byte: int().optional(),
-  start_line: int().optional().describe('Search from this line (1-based).'),
-  end_line: int().optional().describe('Search up to this line (inclusive).'),
-  max: int().optional().describe('Cap on matching lines returned, default 100, at most 10000.'),
-  max_line_chars: int().optional().describe('Matched lines are cut to this many characters around the match, default 400.'),
-  count_only: z.boolean().optional().describe('Only count matching lines (like grep -c).'),
+  start_line: int().optional(),
+  end_line: int().optional(),
+  max: int().optional(),
+  max_line_chars: int().optional(),
+  count_only: z.boolean().optional().describe('Like grep -c.'),
   // Directory search only (path is a directory):
-  glob: z.string().min(1).optional().describe('Directory search: only files whose path relative to `path` matches this glob, e.g. "src/**/*.ts".'),
-  context: z.number().int().min(0).max(20).optional().describe('Directory search: this many lines before and after each match (context_before/context_after).'),
-  cursor: z.string().min(1).optional().describe("Directory search: continue from a previous answer's next_cursor."),
+  glob: z.string().min(1).optional().describe('Directory: e.g. "src/**/*.ts".'),
+  context: z.number().int().min(0).max(20).optional().describe('Directory: lines around each match.'),
+  cursor: z.string().min(1).optional().describe('Directory: a previous next_cursor.'),
 });
 export type SearchInput = z.infer<typeof SearchInput>;
 

@@ -2,22 +2,15 @@
 import { z } from 'zod';
 import { LineByteRange, Version, int } from './common.ts';
 
-const Units = z.enum(['lines', 'bytes']).describe('lines (1-based, inclusive) or bytes (0-based, end exclusive); default lines');
+const Units = z.enum(['lines', 'bytes']);
 
-const InsertTarget = z.object({
-  insert: z.object({ at: int().describe('Insert before this line (total+1: at the end) or at this byte.'), units: Units.optional() }),
-});
+const InsertTarget = z.object({ insert: z.object({ at: int().describe('Before this line (last+1: at the end).'), units: Units.optional() }) });
 const ReplaceTarget = z.object({ replace: z.object({ start: int(), end: int(), units: Units.optional() }) });
 const DeleteTarget = z.object({ delete: z.object({ start: int(), end: int(), units: Units.optional() }) });
 const AppendTarget = z.object({
-  append: z.object({
-    at_end: z.literal(true),
-    units: Units.optional().describe('lines (default): adds whole lines (a newline is added where one is missing); bytes: writes the content exactly.'),
-  }),
+  append: z.object({ at_end: z.literal(true), units: Units.optional().describe('lines adds whole lines; bytes writes exactly.') }),
 });
-const WholeFileTarget = z.object({
-  whole_file: z.literal(true).describe('The whole text: replace it (with if_match), or a new file (with if_none_match: "*").'),
-});
+const WholeFileTarget = z.object({ whole_file: z.literal(true).describe('Replace all (if_match) or create (if_none_match "*").') });
 
 export const UpsertTarget = z.union([InsertTarget, ReplaceTarget, DeleteTarget, AppendTarget, WholeFileTarget]);
 export type UpsertTarget = z.infer<typeof UpsertTarget>;
@@ -27,23 +20,18 @@ export const UpsertAnyTarget = z.union([
   ...UpsertTarget.options,
   z.object({
     section: z.object({
-      path: z.string().min(1).describe('Heading path, as in read section.'),
-      position: z
-        .enum(['replace', 'insert', 'append'])
-        .describe('replace the section, insert right after its heading, or append at its end (before the next heading).'),
-      include_heading: z
-        .boolean()
-        .optional()
-        .describe('replace only: true (default) replaces the heading line(s) too; false keeps them and replaces the body.'),
+      path: z.string().min(1),
+      position: z.enum(['replace', 'insert', 'append']).describe('replace it, insert after its heading, or append at its end.'),
+      include_heading: z.boolean().optional().describe('replace: false keeps the heading.'),
     }),
   }),
   z.object({
     json: z.object({
-      path: z.string().min(1).describe('JSONPath or JSON Pointer of one value.'),
-      op: z.enum(['set', 'insert', 'delete']).describe('set (creates a missing member/item whose parent exists), insert into the array at path, or delete.'),
-      value: z.unknown().optional().describe('The JSON value for set and insert.'),
-      index: int().optional().describe('insert: position in the array (default: the end).'),
-      jsonl_line: int().optional().describe('JSON Lines: the line (1-based) the path is inside.'),
+      path: z.string().min(1),
+      op: z.enum(['set', 'insert', 'delete']).describe('insert: into the array at path.'),
+      value: z.unknown().optional().describe('For set and insert.'),
+      index: int().optional().describe('insert: position (default: the end).'),
+      jsonl_line: int().optional(),
     }),
   }),
 ]);
@@ -60,36 +48,21 @@ export type UpsertEditInput = z.infer<typeof UpsertEditInput>;
 
 export const UpsertInput = z.object({
   path: z.string().min(1),
-  target: UpsertAnyTarget.optional().describe(
-    'Where: {insert: {at}}, {replace: {start, end}}, {delete: {start, end}}, {append: {at_end: true}}, {section: {path, position}} (markdown) or {json: {path, op, value}}.',
-  ),
-  content: z.string().optional().describe('New text (not for delete). For line targets it is whole lines; a final newline is added if missing.'),
+  target: UpsertAnyTarget.optional().describe('Lines 1-based, inclusive (bytes: end exclusive), e.g. {replace: {start: 3, end: 4}}.'),
+  content: z.string().optional().describe('New text; whole lines for line targets.'),
   targets: z
     .array(UpsertEditInput)
     .optional()
-    .describe(
-      'Several edits at once instead of target + content, all or nothing: each {insert|replace|delete|append: …, content}, all placed on the version you read (line numbers are not shifted by the other edits); they must not overlap.',
-    ),
-  if_none_match: z.literal('*').optional().describe('Precondition for creating a file: "*" = only if the path does not exist. Give the text as content.'),
-  if_match: z.string().optional().describe('Precondition: the etag from your read (version.etag).'),
-  expected_sha256: z.string().optional().describe('Precondition: SHA-256 of the whole file.'),
-  if_not_modified_since: z
-    .union([z.number(), z.string()])
-    .optional()
-    .describe('Precondition: the file was not modified after this time (ms since epoch or ISO 8601).'),
-  expected_range_sha256: z.string().optional().describe('Range precondition: SHA-256 of the bytes being replaced or deleted.'),
-  anchors: z
-    .array(z.string())
-    .optional()
-    .describe(
-      'Range precondition: hashline anchors like "12#a3f" from a read with hashlines. When range preconditions match, the edit applies even if other parts of the file changed.',
-    ),
-  expected_section_sha256: z
-    .string()
-    .optional()
-    .describe('Section targets: the section sha256 from outline or a section read; the edit applies only if the section is unchanged.'),
-  normalize_newlines: z.boolean().optional().describe("Convert the content's newlines to the file's style (default true)."),
-  dry_run: z.boolean().optional().describe('Validate and preview, write nothing.'),
+    .describe('Instead of target+content: several non-overlapping {…target, content}, all on the version read; all or nothing.'),
+  if_none_match: z.literal('*').optional().describe('"*": create; only if the path does not exist.'),
+  if_match: z.string().optional().describe("Your read's version.etag."),
+  expected_sha256: z.string().optional(),
+  if_not_modified_since: z.union([z.number(), z.string()]).optional().describe('ms since epoch, e.g. version.mtimeMs.'),
+  expected_range_sha256: z.string().optional(),
+  anchors: z.array(z.string()).optional().describe('LINE#HASH of the changed lines, e.g. "12#a3f".'),
+  expected_section_sha256: z.string().optional(),
+  normalize_newlines: z.boolean().optional(),
+  dry_run: z.boolean().optional().describe('Preview only.'),
 });
 export type UpsertInput = z.infer<typeof UpsertInput>;
 

@@ -2,19 +2,20 @@
  * The MCP door: an MCP server whose tools are the agent tools of the api
  * (read, search, file_info, outline, upsert, proposal_status), over stdio (`folio mcp`)
  * or Streamable HTTP (`/api/mcp` on `folio serve`, behind its bearer token).
- * Each tool declares its outputSchema and answers structuredContent (and the same
- * JSON as text). Tool errors come back as isError results holding
+ * tools/list gives compact, strict schemas (api/tool-schema.ts); each tool declares
+ * its outputSchema and answers structuredContent (and the same JSON as text).
+ * Tool errors, bad arguments included, come back as isError results holding
  * `{error: {code, message, ...}}` so an agent can act on the code and details.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ZodRawShape } from 'zod';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AGENT_TOOLS, createAgentSession, runAgentTool, type AgentSession, type PolicyOverrides } from '../../api/agent-door.ts';
 import { errorPayloadOf } from '../../api/error-payload.ts';
+import { toolArgumentsOf, toolInputSchemaOf, toolOutputSchemaOf, type ToolInputSchema } from '../../api/tool-schema.ts';
 import { McpHttpSessions, type SessionLimits } from './http-sessions.ts';
 
 const INSTRUCTIONS = [
@@ -25,24 +26,38 @@ const INSTRUCTIONS = [
   'Under the review policy your upsert becomes a proposal: use proposal_status with wait_ms to learn the decision.',
 ].join(' ');
 
-export function createMcpServer(session: AgentSession, version = '0.1.0'): McpServer {
-  const server = new McpServer({ name: 'folio', version }, { instructions: INSTRUCTIONS });
-  for (const tool of AGENT_TOOLS) {
-    // outputSchema: the table's output plus what the agent guard adds (src-main/api/schemas/agent.ts).
-    const inputSchema: ZodRawShape = tool.input.shape;
-    server.registerTool(tool.name, { description: tool.description, inputSchema, outputSchema: tool.output.shape }, async (args): Promise<CallToolResult> => {
-      // The client's name (from initialize) names the actor in the audit log and proposals.
-      const client = server.server.getClientVersion()?.name;
-      const s = client ? { ...session, actor: { kind: 'agent' as const, name: client } } : session;
-      try {
-        const out = await runAgentTool(s, tool.name, args);
-        // structuredContent for clients that read the schema; the same JSON as text for those that do not (MCP spec, tools: structured content).
-        return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
-      } catch (err) {
-        return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: errorPayloadOf(err) }) }] };
-      }
-    });
-  }
+/** Each agent tool as tools/list gives it, and the advertised input form its calls are decoded from. */
+const TOOLS: { tool: Tool; wire: ToolInputSchema }[] = AGENT_TOOLS.map((t) => {
+  const wire = toolInputSchemaOf(t.input);
+  // outputSchema: the table's output plus what the agent guard adds (src-main/api/schemas/agent.ts).
+  const tool = { name: t.name, description: t.description, inputSchema: wire.schema, outputSchema: toolOutputSchemaOf(t.output) } as Tool;
+  return { tool, wire };
+});
+
+/**
+ * The tools are served with the low-level Server rather than McpServer.registerTool:
+ * registerTool advertises the SDK's own JSON Schema of the zod input (bare anyOf,
+ * type arrays, safe-integer bounds), which strict clients refuse. Here tools/list
+ * gives the compact schemas of api/tool-schema.ts and tools/call parses with the
+ * zod input in runAgentTool, so a bad argument is an invalid_input error like any other.
+ */
+export function createMcpServer(session: AgentSession, version = '0.1.0'): Server {
+  const server = new Server({ name: 'folio', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map((t) => t.tool) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const { name, arguments: args = {} } = request.params;
+    // The client's name (from initialize) names the actor in the audit log and proposals.
+    const client = server.getClientVersion()?.name;
+    const s = client ? { ...session, actor: { kind: 'agent' as const, name: client } } : session;
+    try {
+      const wire = TOOLS.find((t) => t.tool.name === name)?.wire;
+      const out = await runAgentTool(s, name, args, (input) => (wire ? toolArgumentsOf(wire, input as Record<string, unknown>) : input));
+      // structuredContent for clients that read the schema; the same JSON as text for those that do not (MCP spec, tools: structured content).
+      return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+    } catch (err) {
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: errorPayloadOf(err) }) }] };
+    }
+  });
   return server;
 }
 
