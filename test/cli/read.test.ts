@@ -82,7 +82,7 @@ describe('folio read', () => {
     expect(oob.status).toBe(1);
     expect(oob.stderr).toMatch(/^folio: out_of_bounds: /);
     expect(folio(['read', log, '--lines', 'abc']).status).toBe(2);
-    expect(folio(['read', log, '--head', '1', '--tail', '1']).status).toBe(2);
+    expect(folio(['read', log, '--lines', '1-2', '--tail', '1']).status).toBe(2);
     expect(folio(['read']).status).toBe(2);
   });
 

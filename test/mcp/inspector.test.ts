@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN } from '../fixtures/mcp-client.ts';
+import { AGENT_TOOL_NAMES, BIN } from '../fixtures/mcp-client.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
 const tmp = tempDir('folio-mcp-inspector-');
@@ -30,7 +30,7 @@ function inspector(args: string[]) {
 describe('MCP Inspector CLI against folio mcp', () => {
   it('tools/list lists the agent tools', () => {
     const out = inspector(['--method', 'tools/list']);
-    expect(out.tools.map((t: { name: string }) => t.name).sort()).toEqual(['file_info', 'list', 'outline', 'proposal_status', 'read', 'search', 'upsert']);
+    expect(out.tools.map((t: { name: string }) => t.name).sort()).toEqual(AGENT_TOOL_NAMES);
   });
 
   it('tools/call read with --tool-arg answers the file content as JSON text', () => {
@@ -59,6 +59,9 @@ describe('MCP Inspector CLI against folio mcp', () => {
     const proposal = call('upsert', { path: 'notes.txt', target: '{"replace":{"start":2,"end":2}}', content: 'SECOND\n', if_match: read.version.etag });
     expect(proposal).toMatchObject({ applied: false, policy: 'review', status: 'pending' });
     expect(call('proposal_status', { proposal_id: proposal.proposal_id, wait_ms: '0' })).toMatchObject({ status: 'pending' });
+    const quoted = call('edit', { path: 'notes.txt', edits: '[{"old_text":"first","new_text":"FIRST"}]' });
+    expect(quoted).toMatchObject({ applied: false, policy: 'review', status: 'pending' });
+    expect(call('list', { path: '.', depth: '1' }).entries.map((e: { path: string }) => e.path)).toContain('notes.txt');
     expect([...called].sort()).toEqual([...listed].sort());
   });
 });

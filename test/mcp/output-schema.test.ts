@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorPayloadOf } from '../../src-main/api/error-payload.ts';
 import { FolioError, handle, operations } from '../../src-main/api/handle.ts';
 import { approve, forgetStores } from '../../src-main/review/index.ts';
-import { connectStdio, type McpSession } from '../fixtures/mcp-client.ts';
+import { AGENT_TOOL_NAMES, connectStdio, type McpSession } from '../fixtures/mcp-client.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
 const tmp = tempDir('folio-mcp-output-');
@@ -24,7 +24,6 @@ let review: McpSession;
 let auto: McpSession;
 let tools: Tool[];
 const ajv = new AjvJsonSchemaValidator();
-const TOOL_NAMES = ['file_info', 'list', 'outline', 'proposal_status', 'read', 'search', 'upsert'];
 
 beforeAll(async () => {
   mkdirSync(join(ws, 'logs'), { recursive: true });
@@ -63,8 +62,8 @@ async function callValid(s: McpSession, name: string, args: Record<string, unkno
 }
 
 describe('MCP tools declare and honour an outputSchema', () => {
-  it('lists the seven tools, each with an object outputSchema that names its fields and allows no others', () => {
-    expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
+  it('lists the agent tools, each with an object outputSchema that names its fields and allows no others', () => {
+    expect(tools.map((t) => t.name).sort()).toEqual(AGENT_TOOL_NAMES);
     for (const t of tools) {
       expect(t.outputSchema, t.name).toMatchObject({ type: 'object', additionalProperties: false });
       expect(Object.keys(t.outputSchema!.properties ?? {}).length, t.name).toBeGreaterThan(2);
@@ -140,7 +139,11 @@ describe('MCP tools declare and honour an outputSchema', () => {
     const log = ((await callValid(auto, 'read', { path: 'logs/app.log', full: true })).version as { etag: string }).etag;
     const applied = await callValid(auto, 'upsert', { path: 'logs/app.log', target: { append: { at_end: true } }, content: 'ready\n', if_match: log });
     expect(applied).toMatchObject({ applied: true, policy: 'auto', journal_id: expect.any(String), version_after: { etag: expect.any(String) } });
-    expect([...called].sort()).toEqual(TOOL_NAMES);
+    const quoted = await callValid(auto, 'edit', { path: 'logs/app.log', edits: [{ old_text: 'ready', new_text: 'READY' }] });
+    expect(quoted).toMatchObject({ applied: true, policy: 'auto', journal_id: expect.any(String) });
+    const queued = await callValid(review, 'edit', { path: 'notes.txt', edits: [{ old_text: 'line five', new_text: 'line 5' }], dry_run: true });
+    expect(queued).toMatchObject({ applied: false, dry_run: true, policy: 'review' });
+    expect([...called].sort()).toEqual(AGENT_TOOL_NAMES);
   });
 
   it('errors stay isError results with {error: {code, message, ...details}} and no structuredContent', async () => {

@@ -115,7 +115,7 @@ describe('toolArgumentsOf: the advertised form back to the zod input', () => {
 
   it('finds the JSON-text value and the exactly-one target', () => {
     expect(wire.jsonText).toEqual([['target', 'json', 'value']]);
-    expect(wire.exactlyOne).toEqual([{ path: ['target'], keys: ['insert', 'replace', 'delete', 'append', 'section', 'json'] }]);
+    expect(wire.exactlyOne).toEqual([{ path: ['target'], keys: ['insert', 'replace', 'delete', 'append', 'whole_file', 'section', 'json'] }]);
   });
 
   it('decodes JSON text, takes any other value as it is, and leaves the caller’s object alone', () => {
