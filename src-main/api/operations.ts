@@ -15,6 +15,7 @@ import {
   SearchOutput,
   UpsertInput,
   EditInput,
+  UpsertFileOutput,
   UpsertOutput,
   AuditInput,
   AuditOutput,
@@ -30,8 +31,10 @@ import { resolve as resolvePath } from 'node:path';
 import { outlineOf } from '../engine/address/markdown-outline.ts';
 import { outlineWireOf } from './outline-wire.ts';
 import { searchPath } from '../engine/search/search-path.ts';
-import { upsert } from '../engine/write/upsert.ts';
-import { editRequestOf, upsertRequestOf } from './upsert-request.ts';
+import { upsert, type UpsertRequest, type UpsertResult } from '../engine/write/upsert.ts';
+import { editPlansOf, upsertPlansOf, type PlannedUpsert } from './upsert-request.ts';
+import { upsertGroup } from '../engine/write/upsert-group.ts';
+import { applyGroupJournaled } from '../review/group.ts';
 import { readByInput } from './read-address.ts';
 import { applyOwnEdit } from '../review/journal.ts';
 import { toSearchOptions } from './search-request.ts';
@@ -104,6 +107,37 @@ export async function outlineView(input: z.infer<typeof OutlineInput>): Promise<
   const o = await outlineOf(input.path);
   const headings = input.max_level === undefined ? o.headings : o.headings.filter((h) => h.level <= input.max_level!);
   return outlineWireOf(o, headings, performance.now() - t0);
+}
+
+/** An engine answer without the journal's captured bytes. */
+function answerOf(r: UpsertResult): z.infer<typeof UpsertFileOutput> {
+  const { removed: _removed, inserted: _inserted, ...answer } = r;
+  return answer;
+}
+
+/**
+ * A person's own upsert or edit: of one file, or of several all or nothing
+ * (answered as the first file, with every file's answer in files). Journaled under
+ * the caller, so review_undo (`folio review undo FILE`) takes it back.
+ */
+async function writePlans(plans: PlannedUpsert[], actor: Actor, ctx: CallContext, extra: Partial<UpsertRequest>): Promise<z.infer<typeof UpsertOutput>> {
+  const files = plans.map((p) => ({ path: p.path, request: { ...p.request, ...extra } }));
+  if (files.length === 1) {
+    const { path, request } = files[0]!;
+    if (request.dryRun) return answerOf(await upsert(path, request));
+    return answerOf((await applyOwnEdit(workspaceOf(ctx), actor, resolvePath(path), request)).upsert);
+  }
+  if (files[0]!.request.dryRun) {
+    const answers = (await upsertGroup(files)).map(answerOf);
+    return { ...answers[0]!, files: answers };
+  }
+  const done = await applyGroupJournaled(
+    workspaceOf(ctx),
+    actor,
+    files.map((f) => ({ path: resolvePath(f.path), request: f.request })),
+  );
+  const answers = done.upserts.map(answerOf);
+  return { ...answers[0]!, files: answers, group_id: done.group };
 }
 
 function stepOutput(s: StepResult) {
@@ -198,16 +232,11 @@ export const operations = {
     description:
       "Edit a file atomically, only if unchanged: send if_match (your read's etag) or anchors (LINE#HASH from a hashlines read; " +
       'these survive edits elsewhere). On precondition_failed, send the read in the error details, then retry.',
-    run: async (input, actor, ctx) => {
-      const planned = await upsertRequestOf(input);
-      const { path } = planned;
-      const request = { ...planned.request, ...(ctx.checked ? { checked: ctx.checked } : {}), ...(ctx.createFolders !== false ? { createParents: true } : {}) };
-      if (request.dryRun) return upsert(path, request);
-      // The caller's own edit is journaled under the caller, so review_undo (`folio review undo FILE`) takes it back.
-      const { upsert: r } = await applyOwnEdit(workspaceOf(ctx), actor, resolvePath(path), request);
-      const { removed: _removed, inserted: _inserted, ...answer } = r;
-      return answer;
-    },
+    run: async (input, actor, ctx) =>
+      writePlans(await upsertPlansOf(input), actor, ctx, {
+        ...(ctx.checked ? { checked: ctx.checked } : {}),
+        ...(ctx.createFolders !== false ? { createParents: true } : {}),
+      }),
   }),
   edit: op({
     input: EditInput,
@@ -216,13 +245,7 @@ export const operations = {
       'Edit by quoting: each edits[i].old_text must occur exactly once in the file (or, with replace_all, at least once) and is replaced by new_text; all edits or none. ' +
       'The quote is the precondition (if_match optional). On no_match the error shows the nearest near-miss and how it differs; on ambiguous_match the lines of each candidate. ' +
       'Use upsert instead for positions, appends, anchors and new files.',
-    run: async (input, actor, ctx) => {
-      const request = { ...editRequestOf(input), ...(ctx.checked ? { checked: ctx.checked } : {}) };
-      if (request.dryRun) return upsert(input.path, request);
-      const { upsert: r } = await applyOwnEdit(workspaceOf(ctx), actor, resolvePath(input.path), request);
-      const { removed: _removed, inserted: _inserted, ...answer } = r;
-      return answer;
-    },
+    run: async (input, actor, ctx) => writePlans(editPlansOf(input), actor, ctx, ctx.checked ? { checked: ctx.checked } : {}),
   }),
   proposal_status: op({
     input: ProposalStatusInput,

@@ -9,7 +9,7 @@ import { FolioError } from '../engine/errors.ts';
 import type { UpsertEdit, UpsertRequest, UpsertTarget } from '../engine/write/upsert.ts';
 import type { AddressPreconditions, Preconditions } from '../engine/write/preconditions.ts';
 import { jsonUpsertOf, sectionUpsertOf, type PlannedUpsert } from './upsert-address.ts';
-import type { EditInput, UpsertInput } from './schemas.ts';
+import type { EditInput, UpsertEditInput, UpsertInput } from './schemas.ts';
 
 export type { PlannedUpsert } from './upsert-address.ts';
 
@@ -93,7 +93,77 @@ export async function upsertRequestOf(input: UpsertInput): Promise<PlannedUpsert
   return 'section' in t ? sectionUpsertOf(input, t.section, pre) : jsonUpsertOf(input, t.json, pre);
 }
 
-/** An edit by quoting (EditInput) as the engine's request: the quotes are its precondition; if_match may add one. */
+/** Items grouped by the file they name (`pathOf`, or `main`), in order of first appearance; with each item's index. */
+function byFile<T>(items: T[], pathOf: (t: T) => string | undefined, main: string | undefined, what: string): Map<string, { item: T; i: number }[]> {
+  const files = new Map<string, { item: T; i: number }[]>();
+  items.forEach((item, i) => {
+    const path = pathOf(item) ?? main;
+    if (path === undefined) throw new FolioError('invalid_input', `${what}[${i}] names no file: give path, or a path in each of ${what}`, { [what]: i });
+    files.set(path, [...(files.get(path) ?? []), { item, i }]);
+  });
+  return files;
+}
+
+/** The one if_match the items of one file agree on (or `given`), or undefined. */
+function agreedIfMatch(items: { item: { if_match?: string }; i: number }[], given: string | undefined, path: string): string | undefined {
+  let tag = given;
+  for (const { item, i } of items) {
+    if (item.if_match === undefined) continue;
+    if (tag !== undefined && tag !== item.if_match) {
+      throw new FolioError('invalid_input', `targets[${i}] gives another if_match for ${path} than the other edits of that file`, { target: i, path });
+    }
+    tag = item.if_match;
+  }
+  return tag;
+}
+
+/**
+ * The files an upsert edits and each one's request: one file, or several when
+ * targets name other paths (each other file guarded by the if_match its targets
+ * carry; the top-level preconditions guard `path`). Several files are written all
+ * or nothing by the caller (engine/write/upsert-group.ts).
+ */
+export async function upsertPlansOf(input: UpsertInput): Promise<PlannedUpsert[]> {
+  const strip = ({ path: _path, if_match: _tag, ...rest }: UpsertEditInput) => rest as UpsertEditInput;
+  if (!input.targets) return [await upsertRequestOf(input)];
+  const files = byFile(input.targets, (t) => t.path, input.path, 'targets');
+  if (files.size === 1 && files.has(input.path)) {
+    const items = files.get(input.path)!;
+    return [await upsertRequestOf({ ...input, if_match: agreedIfMatch(items, input.if_match, input.path), targets: items.map(({ item }) => strip(item)) })];
+  }
+  if (input.if_none_match !== undefined) throw new FolioError('invalid_input', 'if_none_match creates one file: targets on other files cannot go with it', {});
+  const plans: PlannedUpsert[] = [];
+  for (const [path, items] of files) {
+    const main = path === input.path;
+    const ifMatch = agreedIfMatch(items, main ? input.if_match : undefined, path);
+    const own = main ? { ...input, if_match: ifMatch } : { path, if_match: ifMatch, normalize_newlines: input.normalize_newlines, dry_run: input.dry_run };
+    if (!main && ifMatch === undefined) {
+      throw new FolioError('precondition_required', `targets[${items[0]!.i}] edits ${path}: give that file's if_match (the etag of your read) in its targets`, {
+        path,
+        target: items[0]!.i,
+      });
+    }
+    plans.push(await upsertRequestOf({ ...own, targets: items.map(({ item }) => strip(item)) }));
+  }
+  if (!files.has(input.path) && Object.keys(preconditionsOf(input)).length > 0) {
+    throw new FolioError('invalid_input', `the top-level preconditions guard ${input.path}, which no target edits`, { path: input.path });
+  }
+  return plans;
+}
+
+/** The files an edit by quoting changes (edits[i].path, else path) and each one's request; if_match guards `path`. */
+export function editPlansOf(input: EditInput): PlannedUpsert[] {
+  const files = byFile(input.edits, (e) => e.path, input.path, 'edits');
+  if (input.if_match !== undefined && (input.path === undefined || !files.has(input.path))) {
+    throw new FolioError('invalid_input', 'if_match guards path, which no edit changes', { path: input.path ?? null });
+  }
+  return [...files].map(([path, items]) => ({
+    path,
+    request: editRequestOf({ ...input, path, edits: items.map(({ item }) => item), if_match: path === input.path ? input.if_match : undefined }),
+  }));
+}
+
+/** An edit by quoting (EditInput) of one file as the engine's request: the quotes are its precondition; if_match may add one. */
 export function editRequestOf(input: EditInput): UpsertRequest {
   return {
     // Placeholders: the quotes name the edits (UpsertRequest.quoted).

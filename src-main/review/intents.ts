@@ -29,7 +29,7 @@ import { sha256Of, storeBytes } from './blobs.ts';
 import { commitApplied, commitStepped, type AppliedEdit } from './journal-commit.ts';
 import { entryOf } from './records.ts';
 import type { ReviewStore } from './store.ts';
-import type { ReviewActor, StoredBytes } from './types.ts';
+import type { GroupTag, ReviewActor, StoredBytes } from './types.ts';
 import { fsyncDir } from '../engine/write/fsync-dir.ts';
 
 interface IntentRegion {
@@ -50,13 +50,22 @@ export type ReviewIntent = IntentRegion & { id: string; pid: number; path: strin
         actor: ReviewActor;
         decided_by: ReviewActor;
         edited_content: StoredBytes | null;
+        group?: GroupTag;
         plan: Pick<WritePlan, 'version_before' | 'range_before' | 'range_after'>;
       }
     | { action: 'undo' | 'redo'; entry_id: string; by: ReviewActor; version_before: Version }
   );
 
 export type IntentWhat =
-  | { action: 'apply'; entry_id: string; proposal_id: string | null; actor: ReviewActor; decided_by: ReviewActor; edited_content: StoredBytes | null }
+  | {
+      action: 'apply';
+      entry_id: string;
+      proposal_id: string | null;
+      actor: ReviewActor;
+      decided_by: ReviewActor;
+      edited_content: StoredBytes | null;
+      group?: GroupTag;
+    }
   | { action: 'undo' | 'redo'; entry_id: string; by: ReviewActor };
 
 export function intentsDirOf(store: ReviewStore): string {
@@ -162,6 +171,7 @@ export function appliedOf(intent: ReviewIntent & { action: 'apply' }, versionAft
     insertedBytes: intent.inserted_bytes,
     insertedSha256: intent.inserted_sha256,
     editedContent: intent.edited_content,
+    ...(intent.group ? { group: intent.group } : {}),
   };
 }
 

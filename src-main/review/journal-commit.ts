@@ -9,7 +9,7 @@ import type { Version } from '../engine/read/file-facts.ts';
 import { toDoc } from './doc-codec.ts';
 import { allEntries, assignFields, entryOf, nextSeq, nowIso } from './records.ts';
 import type { ReviewStore } from './store.ts';
-import type { JournalEntry, JournalEvent, ReviewActor, ReviewDocShape, StoredBytes } from './types.ts';
+import type { GroupTag, JournalEntry, JournalEvent, ReviewActor, ReviewDocShape, StoredBytes } from './types.ts';
 
 /** Where an entry's region starts in the file now: as applied, moved by the journaled edits before it since. */
 export function currentStartOf(e: JournalEntry): number {
@@ -67,6 +67,7 @@ export interface AppliedEdit {
   insertedSha256: string;
   /** the person's text of an edit-then-approve */
   editedContent: StoredBytes | null;
+  group?: GroupTag;
 }
 
 /** The journal entry of an applied edit, as `seq` at time `at`. */
@@ -92,6 +93,7 @@ export function appliedEntryOf(a: AppliedEdit, seq: number, at: string): Journal
     applied_seq: seq,
     undone_seq: null,
     last_version: a.versionAfter,
+    ...(a.group ? { group: a.group } : {}),
     history: [event],
   };
 }

@@ -19,7 +19,7 @@ import { commitJournaled, STALE_CODES } from './journal.ts';
 import { assignFields, entryOf, newId, nowIso, proposalOf } from './records.ts';
 import { settledView } from './settled-view.ts';
 import { storeOf, type ReviewStore } from './store.ts';
-import type { JournalEntry, Proposal, ProposalStatus, ReviewActor } from './types.ts';
+import type { GroupTag, JournalEntry, Proposal, ProposalStatus, ReviewActor } from './types.ts';
 
 export interface ProposeRequest {
   path: string;
@@ -35,6 +35,8 @@ export interface ProposeRequest {
   createParents?: boolean;
   /** the agent guard checked the path (upsert.ts): approvals write it under the same check */
   checked?: { allowHardlinks: boolean };
+  /** one file of a several-file proposal (group.ts) */
+  group?: GroupTag;
 }
 
 export interface ProposeResult {
@@ -86,6 +88,7 @@ export async function propose(root: string, actor: ReviewActor, req: ProposeRequ
       reason: null,
       conflict: null,
       journal_id: null,
+      ...(req.group ? { group: req.group } : {}),
     };
     store.commit((d) => {
       d.proposals![proposal.id] = toDoc(proposal);

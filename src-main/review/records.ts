@@ -5,7 +5,7 @@ import { fromDoc, toDoc } from './doc-codec.ts';
 import type { ReviewStore } from './store.ts';
 import type { JournalEntry, Proposal, ReviewActor, ReviewDocShape } from './types.ts';
 
-export function newId(prefix: 'p' | 'j'): string {
+export function newId(prefix: 'p' | 'j' | 'g'): string {
   return `${prefix}-${randomBytes(6).toString('hex')}`;
 }
 

@@ -52,6 +52,15 @@ export interface Proposal {
   /** on conflict: the engine error (code, message and its details) */
   conflict: Record<string, unknown> | null;
   journal_id: string | null;
+  /** one file of a several-file proposal: approved, rejected and undone with the rest of its group */
+  group?: GroupTag;
+}
+
+/** One file of a call that edited several, all or nothing: the group's id, this file's place in it and the group's size. */
+export interface GroupTag {
+  id: string;
+  index: number;
+  of: number;
 }
 
 export type JournalAction = 'apply' | 'undo' | 'redo';
@@ -99,6 +108,8 @@ export interface JournalEntry {
    * shift_bytes. range_before itself stays as it was applied (replays use it).
    */
   shift_bytes?: number;
+  /** one file of a several-file edit (all or nothing): undone and redone with the rest of its group */
+  group?: GroupTag;
   history: JournalEvent[];
 }
 

@@ -14,11 +14,12 @@
  * these additions); session.ts audits every call and checks the answer against it.
  */
 import type { z } from 'zod';
-import { FolioError } from '../../engine/errors.ts';
+import { FolioError, isFolioError } from '../../engine/errors.ts';
 import { countTokens } from '../../engine/address/tokens.ts';
 import { applyJournaled } from '../../review/journal.ts';
 import type { UpsertRequest } from '../../engine/write/upsert.ts';
-import { propose } from '../../review/proposals.ts';
+import { propose, type ProposeRequest } from '../../review/proposals.ts';
+import { applyGroupJournaled, proposeGroup } from '../../review/group.ts';
 import { runOp, type CallContext, type OperationName, type OpInput } from '../handle.ts';
 import { operations, type Actor } from '../operations.ts';
 import { AgentFileInfoOutput, AgentOutlineOutput, AgentProposalStatusOutput, AgentReadOutput, AgentSearchOutput, AgentUpsertOutput } from '../schemas/agent.ts';
@@ -195,17 +196,7 @@ async function routeWrite(s: AgentSession, real: string, mode: 'auto' | 'review'
       },
     };
   }
-  const p = await propose(s.policy.root, s.actor, {
-    path: real,
-    target: req.target,
-    content: req.content,
-    ...(req.edits ? { edits: req.edits } : {}),
-    ...(req.quoted ? { quoted: req.quoted } : {}),
-    preconditions: req.preconditions,
-    normalizeNewlines: req.normalizeNewlines,
-    ...(req.createParents ? { createParents: true } : {}),
-    checked: req.checked,
-  });
+  const p = await propose(s.policy.root, s.actor, proposeRequestOf(real, req));
   // The agent gets the proposal's id, preview and ranges; the stored record (content blobs, journal links) stays with the reviewer.
   const { proposal: _record, ...answer } = p;
   const preview = await agentPreview(s, real, p.preview, created);
@@ -216,6 +207,21 @@ async function routeWrite(s: AgentSession, real: string, mode: 'auto' | 'review'
   };
 }
 
+/** What a proposal of the checked write `req` of `real` stores. */
+function proposeRequestOf(real: string, req: UpsertRequest): ProposeRequest {
+  return {
+    path: real,
+    target: req.target,
+    content: req.content,
+    ...(req.edits ? { edits: req.edits } : {}),
+    ...(req.quoted ? { quoted: req.quoted } : {}),
+    preconditions: req.preconditions,
+    normalizeNewlines: req.normalizeNewlines,
+    ...(req.createParents ? { createParents: true } : {}),
+    checked: req.checked,
+  };
+}
+
 /** The review policy of `real` for an agent's write; deny is refused here. */
 function writeModeOf(s: AgentSession, asked: string, real: string): 'auto' | 'review' {
   const mode = reviewPolicyFor(s.policy, real);
@@ -223,45 +229,159 @@ function writeModeOf(s: AgentSession, asked: string, real: string): 'auto' | 're
   return mode;
 }
 
+/** An agent's write of one file, checked by the guard and ready to route: where, how, and its dry-run answer when one was asked. */
+interface PreparedWrite {
+  real: string;
+  mode: 'auto' | 'review';
+  req: UpsertRequest;
+  created: boolean;
+  dry?: AgentToolAnswer;
+}
+type AgentToolAnswer = { output: Record<string, unknown> & { path: string; applied: boolean }; audit: AuditFields };
+
+/** An upsert of one file through the guard: policy, redacted lines, the preview of a dry run. */
+async function prepareUpsert(s: AgentSession, asked: OpInput<'upsert'>): Promise<PreparedWrite> {
+  const create = asked.if_none_match === '*';
+  const real = create ? checkCreate(s.policy, asked.path) : checkAccess(s.policy, asked.path, 'write');
+  const mode = writeModeOf(s, asked.path, real);
+  // Read from the file checked here (pinned-file.ts), and written only if the path still leads to it (write-target.ts).
+  const checked = { allowHardlinks: s.policy.allowHardlinks };
+  const extra = { checked, ...(create && s.policy.createFolders ? { createParents: true } : {}) };
+  const { req, hidden } = create
+    ? { req: { ...(await upsertRequestOf({ ...asked, path: real })).request, ...extra }, hidden: [] as number[] }
+    : await withPinnedFile(
+        real,
+        async (pinned) => {
+          // A section or JSON target becomes the line or byte edit it names, checked below like any other.
+          const { request } = await upsertRequestOf({ ...asked, path: pinned });
+          return { req: { ...request, ...extra }, hidden: await redactedTargetLines(s.rules, pinned, request) };
+        },
+        pinningOf(s),
+      );
+  if (hidden.length) {
+    throw new FolioError('redacted', `lines ${hidden.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, {
+      path: real,
+      lines: hidden,
+    });
+  }
+  if (!req.dryRun) return { real, mode, req, created: create };
+  const r = await runOp('upsert', { ...asked, path: real }, s.actor, { ...ctxOf(s), ...extra, createFolders: s.policy.createFolders });
+  const dry = {
+    output: { ...r, preview: await agentPreview(s, real, r.preview, create), policy: mode },
+    audit: { path: real, version_before: r.version_before.etag },
+  };
+  return { real, mode, req, created: create, dry };
+}
+
+/** The one-file inputs of an upsert whose targets name several files (each other file with its own if_match). */
+function upsertFilesOf(asked: OpInput<'upsert'>): OpInput<'upsert'>[] | null {
+  if (!asked.targets?.some((t) => t.path !== undefined && t.path !== asked.path)) return null;
+  const paths = [...new Set(asked.targets.map((t) => t.path ?? asked.path))];
+  return paths.map((path) => {
+    const mine = asked.targets!.filter((t) => (t.path ?? asked.path) === path);
+    const tags = [...new Set(mine.map((t) => t.if_match).filter((t) => t !== undefined))];
+    if (tags.length > 1) throw new FolioError('invalid_input', `the targets on ${path} give different if_match values`, { path });
+    const targets = mine.map(({ path: _p, if_match: _t, ...t }) => t);
+    if (path === asked.path) return { ...asked, targets, ...(tags[0] !== undefined ? { if_match: tags[0] } : {}) };
+    if (tags[0] === undefined) {
+      throw new FolioError('precondition_required', `targets on ${path}: give that file's if_match (the etag of your read) in its targets`, { path });
+    }
+    return {
+      path,
+      targets,
+      if_match: tags[0],
+      ...(asked.dry_run ? { dry_run: true } : {}),
+      ...(asked.normalize_newlines !== undefined ? { normalize_newlines: asked.normalize_newlines } : {}),
+    };
+  });
+}
+
 const upsertTool = tool(
   'upsert',
   AgentUpsertOutput,
   async (s, asked) => {
-    const create = asked.if_none_match === '*';
-    const real = create ? checkCreate(s.policy, asked.path) : checkAccess(s.policy, asked.path, 'write');
-    const mode = writeModeOf(s, asked.path, real);
-    // Read from the file checked here (pinned-file.ts), and written only if the path still leads to it (write-target.ts).
-    const checked = { allowHardlinks: s.policy.allowHardlinks };
-    const extra = { checked, ...(create && s.policy.createFolders ? { createParents: true } : {}) };
-    const { req, hidden } = create
-      ? { req: { ...(await upsertRequestOf({ ...asked, path: real })).request, ...extra }, hidden: [] as number[] }
-      : await withPinnedFile(
-          real,
-          async (pinned) => {
-            // A section or JSON target becomes the line or byte edit it names, checked below like any other.
-            const { request } = await upsertRequestOf({ ...asked, path: pinned });
-            return { req: { ...request, ...extra }, hidden: await redactedTargetLines(s.rules, pinned, request) };
-          },
-          pinningOf(s),
-        );
-    if (hidden.length) {
-      throw new FolioError('redacted', `lines ${hidden.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, {
-        path: real,
-        lines: hidden,
-      });
-    }
-    if (req.dryRun) {
-      const r = await runOp('upsert', { ...asked, path: real }, s.actor, { ...ctxOf(s), ...extra, createFolders: s.policy.createFolders });
-      return {
-        output: { ...r, preview: await agentPreview(s, real, r.preview, create), policy: mode },
-        audit: { path: real, version_before: r.version_before.etag },
-      };
-    }
-    return routeWrite(s, real, mode, req, create);
+    const files = upsertFilesOf(asked);
+    if (files) return writeFiles(s, await prepareAll(files, (f) => prepareUpsert(s, f)));
+    const p = await prepareUpsert(s, asked);
+    return p.dry ?? routeWrite(s, p.real, p.mode, p.req, p.created);
   },
   ' Under the workspace review policy (the default) the edit becomes a proposal a person approves: the answer has proposal_id and the preview; ' +
     'follow it with proposal_status. Under auto it is applied at once.',
 );
+
+/** Each file's write prepared (every guard passed for every file) before any is written. */
+async function prepareAll<T>(files: T[], prepare: (f: T) => Promise<PreparedWrite>): Promise<PreparedWrite[]> {
+  const out: PreparedWrite[] = [];
+  for (const [i, f] of files.entries()) {
+    try {
+      out.push(await prepare(f));
+    } catch (err) {
+      if (isFolioError(err)) throw new FolioError(err.code, `files[${i}]: ${err.message}`, { ...err.details, file: i });
+      throw err;
+    }
+  }
+  const seen = new Set<string>();
+  for (const p of out) {
+    if (seen.has(p.real)) throw new FolioError('invalid_input', `${p.real} is named twice: give all its edits under one path`, { path: p.real });
+    seen.add(p.real);
+  }
+  return out;
+}
+
+/**
+ * An agent's write of several files, all or nothing: a dry run previews each;
+ * otherwise, if every file is under auto the group is applied and journaled at
+ * once, and if any is under review the whole group becomes proposals a person
+ * approves or rejects together.
+ */
+async function writeFiles(s: AgentSession, files: PreparedWrite[]) {
+  if (files.every((f) => f.dry)) {
+    const answers = files.map((f) => f.dry!);
+    return { output: { ...answers[0]!.output, files: answers.map((a) => a.output) }, audit: { ...answers[0]!.audit, reason: `${files.length} files` } };
+  }
+  const first = files[0]!;
+  if (files.every((f) => f.mode === 'auto')) {
+    const done = await applyGroupJournaled(
+      s.policy.root,
+      s.actor,
+      files.map((f) => ({ path: f.real, request: f.req })),
+    );
+    const answers = done.entries.map((entry, i) => ({
+      applied: true,
+      policy: 'auto' as const,
+      journal_id: entry.id,
+      path: files[i]!.real,
+      version_before: entry.version_before,
+      version_after: entry.version_after,
+      range_after: entry.range_after,
+      ...(done.upserts[i]!.hunks ? { hunks: done.upserts[i]!.hunks } : {}),
+    }));
+    return {
+      output: { ...answers[0]!, path: first.real, files: answers, group_id: done.group },
+      audit: { path: first.real, reason: `group ${done.group}: ${files.length} files`, version_before: done.entries[0]!.version_before.etag },
+    };
+  }
+  const group = await proposeGroup(
+    s.policy.root,
+    s.actor,
+    files.map((f) => proposeRequestOf(f.real, f.req)),
+  );
+  const answers = [];
+  for (const [i, p] of group.proposals.entries()) {
+    const { proposal: _record, ...answer } = p;
+    const preview = await agentPreview(s, files[i]!.real, p.preview, files[i]!.created);
+    answers.push(redactStrings(s.rules, { applied: false, policy: 'review' as const, ...answer, actor: p.proposal.actor, preview }));
+  }
+  return {
+    output: {
+      ...answers[0]!,
+      files: answers,
+      group_id: group.group,
+      next: 'a person reviews the group (approved or rejected together); call proposal_status on any of its proposal ids',
+    },
+    audit: { path: first.real, reason: `proposal group ${group.group}: ${answers.map((a) => a.proposal_id).join(', ')}` },
+  };
+}
 
 /**
  * Quotes are matched as the agent saw the file: one that is found only because it
@@ -289,54 +409,72 @@ async function refuseHiddenMatches(
   }
 }
 
+/** An edit by quoting of one file through the guard: policy, quotes of secrets, lines holding secrets, the preview of a dry run. */
+async function prepareEdit(s: AgentSession, asked: OpInput<'edit'> & { path: string }): Promise<PreparedWrite> {
+  const real = checkAccess(s.policy, asked.path, 'write');
+  const mode = writeModeOf(s, asked.path, real);
+  // A quote that holds a secret can only be a guess at it (the agent saw it redacted): refused, found or not.
+  const secretQuote = asked.edits.findIndex((e) => secretSpansOf(e.old_text, s.rules).length > 0);
+  if (secretQuote >= 0) {
+    throw new FolioError('redacted', `edits[${secretQuote}].old_text quotes a secret; what you read had it redacted, and a person must edit it`, {
+      path: real,
+      edit: secretQuote,
+    });
+  }
+  const checked = { allowHardlinks: s.policy.allowHardlinks };
+  const req = { ...editRequestOf({ ...asked, path: real }), checked };
+  // Where the quotes land, on the version now: a line holding a redacted secret is not the agent's to edit.
+  const dry = await runOp('edit', { ...asked, path: real, dry_run: true }, s.actor, { ...ctxOf(s), checked });
+  const places = dry.hunks?.map((h) => h.range_before) ?? [dry.range_before];
+  const lines = places.map((r) => ({
+    target: { kind: 'replace' as const, start: r.start_line, end: Math.max(r.start_line, r.end_line), units: 'lines' as const },
+    content: '',
+  }));
+  const hidden = await withPinnedFile(
+    real,
+    async (pinned) => {
+      const hidden = await redactedTargetLines(s.rules, pinned, { ...lines[0]!, edits: lines, preconditions: {} });
+      if (hidden.length) await refuseHiddenMatches(s, pinned, asked.edits, dry.hunks ?? [{ edit: 0, range_before: dry.range_before }]);
+      return hidden;
+    },
+    pinningOf(s),
+  );
+  if (hidden.length) {
+    throw new FolioError('redacted', `lines ${hidden.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, {
+      path: real,
+      lines: hidden,
+    });
+  }
+  if (!req.dryRun) return { real, mode, req, created: false };
+  const answer = {
+    output: { ...dry, preview: await agentPreview(s, real, dry.preview, false), policy: mode },
+    audit: { path: real, version_before: dry.version_before.etag },
+  };
+  return { real, mode, req, created: false, dry: answer };
+}
+
 const editTool = tool(
   'edit',
   AgentUpsertOutput,
   async (s, asked) => {
-    const real = checkAccess(s.policy, asked.path, 'write');
-    const mode = writeModeOf(s, asked.path, real);
-    // A quote that holds a secret can only be a guess at it (the agent saw it redacted): refused, found or not.
-    const secretQuote = asked.edits.findIndex((e) => secretSpansOf(e.old_text, s.rules).length > 0);
-    if (secretQuote >= 0) {
-      throw new FolioError('redacted', `edits[${secretQuote}].old_text quotes a secret; what you read had it redacted, and a person must edit it`, {
-        path: real,
-        edit: secretQuote,
-      });
-    }
-    const checked = { allowHardlinks: s.policy.allowHardlinks };
-    const req = { ...editRequestOf({ ...asked, path: real }), checked };
-    // Where the quotes land, on the version now: a line holding a redacted secret is not the agent's to edit.
-    const dry = await runOp('edit', { ...asked, path: real, dry_run: true }, s.actor, { ...ctxOf(s), checked });
-    const places = dry.hunks?.map((h) => h.range_before) ?? [dry.range_before];
-    const lines = places.map((r) => ({
-      target: { kind: 'replace' as const, start: r.start_line, end: Math.max(r.start_line, r.end_line), units: 'lines' as const },
-      content: '',
-    }));
-    const hidden = await withPinnedFile(
-      real,
-      async (pinned) => {
-        const hidden = await redactedTargetLines(s.rules, pinned, { ...lines[0]!, edits: lines, preconditions: {} });
-        if (hidden.length) await refuseHiddenMatches(s, pinned, asked.edits, dry.hunks ?? [{ edit: 0, range_before: dry.range_before }]);
-        return hidden;
-      },
-      pinningOf(s),
-    );
-    if (hidden.length) {
-      throw new FolioError('redacted', `lines ${hidden.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, {
-        path: real,
-        lines: hidden,
-      });
-    }
-    if (req.dryRun) {
-      return {
-        output: { ...dry, preview: await agentPreview(s, real, dry.preview, false), policy: mode },
-        audit: { path: real, version_before: dry.version_before.etag },
-      };
-    }
-    return routeWrite(s, real, mode, req, false);
+    const paths = [...new Set(asked.edits.map((e, i) => e.path ?? asked.path ?? missingPath(i)))];
+    const one = (path: string) => {
+      const edits = asked.edits.filter((e) => (e.path ?? asked.path) === path).map(({ path: _p, ...e }) => e);
+      if (asked.if_match !== undefined && path !== asked.path) return { path, edits, ...(asked.dry_run ? { dry_run: true } : {}) };
+      return { ...asked, path, edits };
+    };
+    if (asked.if_match !== undefined && !paths.includes(asked.path ?? ''))
+      throw new FolioError('invalid_input', 'if_match guards path, which no edit changes', {});
+    if (paths.length > 1) return writeFiles(s, await prepareAll(paths, (path) => prepareEdit(s, one(path))));
+    const p = await prepareEdit(s, one(paths[0]!));
+    return p.dry ?? routeWrite(s, p.real, p.mode, p.req, false);
   },
   ' Under the review policy (default) it becomes a proposal: follow proposal_id with proposal_status.',
 );
+
+function missingPath(i: number): never {
+  throw new FolioError('invalid_input', `edits[${i}] names no file: give path, or a path in each edit`, { edit: i });
+}
 
 const proposalStatusTool = tool('proposal_status', AgentProposalStatusOutput, async (s, input) => {
   const status = await runOp('proposal_status', input, s.actor, ctxOf(s));

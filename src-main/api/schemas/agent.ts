@@ -81,5 +81,7 @@ export const AgentUpsertOutput = UpsertOutput.partial().extend({
   version_seen: Version.optional().describe('review: the version the proposal was checked against.'),
   actor: ReviewActor.optional().describe('review: who proposed it (the MCP client).'),
   next: z.string().optional().describe('review: what happens next.'),
+  files: z.array(z.looseObject({ path: z.string(), applied: z.boolean() })).optional(),
+  group_id: z.string().optional(),
 });
 export type AgentUpsertOutput = z.infer<typeof AgentUpsertOutput>;

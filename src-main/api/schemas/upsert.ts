@@ -37,7 +37,11 @@ export const UpsertAnyTarget = z.union([
 ]);
 
 /** One of several positional edits of one upsert: a target and its content. */
-const withContent = { content: z.string().optional() };
+const withContent = {
+  content: z.string().optional(),
+  path: z.string().min(1).optional().describe('Another file than path (with its if_match): several files, all or none.'),
+  if_match: z.string().optional(),
+};
 export const UpsertEditInput = z.union([
   InsertTarget.extend(withContent),
   ReplaceTarget.extend(withContent),
@@ -71,7 +75,7 @@ const Affected = z.object({
   lines: z.object({ removed: z.number().int(), inserted: z.number().int() }),
 });
 
-export const UpsertOutput = z.object({
+export const UpsertFileOutput = z.object({
   path: z.string(),
   applied: z.boolean(),
   dry_run: z.boolean(),
@@ -93,5 +97,10 @@ export const UpsertOutput = z.object({
     .optional()
     .describe('Several edits: where each one went, in file order (edit = its index in targets).'),
   elapsed_ms: z.number(),
+});
+/** One file's answer; several files: the first file's, with every file's in files (all or nothing). */
+export const UpsertOutput = UpsertFileOutput.extend({
+  files: z.array(UpsertFileOutput).optional().describe("Several files: each one's answer, in the order they were named."),
+  group_id: z.string().optional().describe('Several files applied: the journal group (undone as one).'),
 });
 export type UpsertOutput = z.infer<typeof UpsertOutput>;
