@@ -172,23 +172,21 @@ export const operations = {
     input: ReadInput,
     output: ReadOutput,
     description:
-      "Read any window of any file; ask for several ranges in one call. version.etag is upsert's if_match; hashlines gives anchors. " +
-      'A cut long line continues at next_start_byte.',
+      "Read any window of any file; several ranges per call. version.etag is upsert's if_match; hashlines gives anchors.",
     run: (input, _actor, ctx) => readByInput(input, ctx.readCaps),
   }),
   outline: op({
     input: OutlineInput,
     output: OutlineOutput,
     description:
-      'Headings of a markdown file: level, path ("A > B"), lines, bytes, section sha256. ' +
-      'Use path as read or upsert section, sha256 as expected_section_sha256.',
+      'Markdown headings: level, path ("A > B") for section reads and upserts, lines, sha256 (expected_section_sha256).',
     run: (input) => outlineView(input),
   }),
   search: op({
     input: SearchInput,
     output: SearchOutput,
     description:
-      'Regex search of a file (or a line or byte range): matching lines with number, byte offset and text. Truncated: continue at start_byte = next_start_byte.',
+      'Regex search of a file: matching lines with number, byte offset, text. Truncated: continue at start_byte = next_start_byte.',
     run: async (input, _actor, ctx) =>
       searchWireOf(await searchPath(input.path, { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress })),
   }),
@@ -212,9 +210,7 @@ export const operations = {
     input: ListInput,
     output: ListOutput,
     description:
-      'The files and directories under a directory (path), or those matching glob, depth-limited (depth, default 3) and capped (max, default 1000): ' +
-      'each with its path (relative to path), kind (text, binary or directory), size, mtime, depth, and its line count when it is already indexed (else null). ' +
-      '.gitignore files honoured; .git and symlinks skipped. In walk order: a directory, then what is in it.',
+      'Files and folders under a directory (or matching glob): path, kind, size, mtime, lines if indexed. .gitignore honoured.',
     run: async (input, _actor, ctx) =>
       listWireOf(
         await listFiles(realDirectoryOf(workspaceOf(ctx), input.path), {
@@ -230,8 +226,8 @@ export const operations = {
     input: UpsertInput,
     output: UpsertOutput,
     description:
-      "Edit a file atomically, only if unchanged: send if_match (your read's etag) or anchors (LINE#HASH from a hashlines read; " +
-      'these survive edits elsewhere). On precondition_failed, send the read in the error details, then retry.',
+      "Edit a file atomically if unchanged: if_match (your read's etag) or anchors (from a hashlines read). " +
+      'precondition_failed shows the current text: retry from it.',
     run: async (input, actor, ctx) =>
       writePlans(await upsertPlansOf(input), actor, ctx, {
         ...(ctx.checked ? { checked: ctx.checked } : {}),
@@ -242,9 +238,8 @@ export const operations = {
     input: EditInput,
     output: UpsertOutput,
     description:
-      'Edit by quoting: each edits[i].old_text must occur exactly once in the file (or, with replace_all, at least once) and is replaced by new_text; all edits or none. ' +
-      'The quote is the precondition (if_match optional). On no_match the error shows the nearest near-miss and how it differs; on ambiguous_match the lines of each candidate. ' +
-      'Use upsert instead for positions, appends, anchors and new files.',
+      'Replace quoted text: each old_text occurs once (replace_all: at least once); all or none. The quote is the precondition; ' +
+      'errors show near misses. Use upsert for line positions, appends and new files.',
     run: async (input, actor, ctx) => writePlans(editPlansOf(input), actor, ctx, ctx.checked ? { checked: ctx.checked } : {}),
   }),
   proposal_status: op({

@@ -105,7 +105,7 @@ const searchTool = tool(
     isDirectoryPath(s.policy.root, input.path)
       ? searchDirectory(s, input)
       : withPinnedFile(checkAccess(s.policy, input.path, 'read'), (pinned) => searchPinned(s, input, pinned), pinningOf(s)),
-  ' A directory searches every file under it like rg (.gitignore, policy; per-file counts; next_cursor to continue). Secrets match as redacted.',
+  ' A directory: every file under it like rg (glob, context, next_cursor). Secrets match as redacted.',
 );
 
 /** An agent's search of the pinned file `real`. */
@@ -305,8 +305,7 @@ const upsertTool = tool(
     const p = await prepareUpsert(s, asked);
     return p.dry ?? routeWrite(s, p.real, p.mode, p.req, p.created);
   },
-  ' Under the workspace review policy (the default) the edit becomes a proposal a person approves: the answer has proposal_id and the preview; ' +
-    'follow it with proposal_status. Under auto it is applied at once.',
+  ' Under review (default) it becomes a proposal: follow proposal_id with proposal_status.',
 );
 
 /** Each file's write prepared (every guard passed for every file) before any is written. */

@@ -24,7 +24,7 @@ const LineByteRange = UpsertOutput.shape.range_after;
 
 export const ProposalStatusInput = z.object({
   proposal_id: z.string().min(1),
-  wait_ms: z.number().int().min(0).max(120_000).optional().describe('Wait up to N ms for a decision.'),
+  wait_ms: z.number().int().min(0).max(120_000).optional(),
 });
 export type ProposalStatusInput = z.infer<typeof ProposalStatusInput>;
 

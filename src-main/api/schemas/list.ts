@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { int } from './common.ts';
 
 export const ListInput = z.object({
-  path: z.string().min(1).describe('A directory.'),
-  glob: z.string().min(1).optional().describe('Only entries whose path relative to `path` matches this glob, e.g. "**/*.md".'),
-  depth: int().optional().describe("How deep to go: 1 lists the directory's own entries; default 3."),
-  max: int().optional().describe('Cap on entries, default 1000, at most 100000.'),
+  path: z.string().min(1),
+  glob: z.string().min(1).optional().describe('e.g. "**/*.md"'),
+  depth: int().optional().describe('Default 3.'),
+  max: int().optional().describe('Default 1000.'),
 });
 export type ListInput = z.infer<typeof ListInput>;
 

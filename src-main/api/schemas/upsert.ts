@@ -21,16 +21,16 @@ export const UpsertAnyTarget = z.union([
   z.object({
     section: z.object({
       path: z.string().min(1),
-      position: z.enum(['replace', 'insert', 'append']).describe('replace it, insert after its heading, or append at its end.'),
+      position: z.enum(['replace', 'insert', 'append']),
       include_heading: z.boolean().optional().describe('replace: false keeps the heading.'),
     }),
   }),
   z.object({
     json: z.object({
       path: z.string().min(1),
-      op: z.enum(['set', 'insert', 'delete']).describe('insert: into the array at path.'),
+      op: z.enum(['set', 'insert', 'delete']),
       value: z.unknown().optional().describe('For set and insert.'),
-      index: int().optional().describe('insert: position (default: the end).'),
+      index: int().optional(),
       jsonl_line: int().optional(),
     }),
   }),
@@ -39,31 +39,32 @@ export const UpsertAnyTarget = z.union([
 /** One of several positional edits of one upsert: a target and its content. */
 const withContent = {
   content: z.string().optional(),
-  path: z.string().min(1).optional().describe('Another file than path (with its if_match): several files, all or none.'),
+  path: z.string().min(1).optional().describe('Another file (with its if_match).'),
   if_match: z.string().optional(),
 };
+// Line units only: byte edits and appends go one per call (target).
+const LineSpan = z.object({ start: int(), end: int() });
 export const UpsertEditInput = z.union([
-  InsertTarget.extend(withContent),
-  ReplaceTarget.extend(withContent),
-  DeleteTarget.extend(withContent),
-  AppendTarget.extend(withContent),
+  z.object({ insert: z.object({ at: int() }), ...withContent }),
+  z.object({ replace: LineSpan, ...withContent }),
+  z.object({ delete: LineSpan, ...withContent }),
 ]);
 export type UpsertEditInput = z.infer<typeof UpsertEditInput>;
 
 export const UpsertInput = z.object({
   path: z.string().min(1),
-  target: UpsertAnyTarget.optional().describe('Lines 1-based, inclusive (bytes: end exclusive), e.g. {replace: {start: 3, end: 4}}.'),
-  content: z.string().optional().describe('New text; whole lines for line targets.'),
+  target: UpsertAnyTarget.optional().describe('Lines 1-based inclusive, e.g. {replace: {start: 3, end: 4}}.'),
+  content: z.string().optional(),
   targets: z
     .array(UpsertEditInput)
     .optional()
-    .describe('Instead of target+content: several non-overlapping {…target, content}, all on the version read; all or nothing.'),
-  if_none_match: z.literal('*').optional().describe('"*": create; only if the path does not exist.'),
+    .describe('Several line edits {insert|replace|delete, content} on the version read, all or none.'),
+  if_none_match: z.literal('*').optional().describe('"*": create a new file.'),
   if_match: z.string().optional().describe("Your read's version.etag."),
   expected_sha256: z.string().optional(),
-  if_not_modified_since: z.union([z.number(), z.string()]).optional().describe('ms since epoch, e.g. version.mtimeMs.'),
+  if_not_modified_since: z.union([z.number(), z.string()]).optional(),
   expected_range_sha256: z.string().optional(),
-  anchors: z.array(z.string()).optional().describe('LINE#HASH of the changed lines, e.g. "12#a3f".'),
+  anchors: z.array(z.string()).optional().describe('LINE#HASH of changed lines.'),
   expected_section_sha256: z.string().optional(),
   normalize_newlines: z.boolean().optional(),
   dry_run: z.boolean().optional().describe('Preview only.'),
