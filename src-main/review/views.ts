@@ -72,6 +72,7 @@ export function proposalView(root: string, p: Proposal, opts: { withContent?: bo
     reason: p.reason,
     conflict: p.conflict,
     journal_id: p.journal_id,
+    ...(p.group ? { group: p.group } : {}),
   };
 }
 export type ProposalView = ReturnType<typeof proposalView>;
@@ -95,6 +96,7 @@ export function entryView(e: JournalEntry) {
     inserted_sha256: e.inserted_sha256,
     applied_at: e.applied_at,
     undone: e.undone,
+    ...(e.group ? { group: e.group } : {}),
     history: e.history,
   };
 }

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { LineByteRange, Version } from './common.ts';
 import { UpsertTarget } from './upsert.ts';
 
+/** One file of a several-file edit: its group, its place in it, the group's size. */
+export const GroupTag = z.object({ id: z.string(), index: z.number().int(), of: z.number().int() }).describe('Several files edited all or none: approved, rejected and undone together.');
+
 export const ReviewActor = z.object({ kind: z.enum(['human', 'agent']), name: z.string() });
 export const ProposalStatus = z.enum(['pending', 'applied', 'rejected', 'conflict']);
 
@@ -39,6 +42,7 @@ export const ReviewProposal = z.object({
   reason: z.string().nullable().describe('Why it was rejected, when given.'),
   conflict: z.record(z.string(), z.unknown()).nullable().describe('On conflict: the engine error (code, message, failed, current_version, read, ...).'),
   journal_id: z.string().nullable(),
+  group: GroupTag.optional(),
 });
 export type ReviewProposal = z.infer<typeof ReviewProposal>;
 
@@ -69,6 +73,7 @@ export const ReviewJournalEntry = z.object({
   inserted_sha256: z.string(),
   applied_at: z.string(),
   undone: z.boolean(),
+  group: GroupTag.optional(),
   history: z.array(JournalEvent),
 });
 export type ReviewJournalEntry = z.infer<typeof ReviewJournalEntry>;
