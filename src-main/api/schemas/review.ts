@@ -17,6 +17,8 @@ export const ReviewProposal = z.object({
     .array(z.object({ old_text: z.string(), new_text: z.string(), replace_all: z.boolean().optional() }))
     .optional()
     .describe('Edits by quoting: found again in the file when approved.'),
+  file_op: z.enum(['delete', 'move']).optional().describe('The whole file is deleted or moved (target is whole_file, no content).'),
+  to: z.string().optional().describe('file_op move: the new name, relative to the workspace root when inside it.'),
   preconditions: z.object({
     if_none_match: z.literal('*').optional(),
     if_match: z.string().optional(),
@@ -67,6 +69,8 @@ export const ReviewJournalEntry = z.object({
   removed_in_blob: z.boolean(),
   inserted_bytes: z.number().int(),
   inserted_sha256: z.string(),
+  file_op: z.enum(['delete', 'move']).optional().describe('The whole file was deleted (removed_bytes: its size) or moved to `to`.'),
+  to: z.string().optional().describe('file_op move: the new name.'),
   applied_at: z.string(),
   undone: z.boolean(),
   history: z.array(JournalEvent),

@@ -172,9 +172,12 @@ function destinationExists(path: string, to: string): FolioError {
 function wholeFilePreview(path: string, content: Buffer | null, size: number, coming = false): string {
   if (content && size <= PREVIEW_MAX_BYTES && !content.includes(0)) {
     const text = content.toString('utf8');
-    if (Buffer.from(text, 'utf8').equals(content)) return coming ? createPatch(path, '', text, 'absent', 'restored') : createPatch(path, text, '', 'current', 'deleted');
+    if (Buffer.from(text, 'utf8').equals(content))
+      return coming ? createPatch(path, '', text, 'absent', 'restored') : createPatch(path, text, '', 'current', 'deleted');
   }
-  return coming ? `--- /dev/null\n+++ ${path}\n(restored file: ${size} bytes, not shown)\n` : `--- ${path}\n+++ /dev/null\n(deleted file: ${size} bytes, not shown)\n`;
+  return coming
+    ? `--- /dev/null\n+++ ${path}\n(restored file: ${size} bytes, not shown)\n`
+    : `--- ${path}\n+++ /dev/null\n(deleted file: ${size} bytes, not shown)\n`;
 }
 
 const movePreview = (path: string, to: string) => `rename from ${path}\nrename to ${to}\n`;
@@ -274,7 +277,8 @@ export async function moveFile(path: string, to: string, req: FileOpRequest): Pr
   const src = openWriteTarget(path, checked);
   try {
     const dest = resolve(to);
-    if (dest === src.path || dest === resolve(path)) throw new FolioError('invalid_input', `${to} is the file itself: nothing to move`, { path: src.path, to: dest });
+    if (dest === src.path || dest === resolve(path))
+      throw new FolioError('invalid_input', `${to} is the file itself: nothing to move`, { path: src.path, to: dest });
     if (exists(dest)) throw destinationExists(src.path, dest);
     const parentMissing = !exists(dirname(dest));
     if (parentMissing && !req.createParents) {
@@ -293,11 +297,9 @@ export async function moveFile(path: string, to: string, req: FileOpRequest): Pr
     try {
       // Both locks, always in the same order: two moves between the same names cannot deadlock.
       const [first, second] = src.path < dst.path ? [src, dst] : [dst, src];
-      return await withFileLock(
-        first.io,
-        () => withFileLock(second.io, () => lockedMove(src, dst, dest, req, t0, parentMissing), { queueKey: second.path }),
-        { queueKey: first.path },
-      );
+      return await withFileLock(first.io, () => withFileLock(second.io, () => lockedMove(src, dst, dest, req, t0, parentMissing), { queueKey: second.path }), {
+        queueKey: first.path,
+      });
     } catch (err) {
       throw renamedError(err, [[dst.dir, dirname(dst.path)]]);
     } finally {
@@ -330,7 +332,18 @@ async function lockedMove(src: WriteTarget, dst: WriteTarget | null, dest: strin
       const notes = ['dry run: nothing moved', ...(dst ? [] : [`would create the folder ${dirname(to)}`])];
       return { ...base, version_after: null, applied: false, dry_run: true, notes, elapsed_ms: performance.now() - t0 };
     }
-    await req.onBeforeWrite?.({ op: 'move', path: abs, to, version_before: base.version_before, sha256, size: version.size, mode, dev: pin.dev, ino: pin.ino, content: null });
+    await req.onBeforeWrite?.({
+      op: 'move',
+      path: abs,
+      to,
+      version_before: base.version_before,
+      sha256,
+      size: version.size,
+      mode,
+      dev: pin.dev,
+      ino: pin.ino,
+      content: null,
+    });
     refuseSwapped(src.io, pin, abs);
     try {
       linkSync(src.io, dst.io);
@@ -376,13 +389,7 @@ export async function restoreFile(
   }
 }
 
-async function lockedRestore(
-  target: WriteTarget,
-  content: Buffer,
-  mode: number,
-  req: Pick<FileOpRequest, 'onBeforeWrite'>,
-  t0: number,
-): Promise<FileOpResult> {
+async function lockedRestore(target: WriteTarget, content: Buffer, mode: number, req: Pick<FileOpRequest, 'onBeforeWrite'>, t0: number): Promise<FileOpResult> {
   const abs = target.path;
   const occupied = () =>
     new FolioError('precondition_failed', `${abs} exists again: the deleted file cannot come back over it; nothing was written`, {
@@ -396,7 +403,7 @@ async function lockedRestore(
   let linked = false;
   try {
     try {
-      for (let at = 0; at < content.length; ) at += writeSync(fd, content, at, content.length - at);
+      for (let at = 0; at < content.length;) at += writeSync(fd, content, at, content.length - at);
       fchmodSync(fd, mode & 0o7777); // the umask may have narrowed the open's mode
       fsyncSync(fd);
     } finally {
