@@ -26,6 +26,8 @@ import { fileInfoWireOf } from './file-info-wire.ts';
 import { readAudit } from './agent/audit.ts';
 import { proposalStatus } from './agent/proposal-status.ts';
 import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
+import { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops.ts';
+import { runFileOpInput } from './file-op-request.ts';
 import { resolve as resolvePath } from 'node:path';
 import { outlineOf } from '../engine/address/markdown-outline.ts';
 import { outlineWireOf } from './outline-wire.ts';
@@ -186,6 +188,23 @@ export const operations = {
       const { removed: _removed, inserted: _inserted, ...answer } = r;
       return answer;
     },
+  }),
+  // --- whole-file delete and move (file-op-request.ts) ---
+  delete_file: op({
+    input: DeleteFileInput,
+    output: FileOpOutput,
+    description:
+      'Delete a file, only if it is still the version you read: send if_match (the etag of your read) or expected_sha256. ' +
+      'Journaled: review_undo puts it back with its bytes and mode (files up to 64 MiB). dry_run previews what would go.',
+    run: (input, actor, ctx) => runFileOpInput(input, actor, ctx, workspaceOf(ctx)),
+  }),
+  move_file: op({
+    input: MoveFileInput,
+    output: FileOpOutput,
+    description:
+      'Move (rename) a file to `to`, only if it is still the version you read (if_match or expected_sha256). Never replaces a file: ' +
+      'if `to` exists, precondition_failed with failed ["destination_exists"]. Journaled: review_undo moves it back. dry_run checks without moving.',
+    run: (input, actor, ctx) => runFileOpInput(input, actor, ctx, workspaceOf(ctx)),
   }),
   proposal_status: op({
     input: ProposalStatusInput,

@@ -14,3 +14,4 @@ export * from './schemas/review.ts';
 export * from './schemas/audit.ts';
 export * from './schemas/app.ts';
 export * from './schemas/edit.ts';
+export * from './schemas/file-ops.ts';

@@ -400,7 +400,6 @@ async function lockedRestore(target: WriteTarget, content: Buffer, mode: number,
   if (exists(target.io)) throw occupied();
   const tmp = tempPathFor(target.io);
   const fd = openSync(tmp, 'wx', mode & 0o7777);
-  let linked = false;
   try {
     try {
       for (let at = 0; at < content.length;) at += writeSync(fd, content, at, content.length - at);
@@ -425,7 +424,6 @@ async function lockedRestore(target: WriteTarget, content: Buffer, mode: number,
     });
     try {
       linkSync(tmp, target.io);
-      linked = true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw occupied();
       throw fromFsError(err, abs);
@@ -441,7 +439,7 @@ async function lockedRestore(target: WriteTarget, content: Buffer, mode: number,
   return {
     op: 'restore',
     path: abs,
-    applied: linked,
+    applied: true,
     dry_run: false,
     version_before: ABSENT_VERSION,
     version_after: versionAt(target.io),
