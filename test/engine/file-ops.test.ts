@@ -3,15 +3,16 @@
  * checked, a move never replaces a file, dry runs write nothing, checked paths
  * refuse a symlink or hard link swapped in, and journaled deletes are capped.
  */
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { forgetIndexes } from '../../src-main/engine/index/store.ts';
 import { fileInfo } from '../../src-main/engine/read/file-info.ts';
 import { deleteFile, moveFile, restoreFile, type FileOpPlan } from '../../src-main/engine/write/file-ops.ts';
-import { tempDir } from '../fixtures/generate.ts';
+import { engineTempDir } from '../fixtures/engine-env.ts';
 
-const tmp = tempDir('folio-file-ops-');
-afterAll(() => tmp.cleanup());
+// Its own index cache: one test reads a file back from the persisted index.
+const tmp = engineTempDir();
 let n = 0;
 let dir = '';
 beforeEach(() => {
@@ -125,6 +126,29 @@ describe('moveFile', () => {
     expect(statSync(to).ino).toBe(st.ino);
     expect(statSync(to).mode).toBe(st.mode);
     expect(names()).toEqual(['b.txt']);
+  });
+
+  it('after a move away and back (same inode and mtime, a new ctime) a read gives the etag the next move checks', async () => {
+    const p = file('a.txt', 'there and back\n');
+    const away = join(dir, 'away.txt');
+    // Read first: this process keeps the file's line index, which must not keep the old ctime.
+    await moveFile(p, away, { preconditions: { ifMatch: await etagOf(p) } });
+    const back = await moveFile(away, p, { preconditions: { ifMatch: await etagOf(away) } });
+    expect(await etagOf(p)).toBe(back.version_after!.etag);
+    chmodSync(p, 0o600);
+    const r = await moveFile(p, away, { preconditions: { ifMatch: await etagOf(p) } });
+    expect(r.applied).toBe(true);
+  });
+
+  it('so does a line index persisted before the move (a file of 1 MiB, read again by a fresh process)', async () => {
+    const p = file('big.txt', `${'y'.repeat(127)}\n`.repeat(8192));
+    const away = join(dir, 'big-away.txt');
+    await moveFile(p, away, { preconditions: { ifMatch: await etagOf(p) } });
+    const back = await moveFile(away, p, { preconditions: { ifMatch: await etagOf(away) } });
+    forgetIndexes(); // as a new process: only the persisted index is left
+    const info = await fileInfo(p);
+    expect(info.index.fromCache).toBe(true);
+    expect(info.version.etag).toBe(back.version_after!.etag);
   });
 
   it('never replaces: an existing destination is precondition_failed destination_exists, both files untouched', async () => {
