@@ -210,7 +210,7 @@ export const operations = {
     input: ProposalStatusInput,
     output: ProposalStatusOutput,
     description:
-      'The decision on a proposal made by upsert under the review policy: pending, applied, rejected (with the reason) or conflict (the file changed before approval: re-read and propose again). ' +
+      'The decision on a proposal made under the review policy (by upsert, edit, delete_file or move_file): pending, applied, rejected (with the reason) or conflict (the file changed before approval: re-read and propose again). ' +
       'With wait_ms, waits up to that long for a decision.',
     run: (input, _actor, ctx) => proposalStatus(workspaceOf(ctx), input.proposal_id, input.wait_ms),
   }),
@@ -259,7 +259,8 @@ export const operations = {
     output: ReviewStepOutput,
     description:
       'Undo your latest applied edit (of path, if given; include_others for edits others decided), as a new upsert guarded by the hash of the region it wrote: ' +
-      'if that region changed since, conflict and nothing is written. id: exactly that entry, even if later edits of its file are applied (conflict lists them when they changed its region).',
+      'if that region changed since, conflict and nothing is written. id: exactly that entry, even if later edits of its file are applied (conflict lists them when they changed its region). ' +
+      'A deleted file comes back with its bytes and mode, a moved one moves back, only if nothing took the name since (else conflict).',
     run: async (input, actor, ctx) => stepOutput(await undo(workspaceOf(ctx), actor, stepOptionsOf(input))),
   }),
   review_redo: op({

@@ -63,7 +63,7 @@ const auditOf = (root: string) =>
     );
 
 describe('tools/list', () => {
-  it('lists delete_file and move_file with their preconditions and review routing in the description', async () => {
+  it('lists delete_file and move_file with their preconditions and review routing; the server instructions name them', async () => {
     const { tools } = await r.client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const name of ['delete_file', 'move_file']) {
@@ -74,6 +74,7 @@ describe('tools/list', () => {
       expect(Object.keys(t.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['path', 'if_match', 'expected_sha256', 'dry_run']));
     }
     expect(Object.keys(byName.get('move_file')!.inputSchema.properties ?? {})).toContain('to');
+    expect(r.client.getInstructions()).toMatch(/delete_file or move_file with the etag as if_match/);
   });
 });
 
