@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, connectHttp, startServe, type RunningServe } from '../fixtures/mcp-client.ts';
+import { AGENT_TOOL_NAMES, BIN, connectHttp, startServe, type RunningServe } from '../fixtures/mcp-client.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
 const tmp = tempDir('folio-mcp-http-');
@@ -36,11 +36,11 @@ describe('folio serve: MCP over Streamable HTTP', () => {
     expect(statSync(serve.statePath).mode & 0o777).toBe(0o600);
   });
 
-  it('with the bearer token an SDK client lists the 5 tools, reads and proposes an edit', async () => {
+  it('with the bearer token an SDK client lists the agent tools, reads and proposes an edit', async () => {
     const mcp = await connectHttp(serve.state.mcp, serve.state.token);
     try {
       const { tools } = await mcp.client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['file_info', 'outline', 'proposal_status', 'read', 'search', 'upsert']);
+      expect(tools.map((t) => t.name).sort()).toEqual(AGENT_TOOL_NAMES);
       const r = await mcp.call('read', { path: 'notes.txt', ranges: [{ start: 2, end: 2 }], hashlines: true });
       expect(r.isError, r.text).toBe(false);
       expect(r.body.content).toMatch(/^2#[0-9a-f]{3}\|beta\n$/);

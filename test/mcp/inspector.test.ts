@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN } from '../fixtures/mcp-client.ts';
+import { AGENT_TOOL_NAMES, BIN } from '../fixtures/mcp-client.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
 const tmp = tempDir('folio-mcp-inspector-');
@@ -29,7 +29,7 @@ function inspector(args: string[]) {
 describe('MCP Inspector CLI against folio mcp', () => {
   it('tools/list lists the 5 tools', () => {
     const out = inspector(['--method', 'tools/list']);
-    expect(out.tools.map((t: { name: string }) => t.name).sort()).toEqual(['file_info', 'outline', 'proposal_status', 'read', 'search', 'upsert']);
+    expect(out.tools.map((t: { name: string }) => t.name).sort()).toEqual(AGENT_TOOL_NAMES);
   });
 
   it('tools/call read with --tool-arg answers the file content as JSON text', () => {

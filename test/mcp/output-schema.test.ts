@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorPayloadOf } from '../../src-main/api/error-payload.ts';
 import { FolioError, handle, operations } from '../../src-main/api/handle.ts';
 import { approve, forgetStores } from '../../src-main/review/index.ts';
-import { connectStdio, type McpSession } from '../fixtures/mcp-client.ts';
+import { AGENT_TOOL_NAMES, connectStdio, type McpSession } from '../fixtures/mcp-client.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
 const tmp = tempDir('folio-mcp-output-');
@@ -24,7 +24,6 @@ let review: McpSession;
 let auto: McpSession;
 let tools: Tool[];
 const ajv = new AjvJsonSchemaValidator();
-const TOOL_NAMES = ['file_info', 'outline', 'proposal_status', 'read', 'search', 'upsert'];
 
 beforeAll(async () => {
   mkdirSync(join(ws, 'logs'), { recursive: true });
@@ -63,8 +62,8 @@ async function callValid(s: McpSession, name: string, args: Record<string, unkno
 }
 
 describe('MCP tools declare and honour an outputSchema', () => {
-  it('lists the six tools, each with an object outputSchema that names its fields and allows no others', () => {
-    expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
+  it('lists the agent tools, each with an object outputSchema that names its fields and allows no others', () => {
+    expect(tools.map((t) => t.name).sort()).toEqual(AGENT_TOOL_NAMES);
     for (const t of tools) {
       expect(t.outputSchema, t.name).toMatchObject({ type: 'object', additionalProperties: false });
       expect(Object.keys(t.outputSchema!.properties ?? {}).length, t.name).toBeGreaterThan(2);
@@ -123,7 +122,25 @@ describe('MCP tools declare and honour an outputSchema', () => {
     const log = ((await callValid(auto, 'read', { path: 'logs/app.log', full: true })).version as { etag: string }).etag;
     const applied = await callValid(auto, 'upsert', { path: 'logs/app.log', target: { append: { at_end: true } }, content: 'ready\n', if_match: log });
     expect(applied).toMatchObject({ applied: true, policy: 'auto', journal_id: expect.any(String), version_after: { etag: expect.any(String) } });
-    expect([...called].sort()).toEqual(TOOL_NAMES);
+  });
+
+  it('edit, delete_file and move_file answers validate: dry run, proposal and applied', async () => {
+    const quoted = await callValid(auto, 'edit', { path: 'logs/app.log', edits: [{ old_text: 'ready', new_text: 'READY' }] });
+    expect(quoted).toMatchObject({ applied: true, policy: 'auto', journal_id: expect.any(String) });
+    writeFileSync(join(ws, 'logs', 'old.log'), 'old\n');
+    writeFileSync(join(ws, 'scratch.txt'), 'scratch\n');
+    const etagOf = async (path: string) => ((await callValid(review, 'file_info', { path })).version as { etag: string }).etag;
+    const dry = await callValid(review, 'delete_file', { path: 'scratch.txt', if_match: await etagOf('scratch.txt'), dry_run: true });
+    expect(dry).toMatchObject({ applied: false, dry_run: true, policy: 'review', op: 'delete' });
+    const proposed = await callValid(review, 'delete_file', { path: 'scratch.txt', if_match: await etagOf('scratch.txt') });
+    expect(proposed).toMatchObject({ applied: false, policy: 'review', status: 'pending', file_op: 'delete' });
+    const moveProposal = await callValid(review, 'move_file', { path: 'scratch.txt', to: 'kept.txt', if_match: await etagOf('scratch.txt') });
+    expect(moveProposal).toMatchObject({ applied: false, policy: 'review', status: 'pending', file_op: 'move', to: 'kept.txt' });
+    const moved = await callValid(auto, 'move_file', { path: 'logs/old.log', to: 'logs/older.log', if_match: await etagOf('logs/old.log') });
+    expect(moved).toMatchObject({ applied: true, policy: 'auto', op: 'move', journal_id: expect.any(String) });
+    const deleted = await callValid(auto, 'delete_file', { path: 'logs/older.log', if_match: await etagOf('logs/older.log') });
+    expect(deleted).toMatchObject({ applied: true, policy: 'auto', op: 'delete', version_after: null });
+    expect([...called].sort()).toEqual(AGENT_TOOL_NAMES);
   });
 
   it('errors stay isError results with {error: {code, message, ...details}} and no structuredContent', async () => {

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approve, forgetStores, reject } from '../../src-main/review/index.ts';
-import { connectStdio, type McpSession } from '../fixtures/mcp-client.ts';
+import { AGENT_TOOL_NAMES, connectStdio, type McpSession } from '../fixtures/mcp-client.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
 const tmp = tempDir('folio-mcp-stdio-');
@@ -32,9 +32,9 @@ async function anchorOf(s: McpSession, path: string, n: number): Promise<string>
 }
 
 describe('folio mcp (stdio)', () => {
-  it('lists exactly read, search, file_info, outline, upsert, proposal_status; upsert explains anchors and if_match', async () => {
+  it('lists exactly the agent tools; upsert explains anchors and if_match', async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['file_info', 'outline', 'proposal_status', 'read', 'search', 'upsert']);
+    expect(tools.map((t) => t.name).sort()).toEqual(AGENT_TOOL_NAMES);
     const upsert = tools.find((t) => t.name === 'upsert')!;
     expect(upsert.description).toMatch(/anchors?/);
     expect(upsert.description).toMatch(/if_match/);
