@@ -27,6 +27,8 @@ import { fileInfoWireOf } from './file-info-wire.ts';
 import { readAudit } from './agent/audit.ts';
 import { proposalStatus } from './agent/proposal-status.ts';
 import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
+import { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops.ts';
+import { runFileOpInput } from './file-op-request.ts';
 import { resolve as resolvePath } from 'node:path';
 import { outlineOf } from '../engine/address/markdown-outline.ts';
 import { outlineWireOf } from './outline-wire.ts';
@@ -171,22 +173,19 @@ export const operations = {
   read: op({
     input: ReadInput,
     output: ReadOutput,
-    description:
-      "Read any window of any file; several ranges per call. version.etag is upsert's if_match; hashlines gives anchors.",
+    description: "Read any window of any file; several ranges per call. version.etag is upsert's if_match; hashlines gives anchors.",
     run: (input, _actor, ctx) => readByInput(input, ctx.readCaps),
   }),
   outline: op({
     input: OutlineInput,
     output: OutlineOutput,
-    description:
-      'Markdown headings: level, path ("A > B") for section reads and upserts, lines, sha256 (expected_section_sha256).',
+    description: 'Markdown headings: level, path ("A > B") for section reads and upserts, lines, sha256 (expected_section_sha256).',
     run: (input) => outlineView(input),
   }),
   search: op({
     input: SearchInput,
     output: SearchOutput,
-    description:
-      'Regex search of a file: matching lines with number, byte offset, text. Truncated: continue at start_byte = next_start_byte.',
+    description: 'Regex search of a file: matching lines with number, byte offset, text. Truncated: continue at start_byte = next_start_byte.',
     run: async (input, _actor, ctx) =>
       searchWireOf(await searchPath(input.path, { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress })),
   }),
@@ -209,8 +208,7 @@ export const operations = {
   list: op({
     input: ListInput,
     output: ListOutput,
-    description:
-      'Files and folders under a directory (or matching glob): path, kind, size, mtime, lines if indexed. .gitignore honoured.',
+    description: 'Files and folders under a directory (or matching glob): path, kind, size, mtime, lines if indexed. .gitignore honoured.',
     run: async (input, _actor, ctx) =>
       listWireOf(
         await listFiles(realDirectoryOf(workspaceOf(ctx), input.path), {
@@ -242,10 +240,28 @@ export const operations = {
       'errors show near misses. Use upsert for line positions, appends and new files.',
     run: async (input, actor, ctx) => writePlans(editPlansOf(input), actor, ctx, ctx.checked ? { checked: ctx.checked } : {}),
   }),
+  // --- whole-file delete and move (file-op-request.ts) ---
+  delete_file: op({
+    input: DeleteFileInput,
+    output: FileOpOutput,
+    description:
+      'Delete a file, only if it is still the version you read: send if_match (the etag of your read) or expected_sha256. ' +
+      'Journaled: review_undo puts it back with its bytes and mode (files up to 64 MiB). dry_run previews what would go.',
+    run: (input, actor, ctx) => runFileOpInput(input, actor, ctx, workspaceOf(ctx)),
+  }),
+  move_file: op({
+    input: MoveFileInput,
+    output: FileOpOutput,
+    description:
+      'Move (rename) a file to `to`, only if it is still the version you read (if_match or expected_sha256). Never replaces a file: ' +
+      'if `to` exists, precondition_failed with failed ["destination_exists"]. Journaled: review_undo moves it back. dry_run checks without moving.',
+    run: (input, actor, ctx) => runFileOpInput(input, actor, ctx, workspaceOf(ctx)),
+  }),
   proposal_status: op({
     input: ProposalStatusInput,
     output: ProposalStatusOutput,
-    description: 'The decision on an upsert proposal: pending, applied, rejected (with reason) or conflict (re-read and propose again).',
+    description:
+      'The decision on a proposal (upsert, edit, delete_file, move_file): pending, applied, rejected (with reason) or conflict (re-read, propose again).',
     run: (input, _actor, ctx) => proposalStatus(workspaceOf(ctx), input.proposal_id, input.wait_ms),
   }),
   review_list: op({
@@ -293,7 +309,8 @@ export const operations = {
     output: ReviewStepOutput,
     description:
       'Undo your latest applied edit (of path, if given; include_others for edits others decided), as a new upsert guarded by the hash of the region it wrote: ' +
-      'if that region changed since, conflict and nothing is written. id: exactly that entry, even if later edits of its file are applied (conflict lists them when they changed its region).',
+      'if that region changed since, conflict and nothing is written. id: exactly that entry, even if later edits of its file are applied (conflict lists them when they changed its region). ' +
+      'A deleted file comes back with its bytes and mode, a moved one moves back, only if nothing took the name since (else conflict).',
     run: async (input, actor, ctx) => stepOutput(await undo(workspaceOf(ctx), actor, stepOptionsOf(input))),
   }),
   review_redo: op({

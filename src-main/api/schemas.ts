@@ -15,3 +15,4 @@ export * from './schemas/audit.ts';
 export * from './schemas/app.ts';
 export * from './schemas/edit.ts';
 export * from './schemas/list.ts';
+export * from './schemas/file-ops.ts';

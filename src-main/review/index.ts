@@ -1,5 +1,8 @@
 /** The review layer's surface: what api/ may call. */
 export { applyDirect, history, redo, undo, type StepOptions, type StepResult } from './journal.ts';
+export { applyFileOp, applyOwnFileOp } from './journal.ts';
+export { proposeFileOp, type ProposeFileOpResult } from './proposals.ts';
+export type { FileOpCall } from './file-op-journal.ts';
 export { approve, listProposals, propose, reject, showProposal, type ApproveResult, type ProposeRequest, type ProposeResult } from './proposals.ts';
 export { forgetStores, stateDirOf, storeOf, ReviewStore } from './store.ts';
 export { loadBytes, INLINE_MAX_BYTES } from './blobs.ts';

@@ -31,6 +31,7 @@ import { entryOf } from './records.ts';
 import type { ReviewStore } from './store.ts';
 import type { GroupTag, ReviewActor, StoredBytes } from './types.ts';
 import { fsyncDir } from '../engine/write/fsync-dir.ts';
+import { fileOpEntryFieldsOf, fileOpSideOf, fileOpVersionAfter, settleFileOp, type FileOpIntent } from './file-op-intents.ts';
 
 interface IntentRegion {
   start_byte: number;
@@ -42,7 +43,13 @@ interface IntentRegion {
   inserted_sha256: string;
 }
 
-export type ReviewIntent = IntentRegion & { id: string; pid: number; path: string } & (
+export type ReviewIntent = IntentRegion & {
+  id: string;
+  pid: number;
+  path: string;
+  /** a whole-file delete, move or restore instead of a region write (file-op-intents.ts) */
+  file_op?: FileOpIntent;
+} & (
     | {
         action: 'apply';
         entry_id: string;
@@ -89,9 +96,26 @@ export function writeIntent(store: ReviewStore, what: IntentWhat, plan: WritePla
     what.action === 'apply'
       ? { ...base, ...what, plan: { version_before: plan.version_before, range_before: plan.range_before, range_after: plan.range_after } }
       : { ...base, ...what, version_before: plan.version_before };
+  return persistIntent(store, intent);
+}
+
+/** Write `intent` whole and durably (its file and the folder's entry). */
+export function persistIntent(store: ReviewStore, intent: ReviewIntent): ReviewIntent {
+  const dir = intentsDirOf(store);
+  mkdirSync(dir, { recursive: true });
   writeFileAtomic(join(dir, `${intent.id}.json`), Buffer.from(JSON.stringify(intent)));
   fsyncDir(dir);
   return intent;
+}
+
+/** Which side of its write the file system is on: by the region, or for a file op by the names (file-op-intents.ts). */
+export function intentSideOf(store: ReviewStore, intent: ReviewIntent): 'before' | 'after' | 'neither' {
+  return intent.file_op ? fileOpSideOf(store, intent.file_op) : sideOf(store.absPathOf(intent.path), intent);
+}
+
+/** The version the intent's write produced, once it is done ('after'). */
+export function intentVersionAfter(store: ReviewStore, intent: ReviewIntent): Version {
+  return intent.file_op ? fileOpVersionAfter(store, intent.file_op) : versionNow(store.absPathOf(intent.path));
 }
 
 export function dropIntent(store: ReviewStore, intent: { id: string }): void {
@@ -172,6 +196,7 @@ export function appliedOf(intent: ReviewIntent & { action: 'apply' }, versionAft
     insertedSha256: intent.inserted_sha256,
     editedContent: intent.edited_content,
     ...(intent.group ? { group: intent.group } : {}),
+    ...(intent.file_op ? { fileOp: fileOpEntryFieldsOf(intent.file_op) } : {}),
   };
 }
 
@@ -204,6 +229,14 @@ export interface Reconciled {
 export async function reconcileIntents(store: ReviewStore): Promise<Reconciled> {
   const done: Reconciled = { committed: 0, dropped: 0 };
   for (const intent of intentsOf(store)) {
+    if (intent.file_op) {
+      // Settled by which names exist: the file may be gone on either side.
+      const side = await settleFileOp(store, intent.file_op);
+      if (side === 'after') commitIntent(store, intent, fileOpVersionAfter(store, intent.file_op));
+      done[side === 'after' ? 'committed' : 'dropped']++;
+      dropIntent(store, intent);
+      continue;
+    }
     const abs = store.absPathOf(intent.path);
     if (!existsSync(abs)) {
       // The file is gone since: neither side can be told, and its lock has no directory.

@@ -33,20 +33,22 @@ function shiftLaterRegions(
   const delta = edit.newLen - edit.oldLen;
   if (delta === 0) return;
   for (const other of allEntries(store)) {
-    if (other.id === edit.id || other.path !== edit.storedPath) continue;
+    if (other.id === edit.id || other.path !== edit.storedPath || other.file_op) continue;
     if (currentStartOf(other) >= edit.start + edit.oldLen) assignFields(d, 'journal', other.id, { shift_bytes: (other.shift_bytes ?? 0) + delta });
   }
 }
 
 /** Inside a commit: add a new entry to the journal, moving the file's later regions by its edit. */
 export function recordEntry(store: ReviewStore, d: ReviewDocShape, entry: JournalEntry): void {
-  shiftLaterRegions(store, d, {
-    id: entry.id,
-    storedPath: entry.path,
-    start: entry.range_before.start_byte,
-    oldLen: entry.removed.bytes,
-    newLen: entry.inserted_bytes,
-  });
+  // A whole-file delete or move has no region: nothing of the file's other entries moves.
+  if (!entry.file_op)
+    shiftLaterRegions(store, d, {
+      id: entry.id,
+      storedPath: entry.path,
+      start: entry.range_before.start_byte,
+      oldLen: entry.removed.bytes,
+      newLen: entry.inserted_bytes,
+    });
   d.journal![entry.id] = toDoc(entry);
   d.next_seq = entry.seq + 1;
 }
@@ -68,6 +70,8 @@ export interface AppliedEdit {
   /** the person's text of an edit-then-approve */
   editedContent: StoredBytes | null;
   group?: GroupTag;
+  /** a whole-file delete or move (JournalEntry.file_op) */
+  fileOp?: Pick<JournalEntry, 'file_op' | 'to' | 'file'>;
 }
 
 /** The journal entry of an applied edit, as `seq` at time `at`. */
@@ -94,6 +98,7 @@ export function appliedEntryOf(a: AppliedEdit, seq: number, at: string): Journal
     undone_seq: null,
     last_version: a.versionAfter,
     ...(a.group ? { group: a.group } : {}),
+    ...(a.fileOp ?? {}),
     history: [event],
   };
 }
@@ -140,7 +145,7 @@ export function commitStepped(store: ReviewStore, s: SteppedEdit): JournalEntry 
   // What the step replaced: the edit's bytes (undo) or the bytes it had removed (redo).
   const [oldLen, newLen] = s.action === 'undo' ? [e.inserted_bytes, e.removed.bytes] : [e.removed.bytes, e.inserted_bytes];
   store.commit((d) => {
-    shiftLaterRegions(store, d, { id: e.id, storedPath: e.path, start: currentStartOf(e), oldLen, newLen });
+    if (!e.file_op) shiftLaterRegions(store, d, { id: e.id, storedPath: e.path, start: currentStartOf(e), oldLen, newLen });
     assignFields(d, 'journal', e.id, fields);
     (d.journal![e.id] as { history: unknown[] }).history.push(toDoc(event));
     d.next_seq = seq + 1;

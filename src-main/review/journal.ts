@@ -23,6 +23,8 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { FolioError, isFolioError, type ErrorCode } from '../engine/errors.ts';
 import { upsert, type UpsertRequest, type UpsertResult } from '../engine/write/upsert.ts';
+import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-ops.ts';
+import { runFileOpJournaled, stepFileOp, type FileOpCall } from './file-op-journal.ts';
 import { loadBytes } from './blobs.ts';
 import { currentStartOf } from './journal-commit.ts';
 import { commitIntent, dropIntent, writeIntent, type ReviewIntent } from './intents.ts';
@@ -78,7 +80,7 @@ export async function applyDirect(root: string, actor: ReviewActor, path: string
 }
 
 /** Why this process cannot write the review state of `root` (a read-only or foreign directory), or null if it can. */
-function unwritableStateOf(root: string): string | null {
+export function unwritableStateOf(root: string): string | null {
   const store = storeOf(root);
   try {
     mkdirSync(store.changesDir, { recursive: true });
@@ -128,7 +130,32 @@ export interface StepOptions {
 export interface StepResult {
   action: 'undo' | 'redo';
   entry: JournalEntry;
-  upsert: UpsertResult;
+  /** what the engine did: an upsert, or for a file-op entry the delete, move or restore */
+  upsert: UpsertResult | FileOpResult;
+}
+
+// --- whole-file deletes and moves (file-op-journal.ts) ---
+
+/** Delete or move a file directly (an agent's auto edit) and journal it under `actor`, so it can be undone. */
+export async function applyFileOp(root: string, actor: ReviewActor, call: FileOpCall): Promise<{ entry: JournalEntry; result: FileOpResult }> {
+  const store = storeOf(root);
+  return store.locked(() =>
+    runFileOpJournaled(store, { action: 'apply', entry_id: newId('j'), proposal_id: null, actor, decided_by: actor, edited_content: null }, call),
+  );
+}
+
+/** A person's own delete or move, journaled like applyOwnEdit (unjournaled, and said so, where the state is not writable). */
+export async function applyOwnFileOp(root: string, actor: ReviewActor, call: FileOpCall): Promise<{ entry: JournalEntry | null; result: FileOpResult }> {
+  const unwritable = unwritableStateOf(root);
+  if (unwritable === null) {
+    const done = await applyFileOp(root, actor, call);
+    done.result.notes.push(`journaled as ${done.entry.id}: review undo takes it back`);
+    return done;
+  }
+  const req = { preconditions: call.preconditions, ...(call.createParents ? { createParents: true } : {}) };
+  const result = call.op === 'delete' ? await deleteFile(call.path, req) : await moveFile(call.path, call.to!, req);
+  result.notes.push(`not journaled: ${unwritable}; review undo cannot take this back`);
+  return { entry: null, result };
 }
 
 export function undo(root: string, actor: ReviewActor, opts: StepOptions = {}): Promise<StepResult> {
@@ -144,14 +171,14 @@ export function history(root: string, opts: { path?: string } = {}): JournalEntr
   const store = storeOf(root);
   const path = opts.path === undefined ? undefined : store.storedPathOf(opts.path);
   // Settled by the files: a write killed before its commit shows as the file has it.
-  return settledView(store).entries.filter((e) => path === undefined || e.path === path);
+  return settledView(store).entries.filter((e) => path === undefined || e.path === path || e.to === path);
 }
 
 /** The entry `opts.id` names, if the filters let this actor step it; a typed error saying why not otherwise. */
 function pickById(store: ReviewStore, actor: ReviewActor, opts: StepOptions & { id: string }, action: 'undo' | 'redo'): JournalEntry {
   const e = entryOf(store, opts.id);
   const path = opts.path === undefined ? undefined : store.storedPathOf(opts.path);
-  if (!e || (path !== undefined && e.path !== path)) {
+  if (!e || (path !== undefined && e.path !== path && e.to !== path)) {
     throw new FolioError('not_found', `no journal entry ${opts.id}${path ? ` in ${path}` : ''}`, { action, journal_id: opts.id, ...(path ? { path } : {}) });
   }
   if (!opts.includeOthers && !sameActor(e.decided_by, actor)) {
@@ -190,7 +217,8 @@ function pick(store: ReviewStore, actor: ReviewActor, opts: StepOptions, action:
   if (opts.id !== undefined) return pickById(store, actor, { ...opts, id: opts.id }, action);
   const path = opts.path === undefined ? undefined : store.storedPathOf(opts.path);
   const candidates = allEntries(store).filter(
-    (e) => e.undone === (action === 'redo') && (path === undefined || e.path === path) && (opts.includeOthers || sameActor(e.decided_by, actor)),
+    (e) =>
+      e.undone === (action === 'redo') && (path === undefined || e.path === path || e.to === path) && (opts.includeOthers || sameActor(e.decided_by, actor)),
   );
   const key = (e: JournalEntry) => (action === 'undo' ? e.applied_seq : (e.undone_seq ?? 0));
   const best = candidates.reduce<JournalEntry | null>((b, e) => (b === null || key(e) > key(b) ? e : b), null);
@@ -238,6 +266,10 @@ async function step(root: string, actor: ReviewActor, opts: StepOptions, action:
     let r: UpsertResult;
     let intent: ReviewIntent | null = null;
     try {
+      if (e.file_op) {
+        const { entry, result } = await stepFileOp(store, e, { action, entry_id: e.id, by: actor });
+        return { action, entry, upsert: result };
+      }
       r = await upsert(path, {
         ...requestOf(store, e, action),
         // The journal's own path: written only if it still leads to itself.
@@ -248,7 +280,8 @@ async function step(root: string, actor: ReviewActor, opts: StepOptions, action:
       if (isFolioError(err) && STALE_CODES.has(err.code)) {
         const later = laterEntriesOf(store, e, action);
         const first = later.length ? `; later edits of this file are applied (${later.join(', ')}): undo them first` : '';
-        throw new FolioError('conflict', `cannot ${action} ${e.id} on ${e.path}: the region changed since (${err.message}); nothing was written${first}`, {
+        const what = e.file_op ? `the file${e.to ? 's' : ''} changed since` : 'the region changed since';
+        throw new FolioError('conflict', `cannot ${action} ${e.id} on ${e.path}: ${what} (${err.message}); nothing was written${first}`, {
           ...err.details,
           cause: err.code,
           journal_id: e.id,

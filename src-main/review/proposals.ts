@@ -12,6 +12,8 @@ import { FolioError, isFolioError } from '../engine/errors.ts';
 import type { Version } from '../engine/read/file-facts.ts';
 import type { QuotedEdit } from '../engine/write/quote-edit.ts';
 import { upsert, type LineByteRange, type Preconditions, type UpsertEdit, type UpsertResult, type UpsertTarget } from '../engine/write/upsert.ts';
+import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-ops.ts';
+import { runFileOpJournaled, type FileOpCall } from './file-op-journal.ts';
 import { loadBytes, storeBytes } from './blobs.ts';
 import { toDoc } from './doc-codec.ts';
 import { writeIntent, type ReviewIntent } from './intents.ts';
@@ -139,7 +141,88 @@ function pendingOf(store: ReviewStore, id: string): Proposal {
 export interface ApproveResult {
   proposal: Proposal;
   entry: JournalEntry;
-  upsert: UpsertResult;
+  /** what the engine did: an upsert, or for a file-op proposal the delete or move */
+  upsert: UpsertResult | FileOpResult;
+}
+
+// --- proposals that delete or move a whole file ---
+
+export interface ProposeFileOpResult {
+  proposal_id: string;
+  status: 'pending';
+  path: string;
+  file_op: FileOpCall['op'];
+  /** move: the new name, stored like path */
+  to?: string;
+  preview: string;
+  version_seen: Version;
+  proposal: Proposal;
+}
+
+/** Store a pending delete or move (absolute paths in `call`). Refused at once if the engine's dry run fails. */
+export async function proposeFileOp(root: string, actor: ReviewActor, call: FileOpCall): Promise<ProposeFileOpResult> {
+  const store = storeOf(root);
+  const req = {
+    preconditions: call.preconditions,
+    dryRun: true,
+    ...(call.checked ? { checked: call.checked } : {}),
+    ...(call.createParents ? { createParents: true } : {}),
+  };
+  const dry = call.op === 'delete' ? await deleteFile(call.path, req) : await moveFile(call.path, call.to!, req);
+  return store.locked(() => {
+    const to = dry.to === undefined ? undefined : store.storedPathOf(dry.to);
+    const proposal: Proposal = {
+      id: newId('p'),
+      actor,
+      path: store.storedPathOf(dry.path),
+      // The whole file goes: the target says so to readers that know only targets.
+      target: { kind: 'whole' },
+      content: storeBytes(store.blobsDir, new Uint8Array(0)),
+      file_op: call.op,
+      ...(to !== undefined ? { to } : {}),
+      edited_content: null,
+      preconditions: call.preconditions,
+      normalize_newlines: false,
+      ...(call.checked?.allowHardlinks ? { allow_hardlinks: true } : {}),
+      ...(call.createParents ? { create_parents: true } : {}),
+      preview: dry.preview,
+      version_seen: dry.version_before,
+      status: 'pending',
+      decided_by: null,
+      created_at: nowIso(),
+      decided_at: null,
+      reason: null,
+      conflict: null,
+      journal_id: null,
+    };
+    store.commit((d) => {
+      d.proposals![proposal.id] = toDoc(proposal);
+    });
+    return {
+      proposal_id: proposal.id,
+      status: 'pending' as const,
+      path: proposal.path,
+      file_op: call.op,
+      ...(to !== undefined ? { to } : {}),
+      preview: dry.preview,
+      version_seen: dry.version_before,
+      proposal,
+    };
+  });
+}
+
+/** Approve a pending file-op proposal (under the review lock): journaled, with the proposal's preconditions and checks. */
+function approveFileOp(store: ReviewStore, actor: ReviewActor, p: Proposal) {
+  const what = { action: 'apply' as const, entry_id: newId('j'), proposal_id: p.id, actor: p.actor, decided_by: actor, edited_content: null };
+  return runFileOpJournaled(store, what, {
+    op: p.file_op!,
+    path: store.absPathOf(p.path),
+    ...(p.to !== undefined ? { to: store.absPathOf(p.to) } : {}),
+    preconditions: p.preconditions,
+    // An agent's proposal: its names are used only if they still lead to themselves.
+    checked: { allowHardlinks: p.allow_hardlinks === true },
+    ...(p.create_parents ? { createParents: true } : {}),
+  });
 }
 
 /**
@@ -150,6 +233,19 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
   const store = storeOf(root);
   return store.locked(async () => {
     const p = pendingOf(store, id);
+    if (opts.content !== undefined && p.file_op) {
+      throw new FolioError('invalid_input', `proposal ${id} ${p.file_op === 'delete' ? 'deletes' : 'moves'} the file: it takes no content`, {
+        proposal_id: id,
+      });
+    }
+    if (p.file_op) {
+      try {
+        const { entry, result } = await approveFileOp(store, actor, p);
+        return { proposal: proposalOf(store, id), entry, upsert: result };
+      } catch (err) {
+        throw staleProposal(store, actor, id, err);
+      }
+    }
     if (opts.content !== undefined && (p.edits || p.quoted)) {
       throw new FolioError('invalid_input', `proposal ${id} has ${(p.edits ?? p.quoted)!.length} edits: edit-then-approve takes one positional edit`, {
         proposal_id: id,
@@ -178,23 +274,28 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
         onBeforeWrite: (plan) => void (intent = writeIntent(store, what, plan)),
       });
     } catch (err) {
-      if (!isFolioError(err) || !STALE_CODES.has(err.code)) throw err;
-      store.commit((d) =>
-        assignFields(d, 'proposals', id, {
-          status: 'conflict',
-          decided_by: actor,
-          decided_at: nowIso(),
-          conflict: { ...err.details, code: err.code, message: err.message },
-        }),
-      );
-      throw new FolioError(err.code, `proposal ${id} no longer applies: ${err.message}. It is now "conflict"; nothing was written`, {
-        ...err.details,
-        proposal_id: id,
-        status: 'conflict',
-      });
+      throw staleProposal(store, actor, id, err);
     }
     const entry = entryOf(store, commitJournaled(store, intent, r))!;
     return { proposal: proposalOf(store, id), entry, upsert: r };
+  });
+}
+
+/** `err` as approve throws it: a stale proposal (the engine's stale codes) is marked "conflict" first. */
+function staleProposal(store: ReviewStore, actor: ReviewActor, id: string, err: unknown): unknown {
+  if (!isFolioError(err) || !STALE_CODES.has(err.code)) return err;
+  store.commit((d) =>
+    assignFields(d, 'proposals', id, {
+      status: 'conflict',
+      decided_by: actor,
+      decided_at: nowIso(),
+      conflict: { ...err.details, code: err.code, message: err.message },
+    }),
+  );
+  return new FolioError(err.code, `proposal ${id} no longer applies: ${err.message}. It is now "conflict"; nothing was written`, {
+    ...err.details,
+    proposal_id: id,
+    status: 'conflict',
   });
 }
 

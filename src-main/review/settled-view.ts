@@ -9,7 +9,7 @@
  * (they only aim undo/redo, which run locked and reconcile first).
  */
 import { appliedEntryOf } from './journal-commit.ts';
-import { appliedOf, intentsOf, sideOf, versionNow } from './intents.ts';
+import { appliedOf, intentSideOf, intentsOf, intentVersionAfter } from './intents.ts';
 import { allEntries, allProposals, nextSeq, nowIso } from './records.ts';
 import type { ReviewStore } from './store.ts';
 import type { JournalEntry, Proposal } from './types.ts';
@@ -28,10 +28,9 @@ export function settledView(store: ReviewStore): SettledView {
   if (!intents.length) return { entries, proposals };
   let seq = nextSeq(store);
   for (const intent of intents) {
-    const abs = store.absPathOf(intent.path);
-    if (sideOf(abs, intent) !== 'after') continue;
+    if (intentSideOf(store, intent) !== 'after') continue;
     const at = nowIso();
-    const version = versionNow(abs);
+    const version = intentVersionAfter(store, intent);
     const e = entries.find((x) => x.id === intent.entry_id);
     if (intent.action === 'apply') {
       if (e) continue;

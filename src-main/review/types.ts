@@ -6,6 +6,7 @@
  */
 import type { Version } from '../engine/read/file-facts.ts';
 import type { LineByteRange, Preconditions, UpsertTarget } from '../engine/write/upsert.ts';
+import type { FileOp } from '../engine/write/file-ops.ts';
 
 export interface ReviewActor {
   kind: 'human' | 'agent';
@@ -38,8 +39,12 @@ export interface Proposal {
   normalize_newlines: boolean;
   /** the agent's policy let it edit a file with several hard links (approvals refuse one otherwise) */
   allow_hardlinks?: boolean;
-  /** a new file (if_none_match) whose missing folders the approval creates */
+  /** a new file (if_none_match) whose missing folders the approval creates; a move: the missing folders of `to` */
   create_parents?: boolean;
+  /** the whole file is deleted or moved (target is whole_file, content empty) */
+  file_op?: FileOp;
+  /** file_op move: the new name (stored like `path`) */
+  to?: string;
   /** the dry run's unified diff, made when the proposal was stored */
   preview: string;
   /** version of the file the dry run saw */
@@ -110,6 +115,16 @@ export interface JournalEntry {
   shift_bytes?: number;
   /** one file of a several-file edit (all or nothing): undone and redone with the rest of its group */
   group?: GroupTag;
+  /**
+   * The whole file was deleted or moved (file-op-journal.ts). Such an entry has no
+   * region: `removed` holds the deleted file's bytes (empty for a move), ranges are
+   * zero but for range_before.end_byte (the file's size), and `file` guards undo/redo.
+   */
+  file_op?: FileOp;
+  /** file_op move: the new name (stored like `path`) */
+  to?: string;
+  /** file_op: the file as it was deleted or moved */
+  file?: { bytes: number; sha256: string; mode: number };
   history: JournalEvent[];
 }
 

@@ -139,10 +139,26 @@ describe('MCP tools declare and honour an outputSchema', () => {
     const log = ((await callValid(auto, 'read', { path: 'logs/app.log', full: true })).version as { etag: string }).etag;
     const applied = await callValid(auto, 'upsert', { path: 'logs/app.log', target: { append: { at_end: true } }, content: 'ready\n', if_match: log });
     expect(applied).toMatchObject({ applied: true, policy: 'auto', journal_id: expect.any(String), version_after: { etag: expect.any(String) } });
+  });
+
+  it('edit, delete_file and move_file answers validate: dry run, proposal and applied', async () => {
     const quoted = await callValid(auto, 'edit', { path: 'logs/app.log', edits: [{ old_text: 'ready', new_text: 'READY' }] });
     expect(quoted).toMatchObject({ applied: true, policy: 'auto', journal_id: expect.any(String) });
     const queued = await callValid(review, 'edit', { path: 'notes.txt', edits: [{ old_text: 'line five', new_text: 'line 5' }], dry_run: true });
     expect(queued).toMatchObject({ applied: false, dry_run: true, policy: 'review' });
+    writeFileSync(join(ws, 'logs', 'old.log'), 'old\n');
+    writeFileSync(join(ws, 'scratch.txt'), 'scratch\n');
+    const etagOf = async (path: string) => ((await callValid(review, 'file_info', { path })).version as { etag: string }).etag;
+    const dry = await callValid(review, 'delete_file', { path: 'scratch.txt', if_match: await etagOf('scratch.txt'), dry_run: true });
+    expect(dry).toMatchObject({ applied: false, dry_run: true, policy: 'review', op: 'delete' });
+    const proposed = await callValid(review, 'delete_file', { path: 'scratch.txt', if_match: await etagOf('scratch.txt') });
+    expect(proposed).toMatchObject({ applied: false, policy: 'review', status: 'pending', file_op: 'delete' });
+    const moveProposal = await callValid(review, 'move_file', { path: 'scratch.txt', to: 'kept.txt', if_match: await etagOf('scratch.txt') });
+    expect(moveProposal).toMatchObject({ applied: false, policy: 'review', status: 'pending', file_op: 'move', to: 'kept.txt' });
+    const moved = await callValid(auto, 'move_file', { path: 'logs/old.log', to: 'logs/older.log', if_match: await etagOf('logs/old.log') });
+    expect(moved).toMatchObject({ applied: true, policy: 'auto', op: 'move', journal_id: expect.any(String) });
+    const deleted = await callValid(auto, 'delete_file', { path: 'logs/older.log', if_match: await etagOf('logs/older.log') });
+    expect(deleted).toMatchObject({ applied: true, policy: 'auto', op: 'delete', version_after: null });
     expect([...called].sort()).toEqual(AGENT_TOOL_NAMES);
   });
 

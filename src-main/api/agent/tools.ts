@@ -18,8 +18,11 @@ import { FolioError, isFolioError } from '../../engine/errors.ts';
 import { countTokens } from '../../engine/address/tokens.ts';
 import { applyJournaled } from '../../review/journal.ts';
 import type { UpsertRequest } from '../../engine/write/upsert.ts';
-import { propose, type ProposeRequest } from '../../review/proposals.ts';
+import { propose, proposeFileOp, type ProposeRequest } from '../../review/proposals.ts';
 import { applyGroupJournaled, proposeGroup } from '../../review/group.ts';
+import { applyFileOp } from '../../review/journal.ts';
+import { fileOpCallOf, fileOpWireOf } from '../file-op-request.ts';
+import { AgentFileOpOutput } from '../schemas/agent.ts';
 import { runOp, type CallContext, type OperationName, type OpInput } from '../handle.ts';
 import { operations, type Actor } from '../operations.ts';
 import { AgentFileInfoOutput, AgentOutlineOutput, AgentProposalStatusOutput, AgentReadOutput, AgentSearchOutput, AgentUpsertOutput } from '../schemas/agent.ts';
@@ -480,4 +483,80 @@ const proposalStatusTool = tool('proposal_status', AgentProposalStatusOutput, as
   return { output: status, audit: { path: status.path } };
 });
 
-export const AGENT_TOOLS: AgentTool[] = [readTool, searchTool, fileInfoTool, outlineTool, upsertTool, editTool, proposalStatusTool, listTool] as AgentTool[];
+// --- delete_file / move_file: whole-file changes, routed like upserts ---
+
+/**
+ * An agent's delete or move of checked paths, as the review policy says: `auto`
+ * applies and journals it, `review` stores a proposal; dry runs only preview. The
+ * preview of a delete shows the file's lines, so it is redacted like a read.
+ */
+async function routeFileOp(s: AgentSession, mode: 'auto' | 'review', name: 'delete_file' | 'move_file', input: OpInput<'move_file'> | OpInput<'delete_file'>) {
+  const call = fileOpCallOf(input, { checked: { allowHardlinks: s.policy.allowHardlinks }, createFolders: s.policy.createFolders });
+  const audit = { path: call.path, ...(call.to ? { reason: `to ${call.to}` } : {}) };
+  if (input.dry_run) {
+    const r = await runOp(name, input, s.actor, { ...ctxOf(s), checked: call.checked, createFolders: s.policy.createFolders });
+    return {
+      output: { ...r, preview: await agentPreview(s, call.path, r.preview, false), policy: mode },
+      audit: { ...audit, version_before: r.version_before.etag },
+    };
+  }
+  if (mode === 'auto') {
+    const { entry, result } = await applyFileOp(s.policy.root, s.actor, call);
+    // No preview: a deleted file's lines can no longer be redacted against the file.
+    const { preview: _preview, ...done } = fileOpWireOf(result, entry.id);
+    return {
+      output: { ...done, policy: 'auto' as const },
+      audit: { ...audit, version_before: result.version_before.etag, ...(result.version_after ? { version_after: result.version_after.etag } : {}) },
+    };
+  }
+  const p = await proposeFileOp(s.policy.root, s.actor, call);
+  const { proposal: _record, ...answer } = p;
+  const preview = await agentPreview(s, call.path, p.preview, false);
+  return {
+    output: {
+      applied: false,
+      policy: 'review' as const,
+      ...redactStrings(s.rules, { ...answer, actor: p.proposal.actor, preview }),
+      next: 'a person reviews it; call proposal_status with wait_ms to wait for the decision',
+    },
+    audit: { ...audit, reason: `proposal ${p.proposal_id}${call.to ? ` (to ${call.to})` : ''}` },
+  };
+}
+
+const deleteFileTool = tool(
+  'delete_file',
+  AgentFileOpOutput,
+  async (s, asked) => {
+    const real = checkAccess(s.policy, asked.path, 'write');
+    const mode = writeModeOf(s, asked.path, real);
+    return routeFileOp(s, mode, 'delete_file', { ...asked, path: real });
+  },
+  ' Under the review policy (the default) the delete becomes a proposal a person approves (follow it with proposal_status); under auto it is applied at once.',
+);
+
+const moveFileTool = tool(
+  'move_file',
+  AgentFileOpOutput,
+  async (s, asked) => {
+    const real = checkAccess(s.policy, asked.path, 'write');
+    const dest = checkCreate(s.policy, asked.to);
+    // The stricter policy of the two names: a file may not leave a reviewed place, or enter one, unreviewed.
+    const modes = [writeModeOf(s, asked.path, real), writeModeOf(s, asked.to, dest)];
+    const mode = modes.includes('review') ? 'review' : 'auto';
+    return routeFileOp(s, mode, 'move_file', { ...asked, path: real, to: dest });
+  },
+  ' Under the review policy (the default) the move becomes a proposal a person approves (follow it with proposal_status); under auto it is applied at once.',
+);
+
+export const AGENT_TOOLS: AgentTool[] = [
+  readTool,
+  searchTool,
+  fileInfoTool,
+  outlineTool,
+  upsertTool,
+  editTool,
+  proposalStatusTool,
+  deleteFileTool,
+  moveFileTool,
+  listTool,
+] as AgentTool[];

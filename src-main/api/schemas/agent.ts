@@ -19,6 +19,7 @@ import {
   UpsertOutput,
   Version,
 } from '../schemas.ts';
+import { FileOpOutput } from './file-ops.ts';
 
 const LineByteRange = UpsertOutput.shape.range_after;
 
@@ -85,3 +86,22 @@ export const AgentUpsertOutput = UpsertOutput.partial().extend({
   group_id: z.string().optional(),
 });
 export type AgentUpsertOutput = z.infer<typeof AgentUpsertOutput>;
+
+/**
+ * delete_file / move_file as agents get them (one object, as AgentUpsertOutput):
+ * dry_run: the table's answer and policy; auto: applied with journal_id; review:
+ * the proposal's id, status and preview.
+ */
+export const AgentFileOpOutput = FileOpOutput.partial().extend({
+  path: z.string(),
+  applied: z.boolean(),
+  policy: z.enum(['review', 'auto']).describe('The review policy of the path(s): review stores a proposal, auto applies at once.'),
+  journal_id: z.string().optional().describe('auto: the journal entry (a person can undo it).'),
+  proposal_id: z.string().optional().describe('review: the proposal; follow it with proposal_status.'),
+  status: z.literal('pending').optional().describe('review: the new proposal waits for a person.'),
+  file_op: z.enum(['delete', 'move']).optional().describe('review: what the proposal does.'),
+  version_seen: Version.optional().describe('review: the version the proposal was checked against.'),
+  actor: ReviewActor.optional().describe('review: who proposed it (the MCP client).'),
+  next: z.string().optional().describe('review: what happens next.'),
+});
+export type AgentFileOpOutput = z.infer<typeof AgentFileOpOutput>;

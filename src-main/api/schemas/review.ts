@@ -4,7 +4,9 @@ import { LineByteRange, Version } from './common.ts';
 import { UpsertTarget } from './upsert.ts';
 
 /** One file of a several-file edit: its group, its place in it, the group's size. */
-export const GroupTag = z.object({ id: z.string(), index: z.number().int(), of: z.number().int() }).describe('Several files edited all or none: approved, rejected and undone together.');
+export const GroupTag = z
+  .object({ id: z.string(), index: z.number().int(), of: z.number().int() })
+  .describe('Several files edited all or none: approved, rejected and undone together.');
 
 export const ReviewActor = z.object({ kind: z.enum(['human', 'agent']), name: z.string() });
 export const ProposalStatus = z.enum(['pending', 'applied', 'rejected', 'conflict']);
@@ -20,6 +22,8 @@ export const ReviewProposal = z.object({
     .array(z.object({ old_text: z.string(), new_text: z.string(), replace_all: z.boolean().optional() }))
     .optional()
     .describe('Edits by quoting: found again in the file when approved.'),
+  file_op: z.enum(['delete', 'move']).optional().describe('The whole file is deleted or moved (target is whole_file, no content).'),
+  to: z.string().optional().describe('file_op move: the new name, relative to the workspace root when inside it.'),
   preconditions: z.object({
     if_none_match: z.literal('*').optional(),
     if_match: z.string().optional(),
@@ -71,6 +75,8 @@ export const ReviewJournalEntry = z.object({
   removed_in_blob: z.boolean(),
   inserted_bytes: z.number().int(),
   inserted_sha256: z.string(),
+  file_op: z.enum(['delete', 'move']).optional().describe('The whole file was deleted (removed_bytes: its size) or moved to `to`.'),
+  to: z.string().optional().describe('file_op move: the new name.'),
   applied_at: z.string(),
   undone: z.boolean(),
   group: GroupTag.optional(),

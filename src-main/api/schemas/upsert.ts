@@ -55,10 +55,7 @@ export const UpsertInput = z.object({
   path: z.string().min(1),
   target: UpsertAnyTarget.optional().describe('Lines 1-based inclusive, e.g. {replace: {start: 3, end: 4}}.'),
   content: z.string().optional(),
-  targets: z
-    .array(UpsertEditInput)
-    .optional()
-    .describe('Several line edits {insert|replace|delete, content} on the version read, all or none.'),
+  targets: z.array(UpsertEditInput).optional().describe('Several line edits {insert|replace|delete, content} on the version read, all or none.'),
   if_none_match: z.literal('*').optional().describe('"*": create a new file.'),
   if_match: z.string().optional().describe("Your read's version.etag."),
   expected_sha256: z.string().optional(),

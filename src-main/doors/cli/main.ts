@@ -18,6 +18,7 @@ import { registerUpsert } from './upsert.ts';
 import { registerEdit } from './edit.ts';
 import { registerServe } from './serve.ts';
 import { registerReview } from './review.ts';
+import { registerFileOps } from './file-ops.ts';
 
 export interface CliIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -58,6 +59,7 @@ export function buildProgram(io: CliIO): Command {
   registerServe(program, io);
   registerOpen(program, io);
   registerReview(program, io);
+  registerFileOps(program, io);
   return program;
 }
 

@@ -23,7 +23,8 @@ const INSTRUCTIONS = [
   'Ask for big windows and several line ranges in one read; use search to find lines in big files.',
   'Before editing, read the lines with hashlines: true; send their LINE#HASH anchors (or the etag as if_match) with upsert.',
   'If upsert fails with precondition_failed, send the read in the error details, then retry with the fresh anchors.',
-  'Under the review policy your upsert becomes a proposal: use proposal_status with wait_ms to learn the decision.',
+  'To delete or rename a whole file use delete_file or move_file with the etag as if_match; move_file never replaces an existing file.',
+  'Under the review policy your upsert, edit, delete_file or move_file becomes a proposal: use proposal_status with wait_ms to learn the decision.',
 ].join(' ');
 
 /** Each agent tool as tools/list gives it, and the advertised input form its calls are decoded from. */

@@ -316,7 +316,13 @@ export class LineIndex {
     this.requireComplete('extend()');
     const old = this.identity;
     if (now.dev !== old.dev || now.ino !== old.ino || now.size < old.size) return 'rebuild';
-    if (now.size === old.size) return now.mtimeNs === old.mtimeNs ? 'same' : 'rebuild';
+    if (now.size === old.size) {
+      if (now.mtimeNs !== old.mtimeNs) return 'rebuild';
+      // Same bytes, but the version (etag) takes the ctime too: a link, an unlink or a
+      // chmod changes it, and the writers' preconditions stat the file afresh.
+      this.identity = now;
+      return 'same';
+    }
     const edges = edgeHashes(this.path, old.size);
     if (edges.head !== this.head || edges.tail !== this.tail) return 'rebuild';
     // A head shorter than the layout sample may read differently once it grows.

@@ -41,6 +41,7 @@ function freshFromMemoryOrDisk(path: string, opts: OpenOptions): LineIndex | und
     if (now.mtimeNs !== cached.identity.mtimeNs) return undefined;
     const edges = edgeHashes(now.path, now.size);
     if (edges.head !== cached.head || edges.tail !== cached.tail) return undefined;
+    cached.identity = now; // the ctime of now, as extend() keeps it
   } else if (cached.extend(now) === 'rebuild') {
     return undefined;
   }

@@ -50,6 +50,11 @@ function tempPrefix(path: string): string {
   return join(dirname(path), `.${basename(path)}${TMP_MARK}`);
 }
 
+/** A private temp name beside `path` that removeStaleTemps clears after a crash (file-ops.ts restores through one). */
+export function tempPathFor(path: string): string {
+  return `${tempPrefix(path)}${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
 function pidDead(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -1,0 +1,80 @@
+/**
+ * Whole-file deletes and moves in the journal: applied (an agent's auto edit, a
+ * person's own, an approved proposal), undone and redone like region edits, each
+ * written ahead as an intent (file-op-intents.ts) and committed with the same
+ * journal commits (journal-commit.ts).
+ *
+ * - undo of a delete puts the file back with its bytes and mode, only where
+ *   nothing is at its name now (else conflict); redo deletes it again if it still
+ *   holds those bytes (expected_sha256);
+ * - undo of a move moves it back if `to` still holds what was moved (its SHA-256)
+ *   and nothing is at the old name; redo moves it again under the same guards.
+ * Every step runs on the journal's own paths, which must still lead to themselves.
+ */
+import { FolioError } from '../engine/errors.ts';
+import { deleteFile, moveFile, restoreFile, type FileOp, type FileOpPlan, type FileOpPreconditions, type FileOpResult } from '../engine/write/file-ops.ts';
+import { loadBytes } from './blobs.ts';
+import { writeFileOpIntent } from './file-op-intents.ts';
+import { commitIntent, dropIntent, type IntentWhat, type ReviewIntent } from './intents.ts';
+import { entryOf } from './records.ts';
+import type { ReviewStore } from './store.ts';
+import type { JournalEntry } from './types.ts';
+
+export interface FileOpCall {
+  op: FileOp;
+  /** absolute paths */
+  path: string;
+  to?: string;
+  preconditions: FileOpPreconditions;
+  checked?: { allowHardlinks: boolean };
+  createParents?: boolean;
+}
+
+/** Run `call` (or a step's engine call) with its intent written ahead; commit it. Under the review lock. */
+async function journaled(
+  store: ReviewStore,
+  what: IntentWhat,
+  run: (onBeforeWrite: (plan: FileOpPlan) => void) => Promise<FileOpResult>,
+): Promise<{ entry: JournalEntry; result: FileOpResult }> {
+  let intent: ReviewIntent | null = null;
+  const result = await run((plan) => void (intent = writeFileOpIntent(store, what, plan)));
+  // Assigned in the callback: TypeScript cannot see it.
+  const written = intent as ReviewIntent | null;
+  if (!written) throw new Error(`journaled ${result.op} of ${result.path} wrote no intent`);
+  commitIntent(store, written, result.version_after ?? { etag: 'absent', size: 0, mtimeMs: 0 });
+  dropIntent(store, written);
+  return { entry: entryOf(store, written.entry_id)!, result };
+}
+
+/** Apply a delete or move journaled (under the review lock; `what` is an apply). */
+export function runFileOpJournaled(store: ReviewStore, what: IntentWhat & { action: 'apply' }, call: FileOpCall) {
+  const req = {
+    preconditions: call.preconditions,
+    ...(call.checked ? { checked: call.checked } : {}),
+    ...(call.createParents ? { createParents: true } : {}),
+  };
+  return journaled(store, what, (onBeforeWrite) =>
+    call.op === 'delete' ? deleteFile(call.path, { ...req, captureContent: true, onBeforeWrite }) : moveFile(call.path, call.to!, { ...req, onBeforeWrite }),
+  );
+}
+
+/** Undo or redo the file-op entry `e` (under the review lock); the engine's errors as they come (the caller maps stale ones to conflict). */
+export function stepFileOp(store: ReviewStore, e: JournalEntry, what: IntentWhat & { action: 'undo' | 'redo' }) {
+  if (!e.file) throw new Error(`journal entry ${e.id} is a file op without its file`);
+  const path = store.absPathOf(e.path);
+  // The journal's own names: written only if they still lead to themselves.
+  const checked = { allowHardlinks: true };
+  const guard = { expectedSha256: e.file.sha256 };
+  const undo = what.action === 'undo';
+  return journaled(store, what, (onBeforeWrite) => {
+    if (e.file_op === 'delete') {
+      return undo
+        ? restoreFile(path, loadBytes(store.blobsDir, e.removed), e.file!.mode, { checked, onBeforeWrite })
+        : deleteFile(path, { preconditions: guard, captureContent: true, checked, onBeforeWrite });
+    }
+    if (!e.to) throw new FolioError('invalid_input', `journal entry ${e.id} is a move without its destination`, { journal_id: e.id });
+    const to = store.absPathOf(e.to);
+    const [from, dest] = undo ? [to, path] : [path, to];
+    return moveFile(from, dest, { preconditions: guard, checked, createParents: true, onBeforeWrite });
+  });
+}
