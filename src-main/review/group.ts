@@ -13,16 +13,17 @@ import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
 import { writeIntent, type ReviewIntent } from './intents.ts';
 import { propose, reject, type ProposeRequest, type ProposeResult } from './proposals.ts';
 import { commitJournaled } from './journal.ts';
-import { entryOf, newId } from './records.ts';
-import { storeOf } from './store.ts';
-import type { JournalEntry, ReviewActor, StoredBytes } from './types.ts';
+import { allEntries, entryOf, newId } from './records.ts';
+import { storeOf, type ReviewStore } from './store.ts';
+import type { JournalEntry, ReviewActor } from './types.ts';
 
 export interface GroupFile {
   path: string;
   request: Omit<UpsertRequest, 'dryRun' | 'captureBytes'>;
   /** the proposal this file's edit applies (an approval), else null */
   proposalId?: string | null;
-  editedContent?: StoredBytes | null;
+  /** who wrote the edit (the agent of a proposal); default: who decided */
+  actor?: ReviewActor;
 }
 
 export interface AppliedGroup {
@@ -31,31 +32,57 @@ export interface AppliedGroup {
   upserts: UpsertResult[];
 }
 
-/**
- * Apply every file's edit, all or none, and journal each under `actor` (`decidedBy`
- * the approver of proposals). Under the review lock, like every journaled write.
- */
-export async function applyGroupJournaled(root: string, actor: ReviewActor, files: GroupFile[], decidedBy: ReviewActor = actor): Promise<AppliedGroup> {
+/** Apply every file's edit, all or none, and journal each under `actor` (an agent's auto edit, a person's own edit). */
+export async function applyGroupJournaled(root: string, actor: ReviewActor, files: GroupFile[]): Promise<AppliedGroup> {
   const store = storeOf(root);
-  return store.locked(async () => {
-    const group = newId('g');
-    const whats = files.map((f, index) => ({
-      action: 'apply' as const,
-      entry_id: newId('j'),
-      proposal_id: f.proposalId ?? null,
-      actor,
-      decided_by: decidedBy,
-      edited_content: f.editedContent ?? null,
-      group: { id: group, index, of: files.length },
-    }));
-    const intents: (ReviewIntent | null)[] = files.map(() => null);
-    const upserts = await upsertGroup(
-      files.map((f) => ({ path: store.absPathOf(f.path), request: f.request })),
-      { onBeforeWrite: (i, plan) => void (intents[i] = writeIntent(store, whats[i]!, plan)) },
-    );
-    const entries = upserts.map((r, i) => entryOf(store, commitJournaled(store, intents[i]!, r))!);
-    return { group, entries, upserts };
-  });
+  return store.locked(() => applyGroupLocked(store, files, actor));
+}
+
+/**
+ * Under the review lock: apply every file's edit, all or none (upsert-group.ts),
+ * each file's intent written right before its write, then commit each entry tagged
+ * with the group (`groupId`: a proposal group keeps its id).
+ */
+export async function applyGroupLocked(store: ReviewStore, files: GroupFile[], decidedBy: ReviewActor, groupId = newId('g')): Promise<AppliedGroup> {
+  const whats = files.map((f, index) => ({
+    action: 'apply' as const,
+    entry_id: newId('j'),
+    proposal_id: f.proposalId ?? null,
+    actor: f.actor ?? decidedBy,
+    decided_by: decidedBy,
+    edited_content: null,
+    group: { id: groupId, index, of: files.length },
+  }));
+  const intents: (ReviewIntent | null)[] = files.map(() => null);
+  const upserts = await upsertGroup(
+    files.map((f) => ({ path: store.absPathOf(f.path), request: f.request })),
+    { onBeforeWrite: (i, plan) => void (intents[i] = writeIntent(store, whats[i]!, plan)) },
+  );
+  const entries = upserts.map((r, i) => entryOf(store, commitJournaled(store, intents[i]!, r))!);
+  return { group: groupId, entries, upserts };
+}
+
+/**
+ * Undo or redo every entry of e's group that is in e's state, all or none, each
+ * guarded like a single undo (journal.ts requestOf). Under the review lock.
+ */
+export async function stepGroupLocked(
+  store: ReviewStore,
+  e: JournalEntry,
+  action: 'undo' | 'redo',
+  by: ReviewActor,
+  requestOf: (e: JournalEntry) => UpsertRequest,
+): Promise<{ entries: JournalEntry[]; upserts: UpsertResult[] }> {
+  const members = allEntries(store)
+    .filter((x) => x.group?.id === e.group!.id && x.undone === (action === 'redo'))
+    .sort((a, b) => a.group!.index - b.group!.index);
+  const intents: (ReviewIntent | null)[] = members.map(() => null);
+  const upserts = await upsertGroup(
+    members.map((m) => ({ path: store.absPathOf(m.path), request: { ...requestOf(m), checked: { allowHardlinks: true } } })),
+    { onBeforeWrite: (i, plan) => void (intents[i] = writeIntent(store, { action, entry_id: members[i]!.id, by }, plan)) },
+  );
+  const entries = upserts.map((r, i) => entryOf(store, commitJournaled(store, intents[i]!, r))!);
+  return { entries, upserts };
 }
 
 export interface ProposedGroup {

@@ -28,6 +28,7 @@ import { runFileOpJournaled, stepFileOp, type FileOpCall } from './file-op-journ
 import { loadBytes } from './blobs.ts';
 import { currentStartOf } from './journal-commit.ts';
 import { commitIntent, dropIntent, writeIntent, type ReviewIntent } from './intents.ts';
+import { stepGroupLocked } from './group.ts';
 import { allEntries, entryOf, newId, sameActor } from './records.ts';
 import { settledView } from './settled-view.ts';
 import { storeOf, type ReviewStore } from './store.ts';
@@ -132,6 +133,8 @@ export interface StepResult {
   entry: JournalEntry;
   /** what the engine did: an upsert, or for a file-op entry the delete, move or restore */
   upsert: UpsertResult | FileOpResult;
+  /** a group's step: every entry of the group it stepped */
+  group?: JournalEntry[];
 }
 
 // --- whole-file deletes and moves (file-op-journal.ts) ---
@@ -269,6 +272,12 @@ async function step(root: string, actor: ReviewActor, opts: StepOptions, action:
       if (e.file_op) {
         const { entry, result } = await stepFileOp(store, e, { action, entry_id: e.id, by: actor });
         return { action, entry, upsert: result };
+      }
+      if (e.group) {
+        // One file of a several-file edit: the whole group steps, all or none.
+        const done = await stepGroupLocked(store, e, action, actor, (m) => requestOf(store, m, action));
+        const i = done.entries.findIndex((x) => x.id === e.id);
+        return { action, entry: done.entries[i]!, upsert: done.upserts[i]!, group: done.entries };
       }
       r = await upsert(path, {
         ...requestOf(store, e, action),

@@ -11,14 +11,15 @@
 import { FolioError, isFolioError } from '../engine/errors.ts';
 import type { Version } from '../engine/read/file-facts.ts';
 import type { QuotedEdit } from '../engine/write/quote-edit.ts';
-import { upsert, type LineByteRange, type Preconditions, type UpsertEdit, type UpsertResult, type UpsertTarget } from '../engine/write/upsert.ts';
+import { upsert, type LineByteRange, type Preconditions, type UpsertEdit, type UpsertRequest, type UpsertResult, type UpsertTarget } from '../engine/write/upsert.ts';
 import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-ops.ts';
 import { runFileOpJournaled, type FileOpCall } from './file-op-journal.ts';
 import { loadBytes, storeBytes } from './blobs.ts';
 import { toDoc } from './doc-codec.ts';
 import { writeIntent, type ReviewIntent } from './intents.ts';
 import { commitJournaled, STALE_CODES } from './journal.ts';
-import { assignFields, entryOf, newId, nowIso, proposalOf } from './records.ts';
+import { allProposals, assignFields, entryOf, newId, nowIso, proposalOf } from './records.ts';
+import { applyGroupLocked } from './group.ts';
 import { settledView } from './settled-view.ts';
 import { storeOf, type ReviewStore } from './store.ts';
 import type { GroupTag, JournalEntry, Proposal, ProposalStatus, ReviewActor } from './types.ts';
@@ -254,6 +255,10 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
     if (opts.content !== undefined && p.target.kind === 'delete' && opts.content !== '') {
       throw new FolioError('invalid_input', `proposal ${id} deletes: it takes no content`, { proposal_id: id });
     }
+    if (p.group) {
+      if (opts.content !== undefined) throw new FolioError('invalid_input', `proposal ${id} is one file of group ${p.group.id}: approve it as proposed`, { proposal_id: id });
+      return approveGroupLocked(store, actor, p);
+    }
     const content = opts.content ?? loadBytes(store.blobsDir, p.content).toString('utf8');
     const edited = opts.content === undefined ? null : storeBytes(store.blobsDir, Buffer.from(opts.content, 'utf8'));
     const what = { action: 'apply' as const, entry_id: newId('j'), proposal_id: id, actor: p.actor, decided_by: actor, edited_content: edited };
@@ -261,15 +266,7 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
     let r: UpsertResult;
     try {
       r = await upsert(store.absPathOf(p.path), {
-        target: p.target,
-        content,
-        preconditions: p.preconditions,
-        normalizeNewlines: p.normalize_newlines,
-        ...(p.edits ? { edits: p.edits.map((e) => ({ target: e.target, content: loadBytes(store.blobsDir, e.content).toString('utf8') })) } : {}),
-        ...(p.quoted ? { quoted: p.quoted.map((q) => ({ oldText: q.old_text, newText: q.new_text, ...(q.replace_all ? { replaceAll: true } : {}) })) } : {}),
-        // An agent's proposal: its path is written only if it still leads to itself (no link swapped in since).
-        checked: { allowHardlinks: p.allow_hardlinks === true },
-        ...(p.create_parents ? { createParents: true } : {}),
+        ...proposalRequestOf(store, p, content),
         // Write-ahead: the intent is durable before the file changes (intents.ts).
         onBeforeWrite: (plan) => void (intent = writeIntent(store, what, plan)),
       });
@@ -279,6 +276,50 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
     const entry = entryOf(store, commitJournaled(store, intent, r))!;
     return { proposal: proposalOf(store, id), entry, upsert: r };
   });
+}
+
+/** The write a proposal asks for (its own content, or the person's `content`), with its checks. */
+export function proposalRequestOf(store: ReviewStore, p: Proposal, content = loadBytes(store.blobsDir, p.content).toString('utf8')): UpsertRequest {
+  return {
+    target: p.target,
+    content,
+    preconditions: p.preconditions,
+    normalizeNewlines: p.normalize_newlines,
+    ...(p.edits ? { edits: p.edits.map((e) => ({ target: e.target, content: loadBytes(store.blobsDir, e.content).toString('utf8') })) } : {}),
+    ...(p.quoted ? { quoted: p.quoted.map((q) => ({ oldText: q.old_text, newText: q.new_text, ...(q.replace_all ? { replaceAll: true } : {}) })) } : {}),
+    // An agent's proposal: its path is written only if it still leads to itself (no link swapped in since).
+    checked: { allowHardlinks: p.allow_hardlinks === true },
+    ...(p.create_parents ? { createParents: true } : {}),
+  };
+}
+
+/** The pending proposals of p's group (p among them), in the group's order. */
+export function pendingGroupOf(store: ReviewStore, p: Proposal): Proposal[] {
+  return allProposals(store)
+    .filter((x) => x.group?.id === p.group!.id && x.status === 'pending')
+    .sort((a, b) => a.group!.index - b.group!.index);
+}
+
+/**
+ * Approve every pending proposal of p's group at once, all or nothing (under the
+ * review lock): a stale file turns every proposal of the group into "conflict".
+ */
+async function approveGroupLocked(store: ReviewStore, actor: ReviewActor, p: Proposal): Promise<ApproveResult> {
+  const members = pendingGroupOf(store, p);
+  let done: Awaited<ReturnType<typeof applyGroupLocked>>;
+  try {
+    done = await applyGroupLocked(
+      store,
+      members.map((m) => ({ path: m.path, request: proposalRequestOf(store, m), proposalId: m.id, actor: m.actor })),
+      actor,
+      p.group!.id,
+    );
+  } catch (err) {
+    const stale = members.map((m) => staleProposal(store, actor, m.id, err));
+    throw stale[Math.max(0, members.findIndex((m) => m.id === p.id))];
+  }
+  const i = members.findIndex((m) => m.id === p.id);
+  return { proposal: proposalOf(store, p.id), entry: done.entries[i]!, upsert: done.upserts[i]! };
 }
 
 /** `err` as approve throws it: a stale proposal (the engine's stale codes) is marked "conflict" first. */
@@ -302,8 +343,12 @@ function staleProposal(store: ReviewStore, actor: ReviewActor, id: string, err: 
 export async function reject(root: string, actor: ReviewActor, id: string, reason?: string): Promise<Proposal> {
   const store = storeOf(root);
   return store.locked(() => {
-    pendingOf(store, id);
-    store.commit((d) => assignFields(d, 'proposals', id, { status: 'rejected', decided_by: actor, decided_at: nowIso(), reason: reason ?? null }));
+    const p = pendingOf(store, id);
+    // One file of a group: the group goes with it.
+    const ids = p.group ? pendingGroupOf(store, p).map((m) => m.id) : [id];
+    store.commit((d) => {
+      for (const x of ids) assignFields(d, 'proposals', x, { status: 'rejected', decided_by: actor, decided_at: nowIso(), reason: reason ?? null });
+    });
     return proposalOf(store, id);
   });
 }

@@ -148,3 +148,19 @@ describe('under review', () => {
     expect(text(review, 'src/service.ts')).toContain('loadOrder');
   });
 });
+
+describe('no probing of names the agent may not open', () => {
+  it('a missing file outside the root or under a denied name answers permission_denied, as an existing one does', async () => {
+    writeFileSync(join(auto, '.env'), 'A=1\n');
+    writeFileSync(join(tmp.dir, 'exists-outside.txt'), 'x\n');
+    for (const path of ['../exists-outside.txt', '../missing-outside.txt', '.env', '.env.missing', 'keys/missing.pem']) {
+      for (const [tool, args] of [
+        ['read', { path, head: 1 }],
+        ['edit', { path, edits: [{ old_text: 'A', new_text: 'B' }] }],
+      ] as const) {
+        const res = await a.call(tool, args);
+        expect(res.body.error?.code, `${tool} ${path}`).toBe('permission_denied');
+      }
+    }
+  });
+});

@@ -176,6 +176,14 @@ export function checkAccess(policy: WorkspacePolicy, path: string, access: 'read
     // One realpath(3) call: the JS walk reads links one by one and fails oddly (EINVAL) when a component is swapped mid-walk.
     real = realpathSync.native(asked);
   } catch (err) {
+    // A missing name outside the roots is refused like an existing one: no probing what exists out there.
+    if (![policy.root, ...policy.roots].some((r) => within(r, asked) !== undefined)) {
+      throw new FolioError('permission_denied', `${path} is outside the workspace roots`, { path, roots: policy.roots });
+    }
+    // Nor what exists under a denied name.
+    const lexical = [policy.root, ...policy.roots].map((r) => within(r, asked)).find((x) => x !== undefined)!;
+    const denied = matches(policy.deny, lexical, policy.caseInsensitive);
+    if (denied) throw new FolioError('permission_denied', `${path} is denied by the workspace policy (${denied})`, { path, rule: denied });
     throw fromFsError(err, asked);
   }
   const rel = policy.roots.map((r) => within(r, real)).find((x) => x !== undefined);
