@@ -11,7 +11,15 @@
 import { FolioError, isFolioError } from '../engine/errors.ts';
 import type { Version } from '../engine/read/file-facts.ts';
 import type { QuotedEdit } from '../engine/write/quote-edit.ts';
-import { upsert, type LineByteRange, type Preconditions, type UpsertEdit, type UpsertRequest, type UpsertResult, type UpsertTarget } from '../engine/write/upsert.ts';
+import {
+  upsert,
+  type LineByteRange,
+  type Preconditions,
+  type UpsertEdit,
+  type UpsertRequest,
+  type UpsertResult,
+  type UpsertTarget,
+} from '../engine/write/upsert.ts';
 import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-ops.ts';
 import { runFileOpJournaled, type FileOpCall } from './file-op-journal.ts';
 import { loadBytes, storeBytes } from './blobs.ts';
@@ -256,7 +264,8 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
       throw new FolioError('invalid_input', `proposal ${id} deletes: it takes no content`, { proposal_id: id });
     }
     if (p.group) {
-      if (opts.content !== undefined) throw new FolioError('invalid_input', `proposal ${id} is one file of group ${p.group.id}: approve it as proposed`, { proposal_id: id });
+      if (opts.content !== undefined)
+        throw new FolioError('invalid_input', `proposal ${id} is one file of group ${p.group.id}: approve it as proposed`, { proposal_id: id });
       return approveGroupLocked(store, actor, p);
     }
     const content = opts.content ?? loadBytes(store.blobsDir, p.content).toString('utf8');
@@ -316,7 +325,12 @@ async function approveGroupLocked(store: ReviewStore, actor: ReviewActor, p: Pro
     );
   } catch (err) {
     const stale = members.map((m) => staleProposal(store, actor, m.id, err));
-    throw stale[Math.max(0, members.findIndex((m) => m.id === p.id))];
+    throw stale[
+      Math.max(
+        0,
+        members.findIndex((m) => m.id === p.id),
+      )
+    ];
   }
   const i = members.findIndex((m) => m.id === p.id);
   return { proposal: proposalOf(store, p.id), entry: done.entries[i]!, upsert: done.upserts[i]! };

@@ -25,6 +25,12 @@ interface Flags {
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 function formatEdit(r: OpOutput<'edit'>): string {
+  if (r.files)
+    return r.files.map((f) => `${f.path}:\n${formatOne(f)}`).join('') + (r.group_id ? `group: ${r.group_id} (${r.files.length} files, undone together)\n` : '');
+  return formatOne(r);
+}
+
+function formatOne(r: Omit<OpOutput<'edit'>, 'files'>): string {
   const a = r.affected;
   const verb = r.applied ? 'applied' : 'dry run (nothing written)';
   return (
@@ -40,8 +46,11 @@ function formatEdit(r: OpOutput<'edit'>): string {
 export function registerEdit(program: Command, io: CliIO): void {
   program
     .command('edit')
-    .description('Replace quoted text in FILE: each --old must occur once (or, with --replace-all, at least once); several pairs apply together or not at all.')
-    .argument('<file>', 'file to edit')
+    .description(
+      'Replace quoted text in FILE: each --old must occur once (or, with --replace-all, at least once); several pairs apply together or not at all. ' +
+        'Several files: the pairs apply to each, every file or none.',
+    )
+    .argument('<files...>', 'file(s) to edit')
     .option('--old <text>', 'text to replace, exactly as in the file (repeat with --new for several edits)', collect)
     .option('--new <text>', 'its replacement (one per --old)', collect)
     .option('--replace-all', 'replace every occurrence of each --old')
@@ -49,16 +58,20 @@ export function registerEdit(program: Command, io: CliIO): void {
     .option('--dry-run', 'show the diff, write nothing')
     .option('--root <dir>', 'workspace root whose .folio/review journal records the edit (default: the current directory)')
     .option('--json', 'print the response as one JSON object')
-    .action(async (file: string, f: Flags) => {
+    .action(async (files: string[], f: Flags) => {
       const olds = f.old ?? [];
       const news = f.new ?? [];
       if (olds.length === 0 || olds.length !== news.length) {
         io.stderr.write('folio: usage: give --old TEXT --new TEXT, one --new for each --old\n');
         throw new Exit(2);
       }
+      if (files.length > 1 && f.ifMatch) {
+        io.stderr.write('folio: usage: --if-match names one version: give it with one file\n');
+        throw new Exit(2);
+      }
+      const pairs = olds.map((o, i) => ({ old_text: o, new_text: news[i]!, ...(f.replaceAll ? { replace_all: true } : {}) }));
       const input: EditInput = {
-        path: file,
-        edits: olds.map((o, i) => ({ old_text: o, new_text: news[i]!, ...(f.replaceAll ? { replace_all: true } : {}) })),
+        ...(files.length === 1 ? { path: files[0]!, edits: pairs } : { edits: files.flatMap((path) => pairs.map((p) => ({ path, ...p }))) }),
         ...(f.ifMatch ? { if_match: f.ifMatch } : {}),
         ...(f.dryRun ? { dry_run: true } : {}),
       };
