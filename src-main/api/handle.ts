@@ -23,14 +23,19 @@ export function isOperationName(name: string): name is OperationName {
 export function parseOpInput<N extends OperationName>(name: N, input: unknown): OpInput<N> {
   const operation = operations[name];
   if (!operation) throw new FolioError('invalid_input', `unknown operation: ${String(name)}`, { operation: name });
-  const parsed = operation.input.safeParse(input);
+  return parseInputAs(operation.input, name, input) as OpInput<N>;
+}
+
+/** `input` parsed by `schema` (an operation's input, or an agent tool's own form of it); invalid_input naming the fields if it does not fit. */
+export function parseInputAs(schema: z.ZodType, name: string, input: unknown): unknown {
+  const parsed = schema.safeParse(input);
   if (!parsed.success) {
     throw new FolioError('invalid_input', `invalid input for ${name}: ${z.prettifyError(parsed.error)}`, {
       operation: name,
       issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
     });
   }
-  return parsed.data as OpInput<N>;
+  return parsed.data;
 }
 
 /** Run the operation on input that parseOpInput already checked. */

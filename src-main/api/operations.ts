@@ -260,8 +260,7 @@ export const operations = {
   proposal_status: op({
     input: ProposalStatusInput,
     output: ProposalStatusOutput,
-    description:
-      'The decision on a proposal (upsert, edit, delete_file, move_file): pending, applied, rejected (with reason) or conflict (re-read, propose again).',
+    description: 'Decision on a proposal: pending, applied, rejected (reason) or conflict (re-read, propose again).',
     run: (input, _actor, ctx) => proposalStatus(workspaceOf(ctx), input.proposal_id, input.wait_ms),
   }),
   review_list: op({

@@ -63,25 +63,22 @@ const auditOf = (root: string) =>
     );
 
 describe('tools/list', () => {
-  it('lists delete_file and move_file with their preconditions and review routing; the server instructions name them', async () => {
+  it('offers delete and move as upsert targets (one tool fewer to pay for each turn); the server instructions name them', async () => {
     const { tools } = await r.client.listTools();
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const name of ['delete_file', 'move_file']) {
-      const t = byName.get(name)!;
-      expect(t, name).toBeDefined();
-      expect(t.description).toMatch(/if_match/);
-      expect(t.description).toMatch(/proposal/);
-      expect(Object.keys(t.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['path', 'if_match', 'expected_sha256', 'dry_run']));
-    }
-    expect(Object.keys(byName.get('move_file')!.inputSchema.properties ?? {})).toContain('to');
-    expect(r.client.getInstructions()).toMatch(/delete_file or move_file with the etag as if_match/);
+    const upsert = tools.find((t) => t.name === 'upsert')!;
+    expect(upsert.description).toMatch(/delete_file/);
+    expect(upsert.description).toMatch(/move_to/);
+    const target = (upsert.inputSchema.properties as Record<string, { properties: Record<string, unknown> }>).target!;
+    expect(Object.keys(target.properties)).toEqual(expect.arrayContaining(['delete_file', 'move_to']));
+    expect(tools.map((t) => t.name)).not.toContain('delete_file');
+    expect(r.client.getInstructions()).toMatch(/delete_file: true/);
   });
 });
 
 describe('under the review policy', () => {
   it('delete_file is a proposal; approving deletes the file; undo brings back its bytes and mode', async () => {
     const p = join(review, 'notes.txt');
-    const res = await r.call('delete_file', { path: 'notes.txt', if_match: await etagVia(r, 'notes.txt') });
+    const res = await r.call('upsert', { target: { delete_file: true }, path: 'notes.txt', if_match: await etagVia(r, 'notes.txt') });
     expect(res.isError, res.text).toBe(false);
     expect(res.body).toMatchObject({ applied: false, policy: 'review', status: 'pending', file_op: 'delete', path: 'notes.txt', actor: { name: AGENT } });
     expect(res.body.preview).toContain('-beta');
@@ -103,7 +100,7 @@ describe('under the review policy', () => {
   it('move_file is a proposal that moves nothing and makes no folder; approving moves it; undo moves it back', async () => {
     const from = join(review, 'old.md');
     const to = join(review, 'archive/2026/old.md');
-    const res = await r.call('move_file', { path: 'old.md', to: 'archive/2026/old.md', if_match: await etagVia(r, 'old.md') });
+    const res = await r.call('upsert', { path: 'old.md', target: { move_to: 'archive/2026/old.md' }, if_match: await etagVia(r, 'old.md') });
     expect(res.isError, res.text).toBe(false);
     expect(res.body).toMatchObject({ applied: false, policy: 'review', status: 'pending', file_op: 'move', to: 'archive/2026/old.md' });
     expect(res.body.preview).toBe(`rename from ${from}\nrename to ${to}\n`);
@@ -121,7 +118,7 @@ describe('under the review policy', () => {
 
   it('a move whose destination appeared before approval becomes a conflict and moves nothing', async () => {
     writeFileSync(join(review, 'draft.txt'), 'draft\n');
-    const res = await r.call('move_file', { path: 'draft.txt', to: 'final.txt', if_match: await etagVia(r, 'draft.txt') });
+    const res = await r.call('upsert', { path: 'draft.txt', target: { move_to: 'final.txt' }, if_match: await etagVia(r, 'draft.txt') });
     expect(res.body.status).toBe('pending');
     writeFileSync(join(review, 'final.txt'), 'someone else\n');
     await expect(handle('review_approve', { id: res.body.proposal_id }, person, { workspace: review })).rejects.toMatchObject({
@@ -134,7 +131,7 @@ describe('under the review policy', () => {
   });
 
   it("a delete's preview of a file holding a secret is redacted like a read", async () => {
-    const res = await r.call('delete_file', { path: 'settings.ini', if_match: await etagVia(r, 'settings.ini') });
+    const res = await r.call('upsert', { target: { delete_file: true }, path: 'settings.ini', if_match: await etagVia(r, 'settings.ini') });
     expect(res.isError, res.text).toBe(false);
     expect(res.body.preview).toContain('-name = demo');
     expect(res.text).not.toContain(PW.slice(0, 8));
@@ -146,7 +143,7 @@ describe('under the review policy', () => {
 describe('under the auto policy', () => {
   it('delete_file is applied at once with a journal id; a person undoes it, bytes and mode back', async () => {
     const p = join(auto, 'scratch.txt');
-    const res = await a.call('delete_file', { path: 'scratch.txt', if_match: await etagVia(a, 'scratch.txt') });
+    const res = await a.call('upsert', { target: { delete_file: true }, path: 'scratch.txt', if_match: await etagVia(a, 'scratch.txt') });
     expect(res.isError, res.text).toBe(false);
     expect(res.body).toMatchObject({ applied: true, policy: 'auto', op: 'delete', version_after: null });
     expect(res.body.journal_id).toMatch(/^j-/);
@@ -160,10 +157,10 @@ describe('under the auto policy', () => {
   it('move_file is applied at once with a journal id; undo moves it back; dry_run moves nothing', async () => {
     const from = join(auto, 'src/a.py');
     const to = join(auto, 'src/renamed.py');
-    const dry = await a.call('move_file', { path: 'src/a.py', to: 'src/renamed.py', if_match: await etagVia(a, 'src/a.py'), dry_run: true });
+    const dry = await a.call('upsert', { path: 'src/a.py', target: { move_to: 'src/renamed.py' }, if_match: await etagVia(a, 'src/a.py'), dry_run: true });
     expect(dry.body).toMatchObject({ applied: false, dry_run: true, policy: 'auto' });
     expect(existsSync(to)).toBe(false);
-    const res = await a.call('move_file', { path: 'src/a.py', to: 'src/renamed.py', if_match: await etagVia(a, 'src/a.py') });
+    const res = await a.call('upsert', { path: 'src/a.py', target: { move_to: 'src/renamed.py' }, if_match: await etagVia(a, 'src/a.py') });
     expect(res.isError, res.text).toBe(false);
     expect(res.body).toMatchObject({ applied: true, policy: 'auto', op: 'move', path: from, to });
     expect(res.body.journal_id).toMatch(/^j-/);
@@ -175,9 +172,9 @@ describe('under the auto policy', () => {
   });
 
   it('a move into or out of a reviewed folder is a proposal: the stricter policy of the two names', async () => {
-    const into = await a.call('move_file', { path: 'src/b.py', to: 'docs/b.py', if_match: await etagVia(a, 'src/b.py') });
+    const into = await a.call('upsert', { path: 'src/b.py', target: { move_to: 'docs/b.py' }, if_match: await etagVia(a, 'src/b.py') });
     expect(into.body).toMatchObject({ applied: false, policy: 'review', status: 'pending' });
-    const outOf = await a.call('move_file', { path: 'docs/guide.md', to: 'guide.md', if_match: await etagVia(a, 'docs/guide.md') });
+    const outOf = await a.call('upsert', { path: 'docs/guide.md', target: { move_to: 'guide.md' }, if_match: await etagVia(a, 'docs/guide.md') });
     expect(outOf.body).toMatchObject({ applied: false, policy: 'review', status: 'pending' });
     expect(readFileSync(join(auto, 'src/b.py'), 'utf8')).toBe('B = 2\n');
     expect(readFileSync(join(auto, 'docs/guide.md'), 'utf8')).toBe('# Guide\n');
@@ -192,7 +189,7 @@ describe('refused', () => {
     // A folder link inside the root that leads out of it.
     symlinkSync(tmp.dir, join(auto, 'out-link'));
     for (const to of ['.env.local', 'keys/server.pem', '../escape.py', '.folio/x.py', 'folio.config.json', join(tmp.dir, 'abs.py'), 'out-link/linked.py']) {
-      const res = await a.call('move_file', { path: 'src/b.py', to, if_match: etag });
+      const res = await a.call('upsert', { path: 'src/b.py', target: { move_to: to }, if_match: etag });
       expect(res.isError, to).toBe(true);
       expect(res.body.error.code, `${to}: ${res.text}`).toBe('permission_denied');
     }
@@ -206,9 +203,9 @@ describe('refused', () => {
   it('deleting or moving a denied or protected file, or one outside the root, is permission_denied', async () => {
     writeFileSync(join(tmp.dir, 'outside.txt'), 'o\n');
     for (const path of ['.env', 'folio.config.json', '../outside.txt', '.folio/audit.jsonl']) {
-      const del = await a.call('delete_file', { path, if_match: 'x' });
+      const del = await a.call('upsert', { target: { delete_file: true }, path, if_match: 'x' });
       expect(del.body.error?.code, `delete ${path}: ${del.text}`).toBe('permission_denied');
-      const mv = await a.call('move_file', { path, to: 'moved.txt', if_match: 'x' });
+      const mv = await a.call('upsert', { path, target: { move_to: 'moved.txt' }, if_match: 'x' });
       expect(mv.body.error?.code, `move ${path}: ${mv.text}`).toBe('permission_denied');
     }
     expect(readFileSync(join(auto, '.env'), 'utf8')).toBe('TOKEN=1\n');
@@ -218,18 +215,18 @@ describe('refused', () => {
 
   it('missing folders without create_folders, a stale etag, no precondition and an existing destination change nothing', async () => {
     const etag = await etagVia(a, 'src/b.py');
-    expect((await a.call('move_file', { path: 'src/b.py', to: 'new/dir/b.py', if_match: etag })).body.error).toMatchObject({
+    expect((await a.call('upsert', { path: 'src/b.py', target: { move_to: 'new/dir/b.py' }, if_match: etag })).body.error).toMatchObject({
       code: 'permission_denied',
       missing_folders: ['new', 'dir'],
     });
-    expect((await a.call('delete_file', { path: 'src/b.py', if_match: 'stale' })).body.error).toMatchObject({
+    expect((await a.call('upsert', { target: { delete_file: true }, path: 'src/b.py', if_match: 'stale' })).body.error).toMatchObject({
       code: 'precondition_failed',
       failed: ['if_match'],
       current_version: { etag },
     });
-    expect((await a.call('delete_file', { path: 'src/b.py' })).body.error.code).toBe('precondition_required');
+    expect((await a.call('upsert', { target: { delete_file: true }, path: 'src/b.py' })).body.error.code).toBe('precondition_required');
     writeFileSync(join(auto, 'src/c.py'), 'C = 3\n');
-    expect((await a.call('move_file', { path: 'src/b.py', to: 'src/c.py', if_match: etag })).body.error).toMatchObject({
+    expect((await a.call('upsert', { path: 'src/b.py', target: { move_to: 'src/c.py' }, if_match: etag })).body.error).toMatchObject({
       code: 'precondition_failed',
       failed: ['destination_exists'],
     });
@@ -240,23 +237,25 @@ describe('refused', () => {
 });
 
 describe('audit', () => {
-  it('records every delete_file / move_file call: applied ones with versions, proposals with their id, refusals with their code', () => {
-    const lines = auditOf(auto).filter((e) => e.op === 'delete_file' || e.op === 'move_file');
+  /** The tool was upsert; the reason says which whole-file change it was. */
+  const opOf = (e: { reason?: string }) => /^(delete_file|move_file)\b/.exec(e.reason ?? '')?.[1];
+  it('records every delete / move call: applied ones with versions, proposals with their id, refusals with their code', () => {
+    const lines = auditOf(auto).filter((e) => e.op === 'upsert');
     const applied = lines.filter((e) => e.outcome === 'ok' && e.version_after !== undefined);
-    expect(applied.map((e) => [e.op, e.path])).toEqual([['move_file', join(auto, 'src/a.py')]]);
-    expect(applied[0]!.reason).toBe(`to ${join(auto, 'src/renamed.py')}`);
-    const deleted = lines.find((e) => e.op === 'delete_file' && e.outcome === 'ok');
+    expect(applied.map((e) => [opOf(e), e.path])).toEqual([['move_file', join(auto, 'src/a.py')]]);
+    expect(applied[0]!.reason).toBe(`move_file to ${join(auto, 'src/renamed.py')}`);
+    const deleted = lines.find((e) => opOf(e) === 'delete_file' && e.outcome === 'ok');
     expect(deleted).toMatchObject({ path: join(auto, 'scratch.txt'), version_before: expect.any(String) });
-    const proposals = lines.filter((e) => e.reason?.startsWith('proposal '));
+    const proposals = lines.filter((e) => / proposal /.test(` ${e.reason ?? ''}`));
     expect(proposals.map((e) => e.path)).toEqual([join(auto, 'src/b.py'), join(auto, 'docs/guide.md')]);
-    expect(proposals[0]!.reason).toMatch(/^proposal p-\w+ \(to .*docs\/b\.py\)$/);
+    expect(proposals[0]!.reason).toMatch(/^move_file: proposal p-\w+ \(to .*docs\/b\.py\)$/);
     const refused = lines.filter((e) => e.outcome === 'error');
-    // 7 destinations, 4 sources x 2 tools, then missing folders, stale, no precondition, destination exists.
+    // 7 destinations, 4 sources x 2 changes, then missing folders, stale, no precondition, destination exists.
     expect(refused).toHaveLength(7 + 8 + 4);
     expect(refused.filter((e) => e.code === 'permission_denied')).toHaveLength(7 + 8 + 1);
     expect(refused.every((e) => e.path !== undefined)).toBe(true);
-    const ofReview = auditOf(review).filter((e) => e.op === 'delete_file' || e.op === 'move_file');
-    expect(ofReview.map((e) => [e.op, e.outcome])).toEqual([
+    const ofReview = auditOf(review).filter((e) => e.op === 'upsert' && opOf(e));
+    expect(ofReview.map((e) => [opOf(e), e.outcome])).toEqual([
       ['delete_file', 'ok'],
       ['move_file', 'ok'],
       ['move_file', 'ok'],

@@ -9,7 +9,7 @@ import { realpathSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { FolioError } from '../../engine/errors.ts';
 import { errorPayloadOf } from '../error-payload.ts';
-import { parseOpInput } from '../handle.ts';
+import { parseInputAs } from '../handle.ts';
 import { appendAudit } from './audit.ts';
 import { loadPolicy, type PolicyOverrides } from './policy.ts';
 import { DEFAULT_RULES, redact, redactStrings, type RedactionRule } from './redact.ts';
@@ -69,7 +69,7 @@ export async function runAgentTool(
   const path = asked === undefined ? undefined : resolvedPathOf(s.policy.root, asked);
   try {
     if (!tool) throw new FolioError('invalid_input', `unknown tool: ${name}`, { tool: name });
-    const r = await tool.run(s, parseOpInput(tool.name, argumentsOf(input)));
+    const r = await tool.run(s, parseInputAs(tool.input, tool.name, argumentsOf(input)) as never);
     const output = declaredOutputOf(tool, r.output);
     appendAudit(s.policy.root, { actor: s.actor, op: name, outcome: 'ok', ...r.audit });
     return output;

@@ -22,7 +22,7 @@ import { propose, proposeFileOp, type ProposeRequest } from '../../review/propos
 import { applyGroupJournaled, proposeGroup } from '../../review/group.ts';
 import { applyFileOp } from '../../review/journal.ts';
 import { fileOpCallOf, fileOpWireOf } from '../file-op-request.ts';
-import { AgentFileOpOutput } from '../schemas/agent.ts';
+import { AgentUpsertInput } from '../schemas/agent.ts';
 import { runOp, type CallContext, type OperationName, type OpInput } from '../handle.ts';
 import { operations, type Actor } from '../operations.ts';
 import { AgentFileInfoOutput, AgentOutlineOutput, AgentProposalStatusOutput, AgentReadOutput, AgentSearchOutput, AgentUpsertOutput } from '../schemas/agent.ts';
@@ -63,8 +63,14 @@ export interface AgentTool<N extends OperationName = OperationName> {
   run(s: AgentSession, input: OpInput<N>): Promise<{ output: Record<string, unknown>; audit: AuditFields }>;
 }
 
-function tool<N extends OperationName>(name: N, output: z.ZodObject, run: AgentTool<N>['run'], extraDescription = ''): AgentTool<N> {
-  return { name, description: operations[name].description + extraDescription, input: operations[name].input, output, run };
+function tool<N extends OperationName>(
+  name: N,
+  output: z.ZodObject,
+  run: AgentTool<N>['run'],
+  extraDescription = '',
+  input: (typeof operations)[N]['input'] = operations[name].input,
+): AgentTool<N> {
+  return { name, description: operations[name].description + extraDescription, input, output, run };
 }
 
 /** The table's context for a session: its workspace, and for reads its caps. */
@@ -302,13 +308,19 @@ function upsertFilesOf(asked: OpInput<'upsert'>): OpInput<'upsert'>[] | null {
 const upsertTool = tool(
   'upsert',
   AgentUpsertOutput,
-  async (s, asked) => {
-    const files = upsertFilesOf(asked);
+  async (s, wire) => {
+    const asked = wire as AgentUpsertInput;
+    const t = asked.target;
+    const guards = { path: asked.path, if_match: asked.if_match, expected_sha256: asked.expected_sha256, ...(asked.dry_run ? { dry_run: true } : {}) };
+    if (t && 'delete_file' in t) return deleteFile(s, guards);
+    if (t && 'move_to' in t) return moveFile(s, { ...guards, to: t.move_to });
+    const files = upsertFilesOf(asked as OpInput<'upsert'>);
     if (files) return writeFiles(s, await prepareAll(files, (f) => prepareUpsert(s, f)));
-    const p = await prepareUpsert(s, asked);
+    const p = await prepareUpsert(s, asked as OpInput<'upsert'>);
     return p.dry ?? routeWrite(s, p.real, p.mode, p.req, p.created);
   },
-  ' Under review (default) it becomes a proposal: follow proposal_id with proposal_status.',
+  ' Whole file: {delete_file: true}, {move_to: path}. Under review (default): a proposal; see proposal_status.',
+  AgentUpsertInput as unknown as (typeof operations)['upsert']['input'],
 );
 
 /** Each file's write prepared (every guard passed for every file) before any is written. */
@@ -471,7 +483,7 @@ const editTool = tool(
     const p = await prepareEdit(s, one(paths[0]!));
     return p.dry ?? routeWrite(s, p.real, p.mode, p.req, false);
   },
-  ' Under the review policy (default) it becomes a proposal: follow proposal_id with proposal_status.',
+  ' Under review (default): a proposal.',
 );
 
 function missingPath(i: number): never {
@@ -492,7 +504,7 @@ const proposalStatusTool = tool('proposal_status', AgentProposalStatusOutput, as
  */
 async function routeFileOp(s: AgentSession, mode: 'auto' | 'review', name: 'delete_file' | 'move_file', input: OpInput<'move_file'> | OpInput<'delete_file'>) {
   const call = fileOpCallOf(input, { checked: { allowHardlinks: s.policy.allowHardlinks }, createFolders: s.policy.createFolders });
-  const audit = { path: call.path, ...(call.to ? { reason: `to ${call.to}` } : {}) };
+  const audit = { path: call.path, reason: `${name}${call.to ? ` to ${call.to}` : ''}` };
   if (input.dry_run) {
     const r = await runOp(name, input, s.actor, { ...ctxOf(s), checked: call.checked, createFolders: s.policy.createFolders });
     return {
@@ -519,44 +531,25 @@ async function routeFileOp(s: AgentSession, mode: 'auto' | 'review', name: 'dele
       ...redactStrings(s.rules, { ...answer, actor: p.proposal.actor, preview }),
       next: 'a person reviews it; call proposal_status with wait_ms to wait for the decision',
     },
-    audit: { ...audit, reason: `proposal ${p.proposal_id}${call.to ? ` (to ${call.to})` : ''}` },
+    audit: { ...audit, reason: `${name}: proposal ${p.proposal_id}${call.to ? ` (to ${call.to})` : ''}` },
   };
 }
 
-const deleteFileTool = tool(
-  'delete_file',
-  AgentFileOpOutput,
-  async (s, asked) => {
-    const real = checkAccess(s.policy, asked.path, 'write');
-    const mode = writeModeOf(s, asked.path, real);
-    return routeFileOp(s, mode, 'delete_file', { ...asked, path: real });
-  },
-  ' Under the review policy (the default) the delete becomes a proposal a person approves (follow it with proposal_status); under auto it is applied at once.',
-);
+/** upsert target {delete_file: true}: the table's delete_file behind the guard. */
+async function deleteFile(s: AgentSession, asked: OpInput<'delete_file'>) {
+  const real = checkAccess(s.policy, asked.path, 'write');
+  const mode = writeModeOf(s, asked.path, real);
+  return routeFileOp(s, mode, 'delete_file', { ...asked, path: real });
+}
 
-const moveFileTool = tool(
-  'move_file',
-  AgentFileOpOutput,
-  async (s, asked) => {
-    const real = checkAccess(s.policy, asked.path, 'write');
-    const dest = checkCreate(s.policy, asked.to);
-    // The stricter policy of the two names: a file may not leave a reviewed place, or enter one, unreviewed.
-    const modes = [writeModeOf(s, asked.path, real), writeModeOf(s, asked.to, dest)];
-    const mode = modes.includes('review') ? 'review' : 'auto';
-    return routeFileOp(s, mode, 'move_file', { ...asked, path: real, to: dest });
-  },
-  ' Under the review policy (the default) the move becomes a proposal a person approves (follow it with proposal_status); under auto it is applied at once.',
-);
+/** upsert target {move_to}: the table's move_file behind the guard, under the stricter policy of the two names. */
+async function moveFile(s: AgentSession, asked: OpInput<'move_file'>) {
+  const real = checkAccess(s.policy, asked.path, 'write');
+  const dest = checkCreate(s.policy, asked.to);
+  // A file may not leave a reviewed place, or enter one, unreviewed.
+  const modes = [writeModeOf(s, asked.path, real), writeModeOf(s, asked.to, dest)];
+  const mode = modes.includes('review') ? 'review' : 'auto';
+  return routeFileOp(s, mode, 'move_file', { ...asked, path: real, to: dest });
+}
 
-export const AGENT_TOOLS: AgentTool[] = [
-  readTool,
-  searchTool,
-  fileInfoTool,
-  outlineTool,
-  upsertTool,
-  editTool,
-  proposalStatusTool,
-  deleteFileTool,
-  moveFileTool,
-  listTool,
-] as AgentTool[];
+export const AGENT_TOOLS: AgentTool[] = [readTool, searchTool, fileInfoTool, outlineTool, upsertTool, editTool, proposalStatusTool, listTool] as AgentTool[];

@@ -20,6 +20,7 @@ import {
   Version,
 } from '../schemas.ts';
 import { FileOpOutput } from './file-ops.ts';
+import { UpsertAnyTarget, UpsertInput } from './upsert.ts';
 
 const LineByteRange = UpsertOutput.shape.range_after;
 
@@ -84,6 +85,11 @@ export const AgentUpsertOutput = UpsertOutput.partial().extend({
   next: z.string().optional().describe('review: what happens next.'),
   files: z.array(z.looseObject({ path: z.string(), applied: z.boolean() })).optional(),
   group_id: z.string().optional(),
+  // delete_file / move_to targets answer as the table's delete_file and move_file:
+  preconditions: z.looseObject({ checked: z.array(z.string()) }).optional(),
+  op: z.enum(['delete', 'move']).optional(),
+  to: z.string().optional(),
+  file_op: z.enum(['delete', 'move']).optional(),
 });
 export type AgentUpsertOutput = z.infer<typeof AgentUpsertOutput>;
 
@@ -105,3 +111,16 @@ export const AgentFileOpOutput = FileOpOutput.partial().extend({
   next: z.string().optional().describe('review: what happens next.'),
 });
 export type AgentFileOpOutput = z.infer<typeof AgentFileOpOutput>;
+
+/**
+ * The agent's upsert: the table's, with two whole-file targets (the table's
+ * delete_file and move_file, offered inside upsert to keep the tool list short),
+ * and without normalize_newlines (agents' text always takes the file's newlines).
+ */
+export const AgentUpsertInput = UpsertInput.omit({ normalize_newlines: true }).extend({
+  target: z
+    .union([...UpsertAnyTarget.options, z.object({ delete_file: z.literal(true) }), z.object({ move_to: z.string().min(1).describe('New name.') })])
+    .optional()
+    .describe(UpsertInput.shape.target.description!),
+});
+export type AgentUpsertInput = z.infer<typeof AgentUpsertInput>;

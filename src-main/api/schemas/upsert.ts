@@ -8,9 +8,9 @@ const InsertTarget = z.object({ insert: z.object({ at: int().describe('Before th
 const ReplaceTarget = z.object({ replace: z.object({ start: int(), end: int(), units: Units.optional() }) });
 const DeleteTarget = z.object({ delete: z.object({ start: int(), end: int(), units: Units.optional() }) });
 const AppendTarget = z.object({
-  append: z.object({ at_end: z.literal(true), units: Units.optional().describe('lines adds whole lines; bytes writes exactly.') }),
+  append: z.object({ at_end: z.literal(true), units: Units.optional() }),
 });
-const WholeFileTarget = z.object({ whole_file: z.literal(true).describe('Replace all (if_match) or create (if_none_match "*").') });
+const WholeFileTarget = z.object({ whole_file: z.literal(true).describe('With if_match, or if_none_match to create.') });
 
 export const UpsertTarget = z.union([InsertTarget, ReplaceTarget, DeleteTarget, AppendTarget, WholeFileTarget]);
 export type UpsertTarget = z.infer<typeof UpsertTarget>;
@@ -22,14 +22,14 @@ export const UpsertAnyTarget = z.union([
     section: z.object({
       path: z.string().min(1),
       position: z.enum(['replace', 'insert', 'append']),
-      include_heading: z.boolean().optional().describe('replace: false keeps the heading.'),
+      include_heading: z.boolean().optional(),
     }),
   }),
   z.object({
     json: z.object({
       path: z.string().min(1),
       op: z.enum(['set', 'insert', 'delete']),
-      value: z.unknown().optional().describe('For set and insert.'),
+      value: z.unknown().optional(),
       index: int().optional(),
       jsonl_line: int().optional(),
     }),

@@ -20,11 +20,12 @@ import { McpHttpSessions, type SessionLimits } from './http-sessions.ts';
 
 const INSTRUCTIONS = [
   'Folio reads any window of any file (multi-GB logs included) and edits files only under a version check.',
-  'Ask for big windows and several line ranges in one read; use search to find lines in big files.',
-  'Before editing, read the lines with hashlines: true; send their LINE#HASH anchors (or the etag as if_match) with upsert.',
-  'If upsert fails with precondition_failed, send the read in the error details, then retry with the fresh anchors.',
-  'To delete or rename a whole file use delete_file or move_file with the etag as if_match; move_file never replaces an existing file.',
-  'Under the review policy your upsert, edit, delete_file or move_file becomes a proposal: use proposal_status with wait_ms to learn the decision.',
+  'Ask for big windows and several line ranges in one read; search a file or a whole directory (like rg); list shows a directory.',
+  'To change text you have seen, use edit: quote old_text exactly (the quote is the precondition); edits[i].path edits several files at once, all or none.',
+  'For line positions, appends and new files use upsert with the etag as if_match (or LINE#HASH anchors from a read with hashlines: true); if_none_match "*" creates a file.',
+  'A failed precondition or quote answers with the current text: retry from it without another read.',
+  'To delete or rename a whole file, upsert with target {delete_file: true} or {move_to: NEW_PATH} and the etag as if_match; a move never replaces an existing file.',
+  'Under the review policy your upsert or edit becomes a proposal: use proposal_status with wait_ms to learn the decision.',
 ].join(' ');
 
 /** Each agent tool as tools/list gives it, and the advertised input form its calls are decoded from. */
