@@ -367,15 +367,13 @@ function tasks(o: BenchOptions, big: BigLog, appSource: string): Task[] {
     {
       name: `2. rename ${OLD_NAME} -> ${NEW_NAME}, 6 places in 3 files`,
       run: {
-        // Search each file (Folio's search takes one file), check the hits are the identifier, then one edit per file.
+        // One search of the folder (per-file counts checked), then one edit of the 3 files, all or none.
         folio: async (s) => {
-          for (const path of RENAME_FILES) {
-            const hits = JSON.parse(must(await s.call('search', { path, pattern: `\\b${OLD_NAME}\\b` }), 'search').text);
-            if (hits.count !== 2) throw new Error(`${path}: expected 2 hits, search found ${hits.count}`);
-          }
-          for (const path of RENAME_FILES) {
-            must(await s.call('edit', { path, edits: [{ old_text: OLD_NAME, new_text: NEW_NAME, replace_all: true }] }), 'edit');
-          }
+          const hits = JSON.parse(must(await s.call('search', { path: 'src/orders', pattern: `\\b${OLD_NAME}\\b` }), 'search').text);
+          const counts = Object.fromEntries((hits.files as { path: string; count: number }[]).map((f) => [`src/orders/${f.path}`, f.count]));
+          for (const path of RENAME_FILES) if (counts[path] !== 2) throw new Error(`${path}: expected 2 hits, search found ${counts[path]}`);
+          const edits = RENAME_FILES.map((path) => ({ path, old_text: OLD_NAME, new_text: NEW_NAME, replace_all: true }));
+          must(await s.call('edit', { edits }), 'edit');
         },
         // No content search (search_files matches names): read the 3 files in one call, then
         // edit_file per file with one edit per occurrence, each quoting its whole line

@@ -149,6 +149,7 @@ function stepOutput(s: StepResult) {
     version_before: s.upsert.version_before,
     version_after: s.upsert.version_after,
     preview: s.upsert.preview,
+    ...(s.group ? { group: s.group.map(entryView) } : {}),
   };
 }
 

@@ -117,6 +117,7 @@ export const ReviewStepOutput = z.object({
   version_before: Version,
   version_after: Version.nullable(),
   preview: z.string(),
+  group: z.array(ReviewJournalEntry).optional().describe('One file of a several-file edit: every entry of the group, stepped together.'),
 });
 
 export const ReviewHistoryInput = z.object({ path: z.string().optional() });

@@ -50,7 +50,8 @@ function formatShow(o: OpOutput<'review_show'>): string {
 }
 
 const formatStep = (o: OpOutput<'review_undo'>) =>
-  `${o.preview.trimEnd()}\n${o.action === 'undo' ? 'undone' : 'redone'}: ${o.entry.id} in ${o.entry.path}; version ${o.version_before.etag} -> ${o.version_after?.etag ?? '-'}\n`;
+  `${o.preview.trimEnd()}\n${o.action === 'undo' ? 'undone' : 'redone'}: ${o.entry.id} in ${o.entry.path}; version ${o.version_before.etag} -> ${o.version_after?.etag ?? '-'}\n` +
+  (o.group ? `with its group ${o.entry.group?.id}: ${o.group.map((e) => `${e.id} in ${e.path}`).join(', ')}\n` : '');
 
 export function registerReview(program: Command, io: CliIO): void {
   const review = program.command('review').description('The review queue of agent proposals, and the journal of applied edits (undo, redo, history).');
