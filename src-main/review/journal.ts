@@ -44,6 +44,9 @@ export const STALE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'not_regular_file',
   'binary_file',
   'encoding_mismatch',
+  // A proposal's quote no longer found (or found twice): the file moved on under it.
+  'no_match',
+  'ambiguous_match',
 ]);
 
 /**

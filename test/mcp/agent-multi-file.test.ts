@@ -164,3 +164,20 @@ describe('no probing of names the agent may not open', () => {
     }
   });
 });
+
+describe('a group that went stale', () => {
+  it('one file changed under a pending group: approving writes no file and marks every proposal of the group conflict', async () => {
+    const res = await r.call('edit', {
+      edits: Object.keys(FILES).map((path) => ({ path, old_text: 'loadOrder', new_text: 'fetchOrder2', replace_all: true })),
+    });
+    expect(res.isError, res.text).toBe(false);
+    const ids = res.body.files.map((f: { proposal_id: string }) => f.proposal_id);
+    // A person rewrites the middle file so the quote is gone.
+    writeFileSync(join(review, 'src/service.ts'), 'export function getOrder() {}\n');
+    const before = Object.keys(FILES).map((p) => text(review, p));
+    const err = await handle('review_approve', { id: ids[0] }, person, { workspace: review }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'no_match' });
+    expect(Object.keys(FILES).map((p) => text(review, p))).toEqual(before);
+    for (const id of ids) expect((await r.call('proposal_status', { proposal_id: id })).body.status).toBe('conflict');
+  });
+});
