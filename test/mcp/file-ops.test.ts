@@ -66,8 +66,6 @@ describe('tools/list', () => {
   it('offers delete and move as upsert targets (one tool fewer to pay for each turn); the server instructions name them', async () => {
     const { tools } = await r.client.listTools();
     const upsert = tools.find((t) => t.name === 'upsert')!;
-    expect(upsert.description).toMatch(/delete_file/);
-    expect(upsert.description).toMatch(/move_to/);
     const target = (upsert.inputSchema.properties as Record<string, { properties: Record<string, unknown> }>).target!;
     expect(Object.keys(target.properties)).toEqual(expect.arrayContaining(['delete_file', 'move_to']));
     expect(tools.map((t) => t.name)).not.toContain('delete_file');
@@ -80,7 +78,7 @@ describe('under the review policy', () => {
     const p = join(review, 'notes.txt');
     const res = await r.call('upsert', { target: { delete_file: true }, path: 'notes.txt', if_match: await etagVia(r, 'notes.txt') });
     expect(res.isError, res.text).toBe(false);
-    expect(res.body).toMatchObject({ applied: false, policy: 'review', status: 'pending', file_op: 'delete', path: 'notes.txt', actor: { name: AGENT } });
+    expect(res.body).toMatchObject({ applied: false, policy: 'review', status: 'pending', op: 'delete', path: 'notes.txt', actor: { name: AGENT } });
     expect(res.body.preview).toContain('-beta');
     expect(readFileSync(p, 'utf8')).toBe('alpha\nbeta\n');
 
@@ -102,7 +100,7 @@ describe('under the review policy', () => {
     const to = join(review, 'archive/2026/old.md');
     const res = await r.call('upsert', { path: 'old.md', target: { move_to: 'archive/2026/old.md' }, if_match: await etagVia(r, 'old.md') });
     expect(res.isError, res.text).toBe(false);
-    expect(res.body).toMatchObject({ applied: false, policy: 'review', status: 'pending', file_op: 'move', to: 'archive/2026/old.md' });
+    expect(res.body).toMatchObject({ applied: false, policy: 'review', status: 'pending', op: 'move', to: 'archive/2026/old.md' });
     expect(res.body.preview).toBe(`rename from ${from}\nrename to ${to}\n`);
     expect(existsSync(join(review, 'archive'))).toBe(false);
 

@@ -152,9 +152,9 @@ describe('MCP tools declare and honour an outputSchema', () => {
     const dry = await callValid(review, 'upsert', { target: { delete_file: true }, path: 'scratch.txt', if_match: await etagOf('scratch.txt'), dry_run: true });
     expect(dry).toMatchObject({ applied: false, dry_run: true, policy: 'review', op: 'delete' });
     const proposed = await callValid(review, 'upsert', { target: { delete_file: true }, path: 'scratch.txt', if_match: await etagOf('scratch.txt') });
-    expect(proposed).toMatchObject({ applied: false, policy: 'review', status: 'pending', file_op: 'delete' });
+    expect(proposed).toMatchObject({ applied: false, policy: 'review', status: 'pending', op: 'delete' });
     const moveProposal = await callValid(review, 'upsert', { path: 'scratch.txt', target: { move_to: 'kept.txt' }, if_match: await etagOf('scratch.txt') });
-    expect(moveProposal).toMatchObject({ applied: false, policy: 'review', status: 'pending', file_op: 'move', to: 'kept.txt' });
+    expect(moveProposal).toMatchObject({ applied: false, policy: 'review', status: 'pending', op: 'move', to: 'kept.txt' });
     const moved = await callValid(auto, 'upsert', { path: 'logs/old.log', target: { move_to: 'logs/older.log' }, if_match: await etagOf('logs/old.log') });
     expect(moved).toMatchObject({ applied: true, policy: 'auto', op: 'move', journal_id: expect.any(String) });
     const deleted = await callValid(auto, 'upsert', { target: { delete_file: true }, path: 'logs/older.log', if_match: await etagOf('logs/older.log') });

@@ -319,7 +319,7 @@ const upsertTool = tool(
     const p = await prepareUpsert(s, asked as OpInput<'upsert'>);
     return p.dry ?? routeWrite(s, p.real, p.mode, p.req, p.created);
   },
-  ' Whole file: {delete_file: true}, {move_to: path}. Under review (default): a proposal; see proposal_status.',
+  ' Under review (default): a proposal; see proposal_status.',
   AgentUpsertInput as unknown as (typeof operations)['upsert']['input'],
 );
 
@@ -522,13 +522,14 @@ async function routeFileOp(s: AgentSession, mode: 'auto' | 'review', name: 'dele
     };
   }
   const p = await proposeFileOp(s.policy.root, s.actor, call);
-  const { proposal: _record, ...answer } = p;
+  // The agent's answer names the change as applied ones do (op), the proposal keeps file_op.
+  const { proposal: _record, file_op: op, ...answer } = p;
   const preview = await agentPreview(s, call.path, p.preview, false);
   return {
     output: {
       applied: false,
       policy: 'review' as const,
-      ...redactStrings(s.rules, { ...answer, actor: p.proposal.actor, preview }),
+      ...redactStrings(s.rules, { ...answer, op, actor: p.proposal.actor, preview }),
       next: 'a person reviews it; call proposal_status with wait_ms to wait for the decision',
     },
     audit: { ...audit, reason: `${name}: proposal ${p.proposal_id}${call.to ? ` (to ${call.to})` : ''}` },

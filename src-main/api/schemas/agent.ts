@@ -89,7 +89,6 @@ export const AgentUpsertOutput = UpsertOutput.partial().extend({
   preconditions: z.looseObject({ checked: z.array(z.string()) }).optional(),
   op: z.enum(['delete', 'move']).optional(),
   to: z.string().optional(),
-  file_op: z.enum(['delete', 'move']).optional(),
 });
 export type AgentUpsertOutput = z.infer<typeof AgentUpsertOutput>;
 
