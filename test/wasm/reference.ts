@@ -116,6 +116,40 @@ export function utf8FirstInvalid(bytes: Uint8Array, final = true): { firstInvali
   return { firstInvalid: -1, pending: 0 };
 }
 
+/** Length of the maximal subpart of an ill-formed sequence at i (Unicode 3.9): the lead and the continuation bytes still allowed after it. */
+function maximalSubpartAt(bytes: Uint8Array, i: number, end: number): number {
+  let n = 1;
+  while (i + n < end && sequenceAt(bytes, i, i + n + 1) < 0) n++;
+  return n;
+}
+
+/**
+ * What a streaming UTF-8 counter reports over `bytes`: the first ill-formed offset
+ * (as utf8FirstInvalid), the number of ill-formed sequences as maximal subparts
+ * (what WHATWG and Python decoders turn into one U+FFFD each), the valid
+ * characters of 2-4 bytes, and (with `final` false) the length of a valid but
+ * truncated sequence at the end, which is then neither valid nor invalid yet.
+ */
+export function utf8Counts(bytes: Uint8Array, final = true): { firstInvalid: number; invalid: number; multibyte: number; pending: number } {
+  let firstInvalid = -1;
+  let invalid = 0;
+  let multibyte = 0;
+  let i = 0;
+  while (i < bytes.length) {
+    const n = sequenceAt(bytes, i, bytes.length);
+    if (n > 0) {
+      if (n > 1) multibyte++;
+      i += n;
+      continue;
+    }
+    if (n < 0 && !final) return { firstInvalid, invalid, multibyte, pending: -n };
+    if (firstInvalid < 0) firstInvalid = i;
+    invalid++;
+    i += n < 0 ? -n : maximalSubpartAt(bytes, i, bytes.length);
+  }
+  return { firstInvalid, invalid, multibyte, pending: 0 };
+}
+
 // UTF-16: units at even offsets from `start`; `be` is the byte order.
 
 export function unitAt(bytes: Uint8Array, i: number, be: boolean): number {
