@@ -17,7 +17,7 @@ import { closeSync, readSync } from 'node:fs';
 import { BlockTable, blockCount } from './block-table.ts';
 import { FolioError } from '../errors.ts';
 import { edgeHashes, EDGE_BYTES, openForRead, statRegularFile, type FileIdentity } from './identity.ts';
-import { BLOCK_SIZE, CHUNK_SIZE, textKernels, type TextKernels } from '../kernels/kernels.mjs';
+import { BLOCK_SIZE, CHUNK_SIZE, textKernels, type TextKernels, type Utf8Counts } from '../kernels/kernels.mjs';
 import { scanRange } from './index-worker.mjs';
 import { localKernels } from '../kernels/local-kernels.ts';
 import { bomLengthOf, layoutOf, LAYOUT_SAMPLE_BYTES, type TextLayout } from './layout.ts';
@@ -34,6 +34,12 @@ export interface IndexFacts {
   firstInvalid: number | null;
   /** bytes at the end of the indexed prefix that may be an incomplete UTF-8 sequence (0 when complete) */
   pendingUtf8: number;
+  /**
+   * UTF-8 evidence over the whole file, once indexed (null in UTF-16 layouts):
+   * ill-formed sequences (each one U+FFFD when decoded, as WHATWG and Python
+   * decoders do) and valid characters of 2-4 bytes. The encoding is decided from these.
+   */
+  utf8: Utf8Counts | null;
 }
 
 export interface IndexState {
@@ -322,15 +328,28 @@ export class LineIndex {
     // A head shorter than the layout sample may read differently once it grows.
     if (old.size < LAYOUT_SAMPLE_BYTES && layoutOfFile(this.path, now.size) !== this.layout) return 'rebuild';
 
-    // Rescan from the start of the last (partial) block so per-block counts stay whole.
-    const b0 = Math.floor(old.size / BLOCK_SIZE);
-    const from = b0 * BLOCK_SIZE;
     const k = this.kernels();
     const fd = openForRead(this.path);
     try {
+      // UTF-8 validation goes on from where the old end left it: a sequence cut by
+      // the old end (counted then as one ill-formed sequence) may be whole now.
+      const utf8Start = this.layout === 'utf-8' ? old.size - pendingUtf8At(fd, old.size) : old.size;
+      // Rescan from the start of that (partial) block so per-block counts stay whole.
+      const b0 = Math.floor(utf8Start / BLOCK_SIZE);
+      const from = b0 * BLOCK_SIZE;
       const overlap = this.styleOf(k, fd, from, old.size);
       const counts = new Uint32Array(blockCount(now.size) - b0);
-      const r = scanRange({ kernels: localKernels(), layout: this.layout, fd, start: from, end: now.size, isLast: true, counts, firstBlock: b0 });
+      const r = scanRange({
+        kernels: localKernels(),
+        layout: this.layout,
+        fd,
+        start: from,
+        end: now.size,
+        isLast: true,
+        ...(this.layout === 'utf-8' ? { utf8Start } : {}),
+        counts,
+        firstBlock: b0,
+      });
       const base = this.linesBeforeBlock(b0);
       const newBlocks = blockCount(now.size);
       let lines = base;
@@ -339,12 +358,16 @@ export class LineIndex {
         if (b + 1 >= this.table.knownBlocks) this.table.push(lines);
       }
       this.newlines = base + r.newlines;
+      const was = this.facts;
+      const cutAtOldEnd = utf8Start < old.size ? 1 : 0;
+      // Errors before where validation restarted stand (UTF-16 restarts at the block).
+      const kept = this.layout === 'utf-8' ? utf8Start : from;
       this.facts = {
-        cr: this.facts.cr - overlap.cr + r.cr,
-        crlf: this.facts.crlf - overlap.crlf + r.crlf,
-        firstInvalid:
-          this.facts.firstInvalid !== null && this.facts.firstInvalid < from ? this.facts.firstInvalid : r.firstInvalid >= 0 ? r.firstInvalid : null,
+        cr: was.cr - overlap.cr + r.cr,
+        crlf: was.crlf - overlap.crlf + r.crlf,
+        firstInvalid: was.firstInvalid !== null && was.firstInvalid < kept ? was.firstInvalid : r.firstInvalid >= 0 ? r.firstInvalid : null,
         pendingUtf8: 0,
+        utf8: was.utf8 && { invalid: was.utf8.invalid - cutAtOldEnd + r.invalid, multibyte: was.utf8.multibyte + r.multibyte },
       };
       this.lastUnit = lastUnitOf(fd, now.size, this.layout);
       if (old.size < 3) this.firstBytes = firstBytesOf(fd, now.size);
@@ -366,6 +389,16 @@ export class LineIndex {
     const got = readSync(fd, k.input, 0, to - from, from);
     return k.countNewlineStyle(0, got, prevIsCR);
   }
+}
+
+/** Bytes of a valid but incomplete UTF-8 sequence ending the first `size` bytes of the file (0..3). */
+function pendingUtf8At(fd: number, size: number): number {
+  const k = localKernels();
+  const n = Math.min(3, size);
+  readSync(fd, k.input, 0, n, size - n);
+  const s = k.utf8Stream();
+  s.feed(n);
+  return s.pending();
 }
 
 /** The last code unit of the file (`unit` bytes, in the layout's order for UTF-16; see textKernels), or -1. */
