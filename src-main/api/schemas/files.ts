@@ -22,7 +22,12 @@ export const FileInfo = z.object({
   bom: z.boolean().describe('The file starts with a byte-order mark.'),
   newline_style: NewlineStyle,
   final_newline: z.boolean(),
-  utf8: z.object({ valid: z.boolean(), first_invalid_offset: z.number().int().nullable() }),
+  utf8: z.object({
+    valid: z.boolean(),
+    first_invalid_offset: z.number().int().nullable(),
+    invalid_sequences: z.number().int().nullable().describe('Ill-formed UTF-8 sequences in the whole file (each reads as one U+FFFD); null for UTF-16.'),
+    multibyte_chars: z.number().int().nullable().describe('Valid UTF-8 characters of 2-4 bytes in the whole file; null for UTF-16.'),
+  }),
   binary: z.object({
     is_binary: z.boolean(),
     type: z.string().nullable().describe('Detected type (MIME) when known.'),

@@ -17,7 +17,12 @@ export interface FileInfoResult {
   bom: boolean;
   newlineStyle: NewlineStyle;
   finalNewline: boolean;
-  utf8: { valid: boolean; firstInvalidOffset: number | null };
+  /**
+   * Validity of the text (UTF-8, or UTF-16 in a UTF-16 layout), and in the UTF-8
+   * layout the whole-file counts the encoding verdict is made from: ill-formed
+   * sequences (each one U+FFFD in a read) and valid multi-byte characters.
+   */
+  utf8: { valid: boolean; firstInvalidOffset: number | null; invalidSequences: number | null; multibyteChars: number | null };
   binary: { isBinary: boolean; type: string | null; ext: string | null; reason: string };
   index: { memoryBytes: number; blocks: number; buildMs: number; fromCache: boolean };
 }
@@ -40,7 +45,12 @@ export async function fileInfo(path: string, opts: OpenOptions = {}): Promise<Fi
     bom: index.bom,
     newlineStyle: index.newlineStyle,
     finalNewline: index.finalNewline,
-    utf8: { valid, firstInvalidOffset: index.facts.firstInvalid },
+    utf8: {
+      valid,
+      firstInvalidOffset: index.facts.firstInvalid,
+      invalidSequences: index.facts.utf8?.invalid ?? null,
+      multibyteChars: index.facts.utf8?.multibyte ?? null,
+    },
     binary: { isBinary: verdict.isBinary, type: verdict.type, ext: verdict.ext, reason: verdict.reason },
     index: { memoryBytes: index.memoryBytes, blocks: index.blocks, buildMs: index.buildMs, fromCache: index.fromCache },
   };
