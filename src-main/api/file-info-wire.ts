@@ -18,6 +18,7 @@ export function fileInfoWireOf(r: FileInfoResult): FileInfo {
     ...(r.encodingConfidence !== undefined ? { encoding_confidence: r.encodingConfidence } : {}),
     bom: r.bom,
     newline_style: r.newlineStyle,
+    newline_counts: { lf: r.newlineCounts.lf, crlf: r.newlineCounts.crlf, cr: r.newlineCounts.cr },
     final_newline: r.finalNewline,
     utf8: {
       valid: r.utf8.valid,

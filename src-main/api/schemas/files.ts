@@ -20,7 +20,10 @@ export const FileInfo = z.object({
     ),
   encoding_confidence: z.number().min(0).max(1).optional().describe('Confidence (0..1) of a detected legacy encoding.'),
   bom: z.boolean().describe('The file starts with a byte-order mark.'),
-  newline_style: NewlineStyle,
+  newline_style: NewlineStyle.describe('The dominant line ending (see newline_counts); inserted text follows it. mixed: as many LF as CRLF.'),
+  newline_counts: z
+    .object({ lf: z.number().int(), crlf: z.number().int(), cr: z.number().int() })
+    .describe('Line endings by kind: LF alone, CR LF, and CR not followed by LF.'),
   final_newline: z.boolean(),
   utf8: z.object({
     valid: z.boolean(),

@@ -21,7 +21,10 @@ export function formatInfo(info: OpOutput<'file_info'>): string {
     ['size', `${bytesHuman(info.size)} (${count(info.size)} bytes)`],
     ['lines', `${count(info.lines)} (${count(info.newlines)} newlines)`],
     ['encoding', info.encoding + (info.bom ? ' with BOM' : '')],
-    ['newline style', info.newline_style],
+    [
+      'newline style',
+      `${info.newline_style} (${count(info.newline_counts.lf)} LF, ${count(info.newline_counts.crlf)} CRLF, ${count(info.newline_counts.cr)} lone CR)`,
+    ],
     ['final newline', yes(info.final_newline)],
     ['utf-8', utf8Line(info.utf8)],
     ['binary', info.binary.is_binary ? `yes: ${info.binary.type ?? 'unknown type'} (${info.binary.reason})` : `no (${info.binary.reason})`],

@@ -22,8 +22,17 @@ import { scanRange } from './index-worker.mjs';
 import { localKernels } from '../kernels/local-kernels.ts';
 import { bomLengthOf, layoutOf, LAYOUT_SAMPLE_BYTES, type TextLayout } from './layout.ts';
 
-/** How lines end: by '\n', '\r\n', '\r' alone, a mix, or no line break at all. */
+/** How lines end: by '\n', '\r\n', '\r' alone (whichever dominates), an even mix of LF and CRLF, or no line break at all. */
 export type NewlineStyle = 'none' | 'lf' | 'crlf' | 'cr' | 'mixed';
+
+export interface NewlineCounts {
+  /** '\n' not preceded by '\r' */
+  lf: number;
+  /** '\r\n' pairs */
+  crlf: number;
+  /** '\r' not followed by '\n' */
+  cr: number;
+}
 
 export interface IndexFacts {
   /** CR units ('\r' bytes, or 0x000D units of UTF-16) */
@@ -125,14 +134,23 @@ export class LineIndex {
     this.requireComplete('lineCount');
     return this.newlines + (this.size > 0 && !this.finalNewline ? 1 : 0);
   }
-  get newlineStyle(): NewlineStyle {
+  /** Line endings by kind: '\n' alone, '\r\n', and '\r' not followed by '\n' (units in UTF-16). */
+  get newlineCounts(): NewlineCounts {
     const { cr, crlf } = this.facts;
-    const lf = this.newlines - crlf;
-    const loneCr = cr - crlf;
-    if (this.newlines === 0 && cr === 0) return 'none';
-    if (lf === 0 && loneCr === 0) return 'crlf';
-    if (crlf === 0 && loneCr === 0) return 'lf';
-    if (this.newlines === 0) return 'cr';
+    return { lf: this.newlines - crlf, crlf, cr: cr - crlf };
+  }
+  /**
+   * The dominant line ending, so that one stray '\r' (`two\r\r\n`) does not make
+   * a CRLF file 'mixed': 'crlf' or 'lf', whichever ends more lines; 'cr' when lone
+   * CRs outnumber both (or the file has no '\n'); 'mixed' only for a tie between
+   * LF and CRLF; 'none' without any.
+   */
+  get newlineStyle(): NewlineStyle {
+    const { lf, crlf, cr } = this.newlineCounts;
+    if (this.newlines === 0) return cr > 0 ? 'cr' : 'none';
+    if (cr > lf && cr > crlf) return 'cr';
+    if (crlf > lf) return 'crlf';
+    if (lf > crlf) return 'lf';
     return 'mixed';
   }
 

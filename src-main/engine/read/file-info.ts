@@ -3,7 +3,7 @@ import { sniffBinary } from '../text/binary-sniff.ts';
 import { encodingOf, type Encoding } from '../text/encoding-detect.ts';
 import { etagOf } from '../index/identity.ts';
 import { openIndex, type OpenOptions } from '../index/store.ts';
-import type { NewlineStyle } from '../index/line-index.ts';
+import type { NewlineCounts, NewlineStyle } from '../index/line-index.ts';
 
 export interface FileInfoResult {
   path: string;
@@ -16,6 +16,8 @@ export interface FileInfoResult {
   encodingConfidence?: number;
   bom: boolean;
   newlineStyle: NewlineStyle;
+  /** line endings by kind; newlineStyle is the dominant one */
+  newlineCounts: NewlineCounts;
   finalNewline: boolean;
   /**
    * Validity of the text (UTF-8, or UTF-16 in a UTF-16 layout), and in the UTF-8
@@ -44,6 +46,7 @@ export async function fileInfo(path: string, opts: OpenOptions = {}): Promise<Fi
     ...(enc.confidence !== undefined ? { encodingConfidence: enc.confidence } : {}),
     bom: index.bom,
     newlineStyle: index.newlineStyle,
+    newlineCounts: index.newlineCounts,
     finalNewline: index.finalNewline,
     utf8: {
       valid,
