@@ -72,6 +72,20 @@ export function lineEndAfter(bytes: Uint8Array, pos: number, end: number): numbe
   return -1;
 }
 
+/** Bytes of [start, end) that start a character (not 10xxxxxx). */
+export function countChars(bytes: Uint8Array, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) if (!isContinuation(bytes[i])) n++;
+  return n;
+}
+
+/** Offset of the n-th (1-based) byte of [start, end) that starts a character, or -1. */
+export function findNthChar(bytes: Uint8Array, start: number, end: number, n: number): number {
+  let seen = 0;
+  for (let i = start; i < end; i++) if (!isContinuation(bytes[i]) && ++seen === n) return i;
+  return -1;
+}
+
 /**
  * Decode one UTF-8 sequence at i (Unicode Table 3-7). Returns its length, 0 if
  * the bytes at i can never start a well-formed sequence, or -k if the k bytes up

@@ -93,6 +93,10 @@ export interface Kernels {
   lineEndAfter(pos: number, end: number): number;
   /** A fresh streaming UTF-8 validator (and counter) working on this instance's input window. */
   utf8Stream(): Utf8CountingStream;
+  /** Bytes of input[start..end) that start a character (not 10xxxxxx): the code points of valid UTF-8. */
+  countChars(start: number, end: number): number;
+  /** Offset in input of the n-th (1-based) byte of input[start..end) that starts a character, or -1 if there are fewer. */
+  findNthChar(start: number, end: number, n: number): number;
   /**
    * scanLines for UTF-16: LF units per block, CR units, CR LF unit pairs of
    * input[0..len) (an odd last byte is ignored); prevIsCR: the unit before input[0] was CR.

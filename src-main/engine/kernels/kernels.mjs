@@ -45,6 +45,8 @@ const MAX_BLOCKS = CHUNK_SIZE / BLOCK_SIZE;
  * @property {(start: number, pos: number) => number} lineStartBefore
  * @property {(pos: number, end: number) => number} lineEndAfter
  * @property {(pending: number, len: number) => number} utf8Scan
+ * @property {(start: number, end: number) => number} countChars
+ * @property {(start: number, end: number, n: number) => number} findNthChar
  * @property {(len: number, be: number) => number} countLinesAndCR16
  * @property {(start: number, end: number, be: number) => number} countNewlines16
  * @property {(start: number, end: number, n: number, be: number) => number} findNthNewline16
@@ -307,6 +309,16 @@ export function loadKernels(module = kernelModule()) {
       return wasm.lineEndAfter(pos, end);
     },
     utf8Stream,
+    countChars(start, end) {
+      checkRange(start, end);
+      return wasm.countChars(start, end) >>> 0;
+    },
+    findNthChar(start, end, n) {
+      checkRange(start, end);
+      if (!(n >= 1)) return -1;
+      if (n > end - start) return -1;
+      return wasm.findNthChar(start, end, n);
+    },
     scanLines16(len, out, outOffset, prevIsCR, be) {
       checkRange(0, len);
       const even = len - (len % 2);
