@@ -20,16 +20,14 @@ export const FileInfo = z.object({
     ),
   encoding_confidence: z.number().min(0).max(1).optional().describe('Confidence (0..1) of a detected legacy encoding.'),
   bom: z.boolean().describe('The file starts with a byte-order mark.'),
-  newline_style: NewlineStyle.describe('The dominant line ending (see newline_counts); inserted text follows it. mixed: as many LF as CRLF.'),
-  newline_counts: z
-    .object({ lf: z.number().int(), crlf: z.number().int(), cr: z.number().int() })
-    .describe('Line endings by kind: LF alone, CR LF, and CR not followed by LF.'),
+  newline_style: NewlineStyle.describe('The dominant line ending; inserted text follows it.'),
+  newline_counts: z.object({ lf: z.number().int(), crlf: z.number().int(), cr: z.number().int() }).describe('LF alone, CR LF, CR alone.'),
   final_newline: z.boolean(),
   utf8: z.object({
     valid: z.boolean(),
     first_invalid_offset: z.number().int().nullable(),
-    invalid_sequences: z.number().int().nullable().describe('Ill-formed UTF-8 sequences in the whole file (each reads as one U+FFFD); null for UTF-16.'),
-    multibyte_chars: z.number().int().nullable().describe('Valid UTF-8 characters of 2-4 bytes in the whole file; null for UTF-16.'),
+    invalid_sequences: z.number().int().nullable().describe('Whole file: ill-formed sequences (one U+FFFD each).'),
+    multibyte_chars: z.number().int().nullable().describe('Whole file: valid 2-4 byte characters.'),
   }),
   binary: z.object({
     is_binary: z.boolean(),
