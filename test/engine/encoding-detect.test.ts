@@ -126,6 +126,8 @@ describe('encoding verdict from whole-file evidence', () => {
         for (const needle of ['中文', 'é', 'alloc']) {
           const s = await searchPath(p, { pattern: needle, countOnly: true });
           expect(s.count, needle).toBe(grepCount(p, needle));
+          expect(s.encoding).toBe(expected);
+          expect(s.invalidUtf8).toEqual(py.first === null ? undefined : { invalidSequences: py.invalid, firstOffset: py.first });
         }
       }),
       { numRuns: 40, seed: 1616 },
