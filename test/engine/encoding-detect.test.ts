@@ -7,7 +7,7 @@
  * multi-byte characters outnumber ill-formed sequences), Latin-1 text, Shift_JIS text.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fileInfo } from '../../src-main/engine/read/file-info.ts';
@@ -15,6 +15,7 @@ import { read } from '../../src-main/engine/read/read.ts';
 import { searchPath } from '../../src-main/engine/search/search-path.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { prng } from '../fixtures/generate.ts';
+import { textBytes } from '../wasm/arbitraries.ts';
 
 const tmp = engineTempDir();
 let n = 0;
@@ -204,6 +205,33 @@ describe('encoding verdict from whole-file evidence', () => {
       }),
       { numRuns: 25, seed: 1618 },
     );
+  });
+
+  it('random invalid files: never a legacy encoding when valid multi-byte characters (U+FFFD written in the file too) outnumber ill-formed sequences, nor with more than 1 per 2', async () => {
+    // Words in UTF-8, U+FFFD written as UTF-8 (a valid character, not an error), Latin-1 words, random text pieces.
+    const token = fc.oneof(
+      fc.constantFrom('café ', 'naïve ', 'Grüße ', '中文 ', 'the ', 'and ', 'log ', '\n'),
+      fc.constantFrom('\uFFFD', '\uFFFD\uFFFD '),
+      fc.constantFrom('caf\xe9 ', 'na\xefve ', 'Gr\xfc\xdfe ', '\xe0 ', 'cr\xe8me '),
+    );
+    const tokens = fc
+      .array(token, { minLength: 20, maxLength: 600 })
+      .map((ts) => Buffer.concat(ts.map((t) => (/^[\x00-\xff]*$/.test(t) && /[\x80-\xff]/.test(t) ? Buffer.from(t, 'latin1') : Buffer.from(t)))));
+    const seen = new Set<string>();
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(tokens, textBytes(400)), async (bytes) => {
+        const p = file(Buffer.concat([Buffer.from('# random\n'), bytes]));
+        const info = await fileInfo(p);
+        if (info.utf8.valid || info.encoding === 'binary') return;
+        const py = python(readFileSync(p));
+        expect(info.utf8).toMatchObject({ invalidSequences: py.invalid, multibyteChars: py.multibyte });
+        seen.add(py.multibyte > py.invalid ? 'more valid' : 'more invalid');
+        if (py.multibyte > py.invalid) expect(info.encoding).toBe('utf-8');
+        else if (info.encoding !== 'unknown') expect(py.multibyte * 2).toBeLessThanOrEqual(py.invalid);
+      }),
+      { numRuns: 150, seed: 1619 },
+    );
+    expect([...seen].sort()).toEqual(['more invalid', 'more valid']);
   });
 
   it('a short file with a few UTF-8 characters and one invalid sequence is UTF-8, and reads report the bad byte', async () => {
