@@ -210,13 +210,11 @@ describe('encoding verdict from whole-file evidence', () => {
   it('random invalid files: never a legacy encoding when valid multi-byte characters (U+FFFD written in the file too) outnumber ill-formed sequences, nor with more than 1 per 2', async () => {
     // Words in UTF-8, U+FFFD written as UTF-8 (a valid character, not an error), Latin-1 words, random text pieces.
     const token = fc.oneof(
-      fc.constantFrom('café ', 'naïve ', 'Grüße ', '中文 ', 'the ', 'and ', 'log ', '\n'),
-      fc.constantFrom('\uFFFD', '\uFFFD\uFFFD '),
-      fc.constantFrom('caf\xe9 ', 'na\xefve ', 'Gr\xfc\xdfe ', '\xe0 ', 'cr\xe8me '),
+      fc.constantFrom('café ', 'naïve ', 'Grüße ', '中文 ', 'the ', 'and ', 'log ', '\n').map((t) => Buffer.from(t)),
+      fc.constantFrom('\uFFFD', '\uFFFD\uFFFD ').map((t) => Buffer.from(t)),
+      fc.constantFrom('café ', 'naïve ', 'Grüße ', 'à ', 'crème ').map((t) => Buffer.from(t, 'latin1')),
     );
-    const tokens = fc
-      .array(token, { minLength: 20, maxLength: 600 })
-      .map((ts) => Buffer.concat(ts.map((t) => (/^[\x00-\xff]*$/.test(t) && /[\x80-\xff]/.test(t) ? Buffer.from(t, 'latin1') : Buffer.from(t)))));
+    const tokens = fc.array(token, { minLength: 20, maxLength: 600 }).map((ts) => Buffer.concat(ts));
     const seen = new Set<string>();
     await fc.assert(
       fc.asyncProperty(fc.oneof(tokens, textBytes(400)), async (bytes) => {
