@@ -7,5 +7,6 @@ export { inputPtr, blockCountsPtr, resultsPtr, layoutEnd } from './layout';
 export { countNewlinesPerBlock, countLinesAndCR, countNewlines, findNthNewline, countNewlineStyle } from './newlines';
 export { sniff } from './sniff';
 export { snapBackToCodepoint, snapForwardToCodepoint, lineStartBefore, lineEndAfter } from './boundaries';
-export { utf8Feed, utf8Pending } from './utf8';
+export { utf8Scan } from './utf8';
 export { countLinesAndCR16, countNewlines16, findNthNewline16, countNewlineStyle16, utf16Validate } from './utf16';
+export { countChars, findNthChar } from './chars';

@@ -16,7 +16,7 @@ const PADDING: usize = 64;
 export const INPUT: usize = (__heap_base + GUARD + 63) & ~(<usize>63);
 /** One u32 newline count per block of the window (CHUNK_SIZE / BLOCK_SIZE = 4). */
 export const BLOCK_COUNTS: usize = INPUT + CHUNK_SIZE + PADDING;
-/** Two u32 results of kernels that produce a pair (CR/CRLF, NUL/control). */
+/** u32 results of kernels that produce more than one (CR/CRLF, NUL/control, UTF-8 counts). */
 export const RESULTS: usize = BLOCK_COUNTS + 16;
 const LAYOUT_END: usize = RESULTS + 48;
 

@@ -18,8 +18,14 @@ export function fileInfoWireOf(r: FileInfoResult): FileInfo {
     ...(r.encodingConfidence !== undefined ? { encoding_confidence: r.encodingConfidence } : {}),
     bom: r.bom,
     newline_style: r.newlineStyle,
+    newline_counts: { lf: r.newlineCounts.lf, crlf: r.newlineCounts.crlf, cr: r.newlineCounts.cr },
     final_newline: r.finalNewline,
-    utf8: { valid: r.utf8.valid, first_invalid_offset: r.utf8.firstInvalidOffset },
+    utf8: {
+      valid: r.utf8.valid,
+      first_invalid_offset: r.utf8.firstInvalidOffset,
+      invalid_sequences: r.utf8.invalidSequences,
+      multibyte_chars: r.utf8.multibyteChars,
+    },
     binary: { is_binary: r.binary.isBinary, type: r.binary.type, ext: r.binary.ext, reason: r.binary.reason },
     index: { memory_bytes: r.index.memoryBytes, blocks: r.index.blocks, build_ms: r.index.buildMs, from_cache: r.index.fromCache },
   };

@@ -63,6 +63,9 @@ export function readWireOf(r: ReadAnswer, addressing: ReadAddressing = {}): Read
   if (r.page !== undefined) out.page = r.page;
   if (r.nextPage !== undefined) out.next_page = r.nextPage;
   if (r.chars !== undefined) out.chars = r.chars;
+  if (r.startsMidLine !== undefined) out.starts_mid_line = r.startsMidLine;
+  if (r.endsMidLine !== undefined) out.ends_mid_line = r.endsMidLine;
+  if (r.overBudget) out.over_budget = true;
   if (addressing.section) out.section = addressing.section;
   if (addressing.json) out.json = addressing.json;
   if (addressing.tokens) out.tokens = addressing.tokens;

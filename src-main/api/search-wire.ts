@@ -14,6 +14,8 @@ export function searchWireOf(r: SearchAnswer): SearchOutput {
     path: r.path,
     version: r.version,
     total_lines: r.totalLines,
+    encoding: r.encoding,
+    ...(r.invalidUtf8 ? { invalid_utf8: { invalid_sequences: r.invalidUtf8.invalidSequences, first_offset: r.invalidUtf8.firstOffset } } : {}),
     matches: r.matches.map((m) => ({ line: m.line, byte_offset: m.byteOffset, column: m.column, text: m.text, text_truncated: m.textTruncated })),
     count: r.count,
     truncated: r.truncated,

@@ -76,7 +76,8 @@ describe('folio info', () => {
     expect(r.stdout).toMatch(/^path:\s+.*human\.txt$/m);
     expect(r.stdout).toMatch(/^lines:\s+2 \(2 newlines\)$/m);
     expect(r.stdout).toMatch(/^encoding:\s+utf-8$/m);
-    expect(r.stdout).toMatch(/^utf-8:\s+valid$/m);
+    expect(r.stdout).toMatch(/^utf-8:\s+valid, 1 multi-byte character$/m);
+    expect(r.stdout).toMatch(/^newline style:\s+lf \(2 LF, 0 CRLF, 0 lone CR\)$/m);
   });
 
   it('a typed error exits 1: one JSON object with --json, one stderr line without', () => {

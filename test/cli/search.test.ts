@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir, writeLogFile } from '../fixtures/generate.ts';
+import { prng, tempDir, writeLogFile } from '../fixtures/generate.ts';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -34,6 +34,39 @@ describe('folio search', () => {
     const grepN = spawnSync('grep', ['-nE', 'auth.*timeout', log], { encoding: 'utf8' }).stdout.split('\n').slice(0, 3);
     expect(human.slice(0, 3)).toEqual(grepN);
     expect(human[3]).toMatch(/^-- 3 matching lines shown \(cap reached\); continue with --start-byte \d+$/);
+  });
+
+  it('a UTF-8 source concatenation with an embedded GIF is searched as UTF-8: --count equals grep -c for CJK and accents', () => {
+    // Source files cat'ed together, one of them a GIF (NUL bytes, well past the sniffed head).
+    const rand = prng(16);
+    const files: Buffer[] = [];
+    for (let f = 0; f < 40; f++) {
+      const lines = Array.from({ length: 400 }, (_, i) => {
+        if (rand() < 0.013) return `\t// 中文注释：读取文件的函数 ${i}`;
+        if (rand() < 0.012) return `\tname = "José Müller" # ${i}`;
+        return `\tdef handler_${f}_${i}(self, request, *args): return ${Math.floor(rand() * 1000)}`;
+      });
+      files.push(Buffer.from(lines.join('\n') + '\n'));
+      if (f === 25)
+        files.push(
+          Buffer.concat([
+            Buffer.from('GIF89a\x10\x00\x10\x00\xf7\x00\x00', 'latin1'),
+            Buffer.from(Array.from({ length: 2000 }, () => Math.floor(rand() * 256))),
+          ]),
+        );
+    }
+    const file = tmp.path('concat.txt');
+    writeFileSync(file, Buffer.concat(files));
+    const grepC = (needle: string) => Number(spawnSync('grep', ['-a', '-c', '-F', needle, file], { encoding: 'utf8' }).stdout.trim());
+    expect(grepC('中文')).toBeGreaterThan(100);
+    const info = JSON.parse(folio(['info', file, '--json']).stdout);
+    expect(info).toMatchObject({ encoding: 'utf-8', binary: { is_binary: false }, utf8: { valid: false } });
+    expect(info.utf8.multibyte_chars).toBeGreaterThan(info.utf8.invalid_sequences);
+    for (const needle of ['中文', 'é', 'ü', 'handler_3_']) {
+      expect(folio(['search', file, needle, '--count']).stdout.trim(), needle).toBe(String(grepC(needle)));
+    }
+    const hit = JSON.parse(folio(['search', file, '中文', '--max', '1', '--json']).stdout).matches[0];
+    expect(hit.text).toContain('中文注释：读取文件的函数');
   });
 
   it('a bad regex is a typed error (exit 1); a missing argument is a usage error (exit 2)', () => {

@@ -8,7 +8,7 @@ import { BLOCK_SIZE } from '../../src-main/engine/kernels/kernels.mjs';
 import type { LineIndex } from '../../src-main/engine/index/line-index.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { writeLogFile } from '../fixtures/generate.ts';
-import { newlineOffsets, validUpTo } from '../fixtures/oracles.ts';
+import { decoderUtf8Counts, newlineOffsets, validUpTo } from '../fixtures/oracles.ts';
 
 const tmp = engineTempDir();
 
@@ -38,6 +38,7 @@ function expectMatchesBuffer(index: LineIndex, buf: Buffer): void {
     expect(index.lineAt(off)).toBe(line);
   }
   expect(index.facts.firstInvalid).toBe(validUpTo(buf));
+  expect(index.facts.utf8).toEqual(decoderUtf8Counts(buf));
 }
 
 /** Random text with long and short lines, CR, CRLF, multi-byte and (optionally) invalid bytes. */
@@ -120,6 +121,7 @@ describe('LineIndex answers like a plain scan', () => {
         writeFileSync(file, buf);
         const index = await buildIndex(file, { threads: 2, smallFileBytes: 0 });
         expect(index.facts.firstInvalid, `seq ${seq.toString('hex')} shift ${shift}`).toBe(validUpTo(buf));
+        expect(index.facts.utf8, `seq ${seq.toString('hex')} shift ${shift}`).toEqual(decoderUtf8Counts(buf));
         expect(index.newlines).toBe(newlineOffsets(buf).length);
       }
     }
@@ -183,7 +185,22 @@ describe('LineIndex on growing and changing files', () => {
     const file = tmp.path('grow.log');
     writeLogFile(file, 3 * BLOCK_SIZE + 777, 11);
     const index = await buildIndex(file);
-    for (const extra of ['one more line\n', 'partial line without newline', ' finished\n', 'ü\r\n'.repeat(40_000)]) {
+    const cut = (hex: string) => Buffer.from(hex, 'hex');
+    // Appends that complete a character cut by the old end, break it, or follow an invalid byte.
+    for (const extra of [
+      'one more line\n',
+      'partial line without newline',
+      ' finished\n',
+      'ü\r\n'.repeat(40_000),
+      cut('e697'),
+      cut('a50a'),
+      cut('f09f'),
+      cut('41'),
+      cut('ff'),
+      cut('c3'),
+      cut('a9'),
+      cut('0a'),
+    ]) {
       appendFileSync(file, extra);
       expect(index.extend()).toBe('extended');
       const fresh = await buildIndex(file);

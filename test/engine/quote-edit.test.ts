@@ -170,13 +170,23 @@ describe('newline styles and encodings', () => {
     expect(again).toMatchObject({ start: 7, end: 18, startLine: 2, endLine: 3 });
   });
 
-  it('in a file of mixed endings the quote as sent is tried first, then its CRLF form', async () => {
+  it('in a file of mostly LF endings with some CRLF the quote as sent is tried first, then its CRLF form', async () => {
     const p = file('a\nb\r\nc\nd\n');
     const [crlf] = await resolve(p, [{ oldText: 'b\nc', newText: 'B\nC' }]);
     expect(crlf).toMatchObject({ start: 2, end: 6, startLine: 2, endLine: 3 });
     expect(Buffer.from(crlf!.content).toString()).toBe('B\r\nC');
     const [lf] = await resolve(p, [{ oldText: 'c\nd', newText: 'C\nD' }]);
     expect(lf).toMatchObject({ start: 5, end: 8 });
+    expect(Buffer.from(lf!.content).toString()).toBe('C\nD');
+  });
+
+  it('in a CRLF file with a few LF lines the CRLF form is tried first, then the quote as sent', async () => {
+    const p = file('a\r\nb\r\nc\nd\r\n');
+    const [crlf] = await resolve(p, [{ oldText: 'a\nb', newText: 'A\nB' }]);
+    expect(crlf).toMatchObject({ start: 0, end: 4 });
+    expect(Buffer.from(crlf!.content).toString()).toBe('A\r\nB');
+    const [lf] = await resolve(p, [{ oldText: 'c\nd', newText: 'C\nD' }]);
+    expect(lf).toMatchObject({ start: 6, end: 9 });
     expect(Buffer.from(lf!.content).toString()).toBe('C\nD');
   });
 

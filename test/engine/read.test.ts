@@ -171,11 +171,22 @@ describe('read modes on edge files', () => {
       next = w.nextStartByte!;
     }
     expect(joined).toBe(line + '\nnext line\n');
-    // A page of that line is its own page, shown cut.
+    // Pages cut the line at the budget and continue it, page after page, to its end.
     const pg = await read(p, { mode: 'page', page: 1 });
-    expect(pg.lineCut?.lineNo).toBe(1);
-    expect(pg.nextPage).toBe(2);
-    expect((await read(p, { mode: 'page', page: 2 })).content).toBe('next line\n');
+    expect(pg).toMatchObject({ chars: READ_LIMITS.defaultPageChars, startsMidLine: false, endsMidLine: true, nextPage: 2, truncated: true });
+    expect(pg.lineCut).toMatchObject({ lineNo: 1, startsMidLine: false, endsMidLine: true });
+    const pg2 = await read(p, { mode: 'page', page: 2 });
+    expect(pg2).toMatchObject({ startByte: pg.endByte, startLine: 1, startsMidLine: true, endsMidLine: true });
+    expect(pg2.lineCut).toMatchObject({ lineNo: 1, startsMidLine: true, endsMidLine: true });
+    let pages = '';
+    let last: ReadResult = pg;
+    for (let page = 1; page !== null; page = last.nextPage!) {
+      last = await read(p, { mode: 'page', page });
+      expect(last.chars).toBeLessThanOrEqual(READ_LIMITS.defaultPageChars);
+      pages += last.content;
+    }
+    expect(pages).toBe(line + '\nnext line\n');
+    expect(last).toMatchObject({ startsMidLine: true, endsMidLine: false, endLine: 2 });
   });
 
   it('a 0-byte exact range is empty; a 0-byte window is an invalid_range', async () => {
@@ -313,9 +324,19 @@ describe('read errors are typed', () => {
     const big = tmp.path('big.log');
     writeLogFile(big, READ_LIMITS.maxFullBytes + 1000, 3);
     await expect(read(big, { mode: 'full' })).rejects.toMatchObject({ code: 'too_large' });
-    const many = await read(big, { mode: 'page', page: 1, pageChars: 1_000_000 });
-    await expect(read(big, { mode: 'page', page: 99, pageChars: 1_000_000 })).rejects.toMatchObject({ code: 'beyond_end', details: { last_page: 9 } });
-    expect(many.nextPage).toBe(2);
+    // A budget over the cap: pages hold at most the cap in bytes (whole lines).
+    let lastPage = 1;
+    for (;;) {
+      const r = await read(big, { mode: 'page', page: lastPage, pageChars: 1_000_000 });
+      expect(Buffer.byteLength(r.content)).toBeLessThanOrEqual(READ_LIMITS.maxWindowBytes);
+      if (r.nextPage === null) break;
+      lastPage = r.nextPage!;
+    }
+    expect(lastPage).toBeGreaterThanOrEqual(Math.ceil((READ_LIMITS.maxFullBytes + 1000) / READ_LIMITS.maxWindowBytes));
+    await expect(read(big, { mode: 'page', page: lastPage + 1, pageChars: 1_000_000 })).rejects.toMatchObject({
+      code: 'beyond_end',
+      details: { last_page: lastPage },
+    });
   });
 
   it('an end past the last line is clamped, with a note', async () => {

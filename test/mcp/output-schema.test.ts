@@ -3,7 +3,7 @@
  * agent guard adds) and every answer's structuredContent validates against it with
  * ajv; the text block holds the same JSON. Real SDK client, real `folio mcp` child.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -106,6 +106,12 @@ describe('MCP tools declare and honour an outputSchema', () => {
     expect(ranges).toMatchObject({ content: '', total_lines: 30, redactions: 0 });
     expect((ranges.ranges as unknown[]).length).toBe(2);
     await callValid(review, 'read', { path: 'notes.txt', page: 1, page_chars: 40 });
+    const over = await callValid(review, 'read', { path: 'notes.txt', page: 1, page_chars: 3 });
+    expect(over).toMatchObject({ over_budget: true, starts_mid_line: false, ends_mid_line: false });
+    writeFileSync(join(ws, 'long.txt'), 'x'.repeat(300_000) + '\n'); // removed below: the list test names every file
+    const cut = await callValid(review, 'read', { path: 'long.txt', page: 2, page_chars: 100 });
+    expect(cut).toMatchObject({ starts_mid_line: true, ends_mid_line: true, line_cut: { line: 1 } });
+    rmSync(join(ws, 'long.txt'));
     await callValid(review, 'read', { path: 'notes.txt', start_byte: 3, end_byte: 12 });
     const secret = await callValid(review, 'read', { path: 'conf.txt', full: true, tokenizer: 'o200k_base' });
     expect(secret.redactions).toBe(1);

@@ -17,6 +17,7 @@ let mcp: McpSession;
 beforeAll(async () => {
   mkdirSync(ws, { recursive: true });
   writeFileSync(notes, TEXT);
+  writeFileSync(join(ws, 'wide.txt'), Array.from({ length: 4000 }, (_, i) => `${String(i).padStart(5, '0')} ${'w'.repeat(94)}\n`).join(''));
   mcp = await connectStdio(ws, { cacheDir, clientName: 'stdio-agent' });
 });
 afterAll(async () => {
@@ -68,6 +69,13 @@ describe('folio mcp (stdio)', () => {
     const exact = await mcp.call('read', { path: 'notes.txt', start_byte: 2, end_byte: 10 });
     expect(exact.body).toMatchObject({ mode: 'exact', content: TEXT.slice(2, 10), is_partial: true, file_size: TEXT.length });
 
+    // A budget over the 256 KiB cap: the page still holds at most the cap, in whole lines, and paging covers the file.
+    const wide = readFileSync(join(ws, 'wide.txt'), 'utf8');
+    const big = await mcp.call('read', { path: 'wide.txt', page: 1, page_chars: 300_000 });
+    expect(Buffer.byteLength(big.body.content)).toBeLessThanOrEqual(256 * 1024);
+    expect(big.body.content.endsWith('\n')).toBe(true);
+    const rest = await mcp.call('read', { path: 'wide.txt', page: 2, page_chars: 300_000 });
+    expect(big.body.content + rest.body.content).toBe(wide);
     const page = await mcp.call('read', { path: 'notes.txt', page: 2, page_chars: 100 });
     expect(page.body.mode).toBe('page');
     expect(page.body.content.length).toBeLessThanOrEqual(100);

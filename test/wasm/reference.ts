@@ -72,6 +72,20 @@ export function lineEndAfter(bytes: Uint8Array, pos: number, end: number): numbe
   return -1;
 }
 
+/** Bytes of [start, end) that start a character (not 10xxxxxx). */
+export function countChars(bytes: Uint8Array, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) if (!isContinuation(bytes[i])) n++;
+  return n;
+}
+
+/** Offset of the n-th (1-based) byte of [start, end) that starts a character, or -1. */
+export function findNthChar(bytes: Uint8Array, start: number, end: number, n: number): number {
+  let seen = 0;
+  for (let i = start; i < end; i++) if (!isContinuation(bytes[i]) && ++seen === n) return i;
+  return -1;
+}
+
 /**
  * Decode one UTF-8 sequence at i (Unicode Table 3-7). Returns its length, 0 if
  * the bytes at i can never start a well-formed sequence, or -k if the k bytes up
@@ -114,6 +128,40 @@ export function utf8FirstInvalid(bytes: Uint8Array, final = true): { firstInvali
     else return { firstInvalid: i, pending: 0 };
   }
   return { firstInvalid: -1, pending: 0 };
+}
+
+/** Length of the maximal subpart of an ill-formed sequence at i (Unicode 3.9): the lead and the continuation bytes still allowed after it. */
+function maximalSubpartAt(bytes: Uint8Array, i: number, end: number): number {
+  let n = 1;
+  while (i + n < end && sequenceAt(bytes, i, i + n + 1) < 0) n++;
+  return n;
+}
+
+/**
+ * What a streaming UTF-8 counter reports over `bytes`: the first ill-formed offset
+ * (as utf8FirstInvalid), the number of ill-formed sequences as maximal subparts
+ * (what WHATWG and Python decoders turn into one U+FFFD each), the valid
+ * characters of 2-4 bytes, and (with `final` false) the length of a valid but
+ * truncated sequence at the end, which is then neither valid nor invalid yet.
+ */
+export function utf8Counts(bytes: Uint8Array, final = true): { firstInvalid: number; invalid: number; multibyte: number; pending: number } {
+  let firstInvalid = -1;
+  let invalid = 0;
+  let multibyte = 0;
+  let i = 0;
+  while (i < bytes.length) {
+    const n = sequenceAt(bytes, i, bytes.length);
+    if (n > 0) {
+      if (n > 1) multibyte++;
+      i += n;
+      continue;
+    }
+    if (n < 0 && !final) return { firstInvalid, invalid, multibyte, pending: -n };
+    if (firstInvalid < 0) firstInvalid = i;
+    invalid++;
+    i += n < 0 ? -n : maximalSubpartAt(bytes, i, bytes.length);
+  }
+  return { firstInvalid, invalid, multibyte, pending: 0 };
 }
 
 // UTF-16: units at even offsets from `start`; `be` is the byte order.

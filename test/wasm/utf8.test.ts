@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { isUtf8 } from 'node:buffer';
+import { execFileSync } from 'node:child_process';
 import { BLOCK_SIZE, CHUNK_SIZE, type Kernels } from '../../src-main/engine/kernels/kernels.mjs';
 import * as ref from './reference.ts';
 import { INVALID_PIECES, VALID_PIECES, anyBytes, chunksAt, concat, kernelFixture, logText, splits, textBytes } from './arbitraries.ts';
@@ -10,8 +11,11 @@ const { kernels, place } = kernelFixture();
 interface StreamRun {
   /** finish() result */
   firstInvalid: number;
-  /** feed() result and pending() after each chunk */
-  steps: { fed: number; result: number; pending: number }[];
+  /** counts() after finish() */
+  invalid: number;
+  multibyte: number;
+  /** feed() result, pending() and counts() after each chunk */
+  steps: { fed: number; result: number; pending: number; invalid: number; multibyte: number }[];
 }
 
 /** Feed `chunks` one by one through the input window of `k`, then finish. */
@@ -21,9 +25,10 @@ function validateStream(chunks: Uint8Array[], k: Kernels = kernels): StreamRun {
   for (const chunk of chunks) {
     k.input.set(chunk, 0);
     const result = stream.feed(chunk.length);
-    steps.push({ fed: stream.position(), result, pending: stream.pending() });
+    steps.push({ fed: stream.position(), result, pending: stream.pending(), ...stream.counts() });
   }
-  return { firstInvalid: stream.finish(), steps };
+  const firstInvalid = stream.finish();
+  return { firstInvalid, ...stream.counts(), steps };
 }
 
 /** What each step must report: the reference on the prefix fed so far (a truncated tail is pending, not an error). */
@@ -31,9 +36,28 @@ function expectedSteps(bytes: Uint8Array, chunks: Uint8Array[]): StreamRun['step
   let fed = 0;
   return chunks.map((c) => {
     fed += c.length;
-    const r = ref.utf8FirstInvalid(bytes.subarray(0, fed), false);
-    return { fed, result: r.firstInvalid, pending: r.pending };
+    const r = ref.utf8Counts(bytes.subarray(0, fed), false);
+    return { fed, result: r.firstInvalid, pending: r.pending, invalid: r.invalid, multibyte: r.multibyte };
   });
+}
+
+/** The reference's final answer in a StreamRun's terms. */
+function expectedEnd(bytes: Uint8Array): Pick<StreamRun, 'firstInvalid' | 'invalid' | 'multibyte'> {
+  const r = ref.utf8Counts(bytes);
+  return { firstInvalid: r.firstInvalid, invalid: r.invalid, multibyte: r.multibyte };
+}
+
+/** U+FFFD a WHATWG decoder (Node's TextDecoder) inserts into `bytes`, and the characters of 2-4 bytes it decodes. */
+function decoderCounts(bytes: Uint8Array): { invalid: number; multibyte: number } {
+  const inFile = Buffer.from(bytes).toString('latin1').split('\xef\xbf\xbd').length - 1; // U+FFFD written in the file
+  let fffd = 0;
+  let nonAscii = 0;
+  for (const ch of new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)) {
+    if (ch === '\uFFFD') fffd++;
+    if (ch.codePointAt(0)! >= 0x80) nonAscii++;
+  }
+  const invalid = fffd - inFile;
+  return { invalid, multibyte: nonAscii - invalid };
 }
 
 /** Split into chunks no longer than the input window. */
@@ -47,7 +71,9 @@ describe('streaming UTF-8 validator', () => {
   it('reports the same first invalid offset as the scalar reference on arbitrary bytes and text', () => {
     fc.assert(
       fc.property(anyBytes(800), (bytes) => {
-        expect(validateStream([bytes]).firstInvalid).toBe(ref.utf8FirstInvalid(bytes).firstInvalid);
+        const run = validateStream([bytes]);
+        expect(run.firstInvalid).toBe(ref.utf8FirstInvalid(bytes).firstInvalid);
+        expect({ firstInvalid: run.firstInvalid, invalid: run.invalid, multibyte: run.multibyte }).toEqual(expectedEnd(bytes));
       }),
       { numRuns: 1000 },
     );
@@ -75,6 +101,7 @@ describe('streaming UTF-8 validator', () => {
         const run = validateStream(chunks);
         expect(run.steps).toEqual(expectedSteps(bytes, chunks));
         expect(run.firstInvalid).toBe(ref.utf8FirstInvalid(bytes).firstInvalid);
+        expect({ firstInvalid: run.firstInvalid, invalid: run.invalid, multibyte: run.multibyte }).toEqual(expectedEnd(bytes));
       }),
       { numRuns: 1000 },
     );
@@ -87,6 +114,7 @@ describe('streaming UTF-8 validator', () => {
         const run = validateStream(chunks);
         expect(run.steps).toEqual(expectedSteps(bytes, chunks));
         expect(run.firstInvalid).toBe(ref.utf8FirstInvalid(bytes).firstInvalid);
+        expect({ firstInvalid: run.firstInvalid, invalid: run.invalid, multibyte: run.multibyte }).toEqual(expectedEnd(bytes));
       }),
       { numRuns: 300 },
     );
@@ -99,8 +127,10 @@ describe('streaming UTF-8 validator', () => {
         for (const tail of [new Uint8Array(0), Uint8Array.of(0x41), concat([VALID_PIECES[10]!, valid])]) {
           const bytes = concat([new TextEncoder().encode('x'.repeat(at)), bad, tail, valid.subarray(0, 70)]);
           const expected = ref.utf8FirstInvalid(bytes).firstInvalid;
-          expect(validateStream([bytes]).firstInvalid).toBe(expected);
+          const run = validateStream([bytes]);
+          expect(run.firstInvalid).toBe(expected);
           expect(expected === -1).toBe(isUtf8(bytes));
+          expect({ invalid: run.invalid, multibyte: run.multibyte }).toEqual(decoderCounts(bytes));
         }
       }
     }
@@ -118,11 +148,16 @@ describe('streaming UTF-8 validator', () => {
           bytes.set(seq.subarray(0, Math.min(seq.length, size - at)), at); // cut short by the end of input
           const expected = ref.utf8FirstInvalid(bytes).firstInvalid;
           expect(expected === -1).toBe(isUtf8(bytes));
+          const counts = ref.utf8Counts(bytes);
           // One feed, 64 KiB feeds, and feeds cut just before/after the boundary.
-          expect(validateStream([bytes]).firstInvalid).toBe(expected);
-          expect(validateStream(windowChunks(bytes, BLOCK_SIZE)).firstInvalid).toBe(expected);
-          for (const cut of [BLOCK_SIZE - back - 1, BLOCK_SIZE - back + 1, BLOCK_SIZE + 1]) {
-            expect(validateStream(chunksAt(bytes, [0, cut, bytes.length])).firstInvalid).toBe(expected);
+          for (const chunks of [
+            [bytes],
+            windowChunks(bytes, BLOCK_SIZE),
+            ...[BLOCK_SIZE - back - 1, BLOCK_SIZE - back + 1, BLOCK_SIZE + 1].map((cut) => chunksAt(bytes, [0, cut, bytes.length])),
+          ]) {
+            const run = validateStream(chunks);
+            expect(run.firstInvalid).toBe(expected);
+            expect([run.invalid, run.multibyte]).toEqual([counts.invalid, counts.multibyte]);
           }
         }
       }
@@ -146,15 +181,21 @@ describe('streaming UTF-8 validator', () => {
     }
   });
 
-  it('keeps the first error once found (sticky) while position keeps counting', () => {
+  it('keeps the first error once found (sticky) while position and the counts go on', () => {
     const stream = kernels.utf8Stream();
     place(Uint8Array.of(0x61, 0xff, 0x62));
     expect(stream.feed(3)).toBe(1);
-    place(Uint8Array.of(0xc0, 0x80));
-    expect(stream.feed(2)).toBe(1);
+    place(Uint8Array.of(0xc0, 0x80, 0xc3, 0xa9, 0xe2));
+    expect(stream.feed(5)).toBe(1);
+    expect(stream.pending()).toBe(1);
+    expect(stream.counts()).toEqual({ invalid: 3, multibyte: 1 });
     expect(stream.finish()).toBe(1);
-    expect(stream.position()).toBe(5);
+    expect(stream.counts()).toEqual({ invalid: 4, multibyte: 1 }); // the cut-off E2 counts once, at finish
+    expect(stream.finish()).toBe(1);
+    expect(stream.counts()).toEqual({ invalid: 4, multibyte: 1 });
+    expect(stream.position()).toBe(8);
     stream.reset();
+    expect(stream.counts()).toEqual({ invalid: 0, multibyte: 0 });
     place(new TextEncoder().encode('ok'));
     expect(stream.feed(2)).toBe(-1);
     expect(stream.finish()).toBe(-1);
@@ -182,6 +223,8 @@ describe('streaming UTF-8 validator', () => {
         }
         expect(sa.finish()).toBe(ref.utf8FirstInvalid(a).firstInvalid);
         expect(sb.finish()).toBe(ref.utf8FirstInvalid(b).firstInvalid);
+        expect(sa.counts()).toEqual({ invalid: ref.utf8Counts(a).invalid, multibyte: ref.utf8Counts(a).multibyte });
+        expect(sb.counts()).toEqual({ invalid: ref.utf8Counts(b).invalid, multibyte: ref.utf8Counts(b).multibyte });
       }),
       { numRuns: 300 },
     );
@@ -199,5 +242,71 @@ describe('streaming UTF-8 validator', () => {
   it('treats empty input and empty feeds as valid', () => {
     expect(validateStream([new Uint8Array(0)]).firstInvalid).toBe(-1);
     expect(validateStream([Uint8Array.of(0xe2), new Uint8Array(0), Uint8Array.of(0x82, 0xac)]).firstInvalid).toBe(-1);
+  });
+});
+
+describe("UTF-8 counts (the evidence for a file's encoding)", () => {
+  it('count ill-formed sequences as a WHATWG decoder replaces them, and valid multi-byte characters, on any bytes', () => {
+    fc.assert(
+      fc.property(anyBytes(2000), (bytes) => {
+        const run = validateStream([bytes]);
+        expect({ invalid: run.invalid, multibyte: run.multibyte }).toEqual(decoderCounts(bytes));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('agree with Python\'s UTF-8 decoder (errors="replace") on text, binary and mixes', () => {
+    const samples = fc.sample(fc.oneof(anyBytes(3000), fc.uint8Array({ minLength: 100, maxLength: 5000, size: 'max' }), textBytes(600)), {
+      numRuns: 200,
+      seed: 16,
+    });
+    const script = [
+      'import sys, json',
+      'out = []',
+      'for h in json.load(sys.stdin):',
+      '    b = bytes.fromhex(h)',
+      '    t = b.decode("utf-8", "replace")',
+      '    fffd = t.count("\\ufffd") - b.count(b"\\xef\\xbf\\xbd")',
+      '    out.append([fffd, sum(1 for c in t if ord(c) >= 0x80) - fffd])',
+      'print(json.dumps(out))',
+    ].join('\n');
+    const input = JSON.stringify(samples.map((b) => Buffer.from(b).toString('hex')));
+    const python = JSON.parse(execFileSync('python3', ['-c', script], { input, encoding: 'utf8', maxBuffer: 1 << 26 })) as [number, number][];
+    samples.forEach((bytes, i) => {
+      const run = validateStream(windowChunks(bytes, 997));
+      expect([run.invalid, run.multibyte]).toEqual(python[i]);
+    });
+  });
+
+  it('resume SIMD after an error: a binary blob anywhere in megabytes of text is counted exactly', () => {
+    const text = logText(CHUNK_SIZE * 3 + 5, 7, { multibyteEvery: 3 });
+    let s = 99;
+    const blob = Uint8Array.from({ length: 5000 }, () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) >>> 24);
+    for (const at of [0, 63, 64, 1000, CHUNK_SIZE - 2500, CHUNK_SIZE * 2 + 17, text.length - blob.length]) {
+      const bytes = text.slice();
+      bytes.set(blob, at);
+      const expected = ref.utf8Counts(bytes);
+      const run = validateStream(windowChunks(bytes));
+      expect({ firstInvalid: run.firstInvalid, invalid: run.invalid, multibyte: run.multibyte }).toEqual({
+        firstInvalid: expected.firstInvalid,
+        invalid: expected.invalid,
+        multibyte: expected.multibyte,
+      });
+      expect({ invalid: run.invalid, multibyte: run.multibyte }).toEqual(decoderCounts(bytes));
+    }
+  });
+
+  it('count sparse errors in long multi-byte text, each error at every offset of a 64-byte group', () => {
+    const base = logText(4096, 3, { multibyteEvery: 2 });
+    for (const bad of [Uint8Array.of(0xff), Uint8Array.of(0xe2, 0x82), Uint8Array.of(0x80, 0x80), Uint8Array.of(0xf0, 0x9f, 0x98)]) {
+      for (let at = 1000; at < 1000 + 70; at++) {
+        const bytes = base.slice();
+        bytes.set(bad, at);
+        bytes.set(bad, at + 1500);
+        const run = validateStream([bytes]);
+        expect({ invalid: run.invalid, multibyte: run.multibyte }).toEqual(decoderCounts(bytes));
+      }
+    }
   });
 });

@@ -20,9 +20,15 @@ export const FileInfo = z.object({
     ),
   encoding_confidence: z.number().min(0).max(1).optional().describe('Confidence (0..1) of a detected legacy encoding.'),
   bom: z.boolean().describe('The file starts with a byte-order mark.'),
-  newline_style: NewlineStyle,
+  newline_style: NewlineStyle.describe('The dominant line ending; inserted text follows it.'),
+  newline_counts: z.object({ lf: z.number().int(), crlf: z.number().int(), cr: z.number().int() }).describe('LF alone, CR LF, CR alone.'),
   final_newline: z.boolean(),
-  utf8: z.object({ valid: z.boolean(), first_invalid_offset: z.number().int().nullable() }),
+  utf8: z.object({
+    valid: z.boolean(),
+    first_invalid_offset: z.number().int().nullable(),
+    invalid_sequences: z.number().int().nullable().describe('Whole file: ill-formed sequences (one U+FFFD each).'),
+    multibyte_chars: z.number().int().nullable().describe('Whole file: valid 2-4 byte characters.'),
+  }),
   binary: z.object({
     is_binary: z.boolean(),
     type: z.string().nullable().describe('Detected type (MIME) when known.'),

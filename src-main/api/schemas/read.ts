@@ -97,6 +97,9 @@ export const ReadOutput = z.object({
   page: z.number().int().optional().describe('Char-budget pages: this page (1-based).'),
   next_page: z.number().int().nullable().optional().describe('Char-budget pages: the next page, null on the last.'),
   chars: z.number().int().optional().describe("Char-budget pages: characters (code points) of this page's content."),
+  starts_mid_line: z.boolean().optional().describe('Pages: continues a line cut by the page before.'),
+  ends_mid_line: z.boolean().optional().describe('Pages: the next page continues this line.'),
+  over_budget: z.boolean().optional().describe('Pages: one whole line over page_chars.'),
   section: z
     .object({
       path: z.string().describe('Full heading path of the section.'),

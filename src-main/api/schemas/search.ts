@@ -36,6 +36,11 @@ export const SearchOutput = z.object({
   path: z.string(),
   version: Version,
   total_lines: z.number().int().nullable(),
+  encoding: z.string().optional().describe('What lines were decoded from.'),
+  invalid_utf8: z
+    .object({ invalid_sequences: z.number().int(), first_offset: z.number().int() })
+    .optional()
+    .describe('The file has invalid UTF-8: matched as U+FFFD.'),
   matches: z.array(SearchMatch),
   count: z.number().int(),
   truncated: z.boolean(),

@@ -6,6 +6,14 @@ import { Exit, printError, type CliIO } from './main.ts';
 
 const HUMAN: { kind: 'human'; name: string } = { kind: 'human', name: 'cli' };
 
+function utf8Line(u: OpOutput<'file_info'>['utf8']): string {
+  const plural = (n: number, what: string) => `${count(n)} ${what}${n === 1 ? '' : 's'}`;
+  const chars = u.multibyte_chars !== null ? `, ${plural(u.multibyte_chars, 'multi-byte character')}` : '';
+  if (u.valid) return `valid${chars}`;
+  const bad = u.invalid_sequences !== null ? `${plural(u.invalid_sequences, 'invalid sequence')}, the first ` : 'invalid ';
+  return `${bad}at byte ${count(u.first_invalid_offset ?? 0)}${chars}`;
+}
+
 export function formatInfo(info: OpOutput<'file_info'>): string {
   const yes = (b: boolean) => (b ? 'yes' : 'no');
   const rows: [string, string][] = [
@@ -13,9 +21,12 @@ export function formatInfo(info: OpOutput<'file_info'>): string {
     ['size', `${bytesHuman(info.size)} (${count(info.size)} bytes)`],
     ['lines', `${count(info.lines)} (${count(info.newlines)} newlines)`],
     ['encoding', info.encoding + (info.bom ? ' with BOM' : '')],
-    ['newline style', info.newline_style],
+    [
+      'newline style',
+      `${info.newline_style} (${count(info.newline_counts.lf)} LF, ${count(info.newline_counts.crlf)} CRLF, ${count(info.newline_counts.cr)} lone CR)`,
+    ],
     ['final newline', yes(info.final_newline)],
-    ['utf-8', info.utf8.valid ? 'valid' : `invalid at byte ${count(info.utf8.first_invalid_offset ?? 0)}`],
+    ['utf-8', utf8Line(info.utf8)],
     ['binary', info.binary.is_binary ? `yes: ${info.binary.type ?? 'unknown type'} (${info.binary.reason})` : `no (${info.binary.reason})`],
     [
       'index',

@@ -9,7 +9,8 @@
  *    prefix scan on demand, see LineIndex),
  *  - stitches UTF-8 validation across splits: a piece that starts inside a multi-byte
  *    sequence skips its (at most 3) leading continuation bytes; the previous piece
- *    reports its incomplete tail; the few bytes at the junction are validated here.
+ *    reports its incomplete tail; the few bytes at the junction are validated (and
+ *    counted: ill-formed sequences, multi-byte characters) here.
  * Cancellation sets a shared flag every worker checks once per 256 KiB chunk.
  */
 import { closeSync, readSync } from 'node:fs';
@@ -79,7 +80,7 @@ export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
     table: new BlockTable(blocks),
     indexedBytes: 0,
     newlines: 0,
-    facts: { cr: 0, crlf: 0, firstInvalid: null, pendingUtf8: 0 },
+    facts: { cr: 0, crlf: 0, firstInvalid: null, pendingUtf8: 0, utf8: layout === 'utf-8' ? { invalid: 0, multibyte: 0 } : null },
     lastUnit,
     firstBytes,
     layout,
@@ -113,14 +114,20 @@ export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
 
   const finish = (results: ScanResult[]): LineIndex => {
     if (results.some((r) => r.cancelled)) throw new FolioError('cancelled', `indexing cancelled: ${identity.path}`, { path: identity.path });
-    const facts: IndexFacts = { cr: 0, crlf: 0, firstInvalid: null, pendingUtf8: 0 };
+    const facts: IndexFacts = { cr: 0, crlf: 0, firstInvalid: null, pendingUtf8: 0, utf8: null };
     let newlines = 0;
     for (const r of results) {
       newlines += r.newlines;
       facts.cr += r.cr;
       facts.crlf += r.crlf;
     }
-    facts.firstInvalid = layout === 'utf-8' ? firstInvalidAcross(identity.path, bounds, results) : firstOf(results);
+    if (layout === 'utf-8') {
+      const across = utf8Across(identity.path, bounds, results);
+      facts.firstInvalid = across.firstInvalid;
+      facts.utf8 = { invalid: across.invalid, multibyte: across.multibyte };
+    } else {
+      facts.firstInvalid = firstOf(results);
+    }
     const done = new LineIndex({
       identity,
       head,
@@ -215,13 +222,16 @@ export async function buildIndex(path: string, opts: BuildOptions = {}): Promise
 }
 
 /**
- * The first invalid UTF-8 offset of the whole file from per-piece results: in file
- * order, the junction before piece i (previous piece's incomplete tail + this piece's
- * skipped continuation bytes, which must form exactly one whole character), then
- * piece i's own first error.
+ * UTF-8 facts of the whole file from per-piece results: the counts of every piece
+ * and junction, and the first invalid offset in file order: the junction before
+ * piece i (previous piece's incomplete tail + this piece's skipped continuation
+ * bytes, which must form exactly one whole character), then piece i's own first error.
  */
-function firstInvalidAcross(path: string, bounds: number[], results: ScanResult[]): number | null {
+function utf8Across(path: string, bounds: number[], results: ScanResult[]): { firstInvalid: number | null; invalid: number; multibyte: number } {
   const k = localKernels();
+  let firstInvalid: number | null = null;
+  let invalid = 0;
+  let multibyte = 0;
   for (let i = 0; i < results.length; i++) {
     const r = results[i]!;
     if (i > 0) {
@@ -236,14 +246,18 @@ function firstInvalidAcross(path: string, bounds: number[], results: ScanResult[
           closeSync(fd);
         }
         const s = k.utf8Stream();
-        let bad = s.feed(len);
-        if (bad < 0) bad = s.finish();
-        if (bad >= 0) return from + bad;
+        s.feed(len);
+        const bad = s.finish();
+        if (bad >= 0 && firstInvalid === null) firstInvalid = from + bad;
+        invalid += s.counts().invalid;
+        multibyte += s.counts().multibyte;
       }
     }
-    if (r.firstInvalid >= 0) return r.firstInvalid;
+    if (r.firstInvalid >= 0 && firstInvalid === null) firstInvalid = r.firstInvalid;
+    invalid += r.invalid;
+    multibyte += r.multibyte;
   }
-  return null;
+  return { firstInvalid, invalid, multibyte };
 }
 
 /** UTF-16 pieces check their own junctions (see scanRange16): the first error is the smallest. */

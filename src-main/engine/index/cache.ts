@@ -18,7 +18,7 @@ import type { FileIdentity } from './identity.ts';
 import { LineIndex, type IndexFacts } from './line-index.ts';
 import type { TextLayout } from './layout.ts';
 
-const FORMAT = 2;
+const FORMAT = 3; // 3: facts.utf8 (UTF-8 counts)
 
 interface Header {
   format: number;

@@ -1,7 +1,9 @@
 // @ts-check
 /**
  * Scanning one byte range of a file for the line index: newline counts per block,
- * CR/CRLF counts, and streaming UTF-8 validation. `scanRange` runs in a worker
+ * CR/CRLF counts, and streaming UTF-8 validation, which goes on past errors and
+ * counts ill-formed sequences and valid multi-byte characters (the evidence for
+ * the file's encoding, see text/encoding-detect.ts). `scanRange` runs in a worker
  * thread (this file is the worker script) or in the calling thread (small files,
  * on-demand scans, single-thread mode); the code is the same.
  *
@@ -19,8 +21,10 @@ import { BLOCK_SIZE, CHUNK_SIZE, loadKernels, textKernels } from '../kernels/ker
  * @property {number} cr         '\r' count
  * @property {number} crlf       '\r\n' pairs whose '\n' is in the range
  * @property {number} firstInvalid absolute offset of the first invalid UTF-8 byte (or ill-formed UTF-16 unit) found in the range, or -1
- * @property {number} skipped    leading continuation bytes not validated here (0-3; they belong to a sequence started before `start`)
- * @property {number} pending    bytes of an incomplete UTF-8 sequence at the end of the range (0 when `isLast`)
+ * @property {number} invalid    ill-formed UTF-8 sequences validated here (maximal subparts: what a decoder replaces with U+FFFD); 0 for UTF-16
+ * @property {number} multibyte  valid UTF-8 characters of 2-4 bytes validated here; 0 for UTF-16
+ * @property {number} skipped    leading bytes not validated here (0-3 continuation bytes of a sequence started before `start`, or up to `utf8Start`)
+ * @property {number} pending    bytes of an incomplete UTF-8 sequence at the end of the range, not counted (0 when `isLast`)
  * @property {boolean} cancelled
  */
 
@@ -32,6 +36,8 @@ import { BLOCK_SIZE, CHUNK_SIZE, loadKernels, textKernels } from '../kernels/ker
  * @param {number} o.start block-aligned start byte
  * @param {number} o.end   end byte (block-aligned unless it is the file's end)
  * @param {boolean} o.isLast the range ends the file: a truncated UTF-8 tail is an error
+ * @param {number} [o.utf8Start] where UTF-8 validation starts, a character boundary in [start, end] (default: `start`,
+ *   past up to 3 leading continuation bytes when start > 0: they belong to the piece before)
  * @param {Uint32Array} o.counts per-block newline counts: block b's count goes to counts[b - firstBlock]
  * @param {number} [o.firstBlock] block index of counts[0] (default 0)
  * @param {Int32Array} [o.progress] progress[slot] = bytes done / BLOCK_SIZE, stored with Atomics
@@ -39,14 +45,14 @@ import { BLOCK_SIZE, CHUNK_SIZE, loadKernels, textKernels } from '../kernels/ker
  * @param {Int32Array} [o.cancel] scanning stops when cancel[0] != 0
  * @returns {ScanResult}
  */
-export function scanRange({ kernels, layout = 'utf-8', fd, start, end, isLast, counts, firstBlock = 0, progress, slot = 0, cancel }) {
+export function scanRange({ kernels, layout = 'utf-8', fd, start, end, isLast, utf8Start, counts, firstBlock = 0, progress, slot = 0, cancel }) {
   if (layout !== 'utf-8') return scanRange16({ kernels, layout, fd, start, end, isLast, counts, firstBlock, progress, slot, cancel });
   const input = kernels.input;
   const utf8 = kernels.utf8Stream();
   let newlines = 0;
   let cr = 0;
   let crlf = 0;
-  let firstInvalid = -1;
+  let bad = -1;
   let skipped = 0;
   let prevIsCR = false;
   if (start > 0) {
@@ -56,10 +62,11 @@ export function scanRange({ kernels, layout = 'utf-8', fd, start, end, isLast, c
     prevIsCR = n === 1 && input[0] === 13;
   }
   let pos = start;
-  let first = true;
+  // Bytes still to skip before validation starts; -1: skip leading continuation bytes (at most 3).
+  let skip = utf8Start !== undefined ? utf8Start - start : start > 0 ? -1 : 0;
   while (pos < end) {
     if (cancel && Atomics.load(cancel, 0) !== 0) {
-      return { newlines, cr, crlf, firstInvalid, skipped, pending: 0, cancelled: true };
+      return { newlines, cr, crlf, firstInvalid: -1, invalid: 0, multibyte: 0, skipped, pending: 0, cancelled: true };
     }
     const want = Math.min(CHUNK_SIZE, end - pos);
     const got = readSync(fd, input, 0, want, pos);
@@ -69,30 +76,26 @@ export function scanRange({ kernels, layout = 'utf-8', fd, start, end, isLast, c
     cr += lines.cr;
     crlf += lines.crlf;
     prevIsCR = input[got - 1] === 13;
-    if (firstInvalid < 0) {
-      let from = 0;
-      if (first && start > 0) {
-        while (from < 3 && from < got && ((input[from] ?? 0) & 0xc0) === 0x80) from++;
-        skipped = from;
-      }
-      if (from > 0) input.copyWithin(0, from, got);
-      const bad = utf8.feed(got - from);
-      if (bad >= 0) firstInvalid = start + skipped + bad;
+    let from = 0;
+    if (skip < 0) {
+      while (from < 3 && from < got && ((input[from] ?? 0) & 0xc0) === 0x80) from++;
+      skip = 0;
+    } else if (skip > 0) {
+      from = Math.min(skip, got);
+      skip -= from;
     }
-    first = false;
+    skipped += from;
+    if (from > 0) input.copyWithin(0, from, got);
+    bad = utf8.feed(got - from);
     pos += got;
     if (progress) Atomics.store(progress, slot, Math.ceil((pos - start) / BLOCK_SIZE));
   }
+  // Offsets of the stream count from start + skipped: all skipping comes before the first byte validated.
   let pending = 0;
-  if (firstInvalid < 0) {
-    if (isLast) {
-      const bad = utf8.finish();
-      if (bad >= 0) firstInvalid = start + skipped + bad;
-    } else {
-      pending = utf8.pending();
-    }
-  }
-  return { newlines, cr, crlf, firstInvalid, skipped, pending, cancelled: false };
+  if (isLast) bad = utf8.finish();
+  else pending = utf8.pending();
+  const firstInvalid = bad >= 0 ? start + skipped + bad : -1;
+  return { newlines, cr, crlf, firstInvalid, ...utf8.counts(), skipped, pending, cancelled: false };
 }
 
 /**
@@ -126,7 +129,7 @@ function scanRange16({ kernels, layout, fd, start, end, isLast, counts, firstBlo
   let pos = start;
   while (pos < end) {
     if (cancel && Atomics.load(cancel, 0) !== 0) {
-      return { newlines, cr, crlf, firstInvalid, skipped: 0, pending: 0, cancelled: true };
+      return { newlines, cr, crlf, firstInvalid, invalid: 0, multibyte: 0, skipped: 0, pending: 0, cancelled: true };
     }
     const want = Math.min(CHUNK_SIZE, end - pos);
     const got = readSync(fd, input, 0, want, pos);
@@ -147,7 +150,7 @@ function scanRange16({ kernels, layout, fd, start, end, isLast, counts, firstBlo
     const bad = stream.finish();
     if (bad >= 0) firstInvalid = base + bad;
   }
-  return { newlines, cr, crlf, firstInvalid, skipped: 0, pending: 0, cancelled: false };
+  return { newlines, cr, crlf, firstInvalid, invalid: 0, multibyte: 0, skipped: 0, pending: 0, cancelled: false };
 }
 
 /** Open `path` and scan [start, end) in this thread. */

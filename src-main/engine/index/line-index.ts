@@ -17,13 +17,22 @@ import { closeSync, readSync } from 'node:fs';
 import { BlockTable, blockCount } from './block-table.ts';
 import { FolioError } from '../errors.ts';
 import { edgeHashes, EDGE_BYTES, openForRead, statRegularFile, type FileIdentity } from './identity.ts';
-import { BLOCK_SIZE, CHUNK_SIZE, textKernels, type TextKernels } from '../kernels/kernels.mjs';
+import { BLOCK_SIZE, CHUNK_SIZE, textKernels, type TextKernels, type Utf8Counts } from '../kernels/kernels.mjs';
 import { scanRange } from './index-worker.mjs';
 import { localKernels } from '../kernels/local-kernels.ts';
 import { bomLengthOf, layoutOf, LAYOUT_SAMPLE_BYTES, type TextLayout } from './layout.ts';
 
-/** How lines end: by '\n', '\r\n', '\r' alone, a mix, or no line break at all. */
+/** How lines end: by '\n', '\r\n', '\r' alone (whichever dominates), an even mix of LF and CRLF, or no line break at all. */
 export type NewlineStyle = 'none' | 'lf' | 'crlf' | 'cr' | 'mixed';
+
+export interface NewlineCounts {
+  /** '\n' not preceded by '\r' */
+  lf: number;
+  /** '\r\n' pairs */
+  crlf: number;
+  /** '\r' not followed by '\n' */
+  cr: number;
+}
 
 export interface IndexFacts {
   /** CR units ('\r' bytes, or 0x000D units of UTF-16) */
@@ -34,6 +43,12 @@ export interface IndexFacts {
   firstInvalid: number | null;
   /** bytes at the end of the indexed prefix that may be an incomplete UTF-8 sequence (0 when complete) */
   pendingUtf8: number;
+  /**
+   * UTF-8 evidence over the whole file, once indexed (null in UTF-16 layouts):
+   * ill-formed sequences (each one U+FFFD when decoded, as WHATWG and Python
+   * decoders do) and valid characters of 2-4 bytes. The encoding is decided from these.
+   */
+  utf8: Utf8Counts | null;
 }
 
 export interface IndexState {
@@ -119,14 +134,23 @@ export class LineIndex {
     this.requireComplete('lineCount');
     return this.newlines + (this.size > 0 && !this.finalNewline ? 1 : 0);
   }
-  get newlineStyle(): NewlineStyle {
+  /** Line endings by kind: '\n' alone, '\r\n', and '\r' not followed by '\n' (units in UTF-16). */
+  get newlineCounts(): NewlineCounts {
     const { cr, crlf } = this.facts;
-    const lf = this.newlines - crlf;
-    const loneCr = cr - crlf;
-    if (this.newlines === 0 && cr === 0) return 'none';
-    if (lf === 0 && loneCr === 0) return 'crlf';
-    if (crlf === 0 && loneCr === 0) return 'lf';
-    if (this.newlines === 0) return 'cr';
+    return { lf: this.newlines - crlf, crlf, cr: cr - crlf };
+  }
+  /**
+   * The dominant line ending, so that one stray '\r' (`two\r\r\n`) does not make
+   * a CRLF file 'mixed': 'crlf' or 'lf', whichever ends more lines; 'cr' when lone
+   * CRs outnumber both (or the file has no '\n'); 'mixed' only for a tie between
+   * LF and CRLF; 'none' without any.
+   */
+  get newlineStyle(): NewlineStyle {
+    const { lf, crlf, cr } = this.newlineCounts;
+    if (this.newlines === 0) return cr > 0 ? 'cr' : 'none';
+    if (cr > lf && cr > crlf) return 'cr';
+    if (crlf > lf) return 'crlf';
+    if (lf > crlf) return 'lf';
     return 'mixed';
   }
 
@@ -328,15 +352,28 @@ export class LineIndex {
     // A head shorter than the layout sample may read differently once it grows.
     if (old.size < LAYOUT_SAMPLE_BYTES && layoutOfFile(this.path, now.size) !== this.layout) return 'rebuild';
 
-    // Rescan from the start of the last (partial) block so per-block counts stay whole.
-    const b0 = Math.floor(old.size / BLOCK_SIZE);
-    const from = b0 * BLOCK_SIZE;
     const k = this.kernels();
     const fd = openForRead(this.path);
     try {
+      // UTF-8 validation goes on from where the old end left it: a sequence cut by
+      // the old end (counted then as one ill-formed sequence) may be whole now.
+      const utf8Start = this.layout === 'utf-8' ? old.size - pendingUtf8At(fd, old.size) : old.size;
+      // Rescan from the start of that (partial) block so per-block counts stay whole.
+      const b0 = Math.floor(utf8Start / BLOCK_SIZE);
+      const from = b0 * BLOCK_SIZE;
       const overlap = this.styleOf(k, fd, from, old.size);
       const counts = new Uint32Array(blockCount(now.size) - b0);
-      const r = scanRange({ kernels: localKernels(), layout: this.layout, fd, start: from, end: now.size, isLast: true, counts, firstBlock: b0 });
+      const r = scanRange({
+        kernels: localKernels(),
+        layout: this.layout,
+        fd,
+        start: from,
+        end: now.size,
+        isLast: true,
+        ...(this.layout === 'utf-8' ? { utf8Start } : {}),
+        counts,
+        firstBlock: b0,
+      });
       const base = this.linesBeforeBlock(b0);
       const newBlocks = blockCount(now.size);
       let lines = base;
@@ -345,12 +382,16 @@ export class LineIndex {
         if (b + 1 >= this.table.knownBlocks) this.table.push(lines);
       }
       this.newlines = base + r.newlines;
+      const was = this.facts;
+      const cutAtOldEnd = utf8Start < old.size ? 1 : 0;
+      // Errors before where validation restarted stand (UTF-16 restarts at the block).
+      const kept = this.layout === 'utf-8' ? utf8Start : from;
       this.facts = {
-        cr: this.facts.cr - overlap.cr + r.cr,
-        crlf: this.facts.crlf - overlap.crlf + r.crlf,
-        firstInvalid:
-          this.facts.firstInvalid !== null && this.facts.firstInvalid < from ? this.facts.firstInvalid : r.firstInvalid >= 0 ? r.firstInvalid : null,
+        cr: was.cr - overlap.cr + r.cr,
+        crlf: was.crlf - overlap.crlf + r.crlf,
+        firstInvalid: was.firstInvalid !== null && was.firstInvalid < kept ? was.firstInvalid : r.firstInvalid >= 0 ? r.firstInvalid : null,
         pendingUtf8: 0,
+        utf8: was.utf8 && { invalid: was.utf8.invalid - cutAtOldEnd + r.invalid, multibyte: was.utf8.multibyte + r.multibyte },
       };
       this.lastUnit = lastUnitOf(fd, now.size, this.layout);
       if (old.size < 3) this.firstBytes = firstBytesOf(fd, now.size);
@@ -372,6 +413,16 @@ export class LineIndex {
     const got = readSync(fd, k.input, 0, to - from, from);
     return k.countNewlineStyle(0, got, prevIsCR);
   }
+}
+
+/** Bytes of a valid but incomplete UTF-8 sequence ending the first `size` bytes of the file (0..3). */
+function pendingUtf8At(fd: number, size: number): number {
+  const k = localKernels();
+  const n = Math.min(3, size);
+  readSync(fd, k.input, 0, n, size - n);
+  const s = k.utf8Stream();
+  s.feed(n);
+  return s.pending();
 }
 
 /** The last code unit of the file (`unit` bytes, in the layout's order for UTF-16; see textKernels), or -1. */

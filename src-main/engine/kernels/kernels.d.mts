@@ -25,7 +25,7 @@ export interface SniffCounts {
 }
 
 /**
- * Streaming UTF-8 validator (Keiser & Lemire lookup algorithm in WASM SIMD).
+ * A streaming validator (UTF-8, or UTF-16 with the same contract).
  * Offsets are absolute: counted from the first byte fed since reset().
  * "First invalid offset" has the meaning of Rust's Utf8Error::valid_up_to():
  * the length of the longest valid prefix that ends on a character boundary.
@@ -40,6 +40,25 @@ export interface Utf8Stream {
   finish(): number;
   /** Total bytes fed since reset(). */
   position(): number;
+}
+
+/** What a UTF-8 stream counts over everything fed (and finished). */
+export interface Utf8Counts {
+  /**
+   * Ill-formed sequences, as maximal subparts (Unicode 3.9; WHATWG and Python decode
+   * each into one U+FFFD); a sequence cut by the end of the stream counts at finish().
+   */
+  invalid: number;
+  /** Valid characters of 2 to 4 bytes. */
+  multibyte: number;
+}
+
+/**
+ * Streaming UTF-8 validator (Keiser & Lemire lookup algorithm in WASM SIMD) that
+ * keeps going past errors and counts: the evidence for a file's encoding.
+ */
+export interface Utf8CountingStream extends Utf8Stream {
+  counts(): Utf8Counts;
 }
 
 export interface Kernels {
@@ -72,8 +91,12 @@ export interface Kernels {
   lineStartBefore(start: number, pos: number): number;
   /** Offset of the first '\n' in input[pos..end), or -1 if none. */
   lineEndAfter(pos: number, end: number): number;
-  /** A fresh streaming UTF-8 validator working on this instance's input window. */
-  utf8Stream(): Utf8Stream;
+  /** A fresh streaming UTF-8 validator (and counter) working on this instance's input window. */
+  utf8Stream(): Utf8CountingStream;
+  /** Bytes of input[start..end) that start a character (not 10xxxxxx): the code points of valid UTF-8. */
+  countChars(start: number, end: number): number;
+  /** Offset in input of the n-th (1-based) byte of input[start..end) that starts a character, or -1 if there are fewer. */
+  findNthChar(start: number, end: number, n: number): number;
   /**
    * scanLines for UTF-16: LF units per block, CR units, CR LF unit pairs of
    * input[0..len) (an odd last byte is ignored); prevIsCR: the unit before input[0] was CR.

@@ -20,6 +20,7 @@ const MAX_BLOCKS = CHUNK_SIZE / BLOCK_SIZE;
 /**
  * @typedef {import('./kernels.d.mts').Kernels} Kernels
  * @typedef {import('./kernels.d.mts').Utf8Stream} Utf8Stream
+ * @typedef {import('./kernels.d.mts').Utf8CountingStream} Utf8CountingStream
  * @typedef {import('./kernels.d.mts').NewlineStyleCounts} NewlineStyleCounts
  * @typedef {import('./kernels.d.mts').SniffCounts} SniffCounts
  * @typedef {import('./kernels.d.mts').TextLayout} TextLayout
@@ -43,8 +44,9 @@ const MAX_BLOCKS = CHUNK_SIZE / BLOCK_SIZE;
  * @property {(pos: number, end: number) => number} snapForwardToCodepoint
  * @property {(start: number, pos: number) => number} lineStartBefore
  * @property {(pos: number, end: number) => number} lineEndAfter
- * @property {(len: number) => number} utf8Feed
- * @property {() => number} utf8Pending
+ * @property {(pending: number, len: number) => number} utf8Scan
+ * @property {(start: number, end: number) => number} countChars
+ * @property {(start: number, end: number, n: number) => number} findNthChar
  * @property {(len: number, be: number) => number} countLinesAndCR16
  * @property {(start: number, end: number, be: number) => number} countNewlines16
  * @property {(start: number, end: number, n: number, be: number) => number} findNthNewline16
@@ -122,13 +124,15 @@ export function loadKernels(module = kernelModule()) {
   const bytes = new Uint8Array(buffer);
   const input = new Uint8Array(buffer, inputPtr, CHUNK_SIZE);
   const blockCounts = new Uint32Array(buffer, wasm.blockCountsPtr(), MAX_BLOCKS);
-  const results = new Uint32Array(buffer, wasm.resultsPtr(), 2);
+  const results = new Uint32Array(buffer, wasm.resultsPtr(), 3);
 
-  /** @returns {Utf8Stream} */
+  /** @returns {Utf8CountingStream} */
   function utf8Stream() {
     let position = 0;
     let error = -1;
     let pendingBytes = 0;
+    let invalid = 0;
+    let multibyte = 0;
     // Last 3 bytes fed (oldest first); zeros (ASCII) before the first feed.
     let carry0 = 0;
     let carry1 = 0;
@@ -138,25 +142,21 @@ export function loadKernels(module = kernelModule()) {
         position = 0;
         error = -1;
         pendingBytes = 0;
+        invalid = multibyte = 0;
         carry0 = carry1 = carry2 = 0;
       },
       feed(len) {
         checkRange(0, len);
-        if (error >= 0) {
-          position += len;
-          return error;
-        }
-        // Another stream may have used the guard since: restore this stream's bytes.
+        // Another stream may have used the guard since: restore this stream's bytes
+        // (the kernel reads the pending ones, just before INPUT).
         bytes[inputPtr - 3] = carry0;
         bytes[inputPtr - 2] = carry1;
         bytes[inputPtr - 1] = carry2;
-        const bad = wasm.utf8Feed(len);
-        if (bad !== 0) {
-          error = position + (bad - inputPtr);
-          pendingBytes = 0;
-        } else {
-          pendingBytes = wasm.utf8Pending();
-        }
+        const bad = wasm.utf8Scan(pendingBytes, len);
+        if (bad !== 0 && error < 0) error = position + (bad - inputPtr);
+        invalid += /** @type {number} */ (results[0]);
+        multibyte += /** @type {number} */ (results[1]);
+        pendingBytes = /** @type {number} */ (results[2]);
         // input[len-3 .. len) — reaches back into the guard when len < 3.
         carry0 = bytes[inputPtr + len - 3] ?? 0;
         carry1 = bytes[inputPtr + len - 2] ?? 0;
@@ -165,14 +165,22 @@ export function loadKernels(module = kernelModule()) {
         return error;
       },
       pending() {
-        return error >= 0 ? 0 : pendingBytes;
+        return pendingBytes;
       },
       finish() {
-        if (error < 0 && pendingBytes > 0) error = position - pendingBytes;
+        if (pendingBytes > 0) {
+          // A sequence cut by the end of the stream is one ill-formed sequence.
+          if (error < 0) error = position - pendingBytes;
+          invalid++;
+          pendingBytes = 0;
+        }
         return error;
       },
       position() {
         return position;
+      },
+      counts() {
+        return { invalid, multibyte };
       },
     };
   }
@@ -301,6 +309,16 @@ export function loadKernels(module = kernelModule()) {
       return wasm.lineEndAfter(pos, end);
     },
     utf8Stream,
+    countChars(start, end) {
+      checkRange(start, end);
+      return wasm.countChars(start, end) >>> 0;
+    },
+    findNthChar(start, end, n) {
+      checkRange(start, end);
+      if (!(n >= 1)) return -1;
+      if (n > end - start) return -1;
+      return wasm.findNthChar(start, end, n);
+    },
     scanLines16(len, out, outOffset, prevIsCR, be) {
       checkRange(0, len);
       const even = len - (len % 2);

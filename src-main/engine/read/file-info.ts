@@ -3,7 +3,7 @@ import { sniffBinary } from '../text/binary-sniff.ts';
 import { encodingOf, type Encoding } from '../text/encoding-detect.ts';
 import { etagOf } from '../index/identity.ts';
 import { openIndex, type OpenOptions } from '../index/store.ts';
-import type { NewlineStyle } from '../index/line-index.ts';
+import type { NewlineCounts, NewlineStyle } from '../index/line-index.ts';
 
 export interface FileInfoResult {
   path: string;
@@ -16,8 +16,15 @@ export interface FileInfoResult {
   encodingConfidence?: number;
   bom: boolean;
   newlineStyle: NewlineStyle;
+  /** line endings by kind; newlineStyle is the dominant one */
+  newlineCounts: NewlineCounts;
   finalNewline: boolean;
-  utf8: { valid: boolean; firstInvalidOffset: number | null };
+  /**
+   * Validity of the text (UTF-8, or UTF-16 in a UTF-16 layout), and in the UTF-8
+   * layout the whole-file counts the encoding verdict is made from: ill-formed
+   * sequences (each one U+FFFD in a read) and valid multi-byte characters.
+   */
+  utf8: { valid: boolean; firstInvalidOffset: number | null; invalidSequences: number | null; multibyteChars: number | null };
   binary: { isBinary: boolean; type: string | null; ext: string | null; reason: string };
   index: { memoryBytes: number; blocks: number; buildMs: number; fromCache: boolean };
 }
@@ -39,8 +46,14 @@ export async function fileInfo(path: string, opts: OpenOptions = {}): Promise<Fi
     ...(enc.confidence !== undefined ? { encodingConfidence: enc.confidence } : {}),
     bom: index.bom,
     newlineStyle: index.newlineStyle,
+    newlineCounts: index.newlineCounts,
     finalNewline: index.finalNewline,
-    utf8: { valid, firstInvalidOffset: index.facts.firstInvalid },
+    utf8: {
+      valid,
+      firstInvalidOffset: index.facts.firstInvalid,
+      invalidSequences: index.facts.utf8?.invalid ?? null,
+      multibyteChars: index.facts.utf8?.multibyte ?? null,
+    },
     binary: { isBinary: verdict.isBinary, type: verdict.type, ext: verdict.ext, reason: verdict.reason },
     index: { memoryBytes: index.memoryBytes, blocks: index.blocks, buildMs: index.buildMs, fromCache: index.fromCache },
   };

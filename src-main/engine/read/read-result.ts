@@ -104,6 +104,12 @@ export interface ReadResult {
   nextPage?: number | null;
   /** code points of a page's content */
   chars?: number;
+  /** a page that continues a line the page before cut */
+  startsMidLine?: boolean;
+  /** a page that ends inside a line (the next page continues it) */
+  endsMidLine?: boolean;
+  /** a page that is one whole line over the budget (within the cap, so not cut) */
+  overBudget?: boolean;
 }
 
 /**

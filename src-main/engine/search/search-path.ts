@@ -15,7 +15,16 @@ export interface SearchPathOptions extends Omit<SearchOptions, 'startByte' | 'en
   hash?: boolean;
 }
 
-export async function searchPath(path: string, opts: SearchPathOptions): Promise<SearchResult & { path: string; version: Version; totalLines: number | null }> {
+/** Invalid UTF-8 of a file searched as UTF-8: matched as U+FFFD (whole-file counts, from the index). */
+export interface SearchInvalidUtf8 {
+  invalidSequences: number;
+  firstOffset: number;
+}
+
+export async function searchPath(
+  path: string,
+  opts: SearchPathOptions,
+): Promise<SearchResult & { path: string; version: Version; totalLines: number | null; encoding: string; invalidUtf8?: SearchInvalidUtf8 }> {
   const facts = await factsOf(path, opts.hash === false ? { hash: false } : {});
   if (facts.verdict.isBinary) throw binaryFileError(facts);
   const index = await openIndex(path, { signal: opts.signal, onProgress: opts.onProgress });
@@ -44,5 +53,16 @@ export async function searchPath(path: string, opts: SearchPathOptions): Promise
     throw new FolioError('invalid_range', `search range ${startByte}-${endByte} is invalid: start after end`, { start_byte: startByte, end_byte: endByte });
   }
   const result = await searchFile(index, { ...opts, startByte, endByte, encoding: facts.encoding });
-  return { path: facts.identity.path, version: facts.version, totalLines: index.lineCount, ...result };
+  // A file read as UTF-8 with bad bytes says so: lines holding them are matched with U+FFFD in their place.
+  const { firstInvalid, utf8 } = index.facts;
+  const asUtf8 = facts.encoding === 'utf-8' || facts.encoding === 'unknown';
+  const invalidUtf8 = asUtf8 && firstInvalid !== null && utf8 ? { invalidSequences: utf8.invalid, firstOffset: firstInvalid } : undefined;
+  return {
+    path: facts.identity.path,
+    version: facts.version,
+    totalLines: index.lineCount,
+    encoding: facts.encoding,
+    ...(invalidUtf8 ? { invalidUtf8 } : {}),
+    ...result,
+  };
 }

@@ -1,8 +1,11 @@
 /**
- * Is this file text or binary, and if binary, what is it? Two signals:
+ * Is this file text or binary, and if binary, what is it? Two signals, both from
+ * the first 64 KiB (the reason says what was looked at):
  *  - magic numbers, by the `file-type` package (names the type: image/png, application/zip ...);
  *  - byte statistics of the head from the WASM sniff kernel: any NUL byte, or more
  *    than 10% control bytes (ESC is not counted: logs carry ANSI colours).
+ * A text file with a binary blob further on stays text; its encoding verdict
+ * (encoding-detect.ts) weighs the blob's bytes against the rest.
  * UTF-16 (by its BOM, or without one when its head is unambiguous, see
  * text-layout.ts) is text that merely looks binary to the byte statistics.
  */
@@ -66,15 +69,17 @@ export async function sniffBinary(path: string, size: number): Promise<BinaryVer
   const k = localKernels();
   k.input.set(head.subarray(0, Math.min(len, k.input.length)));
   const { nul, control } = k.sniff(0, Math.min(len, k.input.length));
-  if (nul > 0) return { isBinary: true, type: null, ext: null, reason: `${nul} NUL byte(s) in the first ${len} bytes`, bomEncoding };
+  // Only the head is sniffed: the reason says so, so it stays true of a file with NUL bytes further on.
+  const where = len < size ? `the first ${len} of its ${size} bytes (only the head is sniffed)` : `its ${size} bytes`;
+  if (nul > 0) return { isBinary: true, type: null, ext: null, reason: `${nul} NUL byte(s) in ${where}`, bomEncoding };
   if (control > len * CONTROL_RATIO) {
-    return { isBinary: true, type: null, ext: null, reason: `${control} control bytes in the first ${len} bytes`, bomEncoding };
+    return { isBinary: true, type: null, ext: null, reason: `${control} control bytes in ${where}`, bomEncoding };
   }
   return {
     isBinary: false,
     type: detected?.mime ?? null,
     ext: detected?.ext ?? null,
-    reason: detected ? `text (${detected.mime})` : 'no NUL bytes, few control bytes',
+    reason: detected ? `text (${detected.mime})` : `text: no NUL byte and ${control} control byte(s) in ${where}`,
     bomEncoding,
   };
 }

@@ -37,7 +37,7 @@ import { appendMayTear, dropAppendIntent, writeAppendIntent } from './append-int
 import { breakerPathOf, lockPathOf, ownerDead } from './file-lock.ts';
 import { fromFsError } from '../errors.ts';
 import { edgeHashes, statRegularFile, type FileIdentity } from '../index/identity.ts';
-import { BLOCK_SIZE, CHUNK_SIZE, textKernels, type TextKernels } from '../kernels/kernels.mjs';
+import { BLOCK_SIZE, CHUNK_SIZE, textKernels, type TextKernels, type Utf8CountingStream, type Utf8Stream } from '../kernels/kernels.mjs';
 import { LineIndex } from '../index/line-index.ts';
 import { localKernels } from '../kernels/local-kernels.ts';
 import { layoutOf, LAYOUT_SAMPLE_BYTES } from '../index/layout.ts';
@@ -131,7 +131,8 @@ export function rewriteRange(
     const blocks = blockCount(newSize);
     const counts = new Uint32Array(blocks);
     let tk: TextKernels | undefined;
-    let validator: ReturnType<TextKernels['validator']> | undefined;
+    let validator: Utf8Stream | undefined;
+    let utf8: Utf8CountingStream | undefined; // the same validator, in the UTF-8 layout
     let newlines = 0;
     let cr = 0;
     let crlf = 0;
@@ -162,7 +163,7 @@ export function rewriteRange(
       }
       if (!tk) {
         tk = textKernels(k, layoutOf(input.subarray(0, Math.min(got, LAYOUT_SAMPLE_BYTES))));
-        validator = tk.validator();
+        validator = tk.layout === 'utf-8' ? (utf8 = k.utf8Stream()) : tk.validator();
       }
       const lines = tk.scanLines(got, counts, pos / BLOCK_SIZE, prevIsCR);
       newlines += lines.newlines;
@@ -172,12 +173,12 @@ export function rewriteRange(
       prevIsCR = lastAt >= 0 && tk.unitAt(input, lastAt) === 13;
       if (firstBytes.length < 3) for (let i = 0; i < got && firstBytes.length < 3; i++) firstBytes.push(input[i]!);
       lastUnit = got % tk.unit === 0 && lastAt >= 0 ? tk.unitAt(input, lastAt) : -1;
-      if (firstInvalid < 0) firstInvalid = validator!.feed(got);
+      if (firstInvalid < 0 || utf8) firstInvalid = validator!.feed(got); // UTF-8 counts go on past errors
       let written = 0;
       while (written < got) written += writeSync(out, input, written, got - written);
       pos += got;
     }
-    if (firstInvalid < 0 && validator) firstInvalid = validator.finish();
+    if ((firstInvalid < 0 || utf8) && validator) firstInvalid = validator.finish();
     fchmodSync(out, old.mode & 0o7777);
     try {
       fchownSync(out, old.uid, old.gid);
@@ -199,7 +200,13 @@ export function rewriteRange(
       table: BlockTable.fromCounts(counts, blocks),
       indexedBytes: identity.size,
       newlines,
-      facts: { cr, crlf, firstInvalid: firstInvalid >= 0 ? firstInvalid : null, pendingUtf8: 0 },
+      facts: {
+        cr,
+        crlf,
+        firstInvalid: firstInvalid >= 0 ? firstInvalid : null,
+        pendingUtf8: 0,
+        utf8: utf8 ? utf8.counts() : tk ? null : { invalid: 0, multibyte: 0 },
+      },
       lastUnit,
       firstBytes,
       layout: tk?.layout ?? 'utf-8',

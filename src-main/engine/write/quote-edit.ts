@@ -45,7 +45,7 @@
  */
 import { FolioError } from '../errors.ts';
 import { statRegularFile } from '../index/identity.ts';
-import type { LineIndex, NewlineStyle } from '../index/line-index.ts';
+import type { LineIndex, NewlineCounts, NewlineStyle } from '../index/line-index.ts';
 import { codecFor, type TextCodec } from '../text/codec.ts';
 import { nearestMiss, type NearMissOptions } from './near-miss.ts';
 import { linesAt, scanNeedles, type Needle } from './quote-scan.ts';
@@ -82,19 +82,23 @@ export interface QuoteEditOptions {
 export const MAX_LINES = 20;
 const DEFAULT_MAX_REPLACEMENTS = 1_000_000;
 
-/** The forms `text` may take in a file of `style`, in the order they are tried. */
-export function newlineFormsOf(text: string, style: NewlineStyle): string[] {
+/**
+ * The forms `text` may take in a file of `style`, in the order they are tried:
+ * the dominant ending's first, then the other one's when the file has lines
+ * ending that way too (`counts`; a CRLF file with a few LF lines, or the reverse).
+ */
+export function newlineFormsOf(text: string, style: NewlineStyle, counts?: NewlineCounts): string[] {
+  const crlf = text.replace(/\r?\n/g, '\r\n');
+  const also = (first: string, other: string, present: boolean) => (present && other !== first ? [first, other] : [first]);
   switch (style) {
     case 'crlf':
-      return [text.replace(/\r?\n/g, '\r\n')];
+      return also(crlf, text, (counts?.lf ?? 0) > 0);
     case 'cr':
       return [text.replace(/\r?\n/g, '\r')];
-    case 'mixed': {
-      const crlf = text.replace(/\r?\n/g, '\r\n');
-      return crlf === text ? [text] : [text, crlf];
-    }
+    case 'mixed':
+      return also(text, crlf, true);
     default:
-      return [text];
+      return also(text, crlf, (counts?.crlf ?? 0) > 0);
   }
 }
 
@@ -151,10 +155,11 @@ export async function resolveQuotedEdits(index: LineIndex, encoding: string, edi
   }
   const codec = codecFor(encoding);
   const style = index.newlineStyle;
+  const counts = index.newlineCounts;
   const maxReplacements = opts.maxReplacements ?? DEFAULT_MAX_REPLACEMENTS;
 
   // One needle per (edit, form): every quote is searched in the same pass.
-  const forms = edits.map((e) => newlineFormsOf(e.oldText, style));
+  const forms = edits.map((e) => newlineFormsOf(e.oldText, style, counts));
   const needles: Needle[] = [];
   const needleOf: number[][] = forms.map((fs, i) =>
     fs.map((f) => {
@@ -199,7 +204,7 @@ export async function resolveQuotedEdits(index: LineIndex, encoding: string, edi
   edits.forEach((e, i) => {
     const c = chosen[i]!;
     const len = needles[needleOf[i]![c.form]!]!.bytes.length;
-    const content = codec.encode(newlineFormsOf(e.newText, style)[c.form] ?? e.newText);
+    const content = codec.encode(newlineFormsOf(e.newText, style, counts)[c.form] ?? e.newText);
     for (const start of c.hits.starts) ranges.push({ edit: i, start, end: start + len, content });
   });
   ranges.sort((a, b) => a.start - b.start || a.edit - b.edit);
