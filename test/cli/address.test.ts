@@ -56,6 +56,12 @@ describe('folio outline, read and upsert by section, JSON path and tokens', () =
     const pe = folio(['read', bad, '--json-path', '$.a', '--json']);
     expect(pe.status).toBe(1);
     expect(JSON.parse(pe.stdout).error).toMatchObject({ code: 'parse_error', line: 1, column: 7 });
+    // RFC 9535: a filter without parentheses; a malformed path names where it breaks.
+    const f = JSON.parse(folio(['read', p, '--json-path', '$.a.b[?@ > 0]', '--json']).stdout);
+    expect(f.json.matches.map((m: { pointer: string }) => m.pointer)).toEqual(['/a/b/1', '/a/b/2']);
+    const ip = folio(['read', p, '--json-path', '$.a.b[1:2', '--json']);
+    expect(ip.status).toBe(1);
+    expect(JSON.parse(ip.stdout).error).toMatchObject({ code: 'invalid_input', position: 9 });
     const t = tmp.path('t.txt');
     writeFileSync(t, 'alpha beta\ngamma delta\nepsilon\n');
     const tok = JSON.parse(folio(['read', t, '--tokens', '0-3', '--json']).stdout);
