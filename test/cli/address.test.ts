@@ -35,6 +35,12 @@ describe('folio outline, read and upsert by section, JSON path and tokens', () =
     const missing = folio(['read', p, '--section', 'Nope', '--json']);
     expect(missing.status).toBe(1);
     expect(JSON.parse(missing.stdout).error.code).toBe('not_found');
+    // Front matter is listed on its own line, not as a heading, and reads as the section "front matter".
+    const fm = tmp.path('post.md');
+    writeFileSync(fm, '---\ntitle: Post\n---\n\n# Post\n');
+    const out = folio(['outline', fm]).stdout;
+    expect(out).toMatch(/^front matter \(yaml\) {2}\(lines 1-3, sha256 [0-9a-f]{12}\)\n# Post {2}\(lines 5-5/);
+    expect(folio(['read', fm, '--section', 'front matter']).stdout).toContain('title: Post');
   });
 
   it('read --json-path and upsert --json-set / --json-insert / --json-delete keep the rest of the file; --tokens and --page-tokens', () => {
