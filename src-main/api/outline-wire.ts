@@ -8,6 +8,15 @@ export function outlineWireOf(o: Outline, headings: Heading[], elapsedMs: number
     path: o.path,
     version: o.version,
     total_lines: o.totalLines,
+    front_matter: o.frontMatter && {
+      kind: o.frontMatter.kind,
+      section: o.frontMatter.path,
+      line: o.frontMatter.line,
+      end_line: o.frontMatter.endLine,
+      start_byte: o.frontMatter.startByte,
+      end_byte: o.frontMatter.endByte,
+      sha256: o.frontMatter.sha256,
+    },
     headings: headings.map((h) => ({
       level: h.level,
       text: h.text,

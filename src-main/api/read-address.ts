@@ -10,10 +10,9 @@
  * Each resolves against one version: if the file changed between resolving and
  * reading, it resolves again.
  */
-import { getNodeValue } from 'jsonc-parser';
 import { openIndex } from '../engine/index/store.ts';
 import { FolioError } from '../engine/errors.ts';
-import { JSON_LIMITS, loadJsonFile, locate, parseJson, queryJson, type JsonDoc } from '../engine/address/json-address.ts';
+import { JSON_LIMITS, jsonValueOf, loadJsonFile, locate, parseJson, queryJson, type JsonDoc } from '../engine/address/json-address.ts';
 import { findSection, outlineOf } from '../engine/address/markdown-outline.ts';
 import { READ_LIMITS, answerText, read, type ReadOptions, type ReadResult } from '../engine/read/read.ts';
 import { readBytes } from '../engine/text/window.ts';
@@ -233,7 +232,7 @@ async function readJson(input: ReadInput, opts: ReadOptions): Promise<AddressedR
       return { pointer: m.pointer, omitted: true, ...pos };
     }
     used += size;
-    return { pointer: m.pointer, value: getNodeValue(m.node) as unknown, text: src.doc.text.slice(m.node.offset, m.node.offset + m.node.length), ...pos };
+    return { pointer: m.pointer, value: jsonValueOf(m.node), text: src.doc.text.slice(m.node.offset, m.node.offset + m.node.length), ...pos };
   });
   const notes = omitted ? [`${omitted} of ${out.length} match(es) omitted at the ${cap}-byte cap: read their byte ranges or a narrower path`] : [];
   const r: ReadAnswer = {

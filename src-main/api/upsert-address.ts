@@ -75,17 +75,21 @@ export async function sectionUpsertOf(input: UpsertInput, t: SectionTarget, pre:
     },
   });
   const resolvedVersion = { ifMatch: outline.version.etag };
+  // The front matter's body lies between its delimiter lines; a heading's runs to the section's end.
+  const isFrontMatter = h.level === 0;
+  const bodyEndLine = isFrontMatter ? h.endLine - 1 : h.endLine;
   if (t.position === 'insert') return request(insertAt(h.headingEndLine + 1), resolvedVersion);
-  if (t.position === 'append') return request(insertAt(h.endLine + 1), resolvedVersion);
+  if (t.position === 'append') return request(insertAt(bodyEndLine + 1), resolvedVersion);
   if (t.include_heading !== false) return request(lines(h.line, h.endLine), { expectedRangeSha256: h.sha256 });
   // No body yet: replacing it is inserting after the heading.
-  if (h.headingEndLine >= h.endLine) return request(insertAt(h.headingEndLine + 1), resolvedVersion);
-  // The body's bytes: the section after its heading line(s).
+  if (h.headingEndLine >= bodyEndLine) return request(insertAt(h.headingEndLine + 1), resolvedVersion);
+  // The body's bytes: the section after its heading line(s) (before the front matter's closing line).
   const section = readBytes(path, h.startByte, h.endByte);
   let skip = 0;
   for (let l = h.line; l <= h.headingEndLine; l++) skip = section.indexOf(10, skip) + 1;
-  const bodySha = createHash('sha256').update(section.subarray(skip)).digest('hex');
-  return request(lines(h.headingEndLine + 1, h.endLine), { expectedRangeSha256: bodySha });
+  const bodyEnd = isFrontMatter ? section.lastIndexOf(10, section.length - 2) + 1 : section.length;
+  const bodySha = createHash('sha256').update(section.subarray(skip, bodyEnd)).digest('hex');
+  return request(lines(h.headingEndLine + 1, bodyEndLine), { expectedRangeSha256: bodySha });
 }
 
 export async function jsonUpsertOf(input: UpsertInput, t: JsonTarget, pre: AddressPreconditions): Promise<PlannedUpsert> {

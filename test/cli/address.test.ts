@@ -35,6 +35,12 @@ describe('folio outline, read and upsert by section, JSON path and tokens', () =
     const missing = folio(['read', p, '--section', 'Nope', '--json']);
     expect(missing.status).toBe(1);
     expect(JSON.parse(missing.stdout).error.code).toBe('not_found');
+    // Front matter is listed on its own line, not as a heading, and reads as the section "front matter".
+    const fm = tmp.path('post.md');
+    writeFileSync(fm, '---\ntitle: Post\n---\n\n# Post\n');
+    const out = folio(['outline', fm]).stdout;
+    expect(out).toMatch(/^front matter \(yaml\) {2}\(lines 1-3, sha256 [0-9a-f]{12}\)\n# Post {2}\(lines 5-5/);
+    expect(folio(['read', fm, '--section', 'front matter']).stdout).toContain('title: Post');
   });
 
   it('read --json-path and upsert --json-set / --json-insert / --json-delete keep the rest of the file; --tokens and --page-tokens', () => {
@@ -56,6 +62,12 @@ describe('folio outline, read and upsert by section, JSON path and tokens', () =
     const pe = folio(['read', bad, '--json-path', '$.a', '--json']);
     expect(pe.status).toBe(1);
     expect(JSON.parse(pe.stdout).error).toMatchObject({ code: 'parse_error', line: 1, column: 7 });
+    // RFC 9535: a filter without parentheses; a malformed path names where it breaks.
+    const f = JSON.parse(folio(['read', p, '--json-path', '$.a.b[?@ > 0]', '--json']).stdout);
+    expect(f.json.matches.map((m: { pointer: string }) => m.pointer)).toEqual(['/a/b/1', '/a/b/2']);
+    const ip = folio(['read', p, '--json-path', '$.a.b[1:2', '--json']);
+    expect(ip.status).toBe(1);
+    expect(JSON.parse(ip.stdout).error).toMatchObject({ code: 'invalid_input', position: 9 });
     const t = tmp.path('t.txt');
     writeFileSync(t, 'alpha beta\ngamma delta\nepsilon\n');
     const tok = JSON.parse(folio(['read', t, '--tokens', '0-3', '--json']).stdout);

@@ -29,7 +29,7 @@ describe('json_path reads', () => {
   it('reads by JSONPath (with unions for projection) and by JSON Pointer, with exact text, bytes and lines', async () => {
     const p = tmp.path('doc.json');
     writeFileSync(p, TEXT);
-    const r = await handle('read', { path: p, json_path: '$.deps[*][id,name]' }, H);
+    const r = await handle('read', { path: p, json_path: "$.deps[*]['id','name']" }, H);
     expect(r.mode).toBe('json');
     expect(r.json!.matches.map((m) => [m.pointer, m.value])).toEqual([
       ['/deps/0/id', 1],
@@ -72,6 +72,85 @@ describe('json_path reads', () => {
   });
 });
 
+describe('json_path is RFC 9535 JSONPath', () => {
+  const STORE = {
+    store: {
+      book: [
+        { category: 'reference', author: 'Nigel Rees', title: 'Sayings of the Century', price: 8.95 },
+        { category: 'fiction', author: 'Evelyn Waugh', title: 'Sword of Honour', price: 12.99 },
+        { category: 'fiction', author: 'Herman Melville', title: 'Moby Dick', isbn: '0-553-21311-3', price: 8.99 },
+      ],
+      bicycle: { color: 'red', price: 399 },
+    },
+  };
+  const values = async (p: string, json_path: string) => (await handle('read', { path: p, json_path }, H)).json!.matches.map((m) => [m.pointer, m.value]);
+
+  it('filters without parentheses, step-0 slices, unions of a wildcard and a name, escaped quotes in names', async () => {
+    const p = tmp.path('store.json');
+    writeFileSync(p, JSON.stringify(STORE, null, 2));
+    expect(await values(p, '$..book[?@.price<10].title')).toEqual([
+      ['/store/book/0/title', 'Sayings of the Century'],
+      ['/store/book/2/title', 'Moby Dick'],
+    ]);
+    expect(await values(p, '$.store.book[?@.isbn].author')).toEqual([['/store/book/2/author', 'Herman Melville']]);
+    expect(await values(p, "$.store.book[?match(@.author, 'H.*')].price")).toEqual([['/store/book/2/price', 8.99]]);
+    // A zero step selects nothing (RFC 9535 §2.3.4.2.2): a valid path, so not_found rather than invalid_input.
+    await expect(handle('read', { path: p, json_path: '$.store.book[1:2:0]' }, H)).rejects.toMatchObject({ code: 'not_found' });
+    expect(await values(p, '$.store.book[2:0:-1].price')).toEqual([
+      ['/store/book/2/price', 8.99],
+      ['/store/book/1/price', 12.99],
+    ]);
+    const q = tmp.path('quote.json');
+    writeFileSync(q, JSON.stringify({ a: 1, b: 2, "'": 'quote' }));
+    expect(await values(q, "$[*,'a']")).toEqual([
+      ['/a', 1],
+      ['/b', 2],
+      ["/'", 'quote'],
+      ['/a', 1],
+    ]);
+    expect(await values(q, "$['\\'']")).toEqual([["/'", 'quote']]);
+  });
+
+  it('a malformed path is invalid_input with the position of the error; jsonpath-plus syntax is refused', async () => {
+    const p = tmp.path('doc.json');
+    writeFileSync(p, TEXT);
+    const cases: [string, number][] = [
+      ['$.deps[0', 8],
+      ['$.deps[*][id,name]', 10],
+      ['$..book[?(@.price<10)', 21],
+      ['deps', 0],
+      [' $.name', 0],
+      ['$.name ', 7],
+      ['/a/~2', 3],
+    ];
+    for (const [json_path, position] of cases) {
+      await expect(handle('read', { path: p, json_path }, H), json_path).rejects.toMatchObject({ code: 'invalid_input', details: { json_path, position } });
+    }
+  });
+
+  it('objects in document order (integer-like names too); of duplicate names the first, for reads and edits alike', async () => {
+    const p = tmp.path('order.json');
+    writeFileSync(p, '{"b": 1, "10": 2, "a": 3, "2": 4}\n');
+    expect((await values(p, '$.*')).map(([ptr]) => ptr)).toEqual(['/b', '/10', '/a', '/2']);
+    const d = tmp.path('dup.json');
+    writeFileSync(d, '{"a": 1, "a": 2}\n');
+    expect(await values(d, '$.a')).toEqual([['/a', 1]]);
+    expect(await values(d, '$[?@ == 1]')).toEqual([['/a', 1]]);
+    await handle('upsert', { path: d, target: { json: { path: '$.a', op: 'set', value: 10 } }, if_match: await etag(d) }, H);
+    expect(readFileSync(d, 'utf8')).toBe('{"a": 10, "a": 2}\n');
+  });
+
+  it('a descendant segment reaches past 50 levels of nesting', async () => {
+    const p = tmp.path('deep.json');
+    let deep: unknown = { x: 'bottom' };
+    for (let i = 0; i < 300; i++) deep = { x: i, n: deep };
+    writeFileSync(p, JSON.stringify(deep));
+    const r = await handle('read', { path: p, json_path: "$..[?@.x == 'bottom'].x" }, H);
+    expect(r.json!.matches).toHaveLength(1);
+    expect(r.json!.matches[0]!.pointer).toBe('/n'.repeat(300) + '/x');
+  });
+});
+
 describe('json upserts', () => {
   it('set, insert and delete change only the text of that value: every byte outside the edit stays', async () => {
     const p = tmp.path('edit.json');
@@ -93,6 +172,35 @@ describe('json upserts', () => {
     expect(now.added).toEqual({ x: [1, 2] });
     expect(now.text).toBe('héllo ✓');
     expect(readFileSync(p, 'utf8')).toContain('\n  "added": {\n    "x": [');
+  });
+
+  it('edits through a filter or a negative index change only that value; set appends the item just past the end, not further', async () => {
+    const p = tmp.path('filter-edit.json');
+    writeFileSync(p, TEXT);
+    let before = readFileSync(p);
+    let u = await handle(
+      'upsert',
+      { path: p, target: { json: { path: "$.deps[?@.name == 'zod'].name", op: 'set', value: 'zod4' } }, if_match: await etag(p) },
+      H,
+    );
+    untouchedOutside(before, readFileSync(p), u.range_before.start_byte, u.range_before.end_byte);
+    expect(JSON.parse(readFileSync(p, 'utf8')).deps.map((d: { name: string }) => d.name)).toEqual(['zod4', 'diff']);
+    before = readFileSync(p);
+    u = await handle('upsert', { path: p, target: { json: { path: '$.deps[-1].id', op: 'set', value: 3 } }, if_match: await etag(p) }, H);
+    untouchedOutside(before, readFileSync(p), u.range_before.start_byte, u.range_before.end_byte);
+    expect(JSON.parse(readFileSync(p, 'utf8')).deps[1].id).toBe(3);
+    await handle('upsert', { path: p, target: { json: { path: '$.deps[0].tags[2]', op: 'set', value: 'c' } }, if_match: await etag(p) }, H);
+    expect(JSON.parse(readFileSync(p, 'utf8')).deps[0].tags).toEqual(['a', 'b', 'c']);
+    await expect(
+      handle('upsert', { path: p, target: { json: { path: '$.deps[0].tags[9]', op: 'set', value: 'z' } }, if_match: await etag(p) }, H),
+    ).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(
+      handle('upsert', { path: p, target: { json: { path: '$.deps.name', op: 'set', value: 'z' } }, if_match: await etag(p) }, H),
+    ).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('edit errors: stale if_match, no precondition, ambiguous path, insert into a non-array, index out of bounds, missing value; nothing written', async () => {

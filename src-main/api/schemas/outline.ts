@@ -20,10 +20,21 @@ export const OutlineHeading = z.object({
   sha256: z.string().describe('SHA-256 of the section bytes [start_byte, end_byte).'),
 });
 
+export const OutlineFrontMatter = z.object({
+  kind: z.enum(['yaml', 'toml']),
+  section: z.string().describe('The section name that reads or upserts it: "front matter".'),
+  line: z.number().int(),
+  end_line: z.number().int().describe('The closing delimiter line.'),
+  start_byte: z.number().int(),
+  end_byte: z.number().int(),
+  sha256: z.string().describe('SHA-256 of the bytes [start_byte, end_byte), delimiters included.'),
+});
+
 export const OutlineOutput = z.object({
   path: z.string(),
   version: Version,
   total_lines: z.number().int(),
+  front_matter: OutlineFrontMatter.nullable().describe('YAML (---) or TOML (+++) front matter at the top: not a heading, not markdown.'),
   headings: z.array(OutlineHeading),
   elapsed_ms: z.number(),
 });

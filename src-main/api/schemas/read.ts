@@ -25,7 +25,7 @@ export const ReadInput = z
     invalid_utf8: z.enum(['replace', 'error']).optional(),
     allow_binary: z.boolean().optional(),
     section: z.string().min(1).optional().describe('Markdown heading path "A > B".'),
-    json_path: z.string().min(1).optional().describe('JSONPath "$.a[*]" or JSON Pointer "/a/0".'),
+    json_path: z.string().min(1).optional().describe('JSONPath (RFC 9535) "$.a[*]", "$..b[?@.n > 1]", or JSON Pointer "/a/0".'),
     jsonl_line: int().optional().describe('JSON Lines: line N.'),
     tokenizer: z.enum(['o200k_base', 'cl100k_base']).optional().describe('Report the token count.'),
     token_start: int().optional().describe('0-based.'),

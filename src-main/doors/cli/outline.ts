@@ -11,8 +11,12 @@ import { Exit, printError, type CliIO } from './main.ts';
 const HUMAN = { kind: 'human', name: 'cli' } as const;
 
 function formatOutline(r: OpOutput<'outline'>): string {
-  const rows = r.headings.map(
-    (h) => `${'  '.repeat(h.level - 1)}${'#'.repeat(h.level)} ${h.text}  (lines ${count(h.line)}-${count(h.end_line)}, sha256 ${h.sha256.slice(0, 12)})`,
+  const fm = r.front_matter;
+  const top = fm ? [`${fm.section} (${fm.kind})  (lines ${count(fm.line)}-${count(fm.end_line)}, sha256 ${fm.sha256.slice(0, 12)})`] : [];
+  const rows = top.concat(
+    r.headings.map(
+      (h) => `${'  '.repeat(h.level - 1)}${'#'.repeat(h.level)} ${h.text}  (lines ${count(h.line)}-${count(h.end_line)}, sha256 ${h.sha256.slice(0, 12)})`,
+    ),
   );
   rows.push(`${r.headings.length} heading(s), ${count(r.total_lines)} lines, version ${r.version.etag}`);
   return rows.join('\n') + '\n';

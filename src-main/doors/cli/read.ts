@@ -150,7 +150,7 @@ export function registerRead(program: Command, io: CliIO): void {
     })
     .option('--allow-binary', 'read a binary file anyway')
     .option('--section <path>', 'markdown: the section under this heading path, e.g. "Install > Linux" (see folio outline)')
-    .option('--json-path <path>', 'JSON: values at this JSONPath ($.a.b) or JSON Pointer (/a/b)')
+    .option('--json-path <path>', 'JSON: values at this JSONPath (RFC 9535: $.a.b, $..c[?@.n > 1]) or JSON Pointer (/a/b)')
     .option('--jsonl-line <n>', 'JSON Lines: with --json-path, the path inside line N', int('--jsonl-line'))
     .option('--tokens <a-b>', 'whole lines covering tokens [A, B) of the file', parseTokens)
     .option('--page-tokens <n>', 'pages of whole lines of at most N tokens (with --page K)', int('--page-tokens'))

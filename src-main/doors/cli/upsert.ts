@@ -171,7 +171,7 @@ export function registerUpsert(program: Command, io: CliIO): void {
     .option('--section-insert', 'insert right after the section heading')
     .option('--section-append', 'append at the end of the section, before the next heading')
     .option('--section-sha256 <hash>', 'precondition: the section sha256 from folio outline or read --section')
-    .option('--json-path <path>', 'JSON: the value at this JSONPath ($.a.b) or JSON Pointer (/a/b)')
+    .option('--json-path <path>', 'JSON: the value at this JSONPath (RFC 9535: $.a.b) or JSON Pointer (/a/b)')
     .option('--json-set <value>', 'set it to this JSON value (creates a missing member)', jsonValue('--json-set'))
     .option('--json-insert <value>', 'insert this JSON value into the array at --json-path', jsonValue('--json-insert'))
     .option('--index <i>', 'with --json-insert: position in the array (default: the end)', int('--index'))

@@ -1,6 +1,7 @@
 /**
- * Values of a JSON document addressed by JSONPath (`$...`, jsonpath-plus) or JSON
- * Pointer (`/...`, RFC 6901), located in the source text, and edits at a path
+ * Values of a JSON document addressed by JSONPath (`$...`, RFC 9535) or JSON
+ * Pointer (`/...`, RFC 6901) (json-select.ts decides which nodes an address
+ * selects), located in the source text, and edits at a path
  * (set, insert into an array, delete) computed with jsonc-parser's modify(), which
  * touches only the text it must and formats new text like the file (indent unit
  * and newline detected from the file; a one-line document stays on one line).
@@ -10,20 +11,12 @@
  * from the parser are UTF-16 positions; answers give bytes of the file.
  */
 import { readFileSync } from 'node:fs';
-import {
-  applyEdits,
-  findNodeAtLocation,
-  getNodeValue,
-  modify,
-  parseTree,
-  printParseErrorCode,
-  type FormattingOptions,
-  type Node,
-  type ParseError,
-} from 'jsonc-parser';
-import { JSONPath } from 'jsonpath-plus';
+import { applyEdits, modify, parseTree, printParseErrorCode, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser';
 import { FolioError } from '../errors.ts';
 import { onStableVersion, type TextVersion } from '../read/text-version.ts';
+import { compileAddress, intendedLocation, nodeAt, pointerOf, selectNodes, type JsonAddress, type Segment } from './json-select.ts';
+
+export { jsonValueOf, type Segment } from './json-select.ts';
 
 export const JSON_LIMITS = {
   /** largest JSON file (or JSON Lines line) parsed whole */
@@ -31,8 +24,6 @@ export const JSON_LIMITS = {
   /** most matches one query returns */
   maxMatches: 10_000,
 };
-
-export type Segment = string | number;
 
 export interface JsonDoc {
   text: string;
@@ -84,54 +75,6 @@ export async function loadJsonFile(path: string): Promise<LoadedJson> {
   return last;
 }
 
-/** RFC 6901 pointer of segments. */
-export function pointerOf(segments: Segment[]): string {
-  return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
-}
-
-/** Segments of an RFC 6901 pointer, typed by the document (array indexes become numbers). */
-function segmentsOfPointer(root: Node, pointer: string): Segment[] {
-  if (pointer === '') return [];
-  const out: Segment[] = [];
-  let node: Node | undefined = root;
-  for (const raw of pointer.slice(1).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    const isIndex: boolean = node?.type === 'array' && /^(0|[1-9]\d*)$/.test(key);
-    out.push(isIndex ? Number(key) : key);
-    node = node ? findNodeAtLocation(node, [isIndex ? Number(key) : key]) : undefined;
-  }
-  return out;
-}
-
-/** A JSONPath with only names and indexes (no wildcards, filters, unions, recursion) as segments; else null. */
-function simplePathSegments(expr: string): Segment[] | null {
-  if (/\*|\.\.|\?|,|:|@|\(/.test(expr)) return null;
-  const parts = JSONPath.toPathArray(expr) as string[];
-  if (parts[0] !== '$') return null;
-  return parts.slice(1).map((p) => (/^(0|[1-9]\d*)$/.test(p) ? Number(p) : p));
-}
-
-function checkSyntax(expr: string): void {
-  if (!expr.startsWith('$') && !expr.startsWith('/')) {
-    throw new FolioError('invalid_input', `json_path "${expr}" must be a JSONPath starting with "$" or a JSON Pointer starting with "/"`, { json_path: expr });
-  }
-  if (expr.startsWith('$')) {
-    let depth = 0;
-    let quote: string | null = null;
-    for (const c of expr) {
-      if (quote) {
-        if (c === quote) quote = null;
-      } else if (c === "'" || c === '"') quote = c;
-      else if (c === '[' || c === '(') depth++;
-      else if (c === ']' || c === ')') depth--;
-      if (depth < 0) break;
-    }
-    if (depth !== 0 || quote || /\.$|\.\.\.|\[\]/.test(expr)) {
-      throw new FolioError('invalid_input', `json_path "${expr}" is not valid JSONPath (unbalanced brackets or quotes, or an empty step)`, { json_path: expr });
-    }
-  }
-}
-
 export interface JsonMatch {
   pointer: string;
   segments: Segment[];
@@ -150,7 +93,7 @@ function deepestExisting(root: Node, segments: Segment[]): { pointer: string; no
   let at: Segment[] = [];
   let node = root;
   for (const s of segments) {
-    const next = findNodeAtLocation(node, [s]);
+    const next = nodeAt(node, [s]);
     if (!next) break;
     node = next;
     at = [...at, s];
@@ -158,7 +101,8 @@ function deepestExisting(root: Node, segments: Segment[]): { pointer: string; no
   return { pointer: pointerOf(at), node };
 }
 
-function notFound(doc: JsonDoc, expr: string, segments: Segment[] | null, path: string): FolioError {
+function notFound(doc: JsonDoc, expr: string, address: JsonAddress, path: string): FolioError {
+  const segments = intendedLocation(doc.root, address);
   const near = segments ? deepestExisting(doc.root, segments) : { pointer: '', node: doc.root };
   return new FolioError('not_found', `no value at ${expr} in ${path}`, {
     path,
@@ -168,63 +112,36 @@ function notFound(doc: JsonDoc, expr: string, segments: Segment[] | null, path: 
   });
 }
 
-/** The document's value, built once per parsed tree (a big document's value takes a while to build). */
-const values = new WeakMap<Node, unknown>();
-function valueOf(root: Node): unknown {
-  if (!values.has(root)) values.set(root, getNodeValue(root));
-  return values.get(root);
-}
-
-/** The values `expr` selects, in document order for a JSONPath. */
+/** The values `expr` selects, in the order RFC 9535 gives (document order): not_found for none, too_large past maxMatches. */
 export function queryJson(doc: JsonDoc, expr: string, path: string): JsonMatch[] {
-  checkSyntax(expr);
-  if (expr.startsWith('/')) {
-    const segments = segmentsOfPointer(doc.root, expr);
-    const node = findNodeAtLocation(doc.root, segments);
-    if (!node) throw notFound(doc, expr, segments, path);
-    return [{ pointer: pointerOf(segments), segments, node }];
-  }
-  // Names and indexes only: walk the tree (no need to build the document's value).
-  const simplePath = simplePathSegments(expr);
-  if (simplePath) {
-    // Typed by the document ("0" names a member of an object, an index of an array).
-    const segments = segmentsOfPointer(doc.root, pointerOf(simplePath));
-    const node = findNodeAtLocation(doc.root, segments);
-    if (!node) throw notFound(doc, expr, segments, path);
-    return [{ pointer: pointerOf(segments), segments, node }];
-  }
-  let results: { pointer: string }[];
-  try {
-    results = JSONPath({ path: expr, json: valueOf(doc.root) as object, resultType: 'all', eval: 'safe', wrap: true }) as { pointer: string }[];
-  } catch (err) {
-    throw new FolioError('invalid_input', `json_path "${expr}": ${err instanceof Error ? err.message : String(err)}`, { json_path: expr });
-  }
-  if (!results.length) throw notFound(doc, expr, simplePathSegments(expr), path);
-  if (results.length > JSON_LIMITS.maxMatches) {
-    throw new FolioError('too_large', `json_path "${expr}" selects ${results.length} values; at most ${JSON_LIMITS.maxMatches} per read`, {
+  const address = compileAddress(expr);
+  const { nodes, more } = selectNodes(doc.root, address, JSON_LIMITS.maxMatches);
+  if (!nodes.length) throw notFound(doc, expr, address, path);
+  if (more) {
+    throw new FolioError('too_large', `json_path "${expr}" selects more than ${JSON_LIMITS.maxMatches} values; at most ${JSON_LIMITS.maxMatches} per read`, {
       json_path: expr,
-      matches: results.length,
       limit: JSON_LIMITS.maxMatches,
     });
   }
-  return results.map((r) => {
-    const segments = segmentsOfPointer(doc.root, r.pointer);
-    return { pointer: r.pointer, segments, node: findNodeAtLocation(doc.root, segments)! };
-  });
+  return nodes.map((n) => ({ pointer: pointerOf(n.segments), segments: n.segments, node: n.node }));
 }
 
-/** The one location an edit addresses: a single match, or (for set) a simple path that does not exist yet. */
+/** The one location an edit addresses: a single match, or (for set) a member or next item that does not exist yet. */
 export function editLocation(doc: JsonDoc, expr: string, path: string, mayCreate: boolean): Segment[] {
-  checkSyntax(expr);
   let matches: JsonMatch[];
   try {
     matches = queryJson(doc, expr, path);
   } catch (err) {
     if (!(err instanceof FolioError) || err.code !== 'not_found' || !mayCreate) throw err;
-    const segments = expr.startsWith('/') ? segmentsOfPointer(doc.root, expr) : simplePathSegments(expr);
-    // A new member or item: its parent must exist.
-    if (!segments || !segments.length || !findNodeAtLocation(doc.root, segments.slice(0, -1))) throw err;
-    return segments;
+    const segments = intendedLocation(doc.root, compileAddress(expr));
+    // A new member of an existing object, or the item just past the end of an existing array.
+    const last = segments?.at(-1);
+    const parent = segments?.length ? nodeAt(doc.root, segments.slice(0, -1)) : undefined;
+    const creates =
+      (typeof last === 'string' && parent?.type === 'object') ||
+      (typeof last === 'number' && parent?.type === 'array' && last === (parent.children?.length ?? 0));
+    if (!creates) throw err;
+    return segments!;
   }
   if (matches.length > 1) {
     throw new FolioError('ambiguous', `json_path "${expr}" selects ${matches.length} values; an edit needs exactly one`, {
@@ -261,7 +178,7 @@ export function jsonEdit(doc: JsonDoc, expr: string, edit: JsonEditOp, path: str
   let value: unknown;
   let isArrayInsertion = false;
   if (edit.op === 'insert') {
-    const node = findNodeAtLocation(doc.root, segments);
+    const node = nodeAt(doc.root, segments);
     if (node?.type !== 'array') {
       throw new FolioError('invalid_input', `insert needs an array at ${expr}; it is ${node?.type ?? 'missing'} (use set for object members)`, {
         json_path: expr,

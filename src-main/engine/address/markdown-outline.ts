@@ -22,6 +22,12 @@
  * chunk plus the largest block. test/engine/markdown-outline.test.ts checks that
  * the result equals a whole-file parse on generated documents.
  *
+ * Front matter is not markdown: a YAML block (`---` on the first line, closed
+ * by `---` or `...`) or a TOML one (`+++` … `+++`) at the very top is skipped,
+ * as pandoc's yaml_metadata_block does, instead of becoming a setext heading
+ * (`title: …` underlined by the closing `---`). It is the section named
+ * FRONT_MATTER ("front matter"), level 0. front-matter.ts has the exact rule.
+ *
  * Lines end at '\n' (a '\r' before it is dropped for parsing), as the line index
  * counts them. Outlines are cached per file version (etag).
  */
@@ -32,6 +38,9 @@ import { FolioError } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
 import type { Version } from '../read/file-facts.ts';
 import { onStableVersion, type TextVersion } from '../read/text-version.ts';
+import { FRONT_MATTER, FRONT_MATTER_MAX_BYTES, frontMatterOf } from './front-matter.ts';
+
+export { FRONT_MATTER } from './front-matter.ts';
 
 export interface Heading {
   level: number;
@@ -51,11 +60,17 @@ export interface Heading {
   sha256: string;
 }
 
+/** The front matter as a section: level 0, named FRONT_MATTER; its first and last lines are the delimiters. */
+export interface FrontMatter extends Heading {
+  kind: 'yaml' | 'toml';
+}
+
 export interface Outline {
   path: string;
   version: Version;
   totalLines: number;
   headings: Heading[];
+  frontMatter: FrontMatter | null;
 }
 
 const md = new MarkdownIt({ html: true });
@@ -102,15 +117,55 @@ interface Located extends RawHeading {
   startByte: number;
 }
 
-/** Scan the file in chunks: headings located in lines and bytes, and the total line count. */
-async function scan(v: TextVersion, chunkBytes: number, onFinal: (bytes: Buffer, startByte: number, headings: Located[]) => void): Promise<number> {
+/** The file's front matter, located and hashed, and the newlines in it; or null. */
+function readFrontMatter(v: TextVersion): { section: FrontMatter; newlines: number } | null {
+  const fd = openForRead(v.path);
+  try {
+    const first = Buffer.alloc(Math.min(3, v.size - v.bomLen));
+    readSync(fd, first, 0, first.length, v.bomLen);
+    if (first.toString() !== '---' && first.toString() !== '+++') return null;
+    // One byte past the cap tells frontMatterOf whether the file goes on.
+    const head = Buffer.alloc(Math.min(FRONT_MATTER_MAX_BYTES + 1, v.size - v.bomLen));
+    const n = readSync(fd, head, 0, head.length, v.bomLen);
+    const fm = frontMatterOf(head.subarray(0, n));
+    if (!fm) return null;
+    const block = head.subarray(0, fm.bytes);
+    const section: FrontMatter = {
+      kind: fm.kind,
+      level: 0,
+      text: FRONT_MATTER,
+      path: FRONT_MATTER,
+      line: 1,
+      headingEndLine: 1,
+      // The closing delimiter's line: the last newline's line, or the line after it when the file ends there without one.
+      endLine: block[block.length - 1] === 10 ? fm.newlines : fm.newlines + 1,
+      startByte: v.bomLen,
+      endByte: v.bomLen + fm.bytes,
+      sha256: createHash('sha256').update(block).digest('hex'),
+    };
+    return { section, newlines: fm.newlines };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Scan the file in chunks from `from` (the first byte after the front matter, and
+ * its 0-based line): headings located in lines and bytes, and the total line count.
+ */
+async function scan(
+  v: TextVersion,
+  from: { byte: number; lineIdx: number },
+  chunkBytes: number,
+  onFinal: (bytes: Buffer, startByte: number, headings: Located[]) => void,
+): Promise<number> {
   const fd = openForRead(v.path);
   try {
     let pending = Buffer.alloc(0);
-    let pendingByte = v.bomLen;
-    let pendingLine = 0;
-    let pos = v.bomLen;
-    let newlines = 0;
+    let pendingByte = from.byte;
+    let pendingLine = from.lineIdx;
+    let pos = from.byte;
+    let newlines = from.lineIdx;
     let step = chunkBytes;
     for (;;) {
       const want = Math.min(step, v.size - pos);
@@ -161,7 +216,8 @@ async function scan(v: TextVersion, chunkBytes: number, onFinal: (bytes: Buffer,
       onFinal(finalBytes, pendingByte, located);
       if (atEnd) {
         // Lines as the line index counts them: newlines, plus a last line without one.
-        return v.size <= v.bomLen ? 0 : newlines + (pending[pending.length - 1] === 10 ? 0 : 1);
+        const lastByte = pending.length ? pending[pending.length - 1] : readBytesAt(fd, v.size - 1, 1)[0];
+        return v.size <= v.bomLen ? 0 : newlines + (lastByte === 10 ? 0 : 1);
       }
       pending = Buffer.from(pending.subarray(finalByte));
       pendingByte += finalByte;
@@ -173,8 +229,18 @@ async function scan(v: TextVersion, chunkBytes: number, onFinal: (bytes: Buffer,
   }
 }
 
+function readBytesAt(fd: number, at: number, length: number): Buffer {
+  const b = Buffer.alloc(Math.max(0, length));
+  if (at >= 0) readSync(fd, b, 0, b.length, at);
+  return b;
+}
+
 /** Outline of a stable version: headings located, sections closed, and hashed in the same pass. */
-async function outlineFrom(v: TextVersion, chunkBytes: number): Promise<{ headings: Heading[]; totalLines: number }> {
+async function outlineFrom(v: TextVersion, chunkBytes: number): Promise<{ headings: Heading[]; totalLines: number; frontMatter: FrontMatter | null }> {
+  const fm = v.size > v.bomLen ? readFrontMatter(v) : null;
+  const frontMatter = fm?.section ?? null;
+  // The markdown starts after the front matter (at its end, if the file ends with the closing delimiter).
+  const from = fm ? { byte: fm.section.endByte, lineIdx: fm.newlines } : { byte: v.bomLen, lineIdx: 0 };
   const out: Heading[] = [];
   const open: { h: Heading; hash: Hash }[] = [];
   const ancestors: Heading[] = [];
@@ -186,7 +252,7 @@ async function outlineFrom(v: TextVersion, chunkBytes: number): Promise<{ headin
       h.sha256 = hash.digest('hex');
     }
   };
-  const totalLines = await scan(v, chunkBytes, (bytes, startByte, located) => {
+  const totalLines = await scan(v, from, chunkBytes, (bytes, startByte, located) => {
     let fed = 0;
     const feed = (to: number) => {
       if (to > fed) for (const o of open) o.hash.update(bytes.subarray(fed, to));
@@ -214,7 +280,7 @@ async function outlineFrom(v: TextVersion, chunkBytes: number): Promise<{ headin
     feed(bytes.length);
   });
   close(0, v.size, totalLines);
-  return { headings: out, totalLines };
+  return { headings: out, totalLines, frontMatter };
 }
 
 const cache = new Map<string, Outline>();
@@ -226,12 +292,12 @@ export interface OutlineOptions {
 
 /** The outline of the markdown file at `path`, cached per version. */
 export async function outlineOf(path: string, opts: OutlineOptions = {}): Promise<Outline> {
-  const { v, result } = await onStableVersion<Outline | { headings: Heading[]; totalLines: number }>(path, (v) => {
+  const { v, result } = await onStableVersion<Outline | Awaited<ReturnType<typeof outlineFrom>>>(path, (v) => {
     const hit = opts.chunkBytes === undefined ? cache.get(`${v.path}\0${v.version.etag}`) : undefined;
     return hit ?? outlineFrom(v, opts.chunkBytes ?? DEFAULT_CHUNK_BYTES);
   });
   if ('version' in result) return result;
-  const outline: Outline = { path: v.path, version: v.version, totalLines: result.totalLines, headings: result.headings };
+  const outline: Outline = { path: v.path, version: v.version, totalLines: result.totalLines, headings: result.headings, frontMatter: result.frontMatter };
   if (opts.chunkBytes === undefined) {
     if (cache.size >= 8) cache.delete(cache.keys().next().value!);
     cache.set(`${v.path}\0${v.version.etag}`, outline);
@@ -273,23 +339,27 @@ const brief = (h: Heading) => ({ path: h.path, line: h.line, level: h.level });
  * heading's trail, so it may start at any level ("Install > Linux" finds
  * "Guide > Install > Linux"). Several matches are `ambiguous`, listing them with
  * a 1-based suffix that picks one ("Install > Linux[2]"); none is `not_found`,
- * listing headings with a similar last text.
+ * listing headings with a similar last text. FRONT_MATTER names the front matter.
  */
 export function findSection(outline: Outline, query: string): Heading {
   const { parent, byText } = pathIndexOf(outline);
   // Headings whose trail (texts from the outermost enclosing heading down) ends with the path's segments.
   const candidatesOf = (q: string) => {
     const segs = q.split(/\s+>\s+/).map((x) => x.trim());
-    return (byText.get(segs.at(-1)!) ?? [])
-      .filter((i) => {
-        let at = i;
-        for (let k = segs.length - 1; k >= 0; k--) {
-          if (at < 0 || outline.headings[at]!.text !== segs[k]) return false;
-          at = parent[at]!;
-        }
-        return true;
-      })
-      .map((i) => outline.headings[i]!);
+    // The front matter first: it comes first in the file (a heading may have the same text).
+    const frontMatter: Heading[] = q === FRONT_MATTER && outline.frontMatter ? [outline.frontMatter] : [];
+    return frontMatter.concat(
+      (byText.get(segs.at(-1)!) ?? [])
+        .filter((i) => {
+          let at = i;
+          for (let k = segs.length - 1; k >= 0; k--) {
+            if (at < 0 || outline.headings[at]!.text !== segs[k]) return false;
+            at = parent[at]!;
+          }
+          return true;
+        })
+        .map((i) => outline.headings[i]!),
+    );
   };
   let found = candidatesOf(query.trim());
   let pick: number | null = null;

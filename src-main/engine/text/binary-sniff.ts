@@ -3,7 +3,9 @@
  * the first 64 KiB (the reason says what was looked at):
  *  - magic numbers, by the `file-type` package (names the type: image/png, application/zip ...);
  *  - byte statistics of the head from the WASM sniff kernel: any NUL byte, or more
- *    than 10% control bytes (ESC is not counted: logs carry ANSI colours).
+ *    than 10% control bytes (ESC is not counted: logs carry ANSI colours; nor is
+ *    DEL, 0x7F, when the head is valid UTF-8: U+007F is a character that JSON
+ *    strings may hold unescaped, RFC 8259 §7, and text may carry).
  * A text file with a binary blob further on stays text; its encoding verdict
  * (encoding-detect.ts) weighs the blob's bytes against the rest.
  * UTF-16 (by its BOM, or without one when its head is unambiguous, see
@@ -37,6 +39,20 @@ function bomOf(head: Uint8Array): BinaryVerdict['bomEncoding'] {
   return null;
 }
 
+/** Is k.input[0..n) valid UTF-8? `cut`: the file goes on, so a sequence cut at the end of the head is fine. */
+function isUtf8Head(k: ReturnType<typeof localKernels>, n: number, cut: boolean): boolean {
+  const v = k.utf8Stream();
+  v.reset();
+  if (v.feed(n) >= 0) return false;
+  return cut || v.pending() === 0;
+}
+
+function countDel(head: Uint8Array, n: number): number {
+  let count = 0;
+  for (let i = head.indexOf(0x7f); i >= 0 && i < n; i = head.indexOf(0x7f, i + 1)) count++;
+  return count;
+}
+
 export async function sniffBinary(path: string, size: number): Promise<BinaryVerdict> {
   const len = Math.min(SNIFF_BYTES, size);
   const head = Buffer.alloc(len);
@@ -68,10 +84,12 @@ export async function sniffBinary(path: string, size: number): Promise<BinaryVer
   }
   const k = localKernels();
   k.input.set(head.subarray(0, Math.min(len, k.input.length)));
-  const { nul, control } = k.sniff(0, Math.min(len, k.input.length));
+  const n = Math.min(len, k.input.length);
+  const { nul, control: anyControl } = k.sniff(0, n);
   // Only the head is sniffed: the reason says so, so it stays true of a file with NUL bytes further on.
   const where = len < size ? `the first ${len} of its ${size} bytes (only the head is sniffed)` : `its ${size} bytes`;
   if (nul > 0) return { isBinary: true, type: null, ext: null, reason: `${nul} NUL byte(s) in ${where}`, bomEncoding };
+  const control = anyControl > n * CONTROL_RATIO && isUtf8Head(k, n, n < size) ? anyControl - countDel(head, n) : anyControl;
   if (control > len * CONTROL_RATIO) {
     return { isBinary: true, type: null, ext: null, reason: `${control} control bytes in ${where}`, bomEncoding };
   }
