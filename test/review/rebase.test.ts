@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { read } from '../../src-main/engine/read/read.ts';
 import type { UpsertTarget } from '../../src-main/engine/write/upsert.ts';
-import { approve, propose, redo, showProposal, undo } from '../../src-main/review/index.ts';
+import { approve, propose, redo, reject, showProposal, undo } from '../../src-main/review/index.ts';
 import { applyOwnEdit } from '../../src-main/review/journal.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
@@ -195,4 +195,33 @@ describe('rebase, property', () => {
       { numRuns: 60 },
     );
   }, 180_000);
+});
+
+describe('hunks and conflicts', () => {
+  it('approving hunks 1 and 3 writes only those; rejecting hunk 2 decides the proposal', async () => {
+    const { root, path } = workspace();
+    const etag = (await read(path, { mode: 'head', lines: 1 })).version.etag;
+    const three = [TWENTY[0]!, TWENTY[4]!, TWENTY[8]!];
+    const edits = three.map((e) => ({ target: targetOf(e), content: e.text.join('\n') }));
+    const { proposal_id } = await propose(root, AGENT, { path, target: edits[0]!.target, content: edits[0]!.content, edits, preconditions: { ifMatch: etag } });
+    const r = await approve(root, ME, proposal_id, { hunks: [1, 3] });
+    expect(readFileSync(path, 'utf8')).toBe(expectedText([three[0]!, three[2]!]));
+    expect(r.proposal).toMatchObject({ status: 'pending', hunks: ['applied', 'pending', 'applied'] });
+    const done = await reject(root, ME, proposal_id, 'not this one', { hunks: [2] });
+    expect(done).toMatchObject({ status: 'applied', reason: 'not this one', hunks: ['applied', 'rejected', 'applied'] });
+    expect(readFileSync(path, 'utf8')).toBe(expectedText([three[0]!, three[2]!]));
+  });
+
+  it('a conflict from an outside write is applied to the current file when its own lines are unchanged, or rejected with a reason', async () => {
+    const { root, path } = workspace();
+    const [a, b] = await proposeAll(root, path, [TWENTY[3]!, TWENTY[6]!]);
+    writeFileSync(path, readFileSync(path, 'utf8') + 'appended elsewhere\n');
+    expect((await approve(root, ME, a!).catch((e) => e)).code).toBe('precondition_failed');
+    expect(showProposal(root, a!).proposal.status).toBe('conflict');
+    await approve(root, ME, a!, { current: true });
+    expect(showProposal(root, a!).proposal.status).toBe('applied');
+    expect((await approve(root, ME, b!).catch((e) => e)).code).toBe('precondition_failed');
+    expect(await reject(root, ME, b!, 'superseded')).toMatchObject({ status: 'rejected', reason: 'superseded' });
+    expect(readFileSync(path, 'utf8')).toBe(expectedText([TWENTY[3]!]) + 'appended elsewhere\n');
+  });
 });
