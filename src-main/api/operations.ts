@@ -291,7 +291,11 @@ export const operations = {
       'precondition_failed with the details, nothing written.',
     run: async (input, actor, ctx) => {
       const root = workspaceOf(ctx);
-      const r = await approve(root, actor, input.id, input.content === undefined ? {} : { content: input.content });
+      const r = await approve(root, actor, input.id, {
+        ...(input.content === undefined ? {} : { content: input.content }),
+        ...(input.hunks ? { hunks: input.hunks } : {}),
+        ...(input.current ? { current: true } : {}),
+      });
       return { proposal: proposalView(root, r.proposal), entry: entryView(r.entry), preview: r.upsert.preview };
     },
   }),
@@ -301,7 +305,7 @@ export const operations = {
     description: 'Reject a pending proposal, with an optional reason the agent will see.',
     run: async (input, actor, ctx) => {
       const root = workspaceOf(ctx);
-      return { proposal: proposalView(root, await reject(root, actor, input.id, input.reason)) };
+      return { proposal: proposalView(root, await reject(root, actor, input.id, input.reason, input.hunks ? { hunks: input.hunks } : {})) };
     },
   }),
   review_undo: op({

@@ -24,7 +24,7 @@ import type { Version } from '../engine/read/file-facts.ts';
 import { recoverInterruptedAppend } from '../engine/write/append-intent.ts';
 import { writeFileAtomic } from '../engine/write/atomic-write.ts';
 import { withFileLock } from '../engine/write/file-lock.ts';
-import type { WritePlan } from '../engine/write/upsert.ts';
+import type { WritePiece, WritePlan } from '../engine/write/upsert.ts';
 import { sha256Of, storeBytes } from './blobs.ts';
 import { commitApplied, commitStepped, type AppliedEdit } from './journal-commit.ts';
 import { entryOf } from './records.ts';
@@ -41,6 +41,8 @@ interface IntentRegion {
   removed: StoredBytes;
   inserted_bytes: number;
   inserted_sha256: string;
+  /** each edit's region (WritePlan.pieces): what pending proposals of the file move by */
+  pieces?: WritePiece[];
 }
 
 export type ReviewIntent = IntentRegion & {
@@ -58,6 +60,7 @@ export type ReviewIntent = IntentRegion & {
         decided_by: ReviewActor;
         edited_content: StoredBytes | null;
         group?: GroupTag;
+        proposal_hunks?: number[];
         plan: Pick<WritePlan, 'version_before' | 'range_before' | 'range_after'>;
       }
     | { action: 'undo' | 'redo'; entry_id: string; by: ReviewActor; version_before: Version }
@@ -72,6 +75,8 @@ export type IntentWhat =
       decided_by: ReviewActor;
       edited_content: StoredBytes | null;
       group?: GroupTag;
+      /** the proposal's edits (0-based) this write applies, when it has several */
+      proposal_hunks?: number[];
     }
   | { action: 'undo' | 'redo'; entry_id: string; by: ReviewActor };
 
@@ -90,6 +95,7 @@ export function writeIntent(store: ReviewStore, what: IntentWhat, plan: WritePla
     removed: storeBytes(store.blobsDir, plan.removed),
     inserted_bytes: plan.inserted.length,
     inserted_sha256: sha256Of(plan.inserted),
+    pieces: plan.pieces,
   };
   const base = { ...region, id: `${what.entry_id}-${what.action}-${Date.now()}`, pid: process.pid, path: store.storedPathOf(plan.path) };
   const intent: ReviewIntent =
@@ -196,6 +202,8 @@ export function appliedOf(intent: ReviewIntent & { action: 'apply' }, versionAft
     insertedSha256: intent.inserted_sha256,
     editedContent: intent.edited_content,
     ...(intent.group ? { group: intent.group } : {}),
+    ...(intent.pieces ? { pieces: intent.pieces } : {}),
+    ...(intent.proposal_hunks ? { proposalHunks: intent.proposal_hunks } : {}),
     ...(intent.file_op ? { fileOp: fileOpEntryFieldsOf(intent.file_op) } : {}),
   };
 }

@@ -4,10 +4,11 @@
  * wrote the file) and recovery (intents.ts, when a crash came between the write
  * and the commit), so both record exactly the same thing.
  */
-import type { LineByteRange } from '../engine/write/upsert.ts';
+import type { LineByteRange, WritePiece } from '../engine/write/upsert.ts';
 import type { Version } from '../engine/read/file-facts.ts';
 import { toDoc } from './doc-codec.ts';
-import { allEntries, assignFields, entryOf, nextSeq, nowIso } from './records.ts';
+import { allEntries, assignFields, entryOf, nextSeq, nowIso, proposalOf } from './records.ts';
+import { hunkCountOf, pendingHunksOf, rebasePending } from './rebase.ts';
 import type { ReviewStore } from './store.ts';
 import type { GroupTag, JournalEntry, JournalEvent, ReviewActor, ReviewDocShape, StoredBytes } from './types.ts';
 
@@ -72,6 +73,15 @@ export interface AppliedEdit {
   group?: GroupTag;
   /** a whole-file delete or move (JournalEntry.file_op) */
   fileOp?: Pick<JournalEntry, 'file_op' | 'to' | 'file'>;
+  /** each edit's region before the write (WritePlan.pieces): what the file's pending proposals move by */
+  pieces?: WritePiece[];
+  /** the edits (0-based) of the proposal this write applies, when it has several: the rest stay pending */
+  proposalHunks?: number[];
+}
+
+/** How an entry's edit changes the line count after it: its lines after less its lines before. */
+export function lineDeltaOf(e: Pick<JournalEntry, 'range_before' | 'range_after'>): number {
+  return e.range_after.end_line - e.range_before.end_line;
 }
 
 /** The journal entry of an applied edit, as `seq` at time `at`. */
@@ -107,19 +117,40 @@ export function appliedEntryOf(a: AppliedEdit, seq: number, at: string): Journal
 export function commitApplied(store: ReviewStore, a: AppliedEdit): JournalEntry {
   const at = nowIso();
   const entry = appliedEntryOf(a, nextSeq(store), at);
+  const p = a.proposalId === null ? null : proposalOf(store, a.proposalId);
+  // A proposal with several edits may be applied some at a time: it is decided once none is pending.
+  const hunks = p && hunkCountOf(p) ? Array.from({ length: hunkCountOf(p) }, (_, i) => p.hunks?.[i] ?? 'pending') : null;
+  if (hunks) for (const i of a.proposalHunks ?? pendingHunksOf(p!)) hunks[i] = 'applied';
+  const open = hunks?.includes('pending') ?? false;
   store.commit((d) => {
     recordEntry(store, d, entry);
+    if (!a.fileOp) {
+      rebasePending(store, d, {
+        journalId: entry.id,
+        storedPath: entry.path,
+        versionBefore: entry.version_before.etag,
+        versionAfter: entry.version_after.etag,
+        pieces: a.pieces ?? [spanPieceOf(entry, entry.range_before.start_byte, 'apply')],
+        proposalId: a.proposalId,
+        ...(a.proposalHunks ? { proposalHunks: a.proposalHunks } : {}),
+      });
+    }
     if (a.proposalId !== null) {
       assignFields(d, 'proposals', a.proposalId, {
-        status: 'applied',
-        decided_by: a.decidedBy,
-        decided_at: at,
+        ...(open ? {} : { status: 'applied', decided_by: a.decidedBy, decided_at: at }),
+        ...(hunks ? { hunks } : {}),
         journal_id: entry.id,
         edited_content: a.editedContent ?? undefined,
       });
     }
   });
   return entry;
+}
+
+/** The one piece an entry's whole span is, applied (or redone) or undone at `start`. */
+function spanPieceOf(e: JournalEntry, start: number, action: 'apply' | 'undo' | 'redo'): WritePiece {
+  const [oldLen, newLen] = action === 'undo' ? [e.inserted_bytes, e.removed.bytes] : [e.removed.bytes, e.inserted_bytes];
+  return { startByte: start, endByte: start + oldLen, newBytes: newLen, lineDelta: action === 'undo' ? -lineDeltaOf(e) : lineDeltaOf(e) };
 }
 
 /** An undo or redo of entry `entryId` whose write is done. */
@@ -145,7 +176,16 @@ export function commitStepped(store: ReviewStore, s: SteppedEdit): JournalEntry 
   // What the step replaced: the edit's bytes (undo) or the bytes it had removed (redo).
   const [oldLen, newLen] = s.action === 'undo' ? [e.inserted_bytes, e.removed.bytes] : [e.removed.bytes, e.inserted_bytes];
   store.commit((d) => {
-    if (!e.file_op) shiftLaterRegions(store, d, { id: e.id, storedPath: e.path, start: currentStartOf(e), oldLen, newLen });
+    if (!e.file_op) {
+      shiftLaterRegions(store, d, { id: e.id, storedPath: e.path, start: currentStartOf(e), oldLen, newLen });
+      rebasePending(store, d, {
+        journalId: e.id,
+        storedPath: e.path,
+        versionBefore: s.versionBefore.etag,
+        versionAfter: s.versionAfter.etag,
+        pieces: [spanPieceOf(e, currentStartOf(e), s.action)],
+      });
+    }
     assignFields(d, 'journal', e.id, fields);
     (d.journal![e.id] as { history: unknown[] }).history.push(toDoc(event));
     d.next_seq = seq + 1;

@@ -28,6 +28,7 @@ import { writeIntent, type ReviewIntent } from './intents.ts';
 import { commitJournaled, STALE_CODES } from './journal.ts';
 import { allProposals, assignFields, entryOf, newId, nowIso, proposalOf } from './records.ts';
 import { applyGroupLocked } from './group.ts';
+import { hunkCountOf, pendingHunksOf, preconditionsOf, rebaseStateOf, regionPreconditionsOf, staleErrorOf } from './rebase.ts';
 import { settledView } from './settled-view.ts';
 import { storeOf, type ReviewStore } from './store.ts';
 import type { GroupTag, JournalEntry, Proposal, ProposalStatus, ReviewActor } from './types.ts';
@@ -76,6 +77,7 @@ export async function propose(root: string, actor: ReviewActor, req: ProposeRequ
     ...(req.createParents ? { createParents: true } : {}),
     ...(req.checked ? { checked: req.checked } : {}),
   });
+  const rebase = await rebaseStateOf(store.absPathOf(req.path), req, dry);
   return store.locked(() => {
     const proposal: Proposal = {
       id: newId('p'),
@@ -100,6 +102,7 @@ export async function propose(root: string, actor: ReviewActor, req: ProposeRequ
       conflict: null,
       journal_id: null,
       ...(req.group ? { group: req.group } : {}),
+      ...(rebase ? { rebase } : {}),
     };
     store.commit((d) => {
       d.proposals![proposal.id] = toDoc(proposal);
@@ -234,14 +237,47 @@ function approveFileOp(store: ReviewStore, actor: ReviewActor, p: Proposal) {
   });
 }
 
+export interface ApproveOptions {
+  /** edit-then-approve: the person's text instead of the agent's */
+  content?: string;
+  /** only these edits (1-based, in the proposal's order) of a proposal with several; the rest stay pending */
+  hunks?: number[];
+  /**
+   * Apply to the current file: check the proposal's own region (its SHA-256 or its
+   * lines' hashes) instead of the version it was proposed on; a conflict may be retried so.
+   */
+  current?: boolean;
+}
+
+/** The edits (0-based) `hunks` (1-based) select of p, all pending ones by default; invalid_input names a wrong one. */
+export function selectedHunksOf(p: Proposal, hunks: number[] | undefined): number[] {
+  const open = pendingHunksOf(p);
+  if (hunks === undefined) return open;
+  const n = hunkCountOf(p);
+  if (n === 0) throw new FolioError('invalid_input', `proposal ${p.id} has one edit: decide it without hunks`, { proposal_id: p.id });
+  const out = [...new Set(hunks)].sort((a, b) => a - b).map((h) => h - 1);
+  for (const i of out) {
+    if (!Number.isInteger(i) || i < 0 || i >= n)
+      throw new FolioError('invalid_input', `proposal ${p.id} has hunks 1-${n}, not ${i + 1}`, { proposal_id: p.id, hunks: n });
+    if (!open.includes(i))
+      throw new FolioError('conflict', `hunk ${i + 1} of proposal ${p.id} is already ${p.hunks?.[i]}`, {
+        proposal_id: p.id,
+        hunk: i + 1,
+        status: p.hunks?.[i],
+      });
+  }
+  if (out.length === 0) throw new FolioError('invalid_input', 'hunks is empty: name at least one', { proposal_id: p.id });
+  return out;
+}
+
 /**
  * Apply a pending proposal. With `content`, the person's text replaces the
  * agent's (edit-then-approve), under the same target and preconditions.
  */
-export async function approve(root: string, actor: ReviewActor, id: string, opts: { content?: string } = {}): Promise<ApproveResult> {
+export async function approve(root: string, actor: ReviewActor, id: string, opts: ApproveOptions = {}): Promise<ApproveResult> {
   const store = storeOf(root);
   return store.locked(async () => {
-    const p = pendingOf(store, id);
+    const p = opts.current ? decidableOf(store, id) : pendingOf(store, id);
     if (opts.content !== undefined && p.file_op) {
       throw new FolioError('invalid_input', `proposal ${id} ${p.file_op === 'delete' ? 'deletes' : 'moves'} the file: it takes no content`, {
         proposal_id: id,
@@ -264,18 +300,31 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
       throw new FolioError('invalid_input', `proposal ${id} deletes: it takes no content`, { proposal_id: id });
     }
     if (p.group) {
-      if (opts.content !== undefined)
+      if (opts.content !== undefined || opts.hunks !== undefined)
         throw new FolioError('invalid_input', `proposal ${id} is one file of group ${p.group.id}: approve it as proposed`, { proposal_id: id });
       return approveGroupLocked(store, actor, p);
     }
+    const hunks = selectedHunksOf(p, opts.hunks);
+    const stale = opts.current ? null : staleErrorOf(p);
+    if (stale) throw staleProposal(store, actor, id, stale);
     const content = opts.content ?? loadBytes(store.blobsDir, p.content).toString('utf8');
     const edited = opts.content === undefined ? null : storeBytes(store.blobsDir, Buffer.from(opts.content, 'utf8'));
-    const what = { action: 'apply' as const, entry_id: newId('j'), proposal_id: id, actor: p.actor, decided_by: actor, edited_content: edited };
+    const what = {
+      action: 'apply' as const,
+      entry_id: newId('j'),
+      proposal_id: id,
+      actor: p.actor,
+      decided_by: actor,
+      edited_content: edited,
+      ...(hunkCountOf(p) ? { proposal_hunks: hunks } : {}),
+    };
     let intent: ReviewIntent | null = null;
     let r: UpsertResult;
     try {
+      const req = proposalRequestOf(store, p, content, hunks);
+      if (opts.current && !p.quoted) req.preconditions = currentPreconditionsOf(p, hunks);
       r = await upsert(store.absPathOf(p.path), {
-        ...proposalRequestOf(store, p, content),
+        ...req,
         // Write-ahead: the intent is durable before the file changes (intents.ts).
         onBeforeWrite: (plan) => void (intent = writeIntent(store, what, plan)),
       });
@@ -287,15 +336,41 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
   });
 }
 
-/** The write a proposal asks for (its own content, or the person's `content`), with its checks. */
-export function proposalRequestOf(store: ReviewStore, p: Proposal, content = loadBytes(store.blobsDir, p.content).toString('utf8')): UpsertRequest {
+/** The region preconditions "apply to the current file" checks; invalid_input when the proposal kept none. */
+function currentPreconditionsOf(p: Proposal, hunks: number[]) {
+  const pre = regionPreconditionsOf(p, hunks);
+  if (pre) return pre;
+  throw new FolioError('invalid_input', `proposal ${p.id} kept no region to check against the current file: re-read and propose again`, {
+    proposal_id: p.id,
+  });
+}
+
+/** A proposal that may still be decided: pending, or a conflict (retried on the current file, or rejected). */
+function decidableOf(store: ReviewStore, id: string): Proposal {
+  const p = proposalOf(store, id);
+  return p.status === 'conflict' ? p : pendingOf(store, id);
+}
+
+/**
+ * The write a proposal asks for (its own content, or the person's `content`), with
+ * its checks; `hunks` (0-based): only those of its edits.
+ */
+export function proposalRequestOf(
+  store: ReviewStore,
+  p: Proposal,
+  content = loadBytes(store.blobsDir, p.content).toString('utf8'),
+  hunks = pendingHunksOf(p),
+): UpsertRequest {
+  const edits = p.edits ? hunks.map((i) => p.edits![i]!) : undefined;
   return {
-    target: p.target,
-    content,
-    preconditions: p.preconditions,
+    target: edits ? edits[0]!.target : p.target,
+    content: edits ? loadBytes(store.blobsDir, edits[0]!.content).toString('utf8') : content,
+    preconditions: preconditionsOf(p, hunks),
     normalizeNewlines: p.normalize_newlines,
-    ...(p.edits ? { edits: p.edits.map((e) => ({ target: e.target, content: loadBytes(store.blobsDir, e.content).toString('utf8') })) } : {}),
-    ...(p.quoted ? { quoted: p.quoted.map((q) => ({ oldText: q.old_text, newText: q.new_text, ...(q.replace_all ? { replaceAll: true } : {}) })) } : {}),
+    ...(edits ? { edits: edits.map((e) => ({ target: e.target, content: loadBytes(store.blobsDir, e.content).toString('utf8') })) } : {}),
+    ...(p.quoted
+      ? { quoted: hunks.map((i) => p.quoted![i]!).map((q) => ({ oldText: q.old_text, newText: q.new_text, ...(q.replace_all ? { replaceAll: true } : {}) })) }
+      : {}),
     // An agent's proposal: its path is written only if it still leads to itself (no link swapped in since).
     checked: { allowHardlinks: p.allow_hardlinks === true },
     ...(p.create_parents ? { createParents: true } : {}),
@@ -354,14 +429,38 @@ function staleProposal(store: ReviewStore, actor: ReviewActor, id: string, err: 
   });
 }
 
-export async function reject(root: string, actor: ReviewActor, id: string, reason?: string): Promise<Proposal> {
+/**
+ * Reject a pending proposal (or dismiss a conflict), with a reason the agent sees.
+ * `hunks` (1-based): only those edits of a proposal with several; it is decided
+ * once none is pending (applied if any of it was).
+ */
+export async function reject(root: string, actor: ReviewActor, id: string, reason?: string, opts: { hunks?: number[] } = {}): Promise<Proposal> {
   const store = storeOf(root);
   return store.locked(() => {
-    const p = pendingOf(store, id);
+    const p = decidableOf(store, id);
+    const n = hunkCountOf(p);
+    if (opts.hunks !== undefined && p.status === 'pending' && !p.group) {
+      const hunks = Array.from({ length: n }, (_, i) => p.hunks?.[i] ?? 'pending');
+      for (const i of selectedHunksOf(p, opts.hunks)) hunks[i] = 'rejected';
+      const open = hunks.includes('pending');
+      const status = open ? 'pending' : hunks.includes('applied') ? 'applied' : 'rejected';
+      store.commit((d) =>
+        assignFields(d, 'proposals', id, {
+          hunks,
+          reason: reason ?? null,
+          ...(open ? {} : { status, decided_by: actor, decided_at: nowIso() }),
+        }),
+      );
+      return proposalOf(store, id);
+    }
+    if (opts.hunks !== undefined)
+      throw new FolioError('invalid_input', `proposal ${id} is ${p.status}${p.group ? ' and one file of a group' : ''}: reject it whole`, { proposal_id: id });
     // One file of a group: the group goes with it.
-    const ids = p.group ? pendingGroupOf(store, p).map((m) => m.id) : [id];
+    const ids = p.group && p.status === 'pending' ? pendingGroupOf(store, p).map((m) => m.id) : [id];
+    const hunks = n ? { hunks: Array.from({ length: n }, (_, i) => (p.hunks?.[i] === 'applied' ? 'applied' : 'rejected')) } : {};
     store.commit((d) => {
-      for (const x of ids) assignFields(d, 'proposals', x, { status: 'rejected', decided_by: actor, decided_at: nowIso(), reason: reason ?? null });
+      for (const x of ids)
+        assignFields(d, 'proposals', x, { status: 'rejected', decided_by: actor, decided_at: nowIso(), reason: reason ?? null, ...(x === id ? hunks : {}) });
     });
     return proposalOf(store, id);
   });

@@ -59,6 +59,37 @@ export interface Proposal {
   journal_id: string | null;
   /** one file of a several-file proposal: approved, rejected and undone with the rest of its group */
   group?: GroupTag;
+  /** where the proposal's own lines are now, as edits applied to its file moved them (rebase.ts) */
+  rebase?: RebaseState;
+  /** a proposal with several edits (`edits` or `quoted`): each one's decision, in their order */
+  hunks?: HunkStatus[];
+}
+
+export type HunkStatus = 'pending' | 'applied' | 'rejected';
+
+/** Bytes [start_byte, end_byte) of the file that a proposal's edit or anchor stands on, as they are now. */
+export interface GuardRange {
+  start_byte: number;
+  end_byte: number;
+  /** "LINE#HASH" anchors of the range's lines (absent when too many) */
+  lines?: string[];
+}
+
+/**
+ * A pending proposal's own region, carried through the journaled edits of its
+ * file (rebase.ts): `etag` is the version the positions are true for; each edit
+ * (in `edits` order) and each of the agent's anchors has its guard range.
+ */
+export interface RebaseState {
+  etag: string;
+  edits: GuardRange[];
+  anchors: GuardRange[];
+  /** SHA-256 of the one replaced or deleted region, the precondition once the file moved */
+  range_sha256?: string;
+  /** a write the rebase could not follow (the file changed outside the journal): the proposal's own preconditions decide again */
+  detached?: boolean;
+  /** an applied edit changed the proposal's own lines: it no longer applies */
+  stale?: { journal_id: string; start_byte: number; end_byte: number };
 }
 
 /** One file of a call that edited several, all or nothing: the group's id, this file's place in it and the group's size. */

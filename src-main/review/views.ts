@@ -74,6 +74,7 @@ export function proposalView(root: string, p: Proposal, opts: { withContent?: bo
     conflict: p.conflict,
     journal_id: p.journal_id,
     ...(p.group ? { group: p.group } : {}),
+    ...(p.hunks ? { hunks: p.hunks.map((status, i) => ({ index: i + 1, status })) } : {}),
   };
 }
 export type ProposalView = ReturnType<typeof proposalView>;

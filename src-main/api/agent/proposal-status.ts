@@ -18,6 +18,7 @@ function statusOf(root: string, id: string): ProposalStatusOutput {
     decided_at: proposal.decided_at,
     reason: proposal.reason,
     conflict: proposal.conflict,
+    ...(proposal.hunks ? { hunks: proposal.hunks.map((status, i) => ({ index: i + 1, status })) } : {}),
     ...(entry ? { version_after: entry.version_after, range_after: entry.range_after } : {}),
   };
 }

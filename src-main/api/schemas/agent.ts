@@ -40,6 +40,10 @@ export const ProposalStatusOutput = z.object({
   conflict: z.record(z.string(), z.unknown()).nullable().describe('On conflict: the engine error; re-read and propose again.'),
   version_after: Version.optional().describe('Once applied: the version it wrote.'),
   range_after: LineByteRange.optional().describe('Once applied: where the new text is.'),
+  hunks: z
+    .array(z.object({ index: z.number().int(), status: z.enum(['pending', 'applied', 'rejected']) }))
+    .optional()
+    .describe('A proposal with several edits: the decision on each (1-based index).'),
 });
 export type ProposalStatusOutput = z.infer<typeof ProposalStatusOutput>;
 

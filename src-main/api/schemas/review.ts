@@ -47,6 +47,10 @@ export const ReviewProposal = z.object({
   conflict: z.record(z.string(), z.unknown()).nullable().describe('On conflict: the engine error (code, message, failed, current_version, read, ...).'),
   journal_id: z.string().nullable(),
   group: GroupTag.optional(),
+  hunks: z
+    .array(z.object({ index: z.number().int(), status: z.enum(['pending', 'applied', 'rejected']) }))
+    .optional()
+    .describe('A proposal with several edits: the decision on each (1-based index).'),
 });
 export type ReviewProposal = z.infer<typeof ReviewProposal>;
 
@@ -96,6 +100,8 @@ export const ReviewShowOutput = z.object({ proposal: ReviewProposal, entry: Revi
 export const ReviewApproveInput = z.object({
   id: z.string().min(1),
   content: z.string().optional().describe('Edit-then-approve: this text replaces the proposed one (same target and preconditions).'),
+  hunks: z.array(z.number().int().min(1)).optional().describe('Only these edits (1-based) of a proposal with several; the rest stay pending.'),
+  current: z.boolean().optional().describe("Apply to the current file: check only the proposal's own region (also retries a conflict)."),
 });
 export const ReviewApproveOutput = z.object({
   proposal: ReviewProposal,
@@ -103,7 +109,11 @@ export const ReviewApproveOutput = z.object({
   preview: z.string().describe('Unified diff of what was written.'),
 });
 
-export const ReviewRejectInput = z.object({ id: z.string().min(1), reason: z.string().optional() });
+export const ReviewRejectInput = z.object({
+  id: z.string().min(1),
+  reason: z.string().optional(),
+  hunks: z.array(z.number().int().min(1)).optional().describe('Only these edits (1-based) of a proposal with several.'),
+});
 export const ReviewRejectOutput = z.object({ proposal: ReviewProposal });
 
 export const ReviewStepInput = z.object({

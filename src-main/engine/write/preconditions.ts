@@ -143,7 +143,7 @@ function rangeSha256(path: string, start: number, end: number): string {
 }
 
 /** Hash of line `line` (1-based) as hashline reads show it, or null past the end. */
-function currentLineHash(index: LineIndex, line: number, codec: TextCodec): string | null {
+export function currentLineHash(index: LineIndex, line: number, codec: TextCodec): string | null {
   if (line < 1 || line > index.lineCount) return null;
   const s = line === 1 ? Math.min(index.bomLength, index.size) : index.lineStart(line - 1);
   const e = index.lineEnd(line - 1);

@@ -103,6 +103,16 @@ export interface WritePlan {
   version_before: Version;
   range_before: LineByteRange;
   range_after: LineByteRange;
+  /** each edit's region in the file before the write (file order), with what it does to the line count */
+  pieces: WritePiece[];
+}
+
+/** One edit of a write: bytes [startByte, endByte) become newBytes bytes; the lines after it move by lineDelta. */
+export interface WritePiece {
+  startByte: number;
+  endByte: number;
+  newBytes: number;
+  lineDelta: number;
 }
 
 export interface LineByteRange {
@@ -526,6 +536,12 @@ async function pinnedUpsert(target: WriteTarget, file: string, req: UpsertReques
       version_before: before,
       range_before: base.range_before,
       range_after: plannedRange,
+      pieces: placed.map((p) => ({
+        startByte: p.region.start,
+        endByte: p.region.end,
+        newBytes: p.region.content.length,
+        lineDelta: p.affected.lines.inserted - p.affected.lines.removed,
+      })),
     });
   }
   const append = !several && editsOf(req)[0]!.target.kind === 'append';
