@@ -130,7 +130,7 @@ async function readTokens(input: ReadInput, mode: 'token_range' | 'token_page', 
     async () => {
       const v = await textVersionOf(input.path);
       const f = { path: v.path, etag: v.version.etag, size: v.size, bomLen: v.bomLen };
-      const span: TokenSpan & { page?: number; nextPage?: number | null } =
+      const span: TokenSpan & { page?: number; nextPage?: number | null; startsMidLine?: boolean; endsMidLine?: boolean } =
         mode === 'token_range'
           ? await tokenRangeSpan(f, tokenizer, input.token_start ?? 0, input.token_end ?? (input.token_start ?? 0) + 1000)
           : await tokenPage(f, tokenizer, input.page_tokens!, input.page ?? 1, maxBytes);
@@ -139,10 +139,18 @@ async function readTokens(input: ReadInput, mode: 'token_range' | 'token_page', 
     ({ span }) =>
       span.endLine < span.startLine
         ? read(input.path, { mode: 'page', page: 1 }, opts) // an empty file
-        : read(input.path, { mode: 'lines', ranges: [{ start: span.startLine, end: span.endLine }] }, opts),
+        : span.startsMidLine || span.endsMidLine // a piece of a line over the cap: its exact bytes
+          ? read(input.path, { mode: 'exact', startByte: span.startByte, endByte: span.endByte }, opts)
+          : read(input.path, { mode: 'lines', ranges: [{ start: span.startLine, end: span.endLine }] }, opts),
   );
   const s = x.span;
   r.notes.push(...s.notes);
+  if (s.startsMidLine !== undefined) {
+    r.startsMidLine = s.startsMidLine;
+    r.endsMidLine = s.endsMidLine;
+    if (s.startsMidLine) r.notes.push(`page ${s.page} continues line ${s.startLine}, cut by page ${s.page! - 1} (the line is over the ${maxBytes}-byte cap)`);
+    if (s.endsMidLine) r.notes.push(`page ${s.page} ends inside line ${s.endLine} at byte ${s.endByte}; page ${s.page! + 1} continues it`);
+  }
   return {
     r,
     addressing: {

@@ -127,6 +127,10 @@ interface Point {
   byte: number;
   /** tokens before this line */
   tokens: number;
+  /** set when `byte` is inside the line: where that line starts (a token page cut a line longer than the cap) */
+  lineByte?: number;
+  /** with lineByte: the tokens of that whole line (counted on the page of its first piece) */
+  lineTokens?: number;
 }
 
 interface TokenMap {
@@ -179,7 +183,29 @@ async function mapOf(path: string, etag: string, size: number, bomLen: number, t
  * `visit` returns false or the file ends. Lines are cut at '\n' only, as the line
  * index cuts them. Yields to the event loop every SLICE_MS.
  */
-async function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte: number, tokens: number) => boolean): Promise<void> {
+/** Tokens before a page start: a cut line's tokens count before any of its later pieces. */
+function tokensAt(p: Point): number {
+  return p.lineByte === undefined ? p.tokens : p.tokens + p.lineTokens!;
+}
+
+/** The start of the UTF-8 character holding byte `at` (never before `floor`): a cut there splits no character. */
+function charStartAtOrBefore(path: string, at: number, floor: number): number {
+  const fd = openForRead(path);
+  try {
+    const b = Buffer.alloc(4);
+    const from = Math.max(floor, at - 3);
+    const n = readSync(fd, b, 0, at + 1 - from, from);
+    for (let i = Math.min(n, at + 1 - from) - 1; i >= 0; i--) {
+      if ((b[i]! & 0xc0) !== 0x80) return from + i > floor ? from + i : at;
+    }
+    return at;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Visit the lines from `from` with their token counts; `firstTokens`, when known, is the first line's count (not counted again). */
+async function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte: number, tokens: number) => boolean, firstTokens?: number): Promise<void> {
   const fd = openForRead(m.path);
   const dec = new TextDecoder();
   const slicer = new Slicer();
@@ -203,7 +229,8 @@ async function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte:
         if (nl < 0 && !atEnd) break;
         const e = nl < 0 ? chunk.length : nl + 1;
         if (e === s) break;
-        const t = await boundedCount(m.count, dec.decode(chunk.subarray(s, e)), slicer);
+        const t =
+          firstTokens !== undefined && chunkStart + s === from.byte ? firstTokens : await boundedCount(m.count, dec.decode(chunk.subarray(s, e)), slicer);
         await slicer.maybeYield();
         if (!visit({ lineIdx, byte: chunkStart + s, tokens }, chunkStart + e, t)) return;
         lineIdx++;
@@ -324,11 +351,18 @@ async function spanOfTokens(m: TokenMap, tokenizer: string, start: number, end: 
 export interface TokenPage extends TokenSpan {
   page: number;
   nextPage: number | null;
+  /** the page continues a line the page before cut */
+  startsMidLine: boolean;
+  /** the page ends inside a line (the next page continues it) */
+  endsMidLine: boolean;
 }
 
 /**
  * Page `page` (1-based) of pages of whole lines holding at most `budget` tokens and
- * `maxBytes` bytes each; a line over either budget is a page of its own.
+ * `maxBytes` bytes each; a line over the token budget is a page of its own, and a
+ * line over `maxBytes` is cut into pages of at most `maxBytes` bytes (cut on a
+ * character boundary), so the pages cover every byte once. A cut line's tokens are
+ * counted on the page its first piece is on.
  */
 export async function tokenPage(f: FileRef, tokenizer: string, budget: number, page: number, maxBytes: number): Promise<TokenPage> {
   if (!Number.isInteger(budget) || budget < 1) throw new FolioError('invalid_range', `page_tokens must be >= 1, got ${budget}`, { page_tokens: budget });
@@ -345,17 +379,35 @@ async function pageOfTokens(m: TokenMap, f: FileRef, budget: number, page: numbe
   // starts[i] is where page i+1 starts; a start at the file's end closes the list.
   while (starts.length <= page && starts.at(-1)!.byte < f.size) {
     const from = starts.at(-1)!;
+    const lineFrom = from.lineByte === undefined ? from : { lineIdx: from.lineIdx, byte: from.lineByte, tokens: from.tokens };
+    const base = tokensAt(from);
     let next: Point | null = null;
     let end: Point = fileEnd;
-    await scanLines(m, from, (line, endByte, t) => {
-      const empty = line.byte === from.byte;
-      if (!empty && (line.tokens + t - from.tokens > budget || endByte - from.byte > maxBytes)) {
-        next = line;
-        return false;
-      }
-      end = { lineIdx: line.lineIdx + 1, byte: endByte, tokens: line.tokens + t };
-      return true;
-    });
+    await scanLines(
+      m,
+      lineFrom,
+      (line, endByte, t) => {
+        const first = line.byte === lineFrom.byte;
+        if (first && endByte - from.byte > maxBytes) {
+          // A line longer than the cap: this page takes the next maxBytes of it.
+          next = {
+            lineIdx: line.lineIdx,
+            byte: charStartAtOrBefore(m.path, from.byte + maxBytes, from.byte),
+            tokens: line.tokens,
+            lineByte: line.byte,
+            lineTokens: t,
+          };
+          return false;
+        }
+        if (!first && (line.tokens + t - base > budget || endByte - from.byte > maxBytes)) {
+          next = line;
+          return false;
+        }
+        end = { lineIdx: line.lineIdx + 1, byte: endByte, tokens: line.tokens + t };
+        return true;
+      },
+      from.lineTokens,
+    );
     const n: Point = next ?? end;
     if (!next && end.byte >= f.size && !m.complete) {
       m.done = end;
@@ -369,6 +421,8 @@ async function pageOfTokens(m: TokenMap, f: FileRef, budget: number, page: numbe
     return {
       page,
       nextPage: null,
+      startsMidLine: false,
+      endsMidLine: false,
       startLine: 1,
       endLine: 0,
       startByte: at.byte,
@@ -388,15 +442,18 @@ async function pageOfTokens(m: TokenMap, f: FileRef, budget: number, page: numbe
   }
   const a = starts[page - 1]!;
   const b = starts[page]!;
+  const endsMidLine = b.lineByte !== undefined;
   return {
     page,
     nextPage: page < pages || b.byte < f.size ? page + 1 : null,
+    startsMidLine: a.lineByte !== undefined,
+    endsMidLine,
     startLine: a.lineIdx + 1,
-    endLine: b.lineIdx,
+    endLine: endsMidLine ? b.lineIdx + 1 : b.lineIdx,
     startByte: a.byte,
     endByte: b.byte,
-    startToken: a.tokens,
-    endToken: b.tokens,
+    startToken: tokensAt(a),
+    endToken: tokensAt(b),
     totalTokens: totalOf(m),
     notes: [],
   };
