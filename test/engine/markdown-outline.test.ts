@@ -43,7 +43,10 @@ describe('markdown outline', () => {
   it('chunked parses equal a whole-file parse on generated documents (any chunk size)', async () => {
     const p = tmp.path('prop.md');
     await fc.assert(
-      fc.asyncProperty(markdownDoc, fc.integer({ min: 1, max: 400 }), async (doc, chunk) => {
+      fc.asyncProperty(markdownDoc, fc.integer({ min: 1, max: 400 }), async (generated, chunk) => {
+        // markdown-it knows no front matter: a document opening with `---` or `+++` starts with a
+        // blank line here, so no front matter is skipped (front-matter.test.ts checks that rule against pandoc).
+        const doc = /^(---|\+\+\+)/.test(generated) ? '\n' + generated : generated;
         writeFileSync(p, doc);
         const o = await outlineOf(p, { chunkBytes: chunk });
         expect(seen(o)).toEqual(wholeParse(doc));
