@@ -187,13 +187,7 @@ export function checkAccess(policy: WorkspacePolicy, path: string, access: 'read
     throw fromFsError(err, asked);
   }
   const rel = policy.roots.map((r) => within(r, real)).find((x) => x !== undefined);
-  if (rel === undefined) {
-    throw new FolioError('permission_denied', `${path} is outside the workspace roots${real !== asked ? ` (it resolves to ${real})` : ''}`, {
-      path,
-      resolved: real,
-      roots: policy.roots,
-    });
-  }
+  if (rel === undefined) throw outsideRoots(policy, path, asked, real);
   let st: ReturnType<typeof statSync> & object;
   try {
     st = statSync(real);
@@ -263,13 +257,7 @@ export function checkCreate(policy: WorkspacePolicy, path: string): string {
   }
   const real = join(realDir, ...missing, basename(asked));
   const rel = policy.roots.map((r) => within(r, real)).find((x) => x !== undefined);
-  if (rel === undefined) {
-    throw new FolioError('permission_denied', `${path} is outside the workspace roots${real !== asked ? ` (it resolves to ${real})` : ''}`, {
-      path,
-      resolved: real,
-      roots: policy.roots,
-    });
-  }
+  if (rel === undefined) throw outsideRoots(policy, path, asked, real);
   const denied = matches(policy.deny, rel, policy.caseInsensitive);
   if (denied) throw new FolioError('permission_denied', `${path} is denied by the workspace policy (${denied})`, { path, rule: denied });
   checkWritable(policy, path, asked, real, rel);
@@ -327,13 +315,7 @@ export function checkDirectoryAccess(
     throw fromFsError(err, asked);
   }
   const base = policy.roots.map((r) => within(r, real)).find((x) => x !== undefined);
-  if (base === undefined) {
-    throw new FolioError('permission_denied', `${path} is outside the workspace roots${real !== asked ? ` (it resolves to ${real})` : ''}`, {
-      path,
-      resolved: real,
-      roots: policy.roots,
-    });
-  }
+  if (base === undefined) throw outsideRoots(policy, path, asked, real);
   if (!statSync(real).isDirectory()) throw new FolioError('invalid_input', `${path} is not a directory`, { path, resolved: real });
   const denied = base === '' ? undefined : deniedDirectory(policy, base);
   if (denied) throw new FolioError('permission_denied', `${path} is denied by the workspace policy (${denied})`, { path, rule: denied });
@@ -341,4 +323,12 @@ export function checkDirectoryAccess(
   const admit = (_abs: string, rel: string, kind: 'file' | 'dir') =>
     kind === 'dir' ? deniedDirectory(policy, prefix + rel) === undefined : matches(policy.deny, prefix + rel, policy.caseInsensitive) === undefined;
   return { real, admit };
+}
+
+function outsideRoots(policy: WorkspacePolicy, path: string, asked: string, real: string): FolioError {
+  return new FolioError('permission_denied', `${path} is outside the workspace roots${real !== asked ? ` (it resolves to ${real})` : ''}`, {
+    path,
+    resolved: real,
+    roots: policy.roots,
+  });
 }

@@ -267,12 +267,7 @@ async function prepareUpsert(s: AgentSession, asked: OpInput<'upsert'>): Promise
         },
         pinningOf(s),
       );
-  if (hidden.length) {
-    throw new FolioError('redacted', `lines ${hidden.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, {
-      path: real,
-      lines: hidden,
-    });
-  }
+  if (hidden.length) throw redactedLines(real, hidden);
   if (!req.dryRun) return { real, mode, req, created: create };
   const r = await runOp('upsert', { ...asked, path: real }, s.actor, { ...ctxOf(s), ...extra, createFolders: s.policy.createFolders });
   const dry = {
@@ -453,12 +448,7 @@ async function prepareEdit(s: AgentSession, asked: OpInput<'edit'> & { path: str
     },
     pinningOf(s),
   );
-  if (hidden.length) {
-    throw new FolioError('redacted', `lines ${hidden.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, {
-      path: real,
-      lines: hidden,
-    });
-  }
+  if (hidden.length) throw redactedLines(real, hidden);
   if (!req.dryRun) return { real, mode, req, created: false };
   const answer = {
     output: { ...dry, preview: await agentPreview(s, real, dry.preview, false), policy: mode },
@@ -554,3 +544,7 @@ async function moveFile(s: AgentSession, asked: OpInput<'move_file'>) {
 }
 
 export const AGENT_TOOLS: AgentTool[] = [readTool, searchTool, fileInfoTool, outlineTool, upsertTool, editTool, proposalStatusTool, listTool] as AgentTool[];
+
+function redactedLines(path: string, lines: number[]): FolioError {
+  return new FolioError('redacted', `lines ${lines.join(', ')} hold secrets that were redacted in what you read; a person must edit them`, { path, lines });
+}
