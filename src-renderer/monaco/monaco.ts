@@ -121,6 +121,11 @@ export function createTextEditor(host: HTMLElement, text: string): MonacoEditor 
     domReadOnly: false,
     model,
     lineNumbersMinChars: 3,
+    // The text is written as typed: no indentation carried over, no closing brackets added.
+    autoIndent: 'none',
+    autoClosingBrackets: 'never',
+    autoClosingQuotes: 'never',
+    autoSurround: 'never',
   });
   editor.onDidDispose(() => model.dispose());
   return editor;
