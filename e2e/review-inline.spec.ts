@@ -147,15 +147,15 @@ test('20 edits from one read, approved in a shuffled order with F7 and Ctrl+Ente
     for (const e of [...edits].sort((a, b) => b.start - a.start)) expected.splice(e.start - 1, e.removed, ...e.added);
 
     await expect(page.getByTestId('queue-count')).toHaveText('20');
-    const detail = page.getByTestId('proposal-detail');
+    const selectedId = () => page.evaluate(() => document.querySelector('[data-testid="proposal-detail"]')?.getAttribute('data-proposal-id') ?? null);
     const order = shuffled(ids, 20261124);
     for (const [n, id] of order.entries()) {
       // F7 (or Alt+F5) until the change is the focused one.
-      for (let presses = 0; (await detail.getAttribute('data-proposal-id').catch(() => null)) !== id; presses++) {
+      for (let presses = 0; (await selectedId()) !== id; presses++) {
         expect(presses, `reaching ${id}`).toBeLessThan(25);
-        const before = await detail.getAttribute('data-proposal-id').catch(() => null);
+        const before = await selectedId();
         await page.keyboard.press(n % 3 === 2 ? 'Alt+F5' : 'F7');
-        await expect.poll(() => detail.getAttribute('data-proposal-id').catch(() => null)).not.toBe(before);
+        await expect.poll(selectedId).not.toBe(before);
       }
       await expect(fileView(page).locator(`[data-testid="inline-zone"][data-proposal-id="${id}"]`)).toBeVisible();
       if (n % 2 === 0) {
