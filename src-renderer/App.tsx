@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { CopyLinkButton } from './components/CopyLinkButton.tsx';
 import { FileDropZone } from './components/FileDropZone.tsx';
 import { FileProblem } from './components/FileProblem.tsx';
@@ -15,6 +15,9 @@ import { RecentFiles } from './components/RecentFiles.tsx';
 import { ReviewPanel } from './components/ReviewPanel.tsx';
 import { StatusBar } from './components/StatusBar.tsx';
 import { launchParamsOf } from './launch-params.ts';
+import { regionMarksOf } from './model/change-order.ts';
+import { reviewKeyOf, type KeyPlace } from './model/review-keys.ts';
+import { decideFocused, stepReview } from './stores/review-flow.ts';
 import type { GoToTarget } from './model/goto-target.ts';
 import { useConnectionStore } from './stores/connection-store.ts';
 import { useFindStore } from './stores/find-store.ts';
@@ -24,6 +27,15 @@ import { useReviewStore } from './stores/review-store.ts';
 import { useViewerStore } from './stores/viewer-store.ts';
 
 const launch = launchParamsOf(window.location.search);
+
+/** Where a key was pressed, for the review keys: the file view, a text box (inputs, editors), or elsewhere. */
+function keyPlaceOf(target: Element | null): KeyPlace {
+  if (!target) return 'other';
+  if (target.closest('[data-testid="file-view"]')) return 'file-view';
+  if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return 'text-box';
+  if ((target as HTMLElement).isContentEditable || target.closest('.monaco-editor')) return 'text-box';
+  return 'other';
+}
 /** Open a file chosen any way: the path box, recent files, a drop, the Electron menu. */
 const openPath = (path: string) => void useViewerStore.getState().openFile(path);
 
@@ -34,6 +46,9 @@ export function App() {
   const outlineWanted = useOutlineStore((s) => s.wanted);
   const channel = useConnectionStore((s) => s.channel);
   const recent = useRecentStore((s) => s.entries);
+  const queue = useReviewStore((s) => s.queue);
+  const selectedId = useReviewStore((s) => s.selectedId);
+  const marks = useMemo(() => regionMarksOf(queue, path, selectedId), [queue, path, selectedId]);
   const pathInput = useRef<HTMLInputElement>(null);
   const goToInput = useRef<HTMLInputElement>(null);
   const findInput = useRef<HTMLInputElement>(null);
@@ -66,6 +81,26 @@ export function App() {
   }, []);
 
   useEffect(() => followViewerFile(), []);
+
+  useEffect(() => {
+    // Capture: before Monaco, which binds Tab and Ctrl+Enter itself.
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target instanceof Element ? event.target : null;
+      // Dialogs (help, the 3-way view, the approve question) keep their keys.
+      if (target?.closest('[role="dialog"], [role="alertdialog"]')) return;
+      const action = reviewKeyOf(event, keyPlaceOf(target));
+      if (!action) return;
+      const review = useReviewStore.getState();
+      if ((action === 'accept' || action === 'reject') && !review.selected && !review.focus) return;
+      event.preventDefault();
+      event.stopPropagation();
+      if (action === 'help') review.setHelpOpen(!review.helpOpen);
+      else if (action === 'next' || action === 'previous') void stepReview(action === 'next' ? 1 : -1);
+      else void decideFocused(action);
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -127,6 +162,7 @@ export function App() {
             topLine={topLine}
             visibleLines={visibleLines}
             totalLines={info?.lines ?? 0}
+            marks={marks}
             onJump={(lineNo) => void goToLine(lineNo, { at: 'top', select: false })}
           />
         </div>

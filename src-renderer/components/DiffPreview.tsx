@@ -3,7 +3,7 @@ import { useMonaco } from '../monaco/load-monaco.ts';
 import type { MonacoDiffEditor } from '../monaco/monaco.ts';
 import { diffSidesOf } from '../model/unified-diff.ts';
 
-/** A proposal's preview (a unified diff of the region) in Monaco's diff view, numbered as in the file. */
+/** A proposal's preview (a unified diff of the region) in Monaco's diff view, numbered as in the file; long lines wrap. */
 export function DiffPreview({ preview }: { preview: string }) {
   const monaco = useMonaco(true);
   const hostRef = useRef<HTMLDivElement>(null);
@@ -25,8 +25,11 @@ export function DiffPreview({ preview }: { preview: string }) {
     if (!editor || !model) return;
     const sides = diffSidesOf(preview);
     const numbered = (lineNos: number[]) => (row: number) => String(lineNos[row - 1] ?? '');
-    editor.getOriginalEditor().updateOptions({ lineNumbers: sides.summaryOnly ? 'off' : numbered(sides.originalLineNos) });
-    editor.getModifiedEditor().updateOptions({ lineNumbers: sides.summaryOnly ? 'off' : numbered(sides.modifiedLineNos) });
+    // As wide as the biggest number: line 13,100,000 shows whole, not clipped to 3 digits.
+    const digits = String(Math.max(0, ...sides.originalLineNos, ...sides.modifiedLineNos)).length;
+    const width = { lineNumbersMinChars: Math.max(3, digits + 1) };
+    editor.getOriginalEditor().updateOptions({ ...width, lineNumbers: sides.summaryOnly ? 'off' : numbered(sides.originalLineNos) });
+    editor.getModifiedEditor().updateOptions({ ...width, lineNumbers: sides.summaryOnly ? 'off' : numbered(sides.modifiedLineNos) });
     model.original.setValue(sides.original);
     model.modified.setValue(sides.modified);
   }, [monaco, preview]);

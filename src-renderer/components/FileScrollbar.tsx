@@ -1,4 +1,5 @@
 import { useRef, useState, type PointerEvent } from 'react';
+import { markBoxOf, type RegionMark } from '../model/change-order.ts';
 
 const MIN_THUMB_PX = 24;
 /** While dragging, jump at most this often; the store drops stale answers anyway. */
@@ -6,17 +7,21 @@ const DRAG_JUMP_MS = 60;
 
 /**
  * A scrollbar over the whole file, not the editor's window: the thumb shows where
- * the view is; clicking or dragging jumps to that fraction of the file.
+ * the view is, marks show where proposals wait; clicking or dragging jumps to
+ * that fraction of the file.
  */
 export function FileScrollbar({
   topLine,
   visibleLines,
   totalLines,
+  marks = [],
   onJump,
 }: {
   topLine: number;
   visibleLines: number;
   totalLines: number;
+  /** pending proposals of the file */
+  marks?: RegionMark[];
   onJump(lineNo: number): void;
 }) {
   const trackRef = useRef<HTMLDivElement>(null);
@@ -78,6 +83,16 @@ export function FileScrollbar({
       onPointerUp={up}
       onPointerCancel={up}
     >
+      {marks.map((m) => (
+        <div
+          key={m.proposalId}
+          className={`mark${m.selected ? ' selected' : ''}${m.conflict ? ' conflict' : ''}`}
+          data-testid="scrollbar-mark"
+          data-proposal-id={m.proposalId}
+          title={`${m.proposalId}: lines ${m.startLine}–${m.endLine}`}
+          style={markBoxOf(m, totalLines, trackPx)}
+        />
+      ))}
       <div
         className={`thumb${dragFraction === null ? '' : ' dragging'}`}
         data-testid="file-scrollbar-thumb"

@@ -1,8 +1,17 @@
 import { useEffect, useRef } from 'react';
+import type { ReviewProposal } from '../../src-main/api/schemas.ts';
 import { useMonaco, type MonacoModule } from '../monaco/load-monaco.ts';
 import type { MonacoEditor } from '../monaco/monaco.ts';
+import { isSameFile, type ChangeStop } from '../model/change-order.ts';
+import { linesLabelOf } from '../model/conflict-text.ts';
+import { fileLineOfRow, inlineRowsOf, rowOfFileLine, type InlineRows } from '../model/inline-rows.ts';
 import { needsNeighbourWindow, type LineWindow } from '../model/line-window.ts';
+import { lineEditsOf, regionOf, type InlineChange } from '../model/proposal-edits.ts';
+import { keyLabelsOf } from '../model/review-keys.ts';
+import { requestApprove, requestReject } from '../stores/review-flow.ts';
+import { useReviewStore } from '../stores/review-store.ts';
 import { useViewerStore, type Reveal } from '../stores/viewer-store.ts';
+import { inlineZoneNodesOf } from './inline-zone.ts';
 import { PlainLines } from './PlainLines.tsx';
 
 export interface FileViewKeys {
@@ -56,28 +65,41 @@ function fileViewKeyOf(event: KeyboardEvent): keyof FileViewKeys | null {
   return null;
 }
 
-/** The Monaco editor over the store's window; it reports which file lines are in view and asks for the neighbouring window near an edge. */
+/** The Monaco editor over the store's window, with the selected proposal drawn inline; it reports which file lines are in view and asks for the neighbouring window near an edge. */
 function MonacoFileView({ monaco }: { monaco: MonacoModule }) {
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<MonacoEditor | null>(null);
   const shownRef = useRef<LineWindow | null>(null);
+  const rowsRef = useRef<InlineRows | null>(null);
+  const appliedSeqRef = useRef(-1);
+  const revealedFocusRef = useRef(-1);
+  const zoneIdsRef = useRef<string[]>([]);
   const applyingRef = useRef(false);
   const askedForSeqRef = useRef(-1);
   const foundRef = useRef<ReturnType<MonacoEditor['createDecorationsCollection']> | null>(null);
+  const reviewRef = useRef<ReturnType<MonacoEditor['createDecorationsCollection']> | null>(null);
 
   const windowSeq = useViewerStore((s) => s.windowSeq);
   const totalLines = useViewerStore((s) => s.info?.lines ?? 0);
+  const path = useViewerStore((s) => s.path);
+  const inline = useReviewStore((s) => s.inline);
+  const inlinePath = useReviewStore((s) => s.inlinePath);
+  const queue = useReviewStore((s) => s.queue);
+  const selectedId = useReviewStore((s) => s.selectedId);
+  const focus = useReviewStore((s) => s.focus);
+  const focusSeq = useReviewStore((s) => s.focusSeq);
 
   useEffect(() => {
     const host = hostRef.current;
     if (!host) return;
-    const editor = monaco.createFileEditor(host, (row) => (shownRef.current?.startLine ?? 1) + row - 1);
+    const editor = monaco.createFileEditor(host, (row) => (rowsRef.current ? (rowsRef.current.fileLines[row - 1] ?? null) : row));
     editorRef.current = editor;
     foundRef.current = editor.createDecorationsCollection();
+    reviewRef.current = editor.createDecorationsCollection();
     const scrolled = editor.onDidScrollChange(() => {
-      if (!applyingRef.current) reportViewport(editor, shownRef.current, askedForSeqRef);
+      if (!applyingRef.current) reportViewport(editor, shownRef.current, rowsRef.current, askedForSeqRef);
     });
-    const resized = editor.onDidLayoutChange(() => reportViewport(editor, shownRef.current, askedForSeqRef));
+    const resized = editor.onDidLayoutChange(() => reportViewport(editor, shownRef.current, rowsRef.current, askedForSeqRef));
     performance.mark('folio:monaco-editor');
     return () => {
       scrolled.dispose();
@@ -85,14 +107,16 @@ function MonacoFileView({ monaco }: { monaco: MonacoModule }) {
       editor.dispose();
       editorRef.current = null;
       shownRef.current = null;
+      rowsRef.current = null;
+      zoneIdsRef.current = [];
     };
   }, [monaco]);
 
   useEffect(() => {
+    // Full width for the file's biggest line number: 13,100,000 needs 8 digits, never clipped.
     editorRef.current?.updateOptions({ lineNumbersMinChars: Math.max(5, String(totalLines).length + 1) });
   }, [totalLines]);
 
-  const path = useViewerStore((s) => s.path);
   useEffect(() => {
     if (editorRef.current) monaco.setFileLanguage(editorRef.current, path);
   }, [monaco, path]);
@@ -101,39 +125,117 @@ function MonacoFileView({ monaco }: { monaco: MonacoModule }) {
     const editor = editorRef.current;
     const { window: next, reveal, highlightLine } = useViewerStore.getState();
     if (!editor || !next) return;
+    // A new window brings its reveal; a redraw of the inline diff keeps the view where it is.
+    const newWindow = appliedSeqRef.current !== windowSeq;
+    appliedSeqRef.current = windowSeq;
+    const changes = inlinePath !== null && isSameFile(path, inlinePath) ? inline : [];
+    const rows = inlineRowsOf(next.startLine, next.text, changes);
     applyingRef.current = true;
     try {
-      showWindow(monaco, editor, shownRef.current, next, reveal);
+      showWindow(monaco, editor, rowsRef.current, rows, newWindow ? reveal : { kind: 'keep' });
       shownRef.current = next;
-      const row = highlightLine !== null && highlightLine >= next.startLine && highlightLine <= next.endLine ? highlightLine - next.startLine + 1 : null;
+      rowsRef.current = rows;
+      const row = highlightLine !== null && highlightLine >= next.startLine && highlightLine <= next.endLine ? rowOfFileLine(rows, highlightLine) : null;
       foundRef.current?.set(row === null ? [] : monaco.foundLineDecorations(row));
+      drawReview(monaco, editor, rows, zoneIdsRef, reviewRef.current, { queue, path, selectedId, focus });
+      const focused = focus && rows.added.find((a) => a.change.proposalId === focus.proposalId && a.change.hunk === focus.hunk);
+      if (focused && revealedFocusRef.current !== focusSeq) {
+        revealedFocusRef.current = focusSeq;
+        editor.revealLinesInCenterIfOutsideViewport(Math.max(1, focused.firstRow - 1), Math.max(focused.firstRow, focused.lastRow), monaco.IMMEDIATE);
+      }
     } finally {
       applyingRef.current = false;
     }
-    reportViewport(editor, next, askedForSeqRef);
-  }, [monaco, windowSeq]);
+    reportViewport(editor, next, rows, askedForSeqRef);
+  }, [monaco, windowSeq, inline, inlinePath, path, queue, selectedId, focus, focusSeq]);
 
   return <div className="monaco-host" ref={hostRef} />;
 }
 
+interface ReviewView {
+  queue: ReviewProposal[];
+  path: string | null;
+  selectedId: string | null;
+  focus: ChangeStop | null;
+}
+
+/** The selected proposal's changes as view zones and tinted rows, and a gutter bar beside every pending proposal of the file. */
+function drawReview(
+  monaco: MonacoModule,
+  editor: MonacoEditor,
+  rows: InlineRows,
+  zoneIdsRef: { current: string[] },
+  decorations: ReturnType<MonacoEditor['createDecorationsCollection']> | null,
+  view: ReviewView,
+) {
+  const keys = keyLabelsOf(isMac());
+  const isFocused = (c: InlineChange) => view.focus?.proposalId === c.proposalId && view.focus.hunk === c.hunk;
+  const zones = rows.zones.map((z) => {
+    const p = view.queue.find((x) => x.id === z.change.proposalId);
+    const edits = p ? lineEditsOf(p) : null;
+    const stop = { proposalId: z.change.proposalId, hunk: z.change.hunk, startLine: z.change.startLine };
+    const hunks = z.change.hunk === null ? undefined : [z.change.hunk];
+    const last = z.change.startLine + Math.max(z.change.removed.length, 1) - 1;
+    const title = [
+      z.change.proposalId,
+      z.change.hunk !== null && edits ? `hunk ${z.change.hunk} of ${edits.length}` : null,
+      z.change.removed.length ? linesLabelOf(z.change.startLine, last) : `insert before line ${z.change.startLine}`,
+      p ? `by ${p.actor.name}` : null,
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    const nodes = inlineZoneNodesOf(
+      z.change,
+      { title, acceptKeys: keys.accept, rejectKeys: keys.reject, focused: isFocused(z.change) },
+      {
+        accept: () => void requestApprove(z.change.proposalId, hunks ? { hunks } : {}, stop),
+        reject: () => void requestReject(z.change.proposalId, hunks, stop),
+      },
+    );
+    return { afterRow: z.afterRow, heightInLines: 1 + z.change.removed.length, ...nodes };
+  });
+  zoneIdsRef.current = monaco.replaceViewZones(editor, zoneIdsRef.current, zones);
+  const pending: { firstRow: number; lastRow: number; selected: boolean }[] = [];
+  const firstLine = rows.fileLines.find((n) => n !== null) ?? 1;
+  const lastLine = [...rows.fileLines].reverse().find((n) => n !== null) ?? 0;
+  for (const p of view.queue) {
+    if (!isSameFile(view.path, p.path)) continue;
+    const region = regionOf(p);
+    if (!region || region.endLine < firstLine || region.startLine > lastLine) continue;
+    const shownInline = rows.added.some((a) => a.change.proposalId === p.id);
+    if (shownInline) continue;
+    pending.push({
+      firstRow: rowOfFileLine(rows, region.startLine),
+      lastRow: rowOfFileLine(rows, Math.min(region.endLine, lastLine)),
+      selected: p.id === view.selectedId,
+    });
+  }
+  const added = rows.added.map((a) => ({ firstRow: a.firstRow, lastRow: a.lastRow, focused: isFocused(a.change) }));
+  decorations?.set(monaco.reviewDecorations(added, pending));
+}
+
+const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform);
+
 /** Put `next` into the editor, keeping the top file line and the cursor's file line, or revealing the asked line. */
-function showWindow(monaco: MonacoModule, editor: MonacoEditor, prev: LineWindow | null, next: LineWindow, reveal: Reveal) {
+function showWindow(monaco: MonacoModule, editor: MonacoEditor, prev: InlineRows | null, next: InlineRows, reveal: Reveal) {
   const model = editor.getModel();
   if (!model) return;
-  const rowOf = (fileLine: number) => fileLine - next.startLine + 1;
-  const lastRow = next.endLine - next.startLine + 1;
-  const inNext = (fileLine: number) => fileLine >= next.startLine && fileLine <= next.endLine;
+  const rowOf = (fileLine: number) => rowOfFileLine(next, fileLine);
+  const lastRow = Math.max(1, next.fileLines.length);
+  const firstLine = next.fileLines.find((n) => n !== null) ?? 1;
+  const lastLine = [...next.fileLines].reverse().find((n) => n !== null) ?? firstLine;
+  const inNext = (fileLine: number) => fileLine >= firstLine && fileLine <= lastLine;
 
   let keepTop: { fileLine: number; offsetPx: number } | null = null;
   let cursorFileLine: number | null = null;
   if (prev) {
     const topRow = editor.getVisibleRanges()[0]?.startLineNumber ?? 1;
-    keepTop = { fileLine: prev.startLine + topRow - 1, offsetPx: editor.getScrollTop() - editor.getTopForLineNumber(topRow) };
+    keepTop = { fileLine: fileLineOfRow(prev, topRow), offsetPx: editor.getScrollTop() - editor.getTopForLineNumber(topRow) };
     const cursor = editor.getPosition();
-    if (cursor) cursorFileLine = prev.startLine + cursor.lineNumber - 1;
+    if (cursor) cursorFileLine = fileLineOfRow(prev, cursor.lineNumber);
   }
 
-  model.setValue(next.text);
+  if (model.getValue() !== next.text) model.setValue(next.text);
 
   if (reveal.kind === 'line') {
     const row = Math.min(Math.max(1, rowOf(reveal.lineNo)), lastRow);
@@ -152,14 +254,14 @@ function showWindow(monaco: MonacoModule, editor: MonacoEditor, prev: LineWindow
 }
 
 /** Tell the store which file lines are in view; near an edge of the window, ask once for the neighbouring one. */
-function reportViewport(editor: MonacoEditor, shown: LineWindow | null, askedForSeqRef: { current: number }) {
-  if (!shown) return;
+function reportViewport(editor: MonacoEditor, shown: LineWindow | null, rows: InlineRows | null, askedForSeqRef: { current: number }) {
+  if (!shown || !rows) return;
   const ranges = editor.getVisibleRanges();
   const first = ranges[0];
   const last = ranges[ranges.length - 1];
   if (!first || !last) return;
-  const topLine = shown.startLine + first.startLineNumber - 1;
-  const bottomLine = shown.startLine + last.endLineNumber - 1;
+  const topLine = fileLineOfRow(rows, first.startLineNumber);
+  const bottomLine = Math.max(topLine, fileLineOfRow(rows, last.endLineNumber));
   const store = useViewerStore.getState();
   store.setViewport(topLine, bottomLine - topLine + 1);
   const total = store.info?.lines ?? 0;

@@ -1,8 +1,12 @@
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useEffect, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { keyLabelsOf } from '../model/review-keys.ts';
+import { confirmAsked, requestApprove, requestReject, showChange, showProposal, stepReview } from '../stores/review-flow.ts';
 import { useReviewStore } from '../stores/review-store.ts';
 import { AppliedEditsList } from './AppliedEditsList.tsx';
+import { ConfirmApproveDialog } from './ConfirmApproveDialog.tsx';
 import { ProposalDetail } from './ProposalDetail.tsx';
 import { QueuePanel } from './QueuePanel.tsx';
+import { ReviewHelp } from './ReviewHelp.tsx';
 
 /** The current time, ticking, for "3 min ago" labels. */
 function useNow(everyMs: number): number {
@@ -22,10 +26,37 @@ function undoKeyOf(event: KeyboardEvent): 'undo' | 'redo' | null {
   return event.shiftKey ? 'redo' : 'undo';
 }
 
-/** Agents' proposals: the queue, the selected one's diff and decision, the applied edits. */
+const MIN_WIDTH_PX = 260;
+const KEYS = keyLabelsOf(/Mac|iPhone|iPad/.test(navigator.platform));
+
+/** The panel's width, dragged on its left edge (or arrow keys there); kept in a CSS variable of the app grid. */
+function useResizer() {
+  const setWidth = (px: number) => {
+    const max = Math.max(MIN_WIDTH_PX, window.innerWidth * 0.7);
+    document.documentElement.style.setProperty('--review-width', `${Math.round(Math.min(max, Math.max(MIN_WIDTH_PX, px)))}px`);
+  };
+  const widthNow = () => document.querySelector('.review-panel')?.getBoundingClientRect().width ?? 420;
+  return {
+    onPointerDown(event: PointerEvent<HTMLDivElement>) {
+      event.currentTarget.setPointerCapture(event.pointerId);
+    },
+    onPointerMove(event: PointerEvent<HTMLDivElement>) {
+      if (event.currentTarget.hasPointerCapture(event.pointerId)) setWidth(window.innerWidth - event.clientX);
+    },
+    onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+      if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+      event.preventDefault();
+      setWidth(widthNow() + (event.key === 'ArrowLeft' ? 24 : -24));
+    },
+  };
+}
+
+/** Agents' proposals: the queue, the selected one's metadata, hunks and decision, the applied edits. The diff is drawn in the file view. */
 export function ReviewPanel() {
-  const { queue, history, selectedId, selected, busy, problem, notice, select, approve, reject, undo, redo, stepEntry } = useReviewStore();
+  const { queue, history, selectedId, selected, busy, problem, notice, reason, focus, asking, helpOpen, setReason, setHelpOpen, undo, redo, stepEntry } =
+    useReviewStore();
   const now = useNow(10_000);
+  const resizer = useResizer();
   const onKeyDown = (event: KeyboardEvent) => {
     const key = undoKeyOf(event);
     if (!key) return;
@@ -34,17 +65,48 @@ export function ReviewPanel() {
   };
   return (
     <aside className="review-panel" data-testid="review-panel" tabIndex={0} onKeyDown={onKeyDown} aria-label="Review">
-      <h2>
-        Review <small data-testid="queue-count">{queue.length}</small>
-      </h2>
-      <QueuePanel queue={queue} selectedId={selectedId} now={now} onSelect={(id) => void select(id)} />
+      <div
+        className="review-resizer"
+        role="separator"
+        aria-orientation="vertical"
+        aria-label="Resize the review panel (arrow keys)"
+        tabIndex={0}
+        data-testid="review-resizer"
+        {...resizer}
+      />
+      <header className="review-header">
+        <h2>
+          Review <small data-testid="queue-count">{queue.length}</small>
+        </h2>
+        <button
+          type="button"
+          data-testid="previous-change"
+          disabled={queue.length === 0}
+          onClick={() => void stepReview(-1)}
+          title={`Previous change (${KEYS.previous})`}
+        >
+          ↑ Prev
+        </button>
+        <button type="button" data-testid="next-change" disabled={queue.length === 0} onClick={() => void stepReview(1)} title={`Next change (${KEYS.next})`}>
+          Next ↓
+        </button>
+        <button type="button" data-testid="review-help-open" onClick={() => setHelpOpen(!helpOpen)} title="Review keys (?)" aria-expanded={helpOpen}>
+          ?
+        </button>
+      </header>
+      <QueuePanel queue={queue} selectedId={selectedId} now={now} onSelect={(id) => void showProposal(id)} />
       {selected && (
         <ProposalDetail
-          key={selected.id}
           proposal={selected}
+          history={history}
           busy={busy}
-          onApprove={(content) => void approve(selected.id, content)}
-          onReject={(reason) => void reject(selected.id, reason)}
+          reason={reason}
+          focus={focus}
+          keys={KEYS}
+          onReason={setReason}
+          onApprove={(how, stop) => void requestApprove(selected.id, how, stop)}
+          onReject={(hunks, stop) => void requestReject(selected.id, hunks, stop)}
+          onShow={(stop) => void showChange(stop)}
         />
       )}
       {problem && (
@@ -65,6 +127,8 @@ export function ReviewPanel() {
         onRedo={() => void redo()}
         onStep={(id, action) => void stepEntry(id, action)}
       />
+      {asking && <ConfirmApproveDialog question={asking.question} onCancel={() => void confirmAsked(false)} onApprove={() => void confirmAsked(true)} />}
+      {helpOpen && <ReviewHelp labels={KEYS} onClose={() => setHelpOpen(false)} />}
     </aside>
   );
 }

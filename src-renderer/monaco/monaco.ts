@@ -51,15 +51,18 @@ export const READ_ONLY_OPTIONS: monaco.editor.IEditorOptions = {
 
 /**
  * The read-only editor of FileView. `fileLineOf(row)` maps an editor row (1-based,
- * in the window) to the file's line number, so the gutter shows absolute lines.
+ * in the window) to the file's line number, so the gutter shows absolute lines;
+ * null for a row that is no file line (a proposal's added line, drawn inline).
  */
-export function createFileEditor(host: HTMLElement, fileLineOf: (row: number) => number): MonacoEditor {
+export function createFileEditor(host: HTMLElement, fileLineOf: (row: number) => number | null): MonacoEditor {
   const model = monaco.editor.createModel('', LOG_LANGUAGE_ID);
   const editor = monaco.editor.create(host, {
     ...READ_ONLY_OPTIONS,
     model,
-    lineNumbers: (row) => String(fileLineOf(row)),
+    lineNumbers: (row) => String(fileLineOf(row) ?? ''),
     lineNumbersMinChars: 8,
+    // The lane between numbers and text carries the marks of pending proposals.
+    lineDecorationsWidth: 12,
     // FileScrollbar stands for the whole file; Monaco's own would only know the window.
     scrollbar: { vertical: 'hidden', horizontal: 'auto', alwaysConsumeMouseWheel: true },
     overviewRulerLanes: 0,
@@ -85,10 +88,12 @@ export function setFileLanguage(editor: MonacoEditor, path: string | null): void
   if (model && model.getLanguageId() !== id) monaco.editor.setModelLanguage(model, id);
 }
 
-/** The diff editor of DiffPreview, inline (the review panel is narrow); read-only. */
+/** The diff editor of DiffPreview, inline (the review panel is narrow); read-only; long lines wrap rather than run off the narrow panel. */
 export function createDiffEditor(host: HTMLElement): MonacoDiffEditor {
   const editor = monaco.editor.createDiffEditor(host, {
     ...READ_ONLY_OPTIONS,
+    wordWrap: 'on',
+    diffWordWrap: 'on',
     originalEditable: false,
     renderSideBySide: false,
     lineNumbersMinChars: 3,
@@ -116,9 +121,71 @@ export function createTextEditor(host: HTMLElement, text: string): MonacoEditor 
     domReadOnly: false,
     model,
     lineNumbersMinChars: 3,
+    // The text is written as typed: no indentation carried over, no closing brackets added.
+    autoIndent: 'none',
+    autoClosingBrackets: 'never',
+    autoClosingQuotes: 'never',
+    autoSurround: 'never',
   });
   editor.onDidDispose(() => model.dispose());
   return editor;
+}
+
+/** A view zone of the inline review: after `afterRow`, `heightInLines` rows of `domNode` (and `marginDomNode` in the gutter). */
+export interface ZoneSpec {
+  afterRow: number;
+  heightInLines: number;
+  domNode: HTMLElement;
+  marginDomNode?: HTMLElement;
+}
+
+/** Replace the editor's view zones `previousIds` with `zones`; returns the new ids. */
+export function replaceViewZones(editor: MonacoEditor, previousIds: string[], zones: ZoneSpec[]): string[] {
+  const ids: string[] = [];
+  editor.changeViewZones((accessor) => {
+    for (const id of previousIds) accessor.removeZone(id);
+    for (const z of zones) {
+      ids.push(
+        accessor.addZone({
+          afterLineNumber: z.afterRow,
+          heightInLines: z.heightInLines,
+          domNode: z.domNode,
+          ...(z.marginDomNode ? { marginDomNode: z.marginDomNode } : {}),
+          suppressMouseDown: false,
+        }),
+      );
+    }
+  });
+  return ids;
+}
+
+/**
+ * The inline review's marks: added rows tinted (the focused change's stronger),
+ * and a bar in the gutter lane beside every pending proposal's lines.
+ */
+export function reviewDecorations(
+  added: { firstRow: number; lastRow: number; focused: boolean }[],
+  pending: { firstRow: number; lastRow: number; selected: boolean }[],
+): monaco.editor.IModelDeltaDecoration[] {
+  const out: monaco.editor.IModelDeltaDecoration[] = [];
+  for (const a of added) {
+    if (a.lastRow < a.firstRow) continue;
+    out.push({
+      range: new monaco.Range(a.firstRow, 1, a.lastRow, 1),
+      options: {
+        isWholeLine: true,
+        className: a.focused ? 'folio-inline-added focused' : 'folio-inline-added',
+        linesDecorationsClassName: 'folio-inline-added-mark',
+      },
+    });
+  }
+  for (const p of pending) {
+    out.push({
+      range: new monaco.Range(p.firstRow, 1, p.lastRow, 1),
+      options: { isWholeLine: true, linesDecorationsClassName: p.selected ? 'folio-pending-mark selected' : 'folio-pending-mark' },
+    });
+  }
+  return out;
 }
 
 /** The whole-line mark of the line a search result jumped to (row in the window, 1-based). */

@@ -6,8 +6,20 @@
  */
 import { create } from 'zustand';
 import type { ReviewJournalEntry, ReviewProposal } from '../../src-main/api/schemas.ts';
+import type { ChangeStop } from '../model/change-order.ts';
+import { inlineChangesOf, lineEditsOf, linesOfText, rangesToReadOf, type InlineChange } from '../model/proposal-edits.ts';
 import { call, type ErrorPayload } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
+
+/** How a proposal is approved: as proposed, with the person's text, some of its hunks, or on the current file. */
+export interface ApproveHow {
+  /** the person's text instead of the agent's (edit-then-approve) */
+  content?: string;
+  /** only these edits (1-based) of a proposal with several */
+  hunks?: number[];
+  /** check only the proposal's own lines, not the version the agent read (also retries a conflict) */
+  current?: boolean;
+}
 
 export interface ReviewState {
   /** pending and conflict proposals, oldest first */
@@ -22,11 +34,29 @@ export interface ReviewState {
   problem: ErrorPayload | null;
   /** the last action that worked, e.g. "approved p-12" */
   notice: string | null;
+  /** the selected proposal's pending edits as the main editor draws them inline (its file: `inlinePath`) */
+  inline: InlineChange[];
+  inlinePath: string | null;
+  /** the change the review keys act on (F7 moves it); `focusSeq` bumps with every move, so the editor reveals it once */
+  focus: ChangeStop | null;
+  focusSeq: number;
+  setFocus(stop: ChangeStop | null): void;
+  /** the reason typed for a rejection (the Reject button and key send it) */
+  reason: string;
+  setReason(reason: string): void;
+  /** an approval waiting for the person's answer to "This replaces N lines. Approve?" */
+  asking: { id: string; how: ApproveHow; question: string } | null;
+  setAsking(asking: ReviewState['asking']): void;
+  /** the help overlay of the review keys */
+  helpOpen: boolean;
+  setHelpOpen(open: boolean): void;
   refresh(): Promise<void>;
   select(id: string | null): Promise<void>;
-  /** content: the person's text instead of the agent's (edit-then-approve) */
-  approve(id: string, content?: string): Promise<boolean>;
-  reject(id: string, reason: string): Promise<boolean>;
+  approve(id: string, how?: ApproveHow): Promise<boolean>;
+  /** Run a decision made of several calls (the 3-way resolve): its notice, or its failure as the problem; refreshes either way. */
+  perform(describe: () => Promise<string>): Promise<boolean>;
+  /** hunks: only these edits (1-based) of a proposal with several */
+  reject(id: string, reason: string, hunks?: number[]): Promise<boolean>;
   /** your latest applied edit (Undo, Ctrl+Z) */
   undo(): Promise<boolean>;
   /** your latest undone edit (Redo, Shift+Ctrl+Z) */
@@ -41,6 +71,22 @@ export interface ReviewState {
 
 let latestRefresh = 0;
 let latestSelect = 0;
+
+/** Where the proposal stands: its status, its edits' places and decisions (a change means its inline diff is redrawn). */
+const placeOf = (p: ReviewProposal) => JSON.stringify([p.status, p.target, p.targets, p.hunks]);
+
+/** Each edit's current lines (none for an insert), read from the file as it is now. */
+async function currentLinesOf(p: ReviewProposal): Promise<string[][] | null> {
+  const edits = lineEditsOf(p);
+  if (!edits) return null;
+  return Promise.all(
+    rangesToReadOf(edits).map(async (range) => {
+      if (!range) return [];
+      const answer = await call('read', { path: p.path, ranges: [range] });
+      return linesOfText(answer.content);
+    }),
+  );
+}
 
 export const useReviewStore = create<ReviewState>()((set, get) => {
   /** Run one decision; refresh either way. Resolves true when it worked. */
@@ -66,6 +112,17 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
     busy: false,
     problem: null,
     notice: null,
+    inline: [],
+    inlinePath: null,
+    focus: null,
+    focusSeq: 0,
+    setFocus: (stop) => set((s) => ({ focus: stop, focusSeq: s.focusSeq + 1 })),
+    reason: '',
+    setReason: (reason) => set({ reason }),
+    asking: null,
+    setAsking: (asking) => set({ asking }),
+    helpOpen: false,
+    setHelpOpen: (helpOpen) => set({ helpOpen }),
     async refresh() {
       const request = ++latestRefresh;
       try {
@@ -77,8 +134,8 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
         const { selectedId } = get();
         if (selectedId) {
           const stillThere = queue.find((p) => p.id === selectedId);
-          if (!stillThere) set({ selectedId: null, selected: null });
-          else if (stillThere.status !== get().selected?.status) await get().select(selectedId);
+          if (!stillThere) set({ selectedId: null, selected: null, inline: [], inlinePath: null });
+          else if (!get().selected || placeOf(stillThere) !== placeOf(get().selected!)) await get().select(selectedId);
         }
       } catch (err) {
         if (request === latestRefresh) set({ problem: errorPayloadOf(err) });
@@ -86,24 +143,36 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
     },
     async select(id) {
       const request = ++latestSelect;
-      set({ selectedId: id, selected: id ? (get().queue.find((p) => p.id === id) ?? null) : null });
+      const changed = id !== get().selectedId;
+      set({
+        selectedId: id,
+        selected: id ? (get().queue.find((p) => p.id === id) ?? null) : null,
+        ...(changed ? { inline: [], inlinePath: null, reason: '' } : {}),
+      });
       if (!id) return;
       try {
         const { proposal } = await call('review_show', { id });
-        if (request === latestSelect) set({ selected: proposal });
+        if (request !== latestSelect) return;
+        set({ selected: proposal });
+        // A conflict's lines are no longer its own: its diff stays in the panel (and the 3-way view).
+        const current = proposal.status === 'pending' ? await currentLinesOf(proposal) : null;
+        if (request === latestSelect) set({ inline: current ? inlineChangesOf(proposal, current) : [], inlinePath: proposal.path });
       } catch (err) {
         if (request === latestSelect) set({ problem: errorPayloadOf(err) });
       }
     },
-    approve: (id, content) =>
+    perform: (describe) => act(describe),
+    approve: (id, how = {}) =>
       act(async () => {
-        const { entry } = await call('review_approve', content === undefined ? { id } : { id, content });
-        return content === undefined ? `Approved: ${entry.path} changed` : `Approved with your edit: ${entry.path} changed`;
+        const { entry } = await call('review_approve', { id, ...how });
+        const what = how.hunks ? `hunk${how.hunks.length > 1 ? 's' : ''} ${how.hunks.join(', ')}` : '';
+        if (how.content !== undefined) return `Approved with your edit: ${entry.path} changed`;
+        return `Approved${what ? ` ${what}` : ''}${how.current ? ' on the current file' : ''}: ${entry.path} changed`;
       }),
-    reject: (id, reason) =>
+    reject: (id, reason, hunks) =>
       act(async () => {
-        await call('review_reject', reason.trim() ? { id, reason: reason.trim() } : { id });
-        return 'Rejected';
+        await call('review_reject', { id, ...(reason.trim() ? { reason: reason.trim() } : {}), ...(hunks ? { hunks } : {}) });
+        return hunks ? `Rejected hunk${hunks.length > 1 ? 's' : ''} ${hunks.join(', ')}` : 'Rejected';
       }),
     undo: () =>
       act(async () => {

@@ -1,0 +1,48 @@
+import { useEffect, useRef } from 'react';
+import type { ReviewKeyAction } from '../model/review-keys.ts';
+
+const ROWS: [ReviewKeyAction, string][] = [
+  ['next', 'Next change'],
+  ['previous', 'Previous change'],
+  ['accept', 'Accept the change (its hunk alone in a proposal with several)'],
+  ['reject', 'Reject the change, with the reason typed in the panel'],
+  ['help', 'Show or hide this help'],
+];
+
+/** The review keys at a glance (`?`); Escape or `?` closes it. */
+export function ReviewHelp({ labels, onClose }: { labels: Record<ReviewKeyAction, string>; onClose(): void }) {
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => closeRef.current?.focus(), []);
+  return (
+    <div
+      className="review-help"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="review-help-title"
+      data-testid="review-help"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' || event.key === '?') {
+          event.preventDefault();
+          event.stopPropagation();
+          onClose();
+        }
+      }}
+    >
+      <h3 id="review-help-title">Review keys</h3>
+      <dl>
+        {ROWS.map(([action, what]) => (
+          <div key={action}>
+            <dt>
+              <kbd>{labels[action]}</kbd>
+            </dt>
+            <dd>{what}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted">Select a proposal to see its diff in the file view: removed lines above, added lines tinted.</p>
+      <button type="button" ref={closeRef} data-testid="review-help-close" onClick={onClose}>
+        Close
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * The order F7 walks: every pending change of the open file, top to bottom (a
+ * proposal with several edits counts each pending one), wrapping at the ends.
+ */
+import type { ReviewProposal } from '../../src-main/api/schemas.ts';
+import { lineEditsOf, regionOf } from './proposal-edits.ts';
+
+export interface ChangeStop {
+  proposalId: string;
+  /** 1-based hunk of a proposal with several edits, else null */
+  hunk: number | null;
+  startLine: number;
+}
+
+/** The pending changes of `proposals` (of one file), in file order; proposals not addressed by lines go last, oldest first. */
+export function changeStopsOf(proposals: ReviewProposal[]): ChangeStop[] {
+  const stops: ChangeStop[] = [];
+  const unplaced: ChangeStop[] = [];
+  for (const p of proposals) {
+    const edits = lineEditsOf(p);
+    if (!edits) {
+      unplaced.push({ proposalId: p.id, hunk: null, startLine: Number.MAX_SAFE_INTEGER });
+      continue;
+    }
+    for (const e of edits) if (e.decision === 'pending') stops.push({ proposalId: p.id, hunk: e.hunk, startLine: e.startLine });
+  }
+  stops.sort((a, b) => a.startLine - b.startLine || a.proposalId.localeCompare(b.proposalId) || (a.hunk ?? 0) - (b.hunk ?? 0));
+  return [...stops, ...unplaced];
+}
+
+/**
+ * The stop after (or before) `at` in `stops`, wrapping. `at` may have gone (just
+ * decided): then the first stop after its line, going forward. Null when no stops.
+ */
+export function stepChange(
+  stops: ChangeStop[],
+  at: { proposalId: string; hunk: number | null; startLine: number } | null,
+  direction: 1 | -1,
+): ChangeStop | null {
+  if (stops.length === 0) return null;
+  if (!at) return direction === 1 ? stops[0]! : stops[stops.length - 1]!;
+  const i = stops.findIndex((s) => s.proposalId === at.proposalId && s.hunk === at.hunk);
+  if (i >= 0) return stops[(i + direction + stops.length) % stops.length]!;
+  if (direction === 1) return stops.find((s) => s.startLine >= at.startLine) ?? stops[0]!;
+  return [...stops].reverse().find((s) => s.startLine < at.startLine) ?? stops[stops.length - 1]!;
+}
+
+/**
+ * Whether the viewer's path (as opened: absolute, or relative to the workspace)
+ * names the proposal's file (relative to the workspace root when inside it).
+ */
+export function isSameFile(viewerPath: string | null, proposalPath: string): boolean {
+  if (!viewerPath) return false;
+  const norm = (p: string) => p.replace(/\\/g, '/').replace(/^\.\//, '');
+  const v = norm(viewerPath);
+  const p = norm(proposalPath);
+  return v === p || (!p.startsWith('/') && v.endsWith(`/${p}`));
+}
+
+export interface RegionMark {
+  proposalId: string;
+  startLine: number;
+  endLine: number;
+  selected: boolean;
+  conflict: boolean;
+}
+
+/** The pending proposals of the open file as marks on the whole-file scrollbar. */
+export function regionMarksOf(queue: ReviewProposal[], viewerPath: string | null, selectedId: string | null): RegionMark[] {
+  const marks: RegionMark[] = [];
+  for (const p of queue) {
+    if (!isSameFile(viewerPath, p.path)) continue;
+    const region = regionOf(p);
+    if (region) marks.push({ proposalId: p.id, ...region, selected: p.id === selectedId, conflict: p.status === 'conflict' });
+  }
+  return marks;
+}
+
+/** A mark's place on a track of `trackPx` for a file of `totalLines`: top and height in pixels (at least `minPx` tall). */
+export function markBoxOf(mark: { startLine: number; endLine: number }, totalLines: number, trackPx: number, minPx = 3): { top: number; height: number } {
+  const total = Math.max(1, totalLines);
+  const top = ((mark.startLine - 1) / total) * trackPx;
+  const height = Math.max(minPx, ((mark.endLine - mark.startLine + 1) / total) * trackPx);
+  return { top: Math.min(top, Math.max(0, trackPx - height)), height };
+}

@@ -1,0 +1,183 @@
+/**
+ * Review in the editor: what the keys, the inline buttons and the queue do across
+ * the review and viewer stores. Selecting a change selects its proposal, opens
+ * its file if another one is shown and brings its lines to the middle of the
+ * view; accepting or rejecting one moves on to the next change below it.
+ */
+import type { ReviewProposal } from '../../src-main/api/schemas.ts';
+import { changeStopsOf, isSameFile, stepChange, type ChangeStop } from '../model/change-order.ts';
+import { linesLabelOf, regionNowOf } from '../model/conflict-text.ts';
+import { lineEditsOf, regionOf } from '../model/proposal-edits.ts';
+import { approveQuestionOf } from '../model/replaced-lines.ts';
+import { diffSidesOf } from '../model/unified-diff.ts';
+import { call, FolioCallError } from '../transport.ts';
+import { useReviewStore, type ApproveHow } from './review-store.ts';
+import { useViewerStore } from './viewer-store.ts';
+
+/** The pending changes of the file in view, top to bottom (the whole queue's first proposal when none is in view). */
+export function stopsInView(): ChangeStop[] {
+  const { queue } = useReviewStore.getState();
+  const path = useViewerStore.getState().path;
+  const stops = changeStopsOf(queue.filter((p) => isSameFile(path, p.path)));
+  if (stops.length > 0) return stops;
+  return changeStopsOf(queue.slice(0, 1));
+}
+
+/** The first change of a proposal (its first pending edit in the file). */
+export function firstStopOf(p: ReviewProposal): ChangeStop {
+  return changeStopsOf([p])[0] ?? { proposalId: p.id, hunk: null, startLine: regionOf(p)?.startLine ?? 1 };
+}
+
+/** Select the change's proposal and show its lines in the main editor. */
+export async function showChange(stop: ChangeStop): Promise<void> {
+  const review = useReviewStore.getState();
+  const p = review.queue.find((x) => x.id === stop.proposalId);
+  review.setFocus(stop);
+  const selecting = review.selectedId === stop.proposalId ? null : review.select(stop.proposalId);
+  if (p) {
+    const viewer = useViewerStore.getState();
+    if (!isSameFile(viewer.path, p.path)) await viewer.openFile(p.path);
+    if (stop.startLine !== Number.MAX_SAFE_INTEGER) await useViewerStore.getState().goToLine(stop.startLine, { at: 'center', select: false });
+  }
+  await selecting;
+}
+
+/** Select a proposal from the queue: its first change. */
+export function showProposal(id: string): Promise<void> {
+  const p = useReviewStore.getState().queue.find((x) => x.id === id);
+  return p ? showChange(firstStopOf(p)) : useReviewStore.getState().select(id);
+}
+
+/** F7 / Shift+F7: the next or previous change of the file in view. */
+export async function stepReview(direction: 1 | -1): Promise<void> {
+  const next = stepChange(stopsInView(), useReviewStore.getState().focus, direction);
+  if (next) await showChange(next);
+}
+
+/** The change the keys act on: the focused one, else the selected proposal's first. */
+function focusedStop(): ChangeStop | null {
+  const { focus, selected, queue } = useReviewStore.getState();
+  if (focus && queue.some((p) => p.id === focus.proposalId)) return focus;
+  return selected ? firstStopOf(selected) : null;
+}
+
+/** After a decision: on to the next change below it (the file's first when it was the last). */
+async function moveOnFrom(stop: ChangeStop): Promise<void> {
+  const next = stepChange(stopsInView(), stop, 1);
+  if (next) await showChange(next);
+}
+
+/**
+ * Approve, asking first when the edit is big (the answer comes through
+ * `confirmAsked`); moves on to the next change when it worked.
+ */
+export async function requestApprove(id: string, how: ApproveHow = {}, stop?: ChangeStop): Promise<boolean> {
+  const review = useReviewStore.getState();
+  const p = review.selected?.id === id ? review.selected : review.queue.find((x) => x.id === id);
+  const question = p && !how.hunks && how.current === undefined ? approveQuestionOf(p.target, p.preview) : null;
+  if (question) {
+    review.setAsking({ id, how, question });
+    return false;
+  }
+  return approveAndMoveOn(id, how, stop);
+}
+
+async function approveAndMoveOn(id: string, how: ApproveHow, stop?: ChangeStop): Promise<boolean> {
+  const at = stop ?? focusedStop() ?? { proposalId: id, hunk: null, startLine: 1 };
+  const ok = await useReviewStore.getState().approve(id, how);
+  if (ok) await moveOnFrom(at);
+  return ok;
+}
+
+/** The answer to the big-edit question. */
+export async function confirmAsked(approve: boolean): Promise<void> {
+  const review = useReviewStore.getState();
+  const asking = review.asking;
+  review.setAsking(null);
+  if (approve && asking) await approveAndMoveOn(asking.id, asking.how);
+}
+
+/** Reject (with the typed reason); hunks: only those edits. */
+export async function requestReject(id: string, hunks?: number[], stop?: ChangeStop): Promise<boolean> {
+  const review = useReviewStore.getState();
+  const at = stop ?? focusedStop() ?? { proposalId: id, hunk: null, startLine: 1 };
+  const ok = await review.reject(id, review.reason, hunks);
+  if (ok) await moveOnFrom(at);
+  return ok;
+}
+
+/** The accept or reject key: the focused change (its hunk alone in a proposal with several). */
+export async function decideFocused(action: 'accept' | 'reject'): Promise<void> {
+  const stop = focusedStop();
+  const review = useReviewStore.getState();
+  if (!stop || review.busy) return;
+  const p = review.queue.find((x) => x.id === stop.proposalId);
+  if (!p) return;
+  const hunks = stop.hunk === null ? undefined : [stop.hunk];
+  if (action === 'accept') {
+    if (p.status === 'conflict') return;
+    await requestApprove(p.id, hunks ? { hunks } : {}, stop);
+  } else await requestReject(p.id, hunks, stop);
+}
+
+/** What the 3-way view shows of a conflicted proposal. */
+export interface ThreeWay {
+  /** what the agent read (the preview's old side, numbered as then) */
+  saw: { text: string; lineNos: number[] };
+  /** what the agent proposed (the preview's new side) */
+  proposed: { text: string; lineNos: number[] };
+  /** the file now around the proposal's lines: from line `startLine`, the region `region` within */
+  now: { startLine: number; text: string; etag: string };
+  region: { startLine: number; endLine: number };
+  /** the agent's text for its lines: what the resolved text starts from */
+  content: string;
+}
+
+const CONTEXT_LINES = 3;
+
+/** The three sides of a conflicted single-edit proposal; null when it has no line region (or several edits). */
+export async function loadThreeWay(p: ReviewProposal): Promise<ThreeWay | null> {
+  const edits = lineEditsOf(p);
+  if (!edits || edits.length !== 1 || p.content === undefined) return null;
+  const { history } = useReviewStore.getState();
+  const changedBy = typeof p.conflict?.changed_by === 'string' ? (history.find((e) => e.id === p.conflict!.changed_by) ?? null) : null;
+  const e = edits[0]!;
+  const region = regionNowOf({ startLine: e.startLine, endLine: e.kind === 'insert' ? e.startLine - 1 : e.endLine }, changedBy);
+  const start = Math.max(1, region.startLine - CONTEXT_LINES);
+  const answer = await call('read', { path: p.path, ranges: [{ start, end: Math.max(start, region.endLine + CONTEXT_LINES) }] });
+  const sides = diffSidesOf(p.preview);
+  return {
+    saw: { text: sides.original, lineNos: sides.originalLineNos },
+    proposed: { text: sides.modified, lineNos: sides.modifiedLineNos },
+    now: { startLine: answer.start_line ?? start, text: answer.content.replace(/\r?\n$/, ''), etag: answer.version.etag },
+    region,
+    content: p.content,
+  };
+}
+
+/**
+ * Approve the person's resolution of a conflict: as the proposal's edited text on
+ * the current file when its own lines allow it (the agent sees "applied"); else,
+ * its lines having changed, as the person's own edit of lines `range` of the
+ * version the view showed (`etag`), and the proposal closed with a reason that
+ * tells the agent where its edit went.
+ */
+export function resolveThreeWay(p: ReviewProposal, text: string, range: { startLine: number; endLine: number }, etag: string): Promise<boolean> {
+  const content = text === '' || text.endsWith('\n') ? text : `${text}\n`;
+  return useReviewStore.getState().perform(async () => {
+    try {
+      const { entry } = await call('review_approve', { id: p.id, content, current: true });
+      return `Approved your resolution: ${entry.path} changed`;
+    } catch (err) {
+      if (!(err instanceof FolioCallError) || err.code !== 'precondition_failed') throw err;
+    }
+    const target = range.endLine >= range.startLine ? { replace: { start: range.startLine, end: range.endLine } } : { insert: { at: range.startLine } };
+    const written = await call('upsert', { path: p.path, target, content, if_match: etag });
+    const where = linesLabelOf(written.range_after.start_line, Math.max(written.range_after.start_line, written.range_after.end_line));
+    await call('review_reject', {
+      id: p.id,
+      reason: `Resolved by a person in the 3-way view: their merge of your edit is written at ${where} (your lines had changed since you read them).`,
+    });
+    return `Resolved: your merge is written at ${where}`;
+  });
+}
