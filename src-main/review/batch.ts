@@ -1,0 +1,259 @@
+/**
+ * Batch decisions: approve or reject every pending proposal of one file, or of one
+ * agent (its actor: the agent session's name), in one step.
+ *
+ * Approving a batch is what approving its proposals one by one, oldest first,
+ * would do (rebase.ts), for the cost of one write per file:
+ * - every proposal of a file is placed on the file as it is now (its targets were
+ *   rebased there), and the file's proposals become the edits of ONE engine upsert
+ *   (one atomic rewrite, one write-ahead intent), guarded by the file's version:
+ *   the rebase chain proves each proposal's own region unchanged while the file is
+ *   at that version;
+ * - a proposal whose own lines (its guard ranges) an older proposal of the batch
+ *   edits would be stale after that one; it becomes "conflict" in plain words,
+ *   exactly as one by one, and is left out of the write;
+ * - the files' writes form one journal group (group.ts), one entry per file naming
+ *   every proposal it applied (proposal_ids): `review undo` steps the whole batch.
+ * A crash leaves each file old or new; its intent commits the entry and marks its
+ * proposals applied, or is dropped and they stay pending (intents.ts).
+ *
+ * Left to be approved alone (listed as skipped, still pending): whole-file deletes
+ * and moves, one file of a several-file proposal, quoted edits (found again at
+ * approval, no position to compose), proposals that kept no rebase state, and those
+ * whose file changed outside Folio since (approve with current).
+ */
+import { FolioError } from '../engine/errors.ts';
+import { etagOf, statRegularFile } from '../engine/index/identity.ts';
+import { openIndex } from '../engine/index/store.ts';
+import { factsOf } from '../engine/read/file-facts.ts';
+import { codecFor } from '../engine/text/codec.ts';
+import { editRegionOf } from '../engine/write/edit-region.ts';
+import type { UpsertEdit, UpsertResult } from '../engine/write/upsert.ts';
+import { loadBytes } from './blobs.ts';
+import { applyGroupLocked, type GroupFile } from './group.ts';
+import { pendingGroupOf, staleProposal } from './proposals.ts';
+import { hunkCountOf, pendingHunksOf, staleErrorOf, type BatchMember } from './rebase.ts';
+import { allProposals, assignFields, nowIso, proposalOf } from './records.ts';
+import { storeOf, type ReviewStore } from './store.ts';
+import type { GuardRange, JournalEntry, Proposal, ReviewActor } from './types.ts';
+
+export interface BatchFilter {
+  /** only proposals of this file */
+  path?: string;
+  /** only proposals of this actor: its name, or "kind:name" */
+  actor?: string;
+}
+
+export interface BatchResult {
+  decision: 'approve' | 'reject';
+  /** the journal group of an approval's writes (null when nothing was written) */
+  group: string | null;
+  applied: Proposal[];
+  rejected: Proposal[];
+  /** proposals that turned out stale: each now "conflict", with its own error */
+  conflicts: Proposal[];
+  /** still pending: approve these alone */
+  skipped: { proposal: Proposal; reason: string }[];
+  entries: JournalEntry[];
+  upserts: UpsertResult[];
+}
+
+/** Whether `p` is of `actor` ("name" or "kind:name"). */
+function isOf(p: Proposal, actor: string): boolean {
+  const m = /^(human|agent):(.*)$/.exec(actor);
+  return m ? p.actor.kind === m[1] && p.actor.name === m[2] : p.actor.name === actor;
+}
+
+/** The proposals of `statuses` the filter names, oldest first; a filter is required (a batch is one file or one agent). */
+function matchingOf(store: ReviewStore, filter: BatchFilter, statuses: Proposal['status'][]): Proposal[] {
+  if (filter.path === undefined && filter.actor === undefined)
+    throw new FolioError('invalid_input', 'name a path or an actor: a batch decides the proposals of one file or of one agent', {});
+  const path = filter.path === undefined ? undefined : store.storedPathOf(filter.path);
+  const found = allProposals(store)
+    .filter((p) => statuses.includes(p.status) && (path === undefined || p.path === path) && (filter.actor === undefined || isOf(p, filter.actor)))
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  if (!found.length)
+    throw new FolioError('not_found', `no ${statuses.join(' or ')} proposals${path ? ` of ${path}` : ''}${filter.actor ? ` by ${filter.actor}` : ''}`, {
+      ...(path ? { path } : {}),
+      ...(filter.actor ? { actor: filter.actor } : {}),
+    });
+  return found;
+}
+
+/** Why `p` cannot join a batch write (it stays pending, to be approved alone), or null. */
+function skipReasonOf(p: Proposal): string | null {
+  if (p.file_op) return `it ${p.file_op === 'delete' ? 'deletes' : 'moves'} the whole file: approve it alone`;
+  if (p.group) return `it is one file of the several-file proposal ${p.group.id}: approve it alone (its group goes with it)`;
+  if (p.quoted) return 'it edits by quoting (found again at approval): approve it alone';
+  if (!p.rebase) return 'it kept no region to follow (a new file, an append, the whole file, or its file changed before it was stored): approve it alone';
+  if (p.rebase.detached) return 'its file changed outside Folio since it was proposed: approve it alone (current applies it to the current file)';
+  return null;
+}
+
+/** Whether a write over [start, end) touches guard `g` (rebase.ts shiftOf: a piece inside or across it). */
+const touches = (g: GuardRange, x: { start: number; end: number }) => !(g.end_byte <= x.start || g.start_byte >= x.end);
+
+/** The edits (target and text) `hunks` (0-based) of `p` make. */
+function editsOf(store: ReviewStore, p: Proposal, hunks: number[]): UpsertEdit[] {
+  if (!p.edits) return [{ target: p.target, content: loadBytes(store.blobsDir, p.content).toString('utf8') }];
+  return hunks.map((i) => ({ target: p.edits![i]!.target, content: loadBytes(store.blobsDir, p.edits![i]!.content).toString('utf8') }));
+}
+
+/** Who wrote a batch's edits of one file: its agent, or the agents, named together. */
+function authorOf(ps: Proposal[]): ReviewActor {
+  const names = [...new Set(ps.map((p) => p.actor.name))];
+  const kind = ps.every((p) => p.actor.kind === 'agent') ? 'agent' : ps.every((p) => p.actor.kind === 'human') ? 'human' : 'agent';
+  return { kind, name: names.join(', ') };
+}
+
+interface FilePlan {
+  /** the one write of the file (null: nothing of it applies) */
+  file: GroupFile | null;
+  /** proposals an older one of the batch makes stale: conflicts once the write is done */
+  stale: Proposal[];
+}
+
+/**
+ * One file's part of a batch: the proposals (oldest first) composed into one
+ * write, on the file as it is now; those the others make stale, and those to skip.
+ */
+async function planOfFile(store: ReviewStore, path: string, ps: Proposal[], skipped: BatchResult['skipped']): Promise<FilePlan | null> {
+  const abs = store.absPathOf(path);
+  try {
+    statRegularFile(abs);
+  } catch (err) {
+    for (const p of ps) skipped.push({ proposal: p, reason: `its file cannot be read (${(err as Error).message}): approve it alone` });
+    return null;
+  }
+  const index = await openIndex(abs);
+  const etag = etagOf(index.identity);
+  const codec = codecFor((await factsOf(abs, { hash: false })).encoding);
+  const taken: { p: Proposal; hunks: number[] }[] = [];
+  const pieces: { start: number; end: number }[] = [];
+  const stale: Proposal[] = [];
+  const normalize = ps[0]!.normalize_newlines;
+  for (const p of ps) {
+    if (p.rebase!.etag !== etag) {
+      skipped.push({ proposal: p, reason: 'its file changed outside Folio since it was proposed: approve it alone (current applies it to the current file)' });
+      continue;
+    }
+    if (p.normalize_newlines !== normalize) {
+      skipped.push({ proposal: p, reason: 'it keeps its newlines as written, unlike the others of its file: approve it alone' });
+      continue;
+    }
+    const hunks = pendingHunksOf(p);
+    const guards = [...hunks.map((i) => p.rebase!.edits[i]!), ...p.rebase!.anchors];
+    if (guards.some((g) => pieces.some((x) => touches(g, x)))) {
+      stale.push(p);
+      continue;
+    }
+    for (const e of editsOf(store, p, hunks)) {
+      const r = editRegionOf(index, { target: e.target, content: '', normalizeNewlines: normalize }, codec);
+      pieces.push({ start: r.start, end: r.end });
+    }
+    taken.push({ p, hunks });
+  }
+  if (!taken.length) return { file: null, stale };
+  const edits = taken.flatMap((t) => editsOf(store, t.p, t.hunks));
+  const batch: BatchMember[] = taken.map((t) => ({ id: t.p.id, ...(hunkCountOf(t.p) ? { hunks: t.hunks } : {}) }));
+  return {
+    file: {
+      path,
+      request: {
+        target: edits[0]!.target,
+        content: edits[0]!.content,
+        edits,
+        // The rebase chain: each proposal's own region is unchanged while the file is at this version.
+        preconditions: { ifMatch: etag },
+        normalizeNewlines: normalize,
+        // Agents' proposals: the path is written only if it still leads to itself.
+        checked: { allowHardlinks: taken.every((t) => t.p.allow_hardlinks === true) },
+      },
+      actor: authorOf(taken.map((t) => t.p)),
+      batch,
+    },
+    stale,
+  };
+}
+
+/**
+ * Approve every pending proposal the filter names (see the header): one write per
+ * file, one journal group. The proposals it could not apply are in `conflicts`
+ * (now "conflict", each with its own error) and `skipped` (still pending).
+ */
+export async function approveBatch(root: string, actor: ReviewActor, filter: BatchFilter): Promise<BatchResult> {
+  const store = storeOf(root);
+  return store.locked(async () => {
+    const skipped: BatchResult['skipped'] = [];
+    const staleIds: string[] = [];
+    const byFile = new Map<string, Proposal[]>();
+    for (const p of matchingOf(store, filter, ['pending'])) {
+      const why = skipReasonOf(p);
+      if (why) skipped.push({ proposal: p, reason: why });
+      else if (staleErrorOf(p)) staleIds.push(p.id);
+      else byFile.set(p.path, [...(byFile.get(p.path) ?? []), p]);
+    }
+    const files: GroupFile[] = [];
+    for (const [path, ps] of byFile) {
+      const plan = await planOfFile(store, path, ps, skipped);
+      if (!plan) continue;
+      staleIds.push(...plan.stale.map((p) => p.id));
+      if (plan.file) files.push(plan.file);
+    }
+    // The write first: the batch's own proposals make the others stale only once applied (rebasePending marks them).
+    const done = files.length ? await applyGroupLocked(store, files, actor) : null;
+    const conflicts: Proposal[] = [];
+    for (const id of staleIds) {
+      const err = staleErrorOf(proposalOf(store, id));
+      if (err) staleProposal(store, actor, id, err);
+      conflicts.push(proposalOf(store, id));
+    }
+    const applied = files.flatMap((f) => f.batch!.map((m) => proposalOf(store, m.id)));
+    return {
+      decision: 'approve',
+      group: done?.group ?? null,
+      applied,
+      rejected: [],
+      conflicts,
+      skipped: skipped.map((s) => ({ proposal: proposalOf(store, s.proposal.id), reason: s.reason })),
+      entries: done?.entries ?? [],
+      upserts: done?.upserts ?? [],
+    };
+  });
+}
+
+/**
+ * Reject every pending (or conflicted) proposal the filter names, with one reason
+ * the agents see, in one change of the review state. A proposal of a group takes
+ * its group's pending files with it, as a single reject does; a proposal with
+ * several edits keeps those applied already.
+ */
+export async function rejectBatch(root: string, actor: ReviewActor, filter: BatchFilter, reason?: string): Promise<BatchResult> {
+  const store = storeOf(root);
+  return store.locked(() => {
+    const ids = new Set<string>();
+    for (const p of matchingOf(store, filter, ['pending', 'conflict'])) {
+      ids.add(p.id);
+      if (p.group && p.status === 'pending') for (const m of pendingGroupOf(store, p)) ids.add(m.id);
+    }
+    const at = nowIso();
+    store.commit((d) => {
+      for (const id of ids) {
+        const p = proposalOf(store, id);
+        const n = hunkCountOf(p);
+        const hunks = n ? { hunks: Array.from({ length: n }, (_, i) => (p.hunks?.[i] === 'applied' ? 'applied' : 'rejected')) } : {};
+        assignFields(d, 'proposals', id, { status: 'rejected', decided_by: actor, decided_at: at, reason: reason ?? null, ...hunks });
+      }
+    });
+    return {
+      decision: 'reject' as const,
+      group: null,
+      applied: [],
+      rejected: [...ids].map((id) => proposalOf(store, id)),
+      conflicts: [],
+      skipped: [],
+      entries: [],
+      upserts: [],
+    };
+  });
+}
