@@ -17,6 +17,9 @@
  * A crash leaves each file old or new; its intent commits the entry and marks its
  * proposals applied, or is dropped and they stay pending (intents.ts).
  *
+ * One write's edits lie within 64 MiB (the journal keeps the span's old bytes to
+ * undo it): proposals farther out are skipped for the next batch, which takes them.
+ *
  * Left to be approved alone (listed as skipped, still pending): whole-file deletes
  * and moves, one file of a several-file proposal, quoted edits (found again at
  * approval, no position to compose), proposals that kept no rebase state, and those
@@ -28,7 +31,7 @@ import { openIndex } from '../engine/index/store.ts';
 import { factsOf } from '../engine/read/file-facts.ts';
 import { codecFor } from '../engine/text/codec.ts';
 import { editRegionOf } from '../engine/write/edit-region.ts';
-import type { UpsertEdit, UpsertResult } from '../engine/write/upsert.ts';
+import { MAX_EDIT_SPAN_BYTES, type UpsertEdit, type UpsertResult } from '../engine/write/upsert.ts';
 import { loadBytes } from './blobs.ts';
 import { applyGroupLocked, type GroupFile } from './group.ts';
 import { pendingGroupOf, staleProposal } from './proposals.ts';
@@ -147,10 +150,15 @@ async function planOfFile(store: ReviewStore, path: string, ps: Proposal[], skip
       stale.push(p);
       continue;
     }
-    for (const e of editsOf(store, p, hunks)) {
-      const r = editRegionOf(index, { target: e.target, content: '', normalizeNewlines: normalize }, codec);
-      pieces.push({ start: r.start, end: r.end });
+    const own = editsOf(store, p, hunks).map((e) => editRegionOf(index, { target: e.target, content: '', normalizeNewlines: normalize }, codec));
+    const all = [...pieces, ...own];
+    const span = Math.max(...all.map((x) => x.end)) - Math.min(...all.map((x) => x.start));
+    if (span > MAX_EDIT_SPAN_BYTES) {
+      // The journal keeps the bytes of one write's span to undo it: the rest wait for the next batch.
+      skipped.push({ proposal: p, reason: `it lies more than ${MAX_EDIT_SPAN_BYTES >> 20} MiB from the batch's first edits: approve it in the next batch` });
+      continue;
     }
+    pieces.push(...own.map((r) => ({ start: r.start, end: r.end })));
     taken.push({ p, hunks });
   }
   if (!taken.length) return { file: null, stale };

@@ -169,6 +169,36 @@ describe('batch approve', () => {
   }, 120_000);
 });
 
+describe('batch approve on a big file', () => {
+  it('takes the edits within 64 MiB of the first in one write; the next batch takes the rest', async () => {
+    const root = tmp.path(`ws${++n}`);
+    mkdirSync(root, { recursive: true });
+    const path = join(root, 'big.log');
+    const LINES = 70 * 1024; // 70 MiB of 1 KiB lines
+    const lineText = (i: number) => `${String(i).padStart(8, '0')} ${'x'.repeat(1014)}`;
+    writeFileSync(path, Array.from({ length: LINES }, (_, i) => lineText(i + 1) + '\n').join(''));
+    const etag = (await read(path, { mode: 'head', lines: 1 })).version.etag;
+    const replace = async (line: number) =>
+      (
+        await propose(root, AGENT, {
+          path,
+          target: { kind: 'replace', start: line, end: line, units: 'lines' },
+          content: `edited ${line}`,
+          preconditions: { ifMatch: etag },
+        })
+      ).proposal_id;
+    const ids = [await replace(1), await replace(LINES), await replace(2)];
+    const first = await approveBatch(root, ME, { path });
+    expect(first.applied.map((p) => p.id)).toEqual([ids[0], ids[2]]);
+    expect(first.skipped).toMatchObject([{ proposal: { id: ids[1], status: 'pending' }, reason: expect.stringContaining('next batch') }]);
+    const second = await approveBatch(root, ME, { path });
+    expect(second.applied.map((p) => p.id)).toEqual([ids[1]]);
+    const text = readFileSync(path, 'utf8');
+    expect(text.startsWith('edited 1\nedited 2\n' + lineText(3))).toBe(true);
+    expect(text.endsWith(lineText(LINES - 1) + '\nedited ' + LINES + '\n')).toBe(true);
+  }, 60_000);
+});
+
 describe('batch reject', () => {
   it('rejects the pending and conflicted proposals of an agent with one reason it sees; others stay', async () => {
     const { root, paths } = workspace();
