@@ -239,18 +239,22 @@ describe('rebase, property over edits of distinct lines', () => {
         };
         // An undo or redo the journal refuses (a pure deletion's undo, a pure insert's redo: guarded by a version) writes nothing.
         const tolerate = (e: { code?: string }) => (e.code === 'conflict' ? null : Promise.reject(e));
+        const move = (i: number, entry: string, from: Map<number, string>, to: Map<number, string>) => {
+          from.delete(i);
+          to.set(i, entry);
+        };
         for (const s of steps) {
           if (s.kind === 'approve' && open.size) await approveOne([...open][s.which % open.size]!);
           if (s.kind === 'undo_id' && live.size) {
             const [i, entry] = [...live][s.which % live.size]!;
-            if (await undo(root, ME, { id: entry }).catch(tolerate)) (live.delete(i), undone.set(i, entry));
+            if (await undo(root, ME, { id: entry }).catch(tolerate)) move(i, entry, live, undone);
           }
           if ((s.kind === 'undo' && live.size) || (s.kind === 'redo' && undone.size)) {
             const r = await (s.kind === 'undo' ? undo : redo)(root, ME).catch(tolerate);
             if (!r) continue;
             const i = ids.indexOf(r.entry.proposal_id!);
-            if (s.kind === 'undo') (live.delete(i), undone.set(i, r.entry.id));
-            else (undone.delete(i), live.set(i, r.entry.id));
+            if (s.kind === 'undo') move(i, r.entry.id, live, undone);
+            else move(i, r.entry.id, undone, live);
           }
         }
         for (const i of [...open]) await approveOne(i);
