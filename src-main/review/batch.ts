@@ -234,7 +234,8 @@ export async function approveBatch(root: string, actor: ReviewActor, filter: Bat
  * Reject every pending (or conflicted) proposal the filter names, with one reason
  * the agents see, in one change of the review state. A proposal of a group takes
  * its group's pending files with it, as a single reject does; a proposal with
- * several edits keeps those applied already.
+ * several edits keeps those applied already (and is then "applied", as when its
+ * last pending hunk is rejected).
  */
 export async function rejectBatch(root: string, actor: ReviewActor, filter: BatchFilter, reason?: string): Promise<BatchResult> {
   const store = storeOf(root);
@@ -249,8 +250,10 @@ export async function rejectBatch(root: string, actor: ReviewActor, filter: Batc
       for (const id of ids) {
         const p = proposalOf(store, id);
         const n = hunkCountOf(p);
-        const hunks = n ? { hunks: Array.from({ length: n }, (_, i) => (p.hunks?.[i] === 'applied' ? 'applied' : 'rejected')) } : {};
-        assignFields(d, 'proposals', id, { status: 'rejected', decided_by: actor, decided_at: at, reason: reason ?? null, ...hunks });
+        const hunks = n ? Array.from({ length: n }, (_, i) => (p.hunks?.[i] === 'applied' ? 'applied' : 'rejected')) : null;
+        // As per-hunk decisions end: applied if any of it was.
+        const status = hunks?.includes('applied') ? 'applied' : 'rejected';
+        assignFields(d, 'proposals', id, { status, decided_by: actor, decided_at: at, reason: reason ?? null, ...(hunks ? { hunks } : {}) });
       }
     });
     return {

@@ -209,11 +209,17 @@ describe('batch reject', () => {
     ]);
     const [c] = await proposeAll(root, path, [TWENTY[12]!]);
     const [theirs] = await proposeAll(root, path, [TWENTY[15]!], OTHER);
+    const etag = (await read(path, { mode: 'head', lines: 1 })).version.etag;
+    const two = [TWENTY[18]!, TWENTY[19]!].map((e) => ({ target: targetOf(e), content: e.text.join('\n') }));
+    const multi = (await propose(root, AGENT, { path, target: two[0]!.target, content: two[0]!.content, edits: two, preconditions: { ifMatch: etag } }))
+      .proposal_id;
+    await approve(root, ME, multi, { hunks: [1] });
     await approve(root, ME, a!);
     await approve(root, ME, b!).catch(() => undefined);
     expect(showProposal(root, b!).proposal.status).toBe('conflict');
     const r = await handle('review_batch', { decision: 'reject', actor: 'agent:claude', reason: 'one at a time, please' }, ME, { workspace: root });
-    expect(r.rejected.map((p) => p.id).sort()).toEqual([b!, c!].sort());
+    expect(r.rejected.map((p) => p.id).sort()).toEqual([b!, c!, multi].sort());
+    expect(r.rejected.find((p) => p.id === multi)).toMatchObject({ status: 'applied', hunks: [{ status: 'applied' }, { status: 'rejected' }] });
     const status = await handle('proposal_status', { proposal_id: c! }, AGENT, { workspace: root });
     expect(status).toMatchObject({ status: 'rejected', reason: 'one at a time, please' });
     expect(showProposal(root, theirs!).proposal.status).toBe('pending');
