@@ -87,6 +87,23 @@ describe('folio review … --hunks', () => {
   });
 });
 
+describe('folio review approve --current', () => {
+  it('a conflicted edit-then-approve keeps the text; approve --current applies it to the current file', async () => {
+    const { root, p, replace } = await workspace();
+    const id = await replace([4]);
+    writeFileSync(p, TEXT + 'appended elsewhere\n');
+    const mine = join(root, 'mine.txt');
+    writeFileSync(mine, 'my line 4\n');
+    const stale = folio(['review', 'approve', id, '--content-file', mine, '--root', root]);
+    expect(stale.status).toBe(1);
+    expect(stale.stderr).toContain('the file changed after the agent read it (not through Folio); if line 4 is unchanged, approve with current');
+    expect(stale.stderr).toContain('your edited text is kept');
+    const ok = folio(['review', 'approve', id, '--current', '--root', root]);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(readFileSync(p, 'utf8')).toBe(TEXT.replace('line 4\n', 'my line 4\n') + 'appended elsewhere\n');
+  });
+});
+
 describe('folio review approve|reject --path / --actor', () => {
   it('approve --path applies every pending proposal of the file in one write; review undo takes the batch back whole', async () => {
     const { root, p, replace } = await workspace();
