@@ -20,21 +20,27 @@
  * One write's edits lie within 64 MiB (the journal keeps the span's old bytes to
  * undo it): proposals farther out are skipped for the next batch, which takes them.
  *
+ * Quoted edits are found in the file as it is now, as their approval would find
+ * them; a quote no longer there (or there twice) is the conflict approving it would be.
+ *
  * Left to be approved alone (listed as skipped, still pending): whole-file deletes
- * and moves, one file of a several-file proposal, quoted edits (found again at
- * approval, no position to compose), proposals that kept no rebase state, and those
- * whose file changed outside Folio since (approve with current).
+ * and moves, one file of a several-file proposal, positional proposals that kept no
+ * rebase state, those whose file changed outside Folio since (approve with current),
+ * and quoted ones whose text an older proposal of the batch edits or writes.
  */
-import { FolioError } from '../engine/errors.ts';
+import { FolioError, isFolioError } from '../engine/errors.ts';
 import { etagOf, statRegularFile } from '../engine/index/identity.ts';
 import { openIndex } from '../engine/index/store.ts';
 import { factsOf } from '../engine/read/file-facts.ts';
 import { codecFor } from '../engine/text/codec.ts';
+import type { LineIndex } from '../engine/index/line-index.ts';
 import { editRegionOf } from '../engine/write/edit-region.ts';
+import { resolveQuotedEdits } from '../engine/write/quote-edit.ts';
 import { MAX_EDIT_SPAN_BYTES, type UpsertEdit, type UpsertResult } from '../engine/write/upsert.ts';
 import { loadBytes } from './blobs.ts';
 import { applyGroupLocked, type GroupFile } from './group.ts';
 import { pendingGroupOf, staleProposal } from './proposals.ts';
+import { STALE_CODES } from './journal.ts';
 import { hunkCountOf, pendingHunksOf, staleErrorOf, type BatchMember } from './rebase.ts';
 import { allProposals, assignFields, nowIso, proposalOf } from './records.ts';
 import { storeOf, type ReviewStore } from './store.ts';
@@ -87,7 +93,7 @@ function matchingOf(store: ReviewStore, filter: BatchFilter, statuses: Proposal[
 function skipReasonOf(p: Proposal): string | null {
   if (p.file_op) return `it ${p.file_op === 'delete' ? 'deletes' : 'moves'} the whole file: approve it alone`;
   if (p.group) return `it is one file of the several-file proposal ${p.group.id}: approve it alone (its group goes with it)`;
-  if (p.quoted) return 'it edits by quoting (found again at approval): approve it alone';
+  if (p.quoted) return null; // placed where its quotes are now (planOfFile)
   if (!p.rebase) return 'it kept no region to follow (a new file, an append, the whole file, or its file changed before it was stored): approve it alone';
   if (p.rebase.detached) return 'its file changed outside Folio since it was proposed: approve it alone (current applies it to the current file)';
   return null;
@@ -114,11 +120,30 @@ interface FilePlan {
   file: GroupFile | null;
   /** proposals an older one of the batch makes stale: conflicts once the write is done */
   stale: Proposal[];
+  /** quoted proposals whose quote the file no longer holds once (the engine's error): conflicts */
+  unquoted: { p: Proposal; err: unknown }[];
+}
+
+/** A quoted proposal's `hunks` (0-based) found in the file as it is now: byte replacements, as its approval would place them. */
+async function quotedEditsOf(index: LineIndex, encoding: string, p: Proposal, hunks: number[]): Promise<{ edits: UpsertEdit[]; olds: string[] }> {
+  const quoted = hunks.map((i) => p.quoted![i]!);
+  const resolved = await resolveQuotedEdits(
+    index,
+    encoding,
+    quoted.map((q) => ({ oldText: q.old_text, newText: q.new_text, ...(q.replace_all ? { replaceAll: true } : {}) })),
+  );
+  return {
+    edits: resolved.map((r) => ({ target: { kind: 'replace', start: r.start, end: r.end, units: 'bytes' }, content: '', contentBytes: r.content })),
+    olds: quoted.map((q) => q.old_text),
+  };
 }
 
 /**
  * One file's part of a batch: the proposals (oldest first) composed into one
  * write, on the file as it is now; those the others make stale, and those to skip.
+ * A quoted proposal is placed where its quotes are now (as its approval would);
+ * one whose quoted text an older proposal of the batch edits or writes again is
+ * left to be approved alone, where the engine finds its quotes afresh.
  */
 async function planOfFile(store: ReviewStore, path: string, ps: Proposal[], skipped: BatchResult['skipped']): Promise<FilePlan | null> {
   const abs = store.absPathOf(path);
@@ -130,13 +155,16 @@ async function planOfFile(store: ReviewStore, path: string, ps: Proposal[], skip
   }
   const index = await openIndex(abs);
   const etag = etagOf(index.identity);
-  const codec = codecFor((await factsOf(abs, { hash: false })).encoding);
-  const taken: { p: Proposal; hunks: number[] }[] = [];
+  const encoding = (await factsOf(abs, { hash: false })).encoding;
+  const codec = codecFor(encoding);
+  const taken: { p: Proposal; hunks: number[]; edits: UpsertEdit[] }[] = [];
   const pieces: { start: number; end: number }[] = [];
+  const written: string[] = []; // the new texts of the proposals taken
   const stale: Proposal[] = [];
+  const unquoted: FilePlan['unquoted'] = [];
   const normalize = ps[0]!.normalize_newlines;
   for (const p of ps) {
-    if (p.rebase!.etag !== etag) {
+    if (p.rebase && p.rebase.etag !== etag) {
       skipped.push({ proposal: p, reason: 'its file changed outside Folio since it was proposed: approve it alone (current applies it to the current file)' });
       continue;
     }
@@ -145,12 +173,32 @@ async function planOfFile(store: ReviewStore, path: string, ps: Proposal[], skip
       continue;
     }
     const hunks = pendingHunksOf(p);
-    const guards = [...hunks.map((i) => p.rebase!.edits[i]!), ...p.rebase!.anchors];
-    if (guards.some((g) => pieces.some((x) => touches(g, x)))) {
-      stale.push(p);
-      continue;
+    let edits: UpsertEdit[];
+    if (p.quoted) {
+      let found: Awaited<ReturnType<typeof quotedEditsOf>>;
+      try {
+        found = await quotedEditsOf(index, encoding, p, hunks);
+      } catch (err) {
+        if (!isFolioError(err) || !STALE_CODES.has(err.code)) throw err;
+        unquoted.push({ p, err });
+        continue;
+      }
+      const ranges = found.edits.map((e) => e.target as { start: number; end: number });
+      const guarded = ranges.some((r) => pieces.some((x) => touches({ start_byte: r.start, end_byte: r.end }, x)));
+      if (guarded || found.olds.some((old) => written.some((w) => w.includes(old)))) {
+        skipped.push({ proposal: p, reason: 'an older proposal of this batch edits or writes the text it quotes: approve it alone' });
+        continue;
+      }
+      edits = found.edits;
+    } else {
+      const guards = [...hunks.map((i) => p.rebase!.edits[i]!), ...p.rebase!.anchors];
+      if (guards.some((g) => pieces.some((x) => touches(g, x)))) {
+        stale.push(p);
+        continue;
+      }
+      edits = editsOf(store, p, hunks);
     }
-    const own = editsOf(store, p, hunks).map((e) => editRegionOf(index, { target: e.target, content: '', normalizeNewlines: normalize }, codec));
+    const own = edits.map((e) => editRegionOf(index, { ...e, normalizeNewlines: normalize }, codec));
     const all = [...pieces, ...own];
     const span = Math.max(...all.map((x) => x.end)) - Math.min(...all.map((x) => x.start));
     if (span > MAX_EDIT_SPAN_BYTES) {
@@ -159,10 +207,11 @@ async function planOfFile(store: ReviewStore, path: string, ps: Proposal[], skip
       continue;
     }
     pieces.push(...own.map((r) => ({ start: r.start, end: r.end })));
-    taken.push({ p, hunks });
+    written.push(...own.map((r) => codec.decode(r.content, 0, 'replace').text));
+    taken.push({ p, hunks, edits });
   }
-  if (!taken.length) return { file: null, stale };
-  const edits = taken.flatMap((t) => editsOf(store, t.p, t.hunks));
+  if (!taken.length) return { file: null, stale, unquoted };
+  const edits = taken.flatMap((t) => t.edits);
   const batch: BatchMember[] = taken.map((t) => ({ id: t.p.id, ...(hunkCountOf(t.p) ? { hunks: t.hunks } : {}) }));
   return {
     file: {
@@ -171,7 +220,7 @@ async function planOfFile(store: ReviewStore, path: string, ps: Proposal[], skip
         target: edits[0]!.target,
         content: edits[0]!.content,
         edits,
-        // The rebase chain: each proposal's own region is unchanged while the file is at this version.
+        // The rebase chain (and the quotes, found on it): each proposal's own region holds while the file is at this version.
         preconditions: { ifMatch: etag },
         normalizeNewlines: normalize,
         // Agents' proposals: the path is written only if it still leads to itself.
@@ -181,6 +230,7 @@ async function planOfFile(store: ReviewStore, path: string, ps: Proposal[], skip
       batch,
     },
     stale,
+    unquoted,
   };
 }
 
@@ -202,10 +252,12 @@ export async function approveBatch(root: string, actor: ReviewActor, filter: Bat
       else byFile.set(p.path, [...(byFile.get(p.path) ?? []), p]);
     }
     const files: GroupFile[] = [];
+    const unquoted: FilePlan['unquoted'] = [];
     for (const [path, ps] of byFile) {
       const plan = await planOfFile(store, path, ps, skipped);
       if (!plan) continue;
       staleIds.push(...plan.stale.map((p) => p.id));
+      unquoted.push(...plan.unquoted);
       if (plan.file) files.push(plan.file);
     }
     // The write first: the batch's own proposals make the others stale only once applied (rebasePending marks them).
@@ -215,6 +267,11 @@ export async function approveBatch(root: string, actor: ReviewActor, filter: Bat
       const err = staleErrorOf(proposalOf(store, id));
       if (err) staleProposal(store, actor, id, err);
       conflicts.push(proposalOf(store, id));
+    }
+    // A quote no longer found (or found twice) is the conflict its approval alone would be.
+    for (const { p, err } of unquoted) {
+      staleProposal(store, actor, p.id, err);
+      conflicts.push(proposalOf(store, p.id));
     }
     const applied = files.flatMap((f) => f.batch!.map((m) => proposalOf(store, m.id)));
     return {

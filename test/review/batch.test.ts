@@ -12,6 +12,7 @@ import { handle } from '../../src-main/api/handle.ts';
 import { read } from '../../src-main/engine/read/read.ts';
 import type { UpsertTarget } from '../../src-main/engine/write/upsert.ts';
 import { approve, approveBatch, history, propose, redo, showProposal, undo } from '../../src-main/review/index.ts';
+import { applyOwnEdit } from '../../src-main/review/journal.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
 const tmp = tempDir('folio-batch-');
@@ -129,24 +130,50 @@ describe('batch approve', () => {
     expect(readFileSync(pb, 'utf8')).toBe(textOf(ORIGINAL));
   });
 
-  it('skips what must be approved alone (a quoted edit), leaving it pending; a filter is required', async () => {
+  it('places quoted edits where their quotes are now; a quote gone is its conflict, one an older proposal rewrote waits', async () => {
     const { root, paths } = workspace();
     const [path] = paths as [string];
-    const [a] = await proposeAll(root, path, [TWENTY[1]!]);
-    const q = await propose(root, AGENT, {
-      path,
+    const quote = async (pairs: [string, string][]) =>
+      (
+        await propose(root, AGENT, {
+          path,
+          target: { kind: 'whole' },
+          content: '',
+          preconditions: {},
+          quoted: pairs.map(([oldText, newText]) => ({ oldText, newText })),
+        })
+      ).proposal_id;
+    const q1 = await quote([
+      ['line 50\n', 'LINE 50\n'],
+      ['line 55\n', 'LINE 55\n'],
+    ]);
+    const [a] = await proposeAll(root, path, [TWENTY[1]!]); // lines 4-5
+    const q2 = await quote([['line 4\n', 'LINE 4\n']]); // the lines a replaces: waits
+    const q3 = await quote([['line 59\n', 'line 59 and line 58\n']]);
+    const q4 = await quote([['line 58\n', 'LINE 58\n']]); // q3 writes its quote again: waits
+    const q5 = await quote([['line 57\n', 'LINE 57\n']]);
+    // A person's journaled edit takes q5's quote away before the batch (the positional proposal follows it).
+    await applyOwnEdit(root, ME, path, {
       target: { kind: 'whole' },
       content: '',
       preconditions: {},
-      quoted: [{ oldText: 'line 50\n', newText: 'LINE 50\n' }],
+      quoted: [{ oldText: 'line 57\n', newText: 'line fifty-seven\n' }],
     });
-    const r = await approveBatch(root, ME, { path });
-    expect(r.applied.map((p) => p.id)).toEqual([a]);
-    expect(r.skipped).toMatchObject([{ proposal: { id: q.proposal_id, status: 'pending' }, reason: expect.stringContaining('quoting') }]);
-    await approve(root, ME, q.proposal_id);
-    expect(readFileSync(path, 'utf8')).toBe(expectedText([TWENTY[1]!]).replace('line 50\n', 'LINE 50\n'));
+    const r = await approveBatch(root, ME, { actor: 'claude' });
+    expect(r.applied.map((p) => p.id)).toEqual([q1, a, q3]);
+    expect(r.conflicts.map((p) => [p.id, p.conflict?.code])).toEqual([[q5, 'no_match']]);
+    expect(r.skipped.map((x) => x.proposal.id)).toEqual([q2, q4]);
+    expect(r.skipped[0]!.reason).toContain('an older proposal of this batch edits or writes the text it quotes');
+    expect(readFileSync(path, 'utf8')).toBe(
+      expectedText([TWENTY[1]!])
+        .replace('line 50\n', 'LINE 50\n')
+        .replace('line 55\n', 'LINE 55\n')
+        .replace('line 57\n', 'line fifty-seven\n')
+        .replace('line 59\n', 'line 59 and line 58\n'),
+    );
+    expect(r.entries).toHaveLength(1);
     expect((await approveBatch(root, ME, {}).catch((e) => e)).code).toBe('invalid_input');
-    expect((await approveBatch(root, ME, { path }).catch((e) => e)).code).toBe('not_found');
+    expect((await approveBatch(root, ME, { path, actor: 'nobody' }).catch((e) => e)).code).toBe('not_found');
   });
 
   it('batch approval equals approving one by one, for random non-overlapping edits after random earlier approvals', async () => {
