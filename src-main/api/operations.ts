@@ -318,7 +318,7 @@ export const operations = {
     description:
       'Approve or reject every pending proposal of a file (path) or of an agent (actor) in one step. Approve: as one by one, oldest first, ' +
       'but one write per file and one journal group (review_undo steps it whole); proposals whose own lines an older one changes become conflict; ' +
-      'deletes, moves and group files are skipped (approve them alone). Reject: conflicts too, with one reason.',
+      'deletes and moves are skipped (approve them alone); a several-file proposal joins whole or not at all. Reject: conflicts too, with one reason.',
     run: async (input, actor, ctx) => {
       const root = workspaceOf(ctx);
       const filter = { ...(input.path !== undefined ? { path: input.path } : {}), ...(input.actor !== undefined ? { actor: input.actor } : {}) };

@@ -23,8 +23,11 @@
  * Quoted edits are found in the file as it is now, as their approval would find
  * them; a quote no longer there (or there twice) is the conflict approving it would be.
  *
+ * A several-file proposal joins whole: every pending file of it in the batch, else
+ * none (a file of it that conflicts makes the others conflict too, as alone).
+ *
  * Left to be approved alone (listed as skipped, still pending): whole-file deletes
- * and moves, one file of a several-file proposal, positional proposals that kept no
+ * and moves, several-file proposals not wholly in the batch, positional proposals that kept no
  * rebase state, those whose file changed outside Folio since (approve with current),
  * and quoted ones whose text an older proposal of the batch edits or writes.
  */
@@ -39,7 +42,7 @@ import { resolveQuotedEdits } from '../engine/write/quote-edit.ts';
 import { MAX_EDIT_SPAN_BYTES, type UpsertEdit, type UpsertResult } from '../engine/write/upsert.ts';
 import { loadBytes } from './blobs.ts';
 import { applyGroupLocked, type GroupFile } from './group.ts';
-import { pendingGroupOf, staleProposal } from './proposals.ts';
+import { conflictTextOf, pendingGroupOf, staleProposal } from './proposals.ts';
 import { STALE_CODES } from './journal.ts';
 import { hunkCountOf, pendingHunksOf, staleErrorOf, type BatchMember } from './rebase.ts';
 import { allProposals, assignFields, nowIso, proposalOf } from './records.ts';
@@ -92,7 +95,6 @@ function matchingOf(store: ReviewStore, filter: BatchFilter, statuses: Proposal[
 /** Why `p` cannot join a batch write (it stays pending, to be approved alone), or null. */
 function skipReasonOf(p: Proposal): string | null {
   if (p.file_op) return `it ${p.file_op === 'delete' ? 'deletes' : 'moves'} the whole file: approve it alone`;
-  if (p.group) return `it is one file of the several-file proposal ${p.group.id}: approve it alone (its group goes with it)`;
   if (p.quoted) return null; // placed where its quotes are now (planOfFile)
   if (!p.rebase) return 'it kept no region to follow (a new file, an append, the whole file, or its file changed before it was stored): approve it alone';
   if (p.rebase.detached) return 'its file changed outside Folio since it was proposed: approve it alone (current applies it to the current file)';
@@ -234,53 +236,126 @@ async function planOfFile(store: ReviewStore, path: string, ps: Proposal[], skip
   };
 }
 
+/** Why a several-file proposal's group stays out of the batch: skipped whole, or a conflict of one of its files. */
+type GroupOut = { skip: string } | { conflict: { id: string; err?: unknown } };
+
+interface BatchPlan {
+  files: GroupFile[];
+  skipped: BatchResult['skipped'];
+  /** proposals stale already, or made stale by an older one of the batch */
+  staleIds: string[];
+  unquoted: FilePlan['unquoted'];
+}
+
+/** Every file's one write, leaving out the groups in `out` (their members skipped, or left for their group's conflict). */
+async function planBatch(store: ReviewStore, matched: Proposal[], out: Map<string, GroupOut>): Promise<BatchPlan> {
+  const plan: BatchPlan = { files: [], skipped: [], staleIds: [], unquoted: [] };
+  const byFile = new Map<string, Proposal[]>();
+  for (const p of matched) {
+    const group = p.group ? out.get(p.group.id) : undefined;
+    const why = group ? ('skip' in group ? group.skip : null) : skipReasonOf(p);
+    if (why) plan.skipped.push({ proposal: p, reason: why });
+    else if (group)
+      continue; // its group's conflict, marked after the write
+    else if (staleErrorOf(p)) plan.staleIds.push(p.id);
+    else byFile.set(p.path, [...(byFile.get(p.path) ?? []), p]);
+  }
+  for (const [path, ps] of byFile) {
+    const f = await planOfFile(store, path, ps, plan.skipped);
+    if (!f) continue;
+    plan.staleIds.push(...f.stale.map((p) => p.id));
+    plan.unquoted.push(...f.unquoted);
+    if (f.file) plan.files.push(f.file);
+  }
+  return plan;
+}
+
+/** The groups the plan cannot take whole, added to `out`; true if there were any. */
+function groupsLeftOut(store: ReviewStore, plan: BatchPlan, out: Map<string, GroupOut>): boolean {
+  const before = out.size;
+  for (const s of plan.skipped) {
+    const g = s.proposal.group;
+    if (g && !out.has(g.id)) out.set(g.id, { skip: `another file of its several-file proposal ${g.id} (${s.proposal.path}) waits: ${s.reason}` });
+  }
+  for (const id of plan.staleIds) {
+    const g = proposalOf(store, id).group;
+    if (g && !out.has(g.id)) out.set(g.id, { conflict: { id } });
+  }
+  for (const { p, err } of plan.unquoted) if (p.group && !out.has(p.group.id)) out.set(p.group.id, { conflict: { id: p.id, err } });
+  return out.size > before;
+}
+
 /**
  * Approve every pending proposal the filter names (see the header): one write per
  * file, one journal group. The proposals it could not apply are in `conflicts`
  * (now "conflict", each with its own error) and `skipped` (still pending).
+ * A several-file proposal joins whole or not at all: all its pending files must be
+ * in the batch, and a file of it that conflicts or waits takes the others along,
+ * as approving the group alone would.
  */
 export async function approveBatch(root: string, actor: ReviewActor, filter: BatchFilter): Promise<BatchResult> {
   const store = storeOf(root);
   return store.locked(async () => {
-    const skipped: BatchResult['skipped'] = [];
-    const staleIds: string[] = [];
-    const byFile = new Map<string, Proposal[]>();
-    for (const p of matchingOf(store, filter, ['pending'])) {
-      const why = skipReasonOf(p);
-      if (why) skipped.push({ proposal: p, reason: why });
-      else if (staleErrorOf(p)) staleIds.push(p.id);
-      else byFile.set(p.path, [...(byFile.get(p.path) ?? []), p]);
-    }
-    const files: GroupFile[] = [];
-    const unquoted: FilePlan['unquoted'] = [];
-    for (const [path, ps] of byFile) {
-      const plan = await planOfFile(store, path, ps, skipped);
-      if (!plan) continue;
-      staleIds.push(...plan.stale.map((p) => p.id));
-      unquoted.push(...plan.unquoted);
-      if (plan.file) files.push(plan.file);
-    }
+    const matched = matchingOf(store, filter, ['pending']);
+    const ids = new Set(matched.map((p) => p.id));
+    const out = new Map<string, GroupOut>();
+    for (const p of matched)
+      if (p.group && !out.has(p.group.id) && pendingGroupOf(store, p).some((m) => !ids.has(m.id)))
+        out.set(p.group.id, {
+          skip: `it is one file of the several-file proposal ${p.group.id}, whose other files this batch does not take: approve it alone`,
+        });
+    // Leaving a group out changes what the others stand on: plan again until every group is in whole or out.
+    let plan = await planBatch(store, matched, out);
+    while (groupsLeftOut(store, plan, out)) plan = await planBatch(store, matched, out);
     // The write first: the batch's own proposals make the others stale only once applied (rebasePending marks them).
-    const done = files.length ? await applyGroupLocked(store, files, actor) : null;
+    const done = plan.files.length ? await applyGroupLocked(store, plan.files, actor) : null;
     const conflicts: Proposal[] = [];
-    for (const id of staleIds) {
-      const err = staleErrorOf(proposalOf(store, id));
-      if (err) staleProposal(store, actor, id, err);
+    const skipped = plan.skipped.slice();
+    const conflict = (id: string, err: unknown) => {
+      staleProposal(store, actor, id, err);
       conflicts.push(proposalOf(store, id));
+    };
+    for (const id of plan.staleIds) {
+      const err = staleErrorOf(proposalOf(store, id));
+      if (err) conflict(id, err);
+      else skipped.push({ proposal: proposalOf(store, id), reason: 'the batch could not tell whether its lines changed: approve it alone' });
     }
     // A quote no longer found (or found twice) is the conflict its approval alone would be.
-    for (const { p, err } of unquoted) {
-      staleProposal(store, actor, p.id, err);
-      conflicts.push(proposalOf(store, p.id));
+    for (const { p, err } of plan.unquoted) conflict(p.id, err);
+    // A group with a file in conflict: every file of it is, each saying which file failed.
+    for (const [gid, why] of out) {
+      if (!('conflict' in why)) continue;
+      const failed = proposalOf(store, why.conflict.id);
+      const cause = why.conflict.err ?? staleErrorOf(failed);
+      const members = matched.filter((x) => x.group?.id === gid && proposalOf(store, x.id).status === 'pending');
+      if (!isFolioError(cause)) {
+        // What made it stale was left out after all (another group's file): nothing to say it conflicts.
+        for (const m of members) skipped.push({ proposal: m, reason: `the batch could not tell whether its group ${gid} still applies: approve it alone` });
+        continue;
+      }
+      const text = conflictTextOf(failed, cause);
+      for (const m of members) {
+        if (m.id === failed.id) conflict(m.id, cause);
+        else
+          conflict(
+            m.id,
+            new FolioError('precondition_failed', `another file of its several-file proposal, ${failed.path}: ${text}`, {
+              path: m.path,
+              failed: ['group'],
+              changed_by: failed.id,
+              group: gid,
+            }),
+          );
+      }
     }
-    const applied = files.flatMap((f) => f.batch!.map((m) => proposalOf(store, m.id)));
+    const applied = plan.files.flatMap((f) => f.batch!.map((m) => proposalOf(store, m.id)));
     return {
       decision: 'approve',
       group: done?.group ?? null,
       applied,
       rejected: [],
       conflicts,
-      skipped: skipped.map((s) => ({ proposal: proposalOf(store, s.proposal.id), reason: s.reason })),
+      skipped: skipped.map((x) => ({ proposal: proposalOf(store, x.proposal.id), reason: x.reason })),
       entries: done?.entries ?? [],
       upserts: done?.upserts ?? [],
     };

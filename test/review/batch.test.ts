@@ -12,6 +12,7 @@ import { handle } from '../../src-main/api/handle.ts';
 import { read } from '../../src-main/engine/read/read.ts';
 import type { UpsertTarget } from '../../src-main/engine/write/upsert.ts';
 import { approve, approveBatch, history, propose, redo, showProposal, undo } from '../../src-main/review/index.ts';
+import { proposeGroup } from '../../src-main/review/group.ts';
 import { applyOwnEdit } from '../../src-main/review/journal.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
@@ -194,6 +195,72 @@ describe('batch approve', () => {
       { numRuns: 25 },
     );
   }, 120_000);
+});
+
+describe('batch approve with several-file proposals', () => {
+  async function groupOf(root: string, files: [string, LineEdit][]) {
+    const reqs = [];
+    for (const [path, e] of files) {
+      const etag = (await read(path, { mode: 'head', lines: 1 })).version.etag;
+      reqs.push({ path, target: targetOf(e), content: e.text.join('\n'), preconditions: { ifMatch: etag } });
+    }
+    return (await proposeGroup(root, AGENT, reqs)).proposals.map((p) => p.proposal_id);
+  }
+
+  it('joins whole when all its files are in the batch, and is undone with it', async () => {
+    const { root, paths } = workspace(['a.py', 'b.py']);
+    const [pa, pb] = paths as [string, string];
+    const [single] = await proposeAll(root, pa, [TWENTY[0]!]);
+    const group = await groupOf(root, [
+      [pa, TWENTY[6]!],
+      [pb, TWENTY[9]!],
+    ]);
+    const r = await approveBatch(root, ME, { actor: 'claude' });
+    expect(r.applied.map((p) => p.id).sort()).toEqual([single!, ...group].sort());
+    expect(r.entries.map((e) => [e.path, e.proposal_ids!.length])).toEqual([
+      ['a.py', 2],
+      ['b.py', 1],
+    ]);
+    expect(readFileSync(pa, 'utf8')).toBe(expectedText([TWENTY[0]!, TWENTY[6]!]));
+    expect(readFileSync(pb, 'utf8')).toBe(expectedText([TWENTY[9]!]));
+    await undo(root, ME);
+    expect([readFileSync(pa, 'utf8'), readFileSync(pb, 'utf8')]).toEqual([textOf(ORIGINAL), textOf(ORIGINAL)]);
+  });
+
+  it('waits when the batch takes only some of its files', async () => {
+    const { root, paths } = workspace(['a.py', 'b.py']);
+    const [pa, pb] = paths as [string, string];
+    const [single] = await proposeAll(root, pa, [TWENTY[0]!]);
+    const group = await groupOf(root, [
+      [pa, TWENTY[6]!],
+      [pb, TWENTY[9]!],
+    ]);
+    const r = await approveBatch(root, ME, { path: pa });
+    expect(r.applied.map((p) => p.id)).toEqual([single]);
+    expect(r.skipped).toMatchObject([
+      { proposal: { id: group[0], status: 'pending' }, reason: expect.stringContaining('whose other files this batch does not take') },
+    ]);
+    expect(showProposal(root, group[1]!).proposal.status).toBe('pending');
+  });
+
+  it('conflicts whole when one of its files does, each file saying which; the rest of the batch applies', async () => {
+    const { root, paths } = workspace(['a.py', 'b.py']);
+    const [pa, pb] = paths as [string, string];
+    const [older] = await proposeAll(root, pb, [{ kind: 'replace', start: 30, end: 31, text: ['b'] }]);
+    const [other] = await proposeAll(root, pa, [TWENTY[0]!]);
+    const group = await groupOf(root, [
+      [pa, TWENTY[6]!],
+      [pb, { kind: 'replace', start: 31, end: 32, text: ['g'] }],
+    ]);
+    const r = await approveBatch(root, ME, { actor: 'claude' });
+    expect(r.applied.map((p) => p.id).sort()).toEqual([older!, other!].sort());
+    expect(r.conflicts.map((p) => p.id).sort()).toEqual([...group].sort());
+    expect(String(showProposal(root, group[1]!).proposal.conflict!.message)).toMatch(/^lines 31–32 changed after the agent read them/);
+    expect(String(showProposal(root, group[0]!).proposal.conflict!.message)).toMatch(
+      /^another file of its several-file proposal, b\.py: lines 31–32 changed after the agent read them/,
+    );
+    expect(readFileSync(pa, 'utf8')).toBe(expectedText([TWENTY[0]!]));
+  });
 });
 
 describe('batch approve on a big file', () => {
