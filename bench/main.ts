@@ -6,6 +6,7 @@ import { benchCrash } from './crash.bench.ts';
 import { benchIndex } from './index.bench.ts';
 import { benchMcp } from './mcp.bench.ts';
 import { benchRead } from './read.bench.ts';
+import { benchReview } from './review.bench.ts';
 import { benchSearchTree } from './search-tree.bench.ts';
 import { benchUpsert } from './upsert.bench.ts';
 import { parseSize } from './lib.ts';
@@ -24,6 +25,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   crash: benchCrash,
   agent: benchAgent,
   'search-tree': benchSearchTree,
+  review: benchReview,
 };
 
 export async function main(argv: string[]): Promise<number> {

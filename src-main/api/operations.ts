@@ -46,6 +46,8 @@ import { addRecent, listRecent } from './app/recent-files.ts';
 import {
   ReviewApproveInput,
   ReviewApproveOutput,
+  ReviewBatchInput,
+  ReviewBatchOutput,
   ReviewHistoryInput,
   ReviewHistoryOutput,
   ReviewIdInput,
@@ -64,6 +66,8 @@ import { listFiles } from '../engine/read/list-files.ts';
 import { listWireOf, realDirectoryOf, searchTreeWireOf, toTreeSearchOptions } from './tree-wire.ts';
 import {
   approve,
+  approveBatch,
+  rejectBatch,
   entryView,
   history,
   listProposals,
@@ -306,6 +310,29 @@ export const operations = {
     run: async (input, actor, ctx) => {
       const root = workspaceOf(ctx);
       return { proposal: proposalView(root, await reject(root, actor, input.id, input.reason, input.hunks ? { hunks: input.hunks } : {})) };
+    },
+  }),
+  review_batch: op({
+    input: ReviewBatchInput,
+    output: ReviewBatchOutput,
+    description:
+      'Approve or reject every pending proposal of a file (path) or of an agent (actor) in one step. Approve: as one by one, oldest first, ' +
+      'but one write per file and one journal group (review_undo steps it whole); proposals whose own lines an older one changes become conflict; ' +
+      'deletes and moves are skipped (approve them alone); a several-file proposal joins whole or not at all. Reject: conflicts too, with one reason.',
+    run: async (input, actor, ctx) => {
+      const root = workspaceOf(ctx);
+      const filter = { ...(input.path !== undefined ? { path: input.path } : {}), ...(input.actor !== undefined ? { actor: input.actor } : {}) };
+      const r = input.decision === 'approve' ? await approveBatch(root, actor, filter) : await rejectBatch(root, actor, filter, input.reason);
+      const view = (p: (typeof r.applied)[number]) => proposalView(root, p);
+      return {
+        decision: r.decision,
+        group_id: r.group,
+        applied: r.applied.map(view),
+        rejected: r.rejected.map(view),
+        conflicts: r.conflicts.map(view),
+        skipped: r.skipped.map((x) => ({ proposal: view(x.proposal), reason: x.reason })),
+        entries: r.entries.map(entryView),
+      };
     },
   }),
   review_undo: op({

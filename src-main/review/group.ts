@@ -11,6 +11,7 @@
 import { upsertGroup } from '../engine/write/upsert-group.ts';
 import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
 import { writeIntent, type ReviewIntent } from './intents.ts';
+import type { BatchMember } from './rebase.ts';
 import { propose, reject, type ProposeRequest, type ProposeResult } from './proposals.ts';
 import { commitJournaled } from './journal.ts';
 import { allEntries, entryOf, newId } from './records.ts';
@@ -24,6 +25,8 @@ export interface GroupFile {
   proposalId?: string | null;
   /** who wrote the edit (the agent of a proposal); default: who decided */
   actor?: ReviewActor;
+  /** a batch approval (batch.ts): the proposals this file's one write applies */
+  batch?: BatchMember[];
 }
 
 export interface AppliedGroup {
@@ -52,6 +55,7 @@ export async function applyGroupLocked(store: ReviewStore, files: GroupFile[], d
     decided_by: decidedBy,
     edited_content: null,
     group: { id: groupId, index, of: files.length },
+    ...(f.batch ? { batch: f.batch } : {}),
   }));
   const intents: (ReviewIntent | null)[] = files.map(() => null);
   const upserts = await upsertGroup(

@@ -10,3 +10,4 @@ export { watch } from './watch.ts';
 export type { JournalEntry, JournalEvent, Proposal, ProposalStatus, ReviewActor, StoredBytes } from './types.ts';
 export { PROPOSAL_STATUSES } from './types.ts';
 export { entryView, proposalView, wireTargetOf, type EntryView, type ProposalView } from './views.ts';
+export { approveBatch, rejectBatch, type BatchFilter, type BatchResult } from './batch.ts';

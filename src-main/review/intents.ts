@@ -25,6 +25,7 @@ import { recoverInterruptedAppend } from '../engine/write/append-intent.ts';
 import { writeFileAtomic } from '../engine/write/atomic-write.ts';
 import { withFileLock } from '../engine/write/file-lock.ts';
 import type { WritePiece, WritePlan } from '../engine/write/upsert.ts';
+import type { BatchMember } from './rebase.ts';
 import { sha256Of, storeBytes } from './blobs.ts';
 import { commitApplied, commitStepped, type AppliedEdit } from './journal-commit.ts';
 import { entryOf } from './records.ts';
@@ -61,6 +62,7 @@ export type ReviewIntent = IntentRegion & {
         edited_content: StoredBytes | null;
         group?: GroupTag;
         proposal_hunks?: number[];
+        batch?: BatchMember[];
         plan: Pick<WritePlan, 'version_before' | 'range_before' | 'range_after'>;
       }
     | { action: 'undo' | 'redo'; entry_id: string; by: ReviewActor; version_before: Version }
@@ -77,6 +79,8 @@ export type IntentWhat =
       group?: GroupTag;
       /** the proposal's edits (0-based) this write applies, when it has several */
       proposal_hunks?: number[];
+      /** a batch approval (batch.ts): the proposals this write applies (proposal_id is null) */
+      batch?: BatchMember[];
     }
   | { action: 'undo' | 'redo'; entry_id: string; by: ReviewActor };
 
@@ -204,6 +208,7 @@ export function appliedOf(intent: ReviewIntent & { action: 'apply' }, versionAft
     ...(intent.group ? { group: intent.group } : {}),
     ...(intent.pieces ? { pieces: intent.pieces } : {}),
     ...(intent.proposal_hunks ? { proposalHunks: intent.proposal_hunks } : {}),
+    ...(intent.batch ? { batch: intent.batch } : {}),
     ...(intent.file_op ? { fileOp: fileOpEntryFieldsOf(intent.file_op) } : {}),
   };
 }

@@ -8,7 +8,7 @@ import type { LineByteRange, WritePiece } from '../engine/write/upsert.ts';
 import type { Version } from '../engine/read/file-facts.ts';
 import { toDoc } from './doc-codec.ts';
 import { allEntries, assignFields, entryOf, nextSeq, nowIso, proposalOf } from './records.ts';
-import { hunkCountOf, pendingHunksOf, rebasePending } from './rebase.ts';
+import { hunkCountOf, pendingHunksOf, rebasePending, type BatchMember } from './rebase.ts';
 import type { ReviewStore } from './store.ts';
 import type { GroupTag, JournalEntry, JournalEvent, ReviewActor, ReviewDocShape, StoredBytes } from './types.ts';
 
@@ -77,6 +77,8 @@ export interface AppliedEdit {
   pieces?: WritePiece[];
   /** the edits (0-based) of the proposal this write applies, when it has several: the rest stay pending */
   proposalHunks?: number[];
+  /** a batch approval (batch.ts): the proposals this one write applies (proposalId is null) */
+  batch?: BatchMember[];
 }
 
 /** How an entry's edit changes the line count after it: its lines after less its lines before. */
@@ -108,20 +110,45 @@ export function appliedEntryOf(a: AppliedEdit, seq: number, at: string): Journal
     undone_seq: null,
     last_version: a.versionAfter,
     ...(a.group ? { group: a.group } : {}),
+    ...(a.batch ? { proposal_ids: a.batch.map((m) => m.id) } : {}),
     ...(a.fileOp ?? {}),
     history: [event],
   };
 }
 
-/** Commit an applied edit: a new entry, and its proposal (if any) applied. Returns the entry. */
+/**
+ * The fields of proposal `id` once `hunks` (0-based; default all pending) of it are
+ * applied by entry `entryId`: a proposal with several edits may be applied some at
+ * a time and is decided once none is pending. An old conflict no longer describes it.
+ */
+export function appliedFieldsOf(
+  store: ReviewStore,
+  id: string,
+  hunkIdx: number[] | undefined,
+  a: Pick<AppliedEdit, 'decidedBy' | 'editedContent'>,
+  entryId: string,
+  at: string,
+) {
+  const p = proposalOf(store, id);
+  const hunks = hunkCountOf(p) ? Array.from({ length: hunkCountOf(p) }, (_, i) => p.hunks?.[i] ?? 'pending') : null;
+  if (hunks) for (const i of hunkIdx ?? pendingHunksOf(p)) hunks[i] = 'applied';
+  const open = hunks?.includes('pending') ?? false;
+  return {
+    ...(open ? {} : { status: 'applied', decided_by: a.decidedBy, decided_at: at, conflict: null }),
+    ...(hunks ? { hunks } : {}),
+    journal_id: entryId,
+    edited_content: a.editedContent ?? undefined,
+  };
+}
+
+/** Commit an applied edit: a new entry, and its proposal (or a batch's proposals) applied. Returns the entry. */
 export function commitApplied(store: ReviewStore, a: AppliedEdit): JournalEntry {
   const at = nowIso();
   const entry = appliedEntryOf(a, nextSeq(store), at);
-  const p = a.proposalId === null ? null : proposalOf(store, a.proposalId);
-  // A proposal with several edits may be applied some at a time: it is decided once none is pending.
-  const hunks = p && hunkCountOf(p) ? Array.from({ length: hunkCountOf(p) }, (_, i) => p.hunks?.[i] ?? 'pending') : null;
-  if (hunks) for (const i of a.proposalHunks ?? pendingHunksOf(p!)) hunks[i] = 'applied';
-  const open = hunks?.includes('pending') ?? false;
+  const decided = [
+    ...(a.proposalId !== null ? [{ id: a.proposalId, hunks: a.proposalHunks }] : []),
+    ...(a.batch ?? []).map((m) => ({ id: m.id, hunks: m.hunks })),
+  ].map((m) => [m.id, appliedFieldsOf(store, m.id, m.hunks, a, entry.id, at)] as const);
   store.commit((d) => {
     recordEntry(store, d, entry);
     if (!a.fileOp) {
@@ -133,16 +160,10 @@ export function commitApplied(store: ReviewStore, a: AppliedEdit): JournalEntry 
         pieces: a.pieces ?? [spanPieceOf(entry, entry.range_before.start_byte, 'apply')],
         proposalId: a.proposalId,
         ...(a.proposalHunks ? { proposalHunks: a.proposalHunks } : {}),
+        ...(a.batch ? { batch: a.batch } : {}),
       });
     }
-    if (a.proposalId !== null) {
-      assignFields(d, 'proposals', a.proposalId, {
-        ...(open ? {} : { status: 'applied', decided_by: a.decidedBy, decided_at: at }),
-        ...(hunks ? { hunks } : {}),
-        journal_id: entry.id,
-        edited_content: a.editedContent ?? undefined,
-      });
-    }
+    for (const [id, fields] of decided) assignFields(d, 'proposals', id, fields);
   });
   return entry;
 }

@@ -28,10 +28,20 @@ import { writeIntent, type ReviewIntent } from './intents.ts';
 import { commitJournaled, STALE_CODES } from './journal.ts';
 import { allProposals, assignFields, entryOf, newId, nowIso, proposalOf } from './records.ts';
 import { applyGroupLocked } from './group.ts';
-import { hunkCountOf, pendingHunksOf, preconditionsOf, rebaseStateOf, regionPreconditionsOf, staleErrorOf } from './rebase.ts';
+import {
+  changedText,
+  hunkCountOf,
+  linesText,
+  ownLinesOf,
+  pendingHunksOf,
+  preconditionsOf,
+  rebaseStateOf,
+  regionPreconditionsOf,
+  staleErrorOf,
+} from './rebase.ts';
 import { settledView } from './settled-view.ts';
 import { storeOf, type ReviewStore } from './store.ts';
-import type { GroupTag, JournalEntry, Proposal, ProposalStatus, ReviewActor } from './types.ts';
+import type { GroupTag, JournalEntry, Proposal, ProposalStatus, ReviewActor, StoredBytes } from './types.ts';
 
 export interface ProposeRequest {
   path: string;
@@ -305,10 +315,13 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
       return approveGroupLocked(store, actor, p);
     }
     const hunks = selectedHunksOf(p, opts.hunks);
+    // A conflict keeps the person's edited text (staleProposal): applied to the current file, it is the text.
+    const kept = opts.current && p.status === 'conflict' && p.edited_content ? loadBytes(store.blobsDir, p.edited_content).toString('utf8') : undefined;
+    const personal = opts.content ?? kept;
+    const edited = personal === undefined ? null : storeBytes(store.blobsDir, Buffer.from(personal, 'utf8'));
     const stale = opts.current ? null : staleErrorOf(p);
-    if (stale) throw staleProposal(store, actor, id, stale);
-    const content = opts.content ?? loadBytes(store.blobsDir, p.content).toString('utf8');
-    const edited = opts.content === undefined ? null : storeBytes(store.blobsDir, Buffer.from(opts.content, 'utf8'));
+    if (stale) throw staleProposal(store, actor, id, stale, edited);
+    const content = personal ?? loadBytes(store.blobsDir, p.content).toString('utf8');
     const what = {
       action: 'apply' as const,
       entry_id: newId('j'),
@@ -329,7 +342,7 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
         onBeforeWrite: (plan) => void (intent = writeIntent(store, what, plan)),
       });
     } catch (err) {
-      throw staleProposal(store, actor, id, err);
+      throw staleProposal(store, actor, id, err, edited);
     }
     const entry = entryOf(store, commitJournaled(store, intent, r))!;
     return { proposal: proposalOf(store, id), entry, upsert: r };
@@ -411,21 +424,48 @@ async function approveGroupLocked(store: ReviewStore, actor: ReviewActor, p: Pro
   return { proposal: proposalOf(store, p.id), entry: done.entries[i]!, upsert: done.upserts[i]! };
 }
 
-/** `err` as approve throws it: a stale proposal (the engine's stale codes) is marked "conflict" first. */
-function staleProposal(store: ReviewStore, actor: ReviewActor, id: string, err: unknown): unknown {
+/** Range preconditions: when one of these failed, the proposal's own lines changed. */
+const REGION_CHECKS = new Set(['region', 'anchors', 'expected_range_sha256', 'expected_section_sha256']);
+
+/**
+ * What a conflict says to a person and to the agent, in plain words: which of the
+ * proposal's lines changed, or that the file changed elsewhere (outside the journal)
+ * and its own lines may still apply to the current file.
+ */
+export function conflictTextOf(p: Proposal, err: FolioError): string {
+  if (err.details.changed_by !== undefined) return err.message; // staleErrorOf speaks plainly already
+  if (err.code !== 'precondition_failed') return err.message;
+  const failed = Array.isArray(err.details.failed) ? (err.details.failed as string[]) : [];
+  const lines = ownLinesOf(p);
+  if (failed.some((f) => REGION_CHECKS.has(f))) return lines ? changedText(lines) : 'the lines it edits changed after the agent read them';
+  const own = lines ? linesText(lines) : { text: 'the lines it edits', one: false };
+  return `the file changed after the agent read it (not through Folio); if ${own.text} ${own.one ? 'is' : 'are'} unchanged, approve with current to apply it to the current file`;
+}
+
+/**
+ * `err` as approve throws it: a stale proposal (the engine's stale codes) is marked
+ * "conflict" first, with the reason in plain words. A person's edited text
+ * (`edited`) is kept with the proposal, never lost: approving with current
+ * applies it to the current file.
+ */
+export function staleProposal(store: ReviewStore, actor: ReviewActor, id: string, err: unknown, edited: StoredBytes | null = null): unknown {
   if (!isFolioError(err) || !STALE_CODES.has(err.code)) return err;
+  const text = conflictTextOf(proposalOf(store, id), err);
   store.commit((d) =>
     assignFields(d, 'proposals', id, {
       status: 'conflict',
       decided_by: actor,
       decided_at: nowIso(),
-      conflict: { ...err.details, code: err.code, message: err.message },
+      conflict: { ...err.details, code: err.code, message: text, ...(text !== err.message ? { engine_message: err.message } : {}) },
+      ...(edited ? { edited_content: edited } : {}),
     }),
   );
-  return new FolioError(err.code, `proposal ${id} no longer applies: ${err.message}. It is now "conflict"; nothing was written`, {
+  const kept = edited ? '; your edited text is kept with it: approve with current applies it to the current file' : '';
+  return new FolioError(err.code, `proposal ${id}: ${text}. It is now "conflict"; nothing was written${kept}`, {
     ...err.details,
     proposal_id: id,
     status: 'conflict',
+    ...(edited ? { edited_content: loadBytes(store.blobsDir, edited).toString('utf8') } : {}),
   });
 }
 

@@ -137,6 +137,12 @@ function shiftAnchor(anchor: string, lines: number): string {
   return m ? `${Number(m[1]) + lines}#${m[2]}` : anchor;
 }
 
+/** The line an agent's "LINE#HASH" anchor names, as a target (for the words of a conflict). */
+export function anchorTargetOf(anchor: string): UpsertTarget | undefined {
+  const m = ANCHOR.exec(anchor.trim());
+  return m ? { kind: 'insert', at: Number(m[1]), units: 'lines' } : undefined;
+}
+
 function shiftTarget(t: UpsertTarget, s: Shift): UpsertTarget {
   if (t.kind !== 'insert' && t.kind !== 'replace' && t.kind !== 'delete') return t;
   const d = t.units === 'bytes' ? s.bytes : s.lines;
@@ -153,6 +159,14 @@ export interface RebaseWrite {
   /** the proposal this write applies (its applied hunks are not rebased), and which of its edits (0-based) */
   proposalId?: string | null;
   proposalHunks?: number[];
+  /** a batch: every proposal this write applies, each with its edits (0-based; default all pending) */
+  batch?: BatchMember[];
+}
+
+/** One proposal of a batch write (batch.ts), and which of its edits (0-based) it applies; default all pending. */
+export interface BatchMember {
+  id: string;
+  hunks?: number[];
 }
 
 /** Number of edits of a proposal that can be decided one by one (0 for a single edit). */
@@ -176,8 +190,9 @@ export function rebasePending(store: ReviewStore, d: ReviewDocShape, w: RebaseWr
       assignFields(d, 'proposals', p.id, { rebase: { ...r, detached: true } });
       continue;
     }
-    const own = p.id === w.proposalId;
-    const applying = new Set(own ? (w.proposalHunks ?? pendingHunksOf(p)) : []);
+    const member = w.batch?.find((m) => m.id === p.id);
+    const own = p.id === w.proposalId || member !== undefined;
+    const applying = new Set(own ? ((member ? member.hunks : w.proposalHunks) ?? pendingHunksOf(p)) : []);
     const open = pendingHunksOf(p).filter((i) => !applying.has(i));
     if (own && open.length === 0) continue;
     const next = rebasedOf(p, r, new Set(open), w, own);
@@ -187,14 +202,14 @@ export function rebasePending(store: ReviewStore, d: ReviewDocShape, w: RebaseWr
 
 /** The fields of `p` after the write `w`: moved, or stale. `open`: its edits still to rebase. */
 function rebasedOf(p: Proposal, r: RebaseState, open: Set<number>, w: RebaseWrite, own: boolean): Partial<Proposal> {
-  const stale = (g: GuardRange): Partial<Proposal> => ({
-    rebase: { ...r, stale: { journal_id: w.journalId, start_byte: g.start_byte, end_byte: g.end_byte } },
+  const stale = (g: GuardRange, target?: UpsertTarget): Partial<Proposal> => ({
+    rebase: { ...r, stale: { journal_id: w.journalId, start_byte: g.start_byte, end_byte: g.end_byte, ...linesOfGuard(g, target) } },
   });
   const edits = r.edits.slice();
   const targets = (p.edits ?? [{ target: p.target, content: p.content }]).map((e) => e.target);
   for (const i of open) {
     const s = shiftOf(r.edits[i]!, w.pieces);
-    if (s === null) return stale(r.edits[i]!);
+    if (s === null) return stale(r.edits[i]!, targets[i]);
     edits[i] = shiftRange(r.edits[i]!, s);
     targets[i] = shiftTarget(targets[i]!, s);
   }
@@ -203,7 +218,7 @@ function rebasedOf(p: Proposal, r: RebaseState, open: Set<number>, w: RebaseWrit
   for (const [k, g] of r.anchors.entries()) {
     const s = shiftOf(g, w.pieces);
     if (s === null && own) continue; // the proposal's own edit changed the line it named
-    if (s === null) return stale(g);
+    if (s === null) return stale(g, anchorTargetOf(p.preconditions.anchors![k]!));
     anchors.push(shiftRange(g, s));
     agentAnchors.push(shiftAnchor(p.preconditions.anchors![k]!, s.lines));
   }
@@ -224,14 +239,54 @@ export function preconditionsOf(p: Proposal, hunks: number[]): Preconditions {
   return regionPreconditionsOf(p, hunks) ?? p.preconditions;
 }
 
-/** precondition_failed for a proposal an applied edit made stale (null if it is not). */
+/** The 1-based lines a guard range stands on: from its line anchors, else from its edit's line target. */
+export function linesOfGuard(g: GuardRange, target?: UpsertTarget): { start_line: number; end_line: number } | Record<string, never> {
+  const nums = (g.lines ?? []).map((a) => Number(ANCHOR.exec(a)?.[1] ?? NaN)).filter(Number.isFinite);
+  if (nums.length) return { start_line: nums[0]!, end_line: nums[nums.length - 1]! };
+  if (!target || target.kind === 'whole' || target.units !== 'lines') return {};
+  if (target.kind === 'insert') return { start_line: target.at, end_line: target.at };
+  if (target.kind === 'replace' || target.kind === 'delete') return { start_line: target.start, end_line: target.end };
+  return {};
+}
+
+/** "lines 51–61" (or "line 7", or "bytes 10–20") of a range, and whether that is one; the plain words conflicts speak in. */
+export function linesText(r: { start_line?: number; end_line?: number; start_byte?: number; end_byte?: number }): { text: string; one: boolean } {
+  if (r.start_line !== undefined && r.end_line !== undefined)
+    return r.start_line === r.end_line ? { text: `line ${r.start_line}`, one: true } : { text: `lines ${r.start_line}–${r.end_line}`, one: false };
+  return { text: `bytes ${r.start_byte}–${r.end_byte}`, one: false };
+}
+
+/** "lines 51–61 changed after the agent read them" (or "line 7 … read it"). */
+export function changedText(r: Parameters<typeof linesText>[0]): string {
+  const { text, one } = linesText(r);
+  return `${text} changed after the agent read ${one ? 'it' : 'them'}`;
+}
+
+/**
+ * The proposal's own lines as they are now (its open edits' line targets, first to
+ * last), or null for byte targets and proposals without positions (quoted, whole file).
+ */
+export function ownLinesOf(p: Proposal): { start_line: number; end_line: number } | null {
+  const targets = p.edits ? pendingHunksOf(p).map((i) => p.edits![i]!.target) : [p.target];
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const t of targets) {
+    if ((t.kind !== 'insert' && t.kind !== 'replace' && t.kind !== 'delete') || t.units !== 'lines') return null;
+    lo = Math.min(lo, t.kind === 'insert' ? t.at : t.start);
+    hi = Math.max(hi, t.kind === 'insert' ? t.at : t.end);
+  }
+  return p.quoted || lo === Infinity ? null : { start_line: lo, end_line: hi };
+}
+
+/** precondition_failed for a proposal an applied edit made stale (null if it is not), in plain words. */
 export function staleErrorOf(p: Proposal): FolioError | null {
   const s = p.rebase?.stale;
   if (!s) return null;
-  return new FolioError('precondition_failed', `the lines it edits were changed by journal entry ${s.journal_id} since it was proposed`, {
+  return new FolioError('precondition_failed', `${changedText(s)} (journal entry ${s.journal_id})`, {
     path: p.path,
     failed: ['region'],
     changed_by: s.journal_id,
+    ...(s.start_line !== undefined ? { lines: { start_line: s.start_line, end_line: s.end_line } } : {}),
     affected_bytes: { start_byte: s.start_byte, end_byte: s.end_byte },
   });
 }

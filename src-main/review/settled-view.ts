@@ -8,7 +8,7 @@
  * settled; the byte shifts of the file's other entries wait for the real commit
  * (they only aim undo/redo, which run locked and reconcile first).
  */
-import { appliedEntryOf } from './journal-commit.ts';
+import { appliedEntryOf, appliedFieldsOf } from './journal-commit.ts';
 import { appliedOf, intentSideOf, intentsOf, intentVersionAfter } from './intents.ts';
 import { allEntries, allProposals, nextSeq, nowIso } from './records.ts';
 import type { ReviewStore } from './store.ts';
@@ -36,15 +36,13 @@ export function settledView(store: ReviewStore): SettledView {
       if (e) continue;
       const entry = appliedEntryOf(appliedOf(intent, version), seq++, at);
       entries.push(entry);
-      const p = proposals.find((x) => x.id === intent.proposal_id);
-      if (p)
-        Object.assign(p, {
-          status: 'applied',
-          decided_by: intent.decided_by,
-          decided_at: at,
-          journal_id: entry.id,
-          edited_content: intent.edited_content ?? p.edited_content,
-        });
+      // The proposal, or every proposal of a batch, as the commit will record it.
+      for (const m of [...(intent.proposal_id !== null ? [{ id: intent.proposal_id, hunks: intent.proposal_hunks }] : []), ...(intent.batch ?? [])]) {
+        const p = proposals.find((x) => x.id === m.id);
+        if (!p) continue;
+        const fields = appliedFieldsOf(store, m.id, m.hunks, { decidedBy: intent.decided_by, editedContent: intent.edited_content }, entry.id, at);
+        Object.assign(p, { ...fields, edited_content: fields.edited_content ?? p.edited_content });
+      }
     } else if (e && e.undone === (intent.action === 'redo')) {
       const s = seq++;
       e.history.push({ action: intent.action, seq: s, by: intent.by, at, version_before: intent.version_before, version_after: version });

@@ -89,7 +89,7 @@ export interface RebaseState {
   /** a write the rebase could not follow (the file changed outside the journal): the proposal's own preconditions decide again */
   detached?: boolean;
   /** an applied edit changed the proposal's own lines: it no longer applies */
-  stale?: { journal_id: string; start_byte: number; end_byte: number };
+  stale?: { journal_id: string; start_byte: number; end_byte: number; start_line?: number; end_line?: number };
 }
 
 /** One file of a call that edited several, all or nothing: the group's id, this file's place in it and the group's size. */
@@ -146,6 +146,8 @@ export interface JournalEntry {
   shift_bytes?: number;
   /** one file of a several-file edit (all or nothing): undone and redone with the rest of its group */
   group?: GroupTag;
+  /** a batch approval (batch.ts): every proposal this one write applied (proposal_id is null) */
+  proposal_ids?: string[];
   /**
    * The whole file was deleted or moved (file-op-journal.ts). Such an entry has no
    * region: `removed` holds the deleted file's bytes (empty for a move), ranges are

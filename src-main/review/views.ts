@@ -100,6 +100,7 @@ export function entryView(e: JournalEntry) {
     applied_at: e.applied_at,
     undone: e.undone,
     ...(e.group ? { group: e.group } : {}),
+    ...(e.proposal_ids ? { proposal_ids: e.proposal_ids } : {}),
     history: e.history,
   };
 }

@@ -197,6 +197,110 @@ describe('rebase, property', () => {
   }, 180_000);
 });
 
+/** Edits whose own lines (guards) are disjoint: sorted distinct starts, each block ending before the next starts. */
+const disjointEditsArb = fc.uniqueArray(fc.integer({ min: 1, max: 58 }), { minLength: 2, maxLength: 9 }).chain((starts) => {
+  const sorted = starts.slice().sort((a, b) => a - b);
+  return fc.tuple(
+    ...sorted.map((start, k) => {
+      const room = (sorted[k + 1] ?? 61) - start - 1; // lines after start that are still free
+      return fc
+        .tuple(fc.constantFrom<LineEdit['kind']>('replace', 'delete', 'insert'), fc.integer({ min: 0, max: Math.min(room, 3) }), fc.integer({ min: 1, max: 3 }))
+        .map(([kind, len, lines]): LineEdit => ({
+          kind,
+          start,
+          end: kind === 'insert' ? start - 1 : start + len,
+          text: kind === 'delete' ? [] : Array.from({ length: lines }, (_, j) => `new ${kind} ${start}.${j}`),
+        }));
+    }),
+  );
+});
+
+const stepArb = fc.oneof(
+  fc.record({ kind: fc.constant('approve' as const), which: fc.nat() }),
+  fc.record({ kind: fc.constant('undo' as const) }),
+  fc.record({ kind: fc.constant('redo' as const) }),
+  fc.record({ kind: fc.constant('undo_id' as const), which: fc.nat() }),
+);
+
+describe('rebase, property over edits of distinct lines', () => {
+  it('approving in any order, with undo/redo (latest or any entry) between, never conflicts and gives the live edits on the original', async () => {
+    await fc.assert(
+      fc.asyncProperty(disjointEditsArb, fc.array(stepArb, { minLength: 4, maxLength: 20 }), async (edits, steps) => {
+        const { root, path } = workspace();
+        const ids = await proposeAll(root, path, edits);
+        const open = new Set(edits.keys());
+        const live = new Map<number, string>(); // edit -> its journal entry, while applied
+        const undone = new Map<number, string>();
+        // Every approval applies; then any left are approved in the order given.
+        const approveOne = async (i: number) => {
+          open.delete(i);
+          const r = await approve(root, ME, ids[i]!);
+          live.set(i, r.entry.id);
+        };
+        // An undo or redo the journal refuses (a pure deletion's undo, a pure insert's redo: guarded by a version) writes nothing.
+        const tolerate = (e: { code?: string }) => (e.code === 'conflict' ? null : Promise.reject(e));
+        const move = (i: number, entry: string, from: Map<number, string>, to: Map<number, string>) => {
+          from.delete(i);
+          to.set(i, entry);
+        };
+        for (const s of steps) {
+          if (s.kind === 'approve' && open.size) await approveOne([...open][s.which % open.size]!);
+          if (s.kind === 'undo_id' && live.size) {
+            const [i, entry] = [...live][s.which % live.size]!;
+            if (await undo(root, ME, { id: entry }).catch(tolerate)) move(i, entry, live, undone);
+          }
+          if ((s.kind === 'undo' && live.size) || (s.kind === 'redo' && undone.size)) {
+            const r = await (s.kind === 'undo' ? undo : redo)(root, ME).catch(tolerate);
+            if (!r) continue;
+            const i = ids.indexOf(r.entry.proposal_id!);
+            if (s.kind === 'undo') move(i, r.entry.id, live, undone);
+            else move(i, r.entry.id, undone, live);
+          }
+        }
+        for (const i of [...open]) await approveOne(i);
+        expect(readFileSync(path, 'utf8')).toBe(expectedText([...live.keys()].map((i) => edits[i]!)));
+      }),
+      { numRuns: 40 },
+    );
+  }, 180_000);
+});
+
+describe('rebase, property with a person editing first', () => {
+  it("a proposal conflicts exactly when a person's own edit or an approved proposal changed its lines", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(editArb, { minLength: 2, maxLength: 6, selector: (e) => (e.kind === 'insert' ? `i${e.start}` : `${e.kind}${e.start}-${e.end}`) }),
+        editArb,
+        fc.array(fc.nat(), { minLength: 6, maxLength: 6 }),
+        async (edits, own, picks) => {
+          const { root, path } = workspace();
+          const ids = await proposeAll(root, path, edits);
+          await applyOwnEdit(root, ME, path, {
+            target: targetOf(own),
+            content: own.text.join('\n'),
+            preconditions: { ifMatch: (await read(path, { mode: 'head', lines: 1 })).version.etag },
+          });
+          const open = [...edits.keys()];
+          const applied: LineEdit[] = [own];
+          for (const pick of picks) {
+            if (!open.length) break;
+            const i = open.splice(pick % open.length, 1)[0]!;
+            const conflict = applied.some((by) => touches(by, edits[i]!));
+            const got = await approve(root, ME, ids[i]!).then(
+              () => 'applied',
+              (e: { code?: string }) => e.code,
+            );
+            expect(got).toBe(conflict ? 'precondition_failed' : 'applied');
+            if (!conflict) applied.push(edits[i]!);
+          }
+          expect(readFileSync(path, 'utf8')).toBe(expectedText(applied));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 180_000);
+});
+
 describe('hunks and conflicts', () => {
   it('approving hunks 1 and 3 writes only those; rejecting hunk 2 decides the proposal', async () => {
     const { root, path } = workspace();

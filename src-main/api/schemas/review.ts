@@ -84,6 +84,7 @@ export const ReviewJournalEntry = z.object({
   applied_at: z.string(),
   undone: z.boolean(),
   group: GroupTag.optional(),
+  proposal_ids: z.array(z.string()).optional().describe('A batch approval: every proposal this one write applied (proposal_id is null).'),
   history: z.array(JournalEvent),
 });
 export type ReviewJournalEntry = z.infer<typeof ReviewJournalEntry>;
@@ -115,6 +116,24 @@ export const ReviewRejectInput = z.object({
   hunks: z.array(z.number().int().min(1)).optional().describe('Only these edits (1-based) of a proposal with several.'),
 });
 export const ReviewRejectOutput = z.object({ proposal: ReviewProposal });
+
+export const ReviewBatchInput = z.object({
+  decision: z.enum(['approve', 'reject']),
+  path: z.string().optional().describe('Only proposals of this file.'),
+  actor: z.string().optional().describe('Only proposals of this agent: its name, or "kind:name".'),
+  reason: z.string().optional().describe('reject: why (every agent concerned sees it).'),
+});
+export const ReviewBatchOutput = z.object({
+  decision: z.enum(['approve', 'reject']),
+  group_id: z.string().nullable().describe('The journal group of the writes (one per file): review_undo steps it whole.'),
+  applied: z.array(ReviewProposal),
+  rejected: z.array(ReviewProposal),
+  conflicts: z
+    .array(ReviewProposal)
+    .describe('Proposals whose own lines an older one of the batch (or an applied edit) changed: now conflict, each with its error.'),
+  skipped: z.array(z.object({ proposal: ReviewProposal, reason: z.string() })).describe('Still pending: approve these one by one.'),
+  entries: z.array(ReviewJournalEntry),
+});
 
 export const ReviewStepInput = z.object({
   id: z.string().min(1).optional().describe('Exactly this journal entry instead of the latest (it must pass the path and actor filters).'),

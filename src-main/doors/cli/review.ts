@@ -1,5 +1,6 @@
 /**
- * `folio review list | show ID | approve ID [--content-file F] | reject ID [--reason R]
+ * `folio review list | show ID | approve ID [--content-file F] [--hunks 1,3] [--current]
+ *  | approve --path F | --actor A | reject ID [--reason R] [--hunks 2] | reject --path F | --actor A
  *  | undo [FILE] | redo [FILE] | history [FILE]`, each with `--json` and
  * `--root DIR` (the workspace whose `.folio/review` state to use; default the
  * current directory, so it shares state with `folio mcp` started there).
@@ -44,8 +45,35 @@ function formatShow(o: OpOutput<'review_show'>): string {
   if (p.decided_by) out.push(`decided by ${who(p.decided_by)} at ${p.decided_at}${p.edited ? ' (edited before approving)' : ''}`);
   if (p.reason) out.push(`reason: ${p.reason}`);
   if (p.conflict) out.push(`conflict: ${String(p.conflict.code)}: ${String(p.conflict.message)}`);
+  // Several edits: numbered from 1, the numbers --hunks takes.
+  const several = p.targets?.map(targetText) ?? p.quoted?.map((q) => `quote ${JSON.stringify(q.old_text.slice(0, 40))}`);
+  if (several && several.length > 1) for (const [i, what] of several.entries()) out.push(`hunk ${i + 1}: ${what}  ${p.hunks?.[i]?.status ?? 'pending'}`);
   if (o.entry) out.push(`journal: ${entryLine(o.entry)}`);
   out.push(p.preview.trimEnd());
+  return out.join('\n') + '\n';
+}
+
+interface BatchFlags {
+  path?: string;
+  actor?: string;
+}
+
+function formatBatch(o: OpOutput<'review_batch'>): string {
+  const out: string[] = [];
+  if (o.decision === 'approve') {
+    const files = o.entries.map((e) => `${e.path} (journal ${e.id})`).join(', ');
+    out.push(
+      o.applied.length
+        ? `approved ${o.applied.length} proposal(s) in ${o.entries.length} write(s): ${files}; group ${o.group_id}: review undo takes it back whole`
+        : 'approved nothing',
+    );
+    for (const p of o.applied) out.push(`  applied   ${p.id}  ${p.path}  ${targetText(p.target)}`);
+  } else {
+    out.push(`rejected ${o.rejected.length} proposal(s)`);
+    for (const p of o.rejected) out.push(`  rejected  ${p.id}  ${p.path}  ${targetText(p.target)}${p.reason ? `: ${p.reason}` : ''}`);
+  }
+  for (const p of o.conflicts) out.push(`  conflict  ${p.id}  ${p.path}: ${String(p.conflict?.message ?? '')}`);
+  for (const s of o.skipped) out.push(`  skipped   ${s.proposal.id}  ${s.proposal.path}: ${s.reason}`);
   return out.join('\n') + '\n';
 }
 
@@ -85,10 +113,45 @@ export function registerReview(program: Command, io: CliIO): void {
     .argument('<id>', 'proposal id')
     .action((id: string, f: Common) => run(f, 'review_show', { id }, formatShow));
 
-  sub('approve', "Apply a pending proposal (with --content-file: your text instead of the agent's).")
-    .argument('<id>', 'proposal id')
+  /** `--hunks 1,3` as 1-based hunk numbers (as proposal_status and review show number them); a usage error otherwise. */
+  function hunksOf(list: string | undefined): number[] | undefined {
+    if (list === undefined) return undefined;
+    const parts = list.split(',').map((x) => x.trim());
+    if (parts.some((x) => !/^[1-9]\d*$/.test(x))) {
+      io.stderr.write(`folio: usage: --hunks takes hunk numbers from 1, separated by commas (e.g. 1,3), not ${JSON.stringify(list)}\n`);
+      throw new Exit(2);
+    }
+    return parts.map(Number);
+  }
+
+  /** ID, or a batch filter (--path / --actor), never both nor neither: a usage error otherwise. */
+  function idOrBatch(id: string | undefined, f: BatchFlags, decision: 'approve' | 'reject'): { id: string } | { path?: string; actor?: string } {
+    const batch = f.path !== undefined || f.actor !== undefined;
+    if (id !== undefined && !batch) return { id };
+    if (id === undefined && batch) {
+      const only = ['hunks', 'contentFile', 'current'].find((k) => (f as Record<string, unknown>)[k] !== undefined);
+      if (only) {
+        io.stderr.write(`folio: usage: --${only === 'contentFile' ? 'content-file' : only} decides one proposal: give its ID, not --path/--actor\n`);
+        throw new Exit(2);
+      }
+      return { ...(f.path !== undefined ? { path: abs(f.path) } : {}), ...(f.actor !== undefined ? { actor: f.actor } : {}) };
+    }
+    io.stderr.write(`folio: usage: review ${decision} takes a proposal ID, or --path FILE / --actor NAME for a batch (not both)\n`);
+    throw new Exit(2);
+  }
+
+  const hunksText = (p: ReviewProposal) => (p.hunks ? `  hunks: ${p.hunks.map((h) => `${h.index} ${h.status}`).join(', ')}` : '');
+
+  sub('approve', "Apply a pending proposal (with --content-file: your text instead of the agent's), or every pending one of a file or agent.")
+    .argument('[id]', 'proposal id (or --path / --actor for a batch)')
     .option('--content-file <file>', 'edit-then-approve: apply the text of this file instead')
-    .action((id: string, f: Common & { contentFile?: string }) => {
+    .option('--hunks <list>', 'only these edits of a proposal with several, 1-based as `review show` lists them (e.g. 1,3); the rest stay pending')
+    .option('--current', "apply to the current file: check only the proposal's own lines (also retries a conflict)")
+    .option('--path <file>', 'batch: every pending proposal of this file, in one write')
+    .option('--actor <name>', 'batch: every pending proposal of this agent (name, or kind:name), one write per file')
+    .action((id: string | undefined, f: Common & BatchFlags & { contentFile?: string; hunks?: string; current?: boolean }) => {
+      const which = idOrBatch(id, f, 'approve');
+      if (!('id' in which)) return run(f, 'review_batch', { decision: 'approve', ...which }, formatBatch);
       let content: string | undefined;
       if (f.contentFile !== undefined) {
         try {
@@ -98,25 +161,37 @@ export function registerReview(program: Command, io: CliIO): void {
           throw new Exit(2);
         }
       }
+      const hunks = hunksOf(f.hunks);
       return run(
         f,
         'review_approve',
-        { id, ...(content !== undefined ? { content } : {}) },
-        (o) => `${o.preview.trimEnd()}\napproved ${o.proposal.id}: applied to ${o.proposal.path} (journal ${o.entry.id})\n`,
+        { id: which.id, ...(content !== undefined ? { content } : {}), ...(hunks ? { hunks } : {}), ...(f.current ? { current: true } : {}) },
+        (o) =>
+          `${o.preview.trimEnd()}\napproved ${hunks ? `hunks ${hunks.join(',')} of ` : ''}${o.proposal.id}: applied to ${o.proposal.path} (journal ${o.entry.id})` +
+          `${o.proposal.status === 'pending' ? '; the rest stay pending' : ''}${hunksText(o.proposal)}\n`,
       );
     });
 
-  sub('reject', 'Reject a pending proposal.')
-    .argument('<id>', 'proposal id')
+  sub('reject', 'Reject a pending proposal (or dismiss a conflict), or every one of a file or agent.')
+    .argument('[id]', 'proposal id (or --path / --actor for a batch)')
     .option('--reason <text>', 'why (the agent sees it)')
-    .action((id: string, f: Common & { reason?: string }) =>
-      run(
+    .option('--hunks <list>', 'only these edits of a proposal with several, 1-based (e.g. 2)')
+    .option('--path <file>', 'batch: every pending or conflicted proposal of this file')
+    .option('--actor <name>', 'batch: every pending or conflicted proposal of this agent (name, or kind:name)')
+    .action((id: string | undefined, f: Common & BatchFlags & { reason?: string; hunks?: string }) => {
+      const which = idOrBatch(id, f, 'reject');
+      const reason = f.reason !== undefined ? { reason: f.reason } : {};
+      if (!('id' in which)) return run(f, 'review_batch', { decision: 'reject', ...which, ...reason }, formatBatch);
+      const hunks = hunksOf(f.hunks);
+      return run(
         f,
         'review_reject',
-        { id, ...(f.reason !== undefined ? { reason: f.reason } : {}) },
-        (o) => `rejected ${o.proposal.id}${o.proposal.reason ? `: ${o.proposal.reason}` : ''}\n`,
-      ),
-    );
+        { id: which.id, ...reason, ...(hunks ? { hunks } : {}) },
+        (o) =>
+          `rejected ${hunks ? `hunks ${hunks.join(',')} of ` : ''}${o.proposal.id}${o.proposal.reason ? `: ${o.proposal.reason}` : ''}` +
+          `${o.proposal.status === 'pending' ? ' (the rest stay pending)' : ''}${hunksText(o.proposal)}\n`,
+      );
+    });
 
   for (const action of ['undo', 'redo'] as const) {
     sub(action, `${action === 'undo' ? 'Undo' : 'Redo'} the latest ${action === 'undo' ? 'applied' : 'undone'} edit you decided (of FILE, if given).`)

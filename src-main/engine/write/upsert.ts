@@ -348,7 +348,7 @@ async function lockedUpsert(target: WriteTarget, req: UpsertRequest, t0: number)
 
 /** The upsert proper, under the lock: `file` is the pinned file. */
 /** Bytes between the first and the last edit of one call, at most: the journal keeps them to undo the call. */
-const MAX_EDIT_SPAN_BYTES = 64 * 1024 * 1024;
+export const MAX_EDIT_SPAN_BYTES = 64 * 1024 * 1024;
 
 interface Placed {
   /** index in the request's edits */
