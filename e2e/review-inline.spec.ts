@@ -331,10 +331,11 @@ test('a conflict resolved in the 3-way view: saw / now / proposed, the edited te
     const lines = readFileSync(s.file, 'utf8').split('\n');
     expect(lines.slice(39, 42).join('\n') + '\n').toBe(merged);
     expect(lines[42]).toBe('    total_43 = price * qty  # line 43');
+    // The agent's proposal is applied, as the person merged it.
     const status = await s.agent.call('proposal_status', { proposal_id: id });
-    expect(status.reason).toContain('Resolved by a person in the 3-way view');
-    // The approve-on-current attempt answers 409 before the merge is written: expected.
-    expect(seen.problems.filter((m) => !/\b4\d\d\b/.test(m))).toEqual([]);
+    expect(status.status).toBe('applied');
+    // The approve that found the conflict answered 412: expected; nothing else failed.
+    expect(seen.problems.filter((m) => !/\b412\b/.test(m))).toEqual([]);
   } finally {
     await s.close();
   }

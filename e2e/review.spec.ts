@@ -148,7 +148,7 @@ test('a proposal whose file changed meanwhile shows the conflict and writes noth
   await page.getByTestId('approve').click();
   await expect(page.getByTestId('review-problem')).toContainText('precondition_failed');
   await expect(queueItem(page, p.id)).toHaveAttribute('data-status', 'conflict');
-  await expect(page.getByTestId('proposal-conflict')).toContainText('if_match');
+  await expect(page.getByTestId('proposal-conflict')).toContainText('the file changed after the agent read it');
   expect(readFileSync(file, 'utf8')).toBe(changed);
   // The failed approve answers 409, which Chromium logs as a console error: expected.
   expect(seen.problems.filter((m) => !/\b4\d\d\b/.test(m))).toEqual([]);

@@ -299,6 +299,8 @@ export const operations = {
         ...(input.content === undefined ? {} : { content: input.content }),
         ...(input.hunks ? { hunks: input.hunks } : {}),
         ...(input.current ? { current: true } : {}),
+        ...(input.if_match === undefined ? {} : { ifMatch: input.if_match }),
+        ...(input.lines ? { lines: input.lines } : {}),
       });
       return { proposal: proposalView(root, r.proposal), entry: entryView(r.entry), preview: r.upsert.preview };
     },

@@ -257,6 +257,14 @@ export interface ApproveOptions {
    * lines' hashes) instead of the version it was proposed on; a conflict may be retried so.
    */
   current?: boolean;
+  /**
+   * Resolve (a 3-way merge): the person saw the current file at this version and
+   * wrote `content` for it. It is checked instead of the proposal's preconditions,
+   * so a proposal whose own lines changed can still be applied as the person merged it.
+   */
+  ifMatch?: string;
+  /** with ifMatch: the lines (1-based, inclusive, of that version) the content replaces; end = start - 1 inserts before start */
+  lines?: { start: number; end: number };
 }
 
 /** The edits (0-based) `hunks` (1-based) select of p, all pending ones by default; invalid_input names a wrong one. */
@@ -287,7 +295,14 @@ export function selectedHunksOf(p: Proposal, hunks: number[] | undefined): numbe
 export async function approve(root: string, actor: ReviewActor, id: string, opts: ApproveOptions = {}): Promise<ApproveResult> {
   const store = storeOf(root);
   return store.locked(async () => {
-    const p = opts.current ? decidableOf(store, id) : pendingOf(store, id);
+    const resolve = opts.ifMatch !== undefined;
+    const p = opts.current || resolve ? decidableOf(store, id) : pendingOf(store, id);
+    if (resolve && (opts.content === undefined || p.file_op || p.edits || p.quoted || p.group)) {
+      throw new FolioError('invalid_input', `a resolve (if_match) takes content and a proposal with one positional edit; ${id} is not one`, {
+        proposal_id: id,
+      });
+    }
+    if (opts.lines && !resolve) throw new FolioError('invalid_input', 'lines goes with if_match (the version the lines belong to)', { proposal_id: id });
     if (opts.content !== undefined && p.file_op) {
       throw new FolioError('invalid_input', `proposal ${id} ${p.file_op === 'delete' ? 'deletes' : 'moves'} the file: it takes no content`, {
         proposal_id: id,
@@ -319,7 +334,7 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
     const kept = opts.current && p.status === 'conflict' && p.edited_content ? loadBytes(store.blobsDir, p.edited_content).toString('utf8') : undefined;
     const personal = opts.content ?? kept;
     const edited = personal === undefined ? null : storeBytes(store.blobsDir, Buffer.from(personal, 'utf8'));
-    const stale = opts.current ? null : staleErrorOf(p);
+    const stale = opts.current || resolve ? null : staleErrorOf(p);
     if (stale) throw staleProposal(store, actor, id, stale, edited);
     const content = personal ?? loadBytes(store.blobsDir, p.content).toString('utf8');
     const what = {
@@ -336,6 +351,10 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
     try {
       const req = proposalRequestOf(store, p, content, hunks);
       if (opts.current && !p.quoted) req.preconditions = currentPreconditionsOf(p, hunks);
+      if (resolve) {
+        req.preconditions = { ifMatch: opts.ifMatch };
+        if (opts.lines) req.target = linesTargetOf(opts.lines);
+      }
       r = await upsert(store.absPathOf(p.path), {
         ...req,
         // Write-ahead: the intent is durable before the file changes (intents.ts).
@@ -347,6 +366,14 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
     const entry = entryOf(store, commitJournaled(store, intent, r))!;
     return { proposal: proposalOf(store, id), entry, upsert: r };
   });
+}
+
+/** A resolve's lines as an engine target: a replace, or an insert before start when end = start - 1. */
+function linesTargetOf({ start, end }: { start: number; end: number }): UpsertRequest['target'] {
+  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 1 || end < start - 1) {
+    throw new FolioError('invalid_range', `lines ${start}-${end}: 1-based, end >= start (or start - 1 to insert)`, { start, end });
+  }
+  return end === start - 1 ? { kind: 'insert', at: start, units: 'lines' } : { kind: 'replace', start, end, units: 'lines' };
 }
 
 /** The region preconditions "apply to the current file" checks; invalid_input when the proposal kept none. */

@@ -10,7 +10,7 @@ import { linesLabelOf, regionNowOf } from '../model/conflict-text.ts';
 import { lineEditsOf, regionOf } from '../model/proposal-edits.ts';
 import { approveQuestionOf } from '../model/replaced-lines.ts';
 import { diffSidesOf } from '../model/unified-diff.ts';
-import { call, FolioCallError } from '../transport.ts';
+import { call } from '../transport.ts';
 import { useReviewStore, type ApproveHow } from './review-store.ts';
 import { useViewerStore } from './viewer-store.ts';
 
@@ -156,28 +156,16 @@ export async function loadThreeWay(p: ReviewProposal): Promise<ThreeWay | null> 
 }
 
 /**
- * Approve the person's resolution of a conflict: as the proposal's edited text on
- * the current file when its own lines allow it (the agent sees "applied"); else,
- * its lines having changed, as the person's own edit of lines `range` of the
- * version the view showed (`etag`), and the proposal closed with a reason that
- * tells the agent where its edit went.
+ * Approve the person's resolution of a conflict: their merged text replaces lines
+ * `range` of the version the view showed (`etag`), and the proposal ends applied
+ * with that text (the agent sees "applied"). A file that moved on since the view
+ * was shown is a conflict again; the merged text is kept with the proposal.
  */
 export function resolveThreeWay(p: ReviewProposal, text: string, range: { startLine: number; endLine: number }, etag: string): Promise<boolean> {
   const content = text === '' || text.endsWith('\n') ? text : `${text}\n`;
   return useReviewStore.getState().perform(async () => {
-    try {
-      const { entry } = await call('review_approve', { id: p.id, content, current: true });
-      return `Approved your resolution: ${entry.path} changed`;
-    } catch (err) {
-      if (!(err instanceof FolioCallError) || err.code !== 'precondition_failed') throw err;
-    }
-    const target = range.endLine >= range.startLine ? { replace: { start: range.startLine, end: range.endLine } } : { insert: { at: range.startLine } };
-    const written = await call('upsert', { path: p.path, target, content, if_match: etag });
-    const where = linesLabelOf(written.range_after.start_line, Math.max(written.range_after.start_line, written.range_after.end_line));
-    await call('review_reject', {
-      id: p.id,
-      reason: `Resolved by a person in the 3-way view: their merge of your edit is written at ${where} (your lines had changed since you read them).`,
-    });
-    return `Resolved: your merge is written at ${where}`;
+    const lines = { start: range.startLine, end: Math.max(range.startLine - 1, range.endLine) };
+    const { entry } = await call('review_approve', { id: p.id, content, if_match: etag, lines });
+    return `Approved your resolution: ${entry.path} ${linesLabelOf(range.startLine, Math.max(range.startLine, range.endLine))} changed`;
   });
 }

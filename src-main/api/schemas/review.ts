@@ -103,6 +103,14 @@ export const ReviewApproveInput = z.object({
   content: z.string().optional().describe('Edit-then-approve: this text replaces the proposed one (same target and preconditions).'),
   hunks: z.array(z.number().int().min(1)).optional().describe('Only these edits (1-based) of a proposal with several; the rest stay pending.'),
   current: z.boolean().optional().describe("Apply to the current file: check only the proposal's own region (also retries a conflict)."),
+  if_match: z
+    .string()
+    .optional()
+    .describe("Resolve (3-way): with content, the etag of the current file the person merged against; checked instead of the proposal's own preconditions."),
+  lines: z
+    .object({ start: z.number().int().min(1), end: z.number().int().min(0) })
+    .optional()
+    .describe('With if_match: the lines of that version the content replaces (end = start - 1: insert before start).'),
 });
 export const ReviewApproveOutput = z.object({
   proposal: ReviewProposal,
