@@ -6,6 +6,7 @@
  * reads, applied to the current file, or resolved in the 3-way view; every
  * control on screen at 1024×700. Each test has its own workspace and server.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -398,6 +399,41 @@ test('at 1024×700 every control is on screen; the help overlay names the keys; 
     await page.mouse.move(handle.x - 150, handle.y + 200, { steps: 5 });
     await page.mouse.up();
     expect((await panel.boundingBox())!.width).toBeGreaterThan(before + 100);
+  } finally {
+    await s.close();
+  }
+});
+
+test("approve all of a file's proposals in one step: one write, and one undo takes the batch back", async ({ page }) => {
+  const original = ordersPy(60);
+  const s = await sessionWith(original);
+  try {
+    await page.goto(s.server.url.href);
+    const etag = await readOnce(s.agent);
+    const ids: string[] = [];
+    for (const line of [10, 20, 30]) {
+      const answer = await s.agent.call('upsert', {
+        path: NAME,
+        target: { replace: { start: line, end: line } },
+        content: `    total_${line} = BATCH\n`,
+        if_match: etag,
+      });
+      ids.push(answer.proposal_id as string);
+    }
+    await expect(queueItem(page, ids[2]!)).toBeVisible();
+    await queueItem(page, ids[0]!).click();
+    const bar = page.getByTestId('batch-bar');
+    await expect(bar).toContainText('3 pending in orders.py');
+    await bar.getByTestId('batch-approve').click();
+    await expect(page.getByTestId('review-notice')).toContainText('orders.py: 3 approved');
+    await expect(page.getByTestId('queue-empty')).toBeVisible();
+    // The file, as sed sees it: the three lines changed, nothing else.
+    for (const line of [10, 20, 30]) expect(execFileSync('sed', ['-n', `${line}p`, s.file], { encoding: 'utf8' })).toBe(`    total_${line} = BATCH\n`);
+    expect(execFileSync('sed', ['-n', '11p', s.file], { encoding: 'utf8' })).toBe('    total_11 = price * qty  # line 11\n');
+    for (const id of ids) expect((await s.agent.call('proposal_status', { proposal_id: id })).status).toBe('applied');
+    // One undo: the whole batch.
+    await page.getByTestId('undo').click();
+    await expect.poll(() => readFileSync(s.file, 'utf8')).toBe(original);
   } finally {
     await s.close();
   }

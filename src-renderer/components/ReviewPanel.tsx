@@ -3,6 +3,7 @@ import { keyLabelsOf } from '../model/review-keys.ts';
 import { confirmAsked, requestApprove, requestReject, showChange, showProposal, stepReview } from '../stores/review-flow.ts';
 import { useReviewStore } from '../stores/review-store.ts';
 import { AppliedEditsList } from './AppliedEditsList.tsx';
+import { BatchBar } from './BatchBar.tsx';
 import { ConfirmApproveDialog } from './ConfirmApproveDialog.tsx';
 import { ProposalDetail } from './ProposalDetail.tsx';
 import { QueuePanel } from './QueuePanel.tsx';
@@ -95,6 +96,7 @@ export function ReviewPanel() {
         </button>
       </header>
       <QueuePanel queue={queue} selectedId={selectedId} now={now} onSelect={(id) => void showProposal(id)} />
+      <BatchBar queue={queue} selected={selected} />
       {selected && (
         <ProposalDetail
           proposal={selected}
