@@ -242,6 +242,17 @@ describe('encoding verdict from whole-file evidence', () => {
     expect(r).toMatchObject({ encoding: 'utf-8', content: py.text, invalidUtf8: { replaced: 1, firstOffset: py.first } });
   });
 
+  it('a UTF-8 byte-order mark declares UTF-8: Latin-1 bytes after it are reported as invalid, not read as a legacy encoding', async () => {
+    const body = Buffer.from(Array.from({ length: 40 }, (_, i) => `\xffword ${i} caf\xe9 cr\xe8me\n`).join(''), 'latin1');
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]);
+    const p = file(bytes);
+    const py = python(bytes.subarray(3));
+    expect(py.invalid).toBe(120);
+    expect((await fileInfo(p)).encoding).toBe('utf-8');
+    const r = await read(p, { mode: 'full' });
+    expect(r).toMatchObject({ encoding: 'utf-8', bom: true, content: py.text, invalidUtf8: { replaced: 120, firstOffset: 3 } });
+  });
+
   it('a few Latin-1 bytes are too little evidence: unknown, read as UTF-8 with the report', async () => {
     const bytes = Buffer.from('caf\xe9 cr\xe8me\n', 'latin1');
     const p = file(bytes);

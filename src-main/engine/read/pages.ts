@@ -149,7 +149,8 @@ function pageEnd(ctx: ReadContext, start: number, budget: number): { end: number
 }
 
 function pageStartsOf(ctx: ReadContext, budget: number): number[] {
-  const key = `${ctx.facts.version.etag}:${budget}:${ctx.cap}`;
+  // The encoding too: a verdict made before the index finished may change once it has (encoding-detect.ts).
+  const key = `${ctx.facts.version.etag}:${ctx.codec.encoding}:${ctx.bomLen}:${budget}:${ctx.cap}`;
   let starts = pageStarts.get(key);
   if (!starts) {
     if (pageStarts.size > 256) pageStarts.clear();

@@ -117,7 +117,8 @@ function sampleAt(index: LineIndex, at: number): Uint8Array {
 export function encodingOf(verdict: BinaryVerdict, index: LineIndex, etag: string): EncodingVerdict {
   if (verdict.isBinary) return { encoding: 'binary' };
   if (index.layout !== 'utf-8') return { encoding: index.layout };
-  if (!index.complete || index.facts.firstInvalid === null || !index.facts.utf8) return { encoding: 'utf-8' };
+  // A UTF-8 byte-order mark declares the encoding: its invalid bytes are reported, not a reason to guess another.
+  if (index.bom || !index.complete || index.facts.firstInvalid === null || !index.facts.utf8) return { encoding: 'utf-8' };
   const e = index.facts.utf8;
   if (e.multibyte > e.invalid) return { encoding: 'utf-8' };
   let v = verdicts.get(etag);
