@@ -8,6 +8,8 @@ import { FindPanel } from './components/FindPanel.tsx';
 import { FollowButton } from './components/FollowButton.tsx';
 import { GoToLine } from './components/GoToLine.tsx';
 import { LineJumpChips } from './components/LineJumpChips.tsx';
+import { useLogKeys } from './components/LogKeys.tsx';
+import { LongLineBar, LongLinePanel } from './components/LongLineBar.tsx';
 import { OpenFileForm } from './components/OpenFileForm.tsx';
 import { OutlineButton } from './components/OutlineButton.tsx';
 import { OutlinePanel } from './components/OutlinePanel.tsx';
@@ -28,7 +30,22 @@ const launch = launchParamsOf(window.location.search);
 const openPath = (path: string) => void useViewerStore.getState().openFile(path);
 
 export function App() {
-  const { path, info, error, loading, window: lines, topLine, visibleLines, following, openFile, goToLine, goToByte, moveBy, setFollowing } = useViewerStore();
+  const {
+    path,
+    info,
+    error,
+    loading,
+    window: lines,
+    topLine,
+    visibleLines,
+    following,
+    followPaused,
+    openFile,
+    goToLine,
+    goToByte,
+    moveBy,
+    setFollowing,
+  } = useViewerStore();
   const findOpen = useFindStore((s) => s.open);
   const outlineApplies = useOutlineStore((s) => s.applies);
   const outlineWanted = useOutlineStore((s) => s.wanted);
@@ -43,13 +60,10 @@ export function App() {
     useFindStore.getState().show();
     requestAnimationFrame(() => findInput.current?.select());
   };
-  const toggleFollow = () => {
-    const viewer = useViewerStore.getState();
-    if (viewer.info) viewer.setFollowing(!viewer.following);
-  };
   const toggleOutline = () => {
     if (useOutlineStore.getState().applies) useOutlineStore.getState().toggle();
   };
+  const onLogKey = useLogKeys({ focusGoTo, openFind, toggleOutline });
   const go = (target: GoToTarget) => void (target.kind === 'byte' ? goToByte(target.byte) : goToLine(target.lineNo));
 
   useEffect(() => {
@@ -113,16 +127,17 @@ export function App() {
       <main className="viewer" data-testid="viewer">
         <div className="viewer-toolbar">
           <LineJumpChips disabled={!info} onMove={(delta) => void moveBy(delta)} />
-          <FollowButton following={following} disabled={!info} onToggle={() => setFollowing(!following)} />
+          <FollowButton following={following} paused={followPaused} disabled={!info} onToggle={() => setFollowing(!following)} />
           <CopyLinkButton path={info ? path : null} startLine={topLine} endLine={bottomLine} />
           <button type="button" data-testid="find-open" onClick={openFind} title="Find in the whole file (Ctrl+F)">
             Find
           </button>
           <OutlineButton open={showOutline} disabled={!outlineApplies} onToggle={toggleOutline} />
         </div>
-        {findOpen && <FindPanel ref={findInput} onShowLine={(lineNo) => void goToLine(lineNo, { at: 'center', select: false, highlight: true })} />}
+        {findOpen && <FindPanel ref={findInput} />}
+        {showing && <LongLineBar />}
         <div className="viewer-body" hidden={!showing}>
-          <FileView onGoToLineKey={focusGoTo} onFindKey={openFind} onFollowKey={toggleFollow} onOutlineKey={toggleOutline} />
+          <FileView onKey={onLogKey} />
           <FileScrollbar
             topLine={topLine}
             visibleLines={visibleLines}
@@ -130,6 +145,7 @@ export function App() {
             onJump={(lineNo) => void goToLine(lineNo, { at: 'top', select: false })}
           />
         </div>
+        <LongLinePanel />
         {!showing && <FileProblem path={path} info={info} error={error} loading={loading} />}
       </main>
       <ReviewPanel />

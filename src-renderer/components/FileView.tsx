@@ -3,20 +3,20 @@ import { useMonaco, type MonacoModule } from '../monaco/load-monaco.ts';
 import type { MonacoEditor } from '../monaco/monaco.ts';
 import { needsNeighbourWindow, type LineWindow } from '../model/line-window.ts';
 import { useViewerStore, type Reveal } from '../stores/viewer-store.ts';
+import { logKeyOf, type LogKeyAction } from '../model/log-keys.ts';
 import { PlainLines } from './PlainLines.tsx';
+import { useWindowMarks } from './use-window-marks.ts';
 
 export interface FileViewKeys {
-  onGoToLineKey(): void;
-  onFindKey(): void;
-  onFollowKey(): void;
-  onOutlineKey(): void;
+  /** A viewer key was pressed (log-keys.ts); true when it was handled, so Monaco does not see it. */
+  onKey(action: LogKeyAction): boolean;
 }
 
 /**
  * The open file's lines, numbered as in the file: plain text until the Monaco
  * chunk arrives (first paint never waits for it), then a Monaco editor holding the
- * store's window. Keys: Ctrl+G (go to), Ctrl+F (find in the whole file), F (follow),
- * Ctrl+Shift+O (outline; Monaco's quick outline otherwise).
+ * store's window. Keys are in log-keys.ts (go to, find, follow, outline, the
+ * file's ends, F3); the wheel turned up tells follow mode the person reads back.
  */
 export function FileView(keys: FileViewKeys) {
   const monaco = useMonaco(false);
@@ -29,14 +29,20 @@ export function FileView(keys: FileViewKeys) {
     if (!host) return;
     // Captured before Monaco sees them: its own bindings are global across editors.
     const onKeyDown = (event: KeyboardEvent) => {
-      const action = fileViewKeyOf(event);
-      if (!action) return;
+      const action = logKeyOf(event);
+      if (!action || !keysRef.current.onKey(action)) return;
       event.preventDefault();
       event.stopPropagation();
-      keysRef.current[action]();
+    };
+    const onWheel = (event: WheelEvent) => {
+      if (event.deltaY < 0) keysRef.current.onKey('readBack');
     };
     host.addEventListener('keydown', onKeyDown, true);
-    return () => host.removeEventListener('keydown', onKeyDown, true);
+    host.addEventListener('wheel', onWheel, { capture: true, passive: true });
+    return () => {
+      host.removeEventListener('keydown', onKeyDown, true);
+      host.removeEventListener('wheel', onWheel, true);
+    };
   }, []);
 
   return (
@@ -44,16 +50,6 @@ export function FileView(keys: FileViewKeys) {
       {monaco ? <MonacoFileView monaco={monaco} /> : <PlainLines />}
     </div>
   );
-}
-
-function fileViewKeyOf(event: KeyboardEvent): keyof FileViewKeys | null {
-  const key = event.key.toLowerCase();
-  const ctrl = event.ctrlKey || event.metaKey;
-  if (ctrl && !event.shiftKey && !event.altKey && key === 'g') return 'onGoToLineKey';
-  if (ctrl && !event.shiftKey && !event.altKey && key === 'f') return 'onFindKey';
-  if (!ctrl && !event.altKey && !event.shiftKey && key === 'f') return 'onFollowKey';
-  if (ctrl && event.shiftKey && !event.altKey && key === 'o') return 'onOutlineKey';
-  return null;
 }
 
 /** The Monaco editor over the store's window; it reports which file lines are in view and asks for the neighbouring window near an edge. */
@@ -112,6 +108,8 @@ function MonacoFileView({ monaco }: { monaco: MonacoModule }) {
     }
     reportViewport(editor, next, askedForSeqRef);
   }, [monaco, windowSeq]);
+
+  useWindowMarks(monaco, editorRef, windowSeq);
 
   return <div className="monaco-host" ref={hostRef} />;
 }

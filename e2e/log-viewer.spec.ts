@@ -1,0 +1,197 @@
+/**
+ * The log viewer's fixes (issue 17, "broken today"), acting as a user in
+ * Chromium against `folio serve`: a line longer than the read cap is shown cut and
+ * paged past with no read loop; follow pauses when reading back; Ctrl+Home/End go
+ * to the file's ends; find steps with keys and marks the matched text; links name
+ * the selected lines and open them; go-to says why it refuses input. Visible text
+ * is checked against the file with sed.
+ */
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { makeFixtureDir } from './fixtures.ts';
+import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { logLineOf } from './log-fixture.ts';
+import { shownLinesOf, watchPage, type ShownLine } from './page-helpers.ts';
+
+const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
+
+let fixtures: ReturnType<typeof makeFixtureDir>;
+let workspace: string;
+let server: FolioServe;
+/** 20,000 log lines, line 10,000 a 1.25 MB JSON object on one line. */
+let longLog: string;
+const LONG_AT = 10_000;
+const LONG_TOTAL = 20_000;
+const longLineText = `{"level":"INFO","payload":"${'0123456789abcdef'.repeat(78_125)}"}`;
+const longLogLineOf = (n: number) => (n === LONG_AT ? longLineText : logLineOf(n));
+
+test.beforeAll(async () => {
+  fixtures = makeFixtureDir();
+  workspace = join(fixtures.dir, 'ws');
+  mkdirSync(workspace);
+  longLog = join(workspace, 'long-line.log');
+  writeFileSync(longLog, Array.from({ length: LONG_TOTAL }, (_, i) => longLogLineOf(i + 1) + '\n').join(''));
+  server = await startFolioServe([longLog], { cwd: workspace, env: { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache') } });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  fixtures?.remove();
+});
+
+const sedLine = (file: string, lineNo: number) => execFileSync('sed', ['-n', `${lineNo}p`, file], { encoding: 'utf8', maxBuffer: 8 << 20 }).replace(/\n$/, '');
+const pageOf = (file: string) => `${server.url.href.replace(/&file=[^&]*/, '')}&file=${encodeURIComponent(file)}`;
+
+async function waitForTop(page: Page, predicate: (top: number) => boolean, what: string): Promise<ShownLine[]> {
+  let shown: ShownLine[] = [];
+  await expect
+    .poll(
+      async () => {
+        shown = await shownLinesOf(page);
+        return shown[0] !== undefined && predicate(shown[0].lineNo);
+      },
+      { message: what },
+    )
+    .toBe(true);
+  return shown;
+}
+
+/** Rows other than the long one are the file's lines (sed), consecutive. */
+function expectTrueRows(file: string, shown: ShownLine[]) {
+  expect(shown.length).toBeGreaterThan(5);
+  shown.forEach((row, i) => {
+    expect(row.lineNo, `row ${i}`).toBe(shown[0]!.lineNo + i);
+    if (row.lineNo !== LONG_AT) expect(row.text, `line ${row.lineNo}`).toBe(sedLine(file, row.lineNo));
+  });
+}
+
+async function goTo(page: Page, typed: string) {
+  await page.getByTestId('goto-input').fill(typed);
+  await page.getByTestId('goto-input').press('Enter');
+}
+
+test('a 1.25 MB line is shown cut with a marker; go-to, PageDown and the wheel pass it; no read loop', async ({ page }) => {
+  const seen = watchPage(page);
+  await page.setViewportSize({ width: 1300, height: 760 });
+  await page.goto(pageOf(longLog));
+  await expect(page.getByTestId('file-lines')).toHaveText(count(LONG_TOTAL));
+  await expect(page.locator('[data-testid="file-view"] .view-line').first()).toBeVisible();
+
+  await goTo(page, String(LONG_AT));
+  const shown = await waitForTop(page, (top) => top <= LONG_AT && LONG_AT < top + 30, `line ${LONG_AT} in view`);
+  expectTrueRows(longLog, shown);
+  // The row shows the line's head (Monaco stops painting a row after 10,000 characters), marked as cut.
+  const longRow = shown.find((r) => r.lineNo === LONG_AT)!;
+  expect(sedLine(longLog, LONG_AT).startsWith(longRow.text.slice(0, 2_000))).toBe(true);
+  expect(longRow.text.length).toBeGreaterThan(1_000);
+  await expect(page.locator('[data-testid="file-view"] .folio-cut-line')).toHaveCount(1);
+  await expect(page.locator('[data-testid="file-view"] .folio-cut-line-sign')).toHaveCount(1);
+  await expect(page.getByTestId('long-line-label')).toHaveText(`Line ${count(LONG_AT)}: 1.25 MB line — showing the first 16,384 characters`);
+  expect(shown.some((r) => r.lineNo === LONG_AT + 5)).toBe(true);
+
+  // Idle on the long line: nothing reads the same window again and again.
+  await page.waitForTimeout(500);
+  const reads = () => seen.urls.filter((u) => u.endsWith('/api/read')).length;
+  const idleFrom = reads();
+  await page.waitForTimeout(2_000);
+  expect(reads() - idleFrom, 'reads while idle for 2 s').toBe(0);
+
+  // More of it in place, and all of it in a side view, a slice at a time.
+  await page.getByRole('button', { name: 'Show more' }).click();
+  await expect(page.getByTestId('long-line-label')).toContainText('showing the first 65,536 characters');
+  await page.getByRole('button', { name: 'Open in a side view' }).click();
+  const side = page.getByTestId('long-line-panel');
+  await expect(side.getByTestId('long-line-range')).toHaveText(`bytes 0–65,536 of ${count(longLineText.length)}`);
+  expect(await side.getByTestId('long-line-text').textContent()).toBe(sedLine(longLog, LONG_AT).slice(0, 65_536));
+  await side.getByRole('button', { name: 'Next slice' }).click();
+  await expect(side.getByTestId('long-line-range')).toHaveText(`bytes 65,536–131,072 of ${count(longLineText.length)}`);
+  expect(await side.getByTestId('long-line-text').textContent()).toBe(sedLine(longLog, LONG_AT).slice(65_536, 131_072));
+  await side.getByRole('button', { name: 'Close line view' }).click();
+
+  // PageDown from above the long line goes on past it.
+  await goTo(page, String(LONG_AT - 60));
+  await waitForTop(page, (top) => top <= LONG_AT - 60 && LONG_AT - 60 < top + 30, `line ${LONG_AT - 60} in view`);
+  await page.getByTestId('file-view').click();
+  for (let i = 0; i < 12; i++) await page.keyboard.press('PageDown');
+  expectTrueRows(longLog, await waitForTop(page, (top) => top > LONG_AT + 100, 'PageDown passes the long line'));
+
+  // The wheel too, upwards this time.
+  await page.getByTestId('file-view').hover();
+  // Alt is Monaco's fast-scroll modifier (×5), as in viewer.spec.ts.
+  await page.keyboard.down('Alt');
+  for (let i = 0; i < 60; i++) await page.mouse.wheel(0, -200);
+  await page.keyboard.up('Alt');
+  expectTrueRows(longLog, await waitForTop(page, (top) => top < LONG_AT - 100, 'the wheel passes the long line'));
+
+  // And idle again after all that paging.
+  await page.waitForTimeout(500);
+  const idleAgain = reads();
+  await page.waitForTimeout(2_000);
+  expect(reads() - idleAgain, 'reads while idle for 2 s after paging').toBe(0);
+  expect(seen.problems).toEqual([]);
+});
+
+test('Ctrl+End and Ctrl+Home go to the last and first lines of the file, not of the loaded window', async ({ page }) => {
+  await page.setViewportSize({ width: 1300, height: 760 });
+  await page.goto(pageOf(longLog));
+  await expect(page.getByTestId('file-lines')).toHaveText(count(LONG_TOTAL));
+  await expect(page.locator('[data-testid="file-view"] .view-line').first()).toBeVisible();
+  await page.getByTestId('file-view').click();
+  await page.keyboard.press('Control+End');
+  let shown = await waitForTop(page, (top) => top > LONG_TOTAL - 60, 'the last lines in view');
+  expect(shown[shown.length - 1]).toEqual({ lineNo: LONG_TOTAL, text: sedLine(longLog, LONG_TOTAL) });
+  expectTrueRows(longLog, shown);
+  await page.keyboard.press('Control+Home');
+  shown = await waitForTop(page, (top) => top === 1, 'line 1 at the top');
+  expect(shown[0]).toEqual({ lineNo: 1, text: sedLine(longLog, 1) });
+  expectTrueRows(longLog, shown);
+});
+
+test('follow pauses when scrolling up or PageUp, says so, and End or the button resumes it', async ({ page }) => {
+  const growing = join(workspace, 'growing.log');
+  const lineText = (n: number) => `2024-05-01T10:00:00Z INFO [app] event=${n}`;
+  const linesFrom = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, i) => lineText(first + i) + '\n').join('');
+  writeFileSync(growing, linesFrom(1, 400));
+  await page.setViewportSize({ width: 1300, height: 700 });
+  await page.goto(pageOf(growing));
+  await expect(page.getByTestId('file-lines')).toHaveText('400');
+  const follow = page.getByRole('button', { name: /^Follow/ });
+  const bottomRow = async () => (await shownLinesOf(page)).at(-1) ?? null;
+
+  await follow.click();
+  await expect(follow).toHaveText('Following');
+  await expect.poll(bottomRow).toEqual({ lineNo: 400, text: lineText(400) });
+  appendFileSync(growing, linesFrom(401, 450));
+  await expect.poll(bottomRow).toEqual({ lineNo: 450, text: lineText(450) });
+
+  // The wheel up: paused, and appends no longer pull the view down.
+  await page.getByTestId('file-view').hover();
+  for (let i = 0; i < 8; i++) await page.mouse.wheel(0, -200);
+  await expect(follow).toHaveText('Follow paused');
+  await expect(follow).toHaveAttribute('aria-pressed', 'false');
+  const top = (await shownLinesOf(page))[0]!.lineNo;
+  expect(top).toBeLessThan(420);
+  appendFileSync(growing, linesFrom(451, 500));
+  await expect(page.getByTestId('file-lines')).toHaveText('500');
+  await page.waitForTimeout(800);
+  expect((await shownLinesOf(page))[0]!.lineNo).toBe(top);
+
+  // End resumes: the last line at the bottom, and later appends follow again.
+  await page.getByTestId('file-view').click();
+  await page.keyboard.press('End');
+  await expect(follow).toHaveText('Following');
+  await expect.poll(bottomRow).toEqual({ lineNo: 500, text: lineText(500) });
+  appendFileSync(growing, linesFrom(501, 520));
+  await expect.poll(bottomRow).toEqual({ lineNo: 520, text: lineText(520) });
+
+  // PageUp pauses too; the button resumes.
+  await page.keyboard.press('PageUp');
+  await expect(follow).toHaveText('Follow paused');
+  appendFileSync(growing, linesFrom(521, 530));
+  await expect(page.getByTestId('file-lines')).toHaveText('530');
+  await follow.click();
+  await expect(follow).toHaveText('Following');
+  await expect.poll(bottomRow).toEqual({ lineNo: 530, text: lineText(530) });
+});
