@@ -133,6 +133,82 @@ test('a 1.25 MB line is shown cut with a marker; go-to, PageDown and the wheel p
   expect(seen.problems).toEqual([]);
 });
 
+test('find: Enter / F3 step through matches, Shift steps back; matched text marked; total counted; rows focusable; Esc closes', async ({ page }) => {
+  const seen = watchPage(page);
+  await page.setViewportSize({ width: 1300, height: 860 });
+  await page.goto(pageOf(longLog));
+  await expect(page.getByTestId('file-lines')).toHaveText(count(LONG_TOTAL));
+  await expect(page.locator('[data-testid="file-view"] .view-line').first()).toBeVisible();
+  const pattern = /ERROR \[worker-3\]/;
+  const expected = execFileSync('grep', ['-n', 'ERROR \\[worker-3\\]', longLog], { encoding: 'utf8', maxBuffer: 8 << 20 })
+    .trim()
+    .split('\n')
+    .map((row) => Number(row.split(':')[0]));
+  expect(expected.length).toBeGreaterThan(300);
+  expect(expected.every((n) => pattern.test(longLogLineOf(n)))).toBe(true);
+
+  await page.getByTestId('file-view').click();
+  await page.keyboard.press('Control+f');
+  const input = page.getByRole('textbox', { name: 'Find' });
+  await expect(input).toBeFocused();
+  await input.fill('error \\[WORKER-3\\]');
+  await input.press('Enter');
+  const status = page.getByTestId('find-status');
+  // More matches than one page of results: the rest of the file is counted.
+  await expect(status).toHaveText(`1 of ${count(expected.length)} lines · whole file searched`);
+  await expect(page.getByTestId('find-result')).toHaveCount(200);
+
+  const current = page.locator('[data-testid="file-view"] .folio-find-match.current');
+  const expectCurrent = async (i: number) => {
+    await expect(status).toHaveText(`${count(i + 1)} of ${count(expected.length)} lines · whole file searched`);
+    const lineNo = expected[i]!;
+    await waitForTop(page, (top) => top <= lineNo && lineNo < top + 40, `line ${lineNo} in view`);
+    expect((await shownLinesOf(page)).find((r) => r.lineNo === lineNo)?.text).toBe(sedLine(longLog, lineNo));
+    // The matched text itself is marked, not only the line.
+    // (Monaco splits it into one span per token.)
+    await expect
+      .poll(() =>
+        current.evaluateAll((els) =>
+          els
+            .map((e) => e.textContent)
+            .join('')
+            .replace(/\u00a0/g, ' '),
+        ),
+      )
+      .toBe(sedLine(longLog, lineNo).match(pattern)![0]);
+  };
+  await expectCurrent(0);
+  await input.press('Enter');
+  await expectCurrent(1);
+  await page.keyboard.press('F3');
+  await expectCurrent(2);
+  await page.keyboard.press('Shift+F3');
+  await expectCurrent(1);
+  await input.press('Shift+Enter');
+  await expectCurrent(0);
+  // Before the first: around to the last loaded.
+  await input.press('Shift+Enter');
+  await expectCurrent(199);
+  // F3 from the editor too: past the last loaded result, the next page comes in.
+  await page.getByTestId('file-view').click();
+  await page.keyboard.press('F3');
+  await expectCurrent(200);
+  await expect(page.getByTestId('find-result')).toHaveCount(expected.length);
+
+  // Result rows are reached with Tab and shown with Enter.
+  const firstRow = page.getByRole('button', { name: new RegExp(`^Line ${count(expected[0]!)}:`) });
+  await firstRow.focus();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: new RegExp(`^Line ${count(expected[1]!)}:`) })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expectCurrent(1);
+
+  await input.focus();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('find-panel')).toHaveCount(0);
+  expect(seen.problems).toEqual([]);
+});
+
 test('Ctrl+End and Ctrl+Home go to the last and first lines of the file, not of the loaded window', async ({ page }) => {
   await page.setViewportSize({ width: 1300, height: 760 });
   await page.goto(pageOf(longLog));
