@@ -209,6 +209,62 @@ test('find: Enter / F3 step through matches, Shift steps back; matched text mark
   expect(seen.problems).toEqual([]);
 });
 
+/** File lines with selected text painted on them (Monaco's selection layer, matched to the gutter by row top). */
+function selectedLinesOf(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const view = document.querySelector('[data-testid="file-view"]')!;
+    const topOf = (el: Element) => Math.round(parseFloat((el as HTMLElement).style.top));
+    const numbers = new Map<number, number>();
+    for (const el of view.querySelectorAll('.margin-view-overlays > div')) {
+      const n = el.querySelector('.line-numbers')?.textContent?.trim();
+      if (n) numbers.set(topOf(el), Number(n));
+    }
+    const lines = [...view.querySelectorAll('.view-overlays > div')]
+      .filter((el) => el.querySelector('.selected-text'))
+      .map((el) => numbers.get(topOf(el)) ?? -1);
+    return lines.sort((a, b) => a - b);
+  });
+}
+
+test('copy link names the selected lines; the served page opens ?path=…&lines=A-B on them, selected', async ({ page, context }) => {
+  await page.setViewportSize({ width: 1300, height: 760 });
+  await page.goto(pageOf(longLog));
+  await expect(page.getByTestId('file-lines')).toHaveText(count(LONG_TOTAL));
+  await goTo(page, '150');
+  await expect.poll(() => selectedLinesOf(page)).toEqual([150]);
+  // Click into line 150, Shift+click into line 154.
+  const pointOf = (lineNo: number) =>
+    page.evaluate((n) => {
+      const view = document.querySelector('[data-testid="file-view"]')!;
+      const row = [...view.querySelectorAll('.margin-view-overlays > div')].find((el) => el.querySelector('.line-numbers')?.textContent?.trim() === String(n))!;
+      const rowBox = row.getBoundingClientRect();
+      const textBox = view.querySelector('.view-lines')!.getBoundingClientRect();
+      return { x: textBox.left + 40, y: rowBox.top + rowBox.height / 2 };
+    }, lineNo);
+  const from = await pointOf(150);
+  await page.mouse.click(from.x, from.y);
+  const to = await pointOf(154);
+  await page.keyboard.down('Shift');
+  await page.mouse.click(to.x + 200, to.y);
+  await page.keyboard.up('Shift');
+  await expect.poll(() => selectedLinesOf(page)).toEqual([150, 151, 152, 153, 154]);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const link = `folio://open?path=${encodeURIComponent(longLog)}&lines=150-154`;
+  await expect(page.getByTestId('copy-link-url')).toHaveText(link);
+  await expect(page.getByTestId('copy-link-command')).toHaveText(`folio read ${longLog} --lines 150-154`);
+
+  // The same query on the served page: lands on those lines, selected.
+  const opened = await context.newPage();
+  await opened.setViewportSize({ width: 1300, height: 760 });
+  await opened.goto(`${server.origin}/?token=${server.token}&${link.slice('folio://open?'.length)}`.replace('&lines=150-154', '&lines=12000-12003'));
+  await expect(opened.getByTestId('file-lines')).toHaveText(count(LONG_TOTAL));
+  const shown = await waitForTop(opened, (top) => top === 12_000, 'line 12,000 at the top');
+  expectTrueRows(longLog, shown);
+  await expect.poll(() => selectedLinesOf(opened)).toEqual([12_000, 12_001, 12_002, 12_003]);
+  await opened.getByRole('button', { name: 'Copy link' }).click();
+  await expect(opened.getByTestId('copy-link-url')).toHaveText(`folio://open?path=${encodeURIComponent(longLog)}&lines=12000-12003`);
+});
+
 test('Ctrl+End and Ctrl+Home go to the last and first lines of the file, not of the loaded window', async ({ page }) => {
   await page.setViewportSize({ width: 1300, height: 760 });
   await page.goto(pageOf(longLog));

@@ -40,6 +40,7 @@ export function App() {
     visibleLines,
     following,
     followPaused,
+    selection,
     openFile,
     goToLine,
     goToByte,
@@ -71,7 +72,11 @@ export function App() {
     void useRecentStore.getState().refresh();
     return useConnectionStore.getState().connect(
       (event) => {
-        if (event.type === 'open_file') return openPath(event.path);
+        if (event.type === 'open_file') {
+          openPath(event.path);
+          if (event.lines) void useViewerStore.getState().showLines({ startLine: event.lines.start, endLine: event.lines.end });
+          return;
+        }
         void useReviewStore.getState().refresh();
         void useViewerStore.getState().refresh();
       },
@@ -128,7 +133,12 @@ export function App() {
         <div className="viewer-toolbar">
           <LineJumpChips disabled={!info} onMove={(delta) => void moveBy(delta)} />
           <FollowButton following={following} paused={followPaused} disabled={!info} onToggle={() => setFollowing(!following)} />
-          <CopyLinkButton path={info ? path : null} startLine={topLine} endLine={bottomLine} />
+          <CopyLinkButton
+            path={info ? path : null}
+            startLine={selection?.startLine ?? topLine}
+            endLine={selection?.endLine ?? bottomLine}
+            what={selection ? 'the selected lines' : 'the visible lines'}
+          />
           <button type="button" data-testid="find-open" onClick={openFind} title="Find in the whole file (Ctrl+F)">
             Find
           </button>

@@ -5,6 +5,7 @@ import { needsNeighbourWindow, type LineWindow } from '../model/line-window.ts';
 import { useViewerStore, type Reveal } from '../stores/viewer-store.ts';
 import { logKeyOf, type LogKeyAction } from '../model/log-keys.ts';
 import { PlainLines } from './PlainLines.tsx';
+import { useSelectedLines } from './use-selected-lines.ts';
 import { useWindowMarks } from './use-window-marks.ts';
 
 export interface FileViewKeys {
@@ -110,6 +111,7 @@ function MonacoFileView({ monaco }: { monaco: MonacoModule }) {
   }, [monaco, windowSeq]);
 
   useWindowMarks(monaco, editorRef, windowSeq);
+  useSelectedLines(editorRef, windowSeq);
 
   return <div className="monaco-host" ref={hostRef} />;
 }
@@ -136,7 +138,8 @@ function showWindow(monaco: MonacoModule, editor: MonacoEditor, prev: LineWindow
   if (reveal.kind === 'line') {
     const row = Math.min(Math.max(1, rowOf(reveal.lineNo)), lastRow);
     editor.setPosition({ lineNumber: row, column: 1 });
-    if (reveal.select) editor.setSelection(new monaco.monaco.Selection(row, 1, row, model.getLineMaxColumn(row)));
+    const endRow = reveal.selectTo === undefined ? row : Math.min(Math.max(row, rowOf(reveal.selectTo)), lastRow);
+    if (reveal.select) editor.setSelection(new monaco.monaco.Selection(row, 1, endRow, model.getLineMaxColumn(endRow)));
     if (reveal.at === 'top') editor.setScrollTop(editor.getTopForLineNumber(row), monaco.IMMEDIATE);
     else if (reveal.at === 'bottom') editor.setScrollTop(editor.getScrollHeight(), monaco.IMMEDIATE);
     else editor.revealLineInCenter(row, monaco.IMMEDIATE);

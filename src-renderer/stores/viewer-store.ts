@@ -7,6 +7,7 @@
 import { create } from 'zustand';
 import type { FileInfo, ReadOutput } from '../../src-main/api/schemas.ts';
 import { windowAround, windowLinesFor, type LineWindow } from '../model/line-window.ts';
+import type { LineRange } from '../model/view-link.ts';
 import { LONG_LINE_HEAD_BYTES, MAX_LONG_LINE_HEAD_BYTES, readLineWindow, type WindowRead } from '../model/window-reader.ts';
 import { call, type ErrorPayload } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
@@ -17,9 +18,10 @@ import { useRecentStore } from './recent-store.ts';
  * top where it is (a neighbouring window), or bring `lineNo` into view (a jump),
  * optionally marking it (a search result).
  */
-export type Reveal = { kind: 'keep' } | { kind: 'line'; lineNo: number; at: 'top' | 'center' | 'bottom'; select: boolean; highlight?: boolean };
+export type Reveal = { kind: 'keep' } | ({ kind: 'line'; lineNo: number } & RevealHow);
 
-export type RevealHow = { at: 'top' | 'center' | 'bottom'; select: boolean; highlight?: boolean };
+/** `selectTo`: with `select`, select from the line through this one (a link's lines). */
+export type RevealHow = { at: 'top' | 'center' | 'bottom'; select: boolean; highlight?: boolean; selectTo?: number };
 
 /** How often follow mode asks whether the file grew (file_info of an unchanged file is a stat and a cache hit). */
 export const FOLLOW_POLL_MS = 250;
@@ -47,6 +49,8 @@ export interface ViewerState {
   topLine: number;
   visibleLines: number;
   following: boolean;
+  /** file lines selected in the editor (more than a caret), for Copy link */
+  selection: LineRange | null;
   /** follow was on and the person scrolled back to read: End or the Follow button turns it on again */
   followPaused: boolean;
   /** Open `path`; `firstRead` is its first window when the page came with it (see start-open.ts). */
@@ -67,6 +71,9 @@ export interface ViewerState {
   pauseFollow(): void;
   /** The file's first line at the top, or its last line at the bottom (Ctrl+Home / Ctrl+End). */
   goToFileEnd(which: 'first' | 'last'): Promise<void>;
+  /** Show lines `startLine`..`endLine` selected, the first near the top (a link's lines). */
+  showLines(lines: LineRange): Promise<void>;
+  setSelection(selection: LineRange | null): void;
   /** Show more of long line `lineNo` (four times as much, up to the read cap). */
   showMoreOf(lineNo: number): Promise<void>;
 }
@@ -196,6 +203,7 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
     visibleLines: 0,
     following: false,
     followPaused: false,
+    selection: null,
     async openFile(path, firstRead) {
       const request = ++latestOpen;
       changeTimer ??= setInterval(() => {
@@ -286,6 +294,11 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
       if (which === 'first') return get().goToLine(1, { at: 'top', select: false });
       if (get().followPaused) return get().setFollowing(true);
       return loadWindow(lines, { kind: 'line', lineNo: lines, at: 'bottom', select: false });
+    },
+    showLines: ({ startLine, endLine }) => get().goToLine(startLine, { at: 'top', select: true, selectTo: endLine }),
+    setSelection(selection) {
+      const now = get().selection;
+      if (now?.startLine !== selection?.startLine || now?.endLine !== selection?.endLine) set({ selection });
     },
     async showMoreOf(lineNo) {
       const shown = longLineHeads.get(lineNo) ?? LONG_LINE_HEAD_BYTES;
