@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useMonaco, type MonacoModule } from '../monaco/load-monaco.ts';
 import type { MonacoEditor } from '../monaco/monaco.ts';
 import { needsNeighbourWindow, type LineWindow } from '../model/line-window.ts';
@@ -21,6 +21,8 @@ export interface FileViewKeys {
  */
 export function FileView(keys: FileViewKeys) {
   const monaco = useMonaco(false);
+  // The plain rows stay over the editor until it has painted its first window: no blank frame, no jump.
+  const [painted, setPainted] = useState(false);
   const hostRef = useRef<HTMLDivElement>(null);
   const keysRef = useRef(keys);
   keysRef.current = keys;
@@ -48,13 +50,14 @@ export function FileView(keys: FileViewKeys) {
 
   return (
     <div className="file-view" data-testid="file-view" ref={hostRef}>
-      {monaco ? <MonacoFileView monaco={monaco} /> : <PlainLines />}
+      {monaco && <MonacoFileView monaco={monaco} onPainted={() => setPainted(true)} />}
+      {!painted && <PlainLines />}
     </div>
   );
 }
 
 /** The Monaco editor over the store's window; it reports which file lines are in view and asks for the neighbouring window near an edge. */
-function MonacoFileView({ monaco }: { monaco: MonacoModule }) {
+function MonacoFileView({ monaco, onPainted }: { monaco: MonacoModule; onPainted(): void }) {
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<MonacoEditor | null>(null);
   const shownRef = useRef<LineWindow | null>(null);
@@ -108,6 +111,8 @@ function MonacoFileView({ monaco }: { monaco: MonacoModule }) {
       applyingRef.current = false;
     }
     reportViewport(editor, next, askedForSeqRef);
+    // Monaco paints on its next animation frame; the frame after that has the rows on screen.
+    requestAnimationFrame(() => requestAnimationFrame(onPainted));
   }, [monaco, windowSeq]);
 
   useWindowMarks(monaco, editorRef, windowSeq);
