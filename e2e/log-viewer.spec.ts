@@ -33,7 +33,8 @@ test.beforeAll(async () => {
   mkdirSync(workspace);
   longLog = join(workspace, 'long-line.log');
   writeFileSync(longLog, Array.from({ length: LONG_TOTAL }, (_, i) => longLogLineOf(i + 1) + '\n').join(''));
-  server = await startFolioServe([longLog], { cwd: workspace, env: { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache') } });
+  // HOME is the fixture directory, so the path box's ~ means it.
+  server = await startFolioServe([longLog], { cwd: workspace, env: { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache'), HOME: fixtures.dir } });
 });
 
 test.afterAll(async () => {
@@ -326,4 +327,58 @@ test('follow pauses when scrolling up or PageUp, says so, and End or the button 
   await follow.click();
   await expect(follow).toHaveText('Following');
   await expect.poll(bottomRow).toEqual({ lineNo: 530, text: lineText(530) });
+});
+
+test('bad go-to input says why; ~ expands in the path box; a legacy encoding is named, not called invalid', async ({ page }) => {
+  await page.setViewportSize({ width: 1300, height: 760 });
+  await page.goto(pageOf(longLog));
+  await expect(page.getByTestId('file-lines')).toHaveText(count(LONG_TOTAL));
+  const goToBox = page.getByRole('textbox', { name: 'Go to' });
+  await goToBox.fill('abc');
+  await goToBox.press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: 'not a line' })).toHaveText('“abc”: not a line number, byte offset @N or percent');
+  await expect(goToBox).toHaveAttribute('aria-invalid', 'true');
+  await goToBox.fill('12,345');
+  await expect(page.getByTestId('goto-problem')).toHaveCount(0);
+  await goToBox.press('Enter');
+  await waitForTop(page, (top) => top <= 12_345 && 12_345 < top + 40, 'line 12,345 in view');
+
+  // ~ is the home directory of the server (the fixture directory here).
+  const pathBox = page.getByRole('textbox', { name: 'File' });
+  const latin1 = join(workspace, 'latin1.log');
+  const text = Array.from({ length: 200 }, (_, i) => `2024-05-01 INFO café crème brûlée naïve line ${i + 1}`).join('\n') + '\n';
+  writeFileSync(latin1, Buffer.from(text, 'latin1'));
+  await pathBox.fill('~/ws/latin1.log');
+  await pathBox.press('Enter');
+  await expect(page.getByTestId('file-path')).toHaveText(latin1);
+  await expect(page.getByTestId('file-lines')).toHaveText('200');
+  // Decoded as what it is: the status bar names it, without "invalid"; the text is the file's.
+  await expect(page.getByTestId('file-encoding')).toHaveText(/^iso-8859-1|^windows-1252/);
+  await expect(page.getByTestId('file-encoding')).not.toContainText('invalid');
+  await expect.poll(async () => (await shownLinesOf(page)).find((r) => r.lineNo === 3)?.text).toBe('2024-05-01 INFO café crème brûlée naïve line 3');
+});
+
+test('the first painted rows do not move when the editor takes over', async ({ page }) => {
+  await page.setViewportSize({ width: 1300, height: 760 });
+  await page.goto(pageOf(longLog), { waitUntil: 'commit' });
+  // Sample where line 3's row is until Monaco has painted it, frame by frame from the test.
+  const seen = new Set<string>();
+  let monacoSeen = false;
+  for (let i = 0; i < 2_000 && !monacoSeen; i++) {
+    const where = await page.evaluate(
+      (line3) => {
+        const rows = [...document.querySelectorAll('.plain-line-text, .view-line')] as HTMLElement[];
+        const row = rows.find((e) => e.textContent?.replace(/\u00a0/g, ' ') === line3);
+        if (!row) return null;
+        const box = row.getBoundingClientRect();
+        return { kind: row.classList.contains('view-line') ? 'monaco' : 'plain', at: `${box.left.toFixed(1)},${box.top.toFixed(1)}` };
+      },
+      sedLine(longLog, 3),
+    );
+    if (!where) continue;
+    seen.add(where.at);
+    monacoSeen = where.kind === 'monaco';
+  }
+  expect(monacoSeen).toBe(true);
+  expect([...seen]).toHaveLength(1);
 });
