@@ -11,7 +11,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { makeFixtureDir } from './fixtures.ts';
-import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { logLineOf } from './log-fixture.ts';
 import { shownLinesOf, watchPage, type ShownLine } from './page-helpers.ts';
 
@@ -381,4 +381,96 @@ test('the first painted rows do not move when the editor takes over', async ({ p
   }
   expect(monacoSeen).toBe(true);
   expect([...seen]).toHaveLength(1);
+});
+
+/** `grep -nP PATTERN file` as {line, text} (Perl regexes, close to JavaScript's for these patterns). */
+function grepLines(file: string, pattern: string, invert?: string): { line: number; text: string }[] {
+  const out = execFileSync('grep', ['-nP', pattern, file], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((row) => {
+      const at = row.indexOf(':');
+      return { line: Number(row.slice(0, at)), text: row.slice(at + 1) };
+    })
+    .filter((r) => invert === undefined || !new RegExp(invert).test(r.text));
+}
+
+test('filter view: matching / not matching filters combined, levels, file line numbers, keys and clicks jump the main view', async ({ page }) => {
+  const seen = watchPage(page);
+  await page.setViewportSize({ width: 1300, height: 900 });
+  await page.goto(pageOf(longLog));
+  await expect(page.getByTestId('file-lines')).toHaveText(count(LONG_TOTAL));
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  const panel = page.getByRole('region', { name: 'Filter view' });
+  const status = panel.getByTestId('filter-status');
+  const list = panel.getByRole('listbox', { name: 'Filtered lines' });
+  const rows = list.getByRole('option');
+  const listedLines = () => rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-line'))));
+  const listed = () =>
+    rows.evaluateAll((els) => els.map((e) => ({ line: Number(e.getAttribute('data-line')), text: e.querySelector('.text')?.textContent ?? '' })));
+
+  // One filter: the lines with ERROR, numbered as in the file.
+  const errors = grepLines(longLog, 'ERROR');
+  const filter1 = panel.getByRole('textbox', { name: 'Filter 1' });
+  await filter1.fill('ERROR');
+  const t0 = performance.now();
+  await filter1.press('Enter');
+  await expect(rows.first()).toBeVisible();
+  console.log(`[measure] filter: first lines painted ${Math.round(performance.now() - t0)} ms after Enter (${count(LONG_TOTAL)} lines)`);
+  await expect(status).toHaveText(`${count(errors.length)} lines · whole file searched`);
+  const firstRows = await listed();
+  expect(firstRows.length).toBeGreaterThan(20);
+  // Only the rows in view are drawn.
+  expect(firstRows.length).toBeLessThan(150);
+  expect(firstRows).toEqual(errors.slice(0, firstRows.length));
+
+  // A second filter, not matching: ERROR and not worker-3.
+  await panel.getByRole('button', { name: 'Add a filter' }).click();
+  await panel.getByRole('combobox', { name: 'Filter 2 mode' }).selectOption('exclude');
+  await panel.getByRole('textbox', { name: 'Filter 2' }).fill('worker-3');
+  const t1 = performance.now();
+  await panel.getByRole('textbox', { name: 'Filter 2' }).press('Enter');
+  const errorsNot3 = grepLines(longLog, 'ERROR', 'worker-3');
+  await expect(status).toHaveText(`${count(errorsNot3.length)} lines · whole file searched`);
+  await expect.poll(async () => (await listed()).slice(0, 30)).toEqual(errorsNot3.slice(0, 30));
+  console.log(`[measure] filter: two filters applied, ${count(errorsNot3.length)} lines listed ${Math.round(performance.now() - t1)} ms after Enter`);
+
+  // Levels instead of terms: WARN and ERROR, as words.
+  await panel.getByRole('button', { name: 'Remove filter 2' }).click();
+  await filter1.fill('');
+  await panel.getByRole('group', { name: 'Levels' }).getByRole('button', { name: 'WARN' }).click();
+  await panel.getByRole('group', { name: 'Levels' }).getByRole('button', { name: 'ERROR' }).click();
+  const warnOrError = grepLines(longLog, '\\b(?:ERROR|ERR|WARN(?:ING)?)\\b');
+  await expect(status).toHaveText(`${count(warnOrError.length)} lines · whole file searched`);
+  await expect.poll(async () => (await listed()).slice(0, 30)).toEqual(warnOrError.slice(0, 30));
+
+  // The end of the list: scrolled there, the last passing line of the file.
+  await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect.poll(async () => (await listedLines()).at(-1)).toBe(warnOrError.at(-1)!.line);
+
+  // Keys: Home, two down, Enter shows that line in the main view, marked.
+  await list.focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(list.getByRole('option', { selected: true })).toHaveAttribute('data-line', String(warnOrError[2]!.line));
+  await page.keyboard.press('Enter');
+  const target = warnOrError[2]!.line;
+  await expect
+    .poll(async () => (await shownLinesOf(page)).find((r) => r.lineNo === target)?.text, { message: `line ${target} in the main view` })
+    .toBe(sedLine(longLog, target));
+
+  // A click on another row.
+  const clicked = warnOrError[10]!.line;
+  await panel.locator(`[data-line="${clicked}"]`).click();
+  await expect
+    .poll(async () => (await shownLinesOf(page)).find((r) => r.lineNo === clicked)?.text, { message: `line ${clicked} in the main view` })
+    .toBe(sedLine(longLog, clicked));
+  await page.screenshot({ path: join(REPO_ROOT, 'test-results', 'filter-view.png') });
+
+  // Esc closes it.
+  await list.press('Escape');
+  await expect(panel).toHaveCount(0);
+  expect(seen.problems).toEqual([]);
 });

@@ -4,6 +4,7 @@ import { FileDropZone } from './components/FileDropZone.tsx';
 import { FileProblem } from './components/FileProblem.tsx';
 import { FileScrollbar } from './components/FileScrollbar.tsx';
 import { FileView } from './components/FileView.tsx';
+import { FilterPanel } from './components/FilterPanel.tsx';
 import { FindPanel } from './components/FindPanel.tsx';
 import { FollowButton } from './components/FollowButton.tsx';
 import { GoToLine } from './components/GoToLine.tsx';
@@ -19,6 +20,7 @@ import { StatusBar } from './components/StatusBar.tsx';
 import { launchParamsOf } from './launch-params.ts';
 import type { GoToTarget } from './model/goto-target.ts';
 import { useConnectionStore } from './stores/connection-store.ts';
+import { useFilterStore } from './stores/filter-store.ts';
 import { useFindStore } from './stores/find-store.ts';
 import { followViewerFile, useOutlineStore } from './stores/outline-store.ts';
 import { useRecentStore } from './stores/recent-store.ts';
@@ -48,6 +50,7 @@ export function App() {
     setFollowing,
   } = useViewerStore();
   const findOpen = useFindStore((s) => s.open);
+  const filterOpen = useFilterStore((s) => s.open);
   const outlineApplies = useOutlineStore((s) => s.applies);
   const outlineWanted = useOutlineStore((s) => s.wanted);
   const channel = useConnectionStore((s) => s.channel);
@@ -142,9 +145,20 @@ export function App() {
           <button type="button" data-testid="find-open" onClick={openFind} title="Find in the whole file (Ctrl+F)">
             Find
           </button>
+          <button
+            type="button"
+            data-testid="filter-open"
+            aria-pressed={filterOpen}
+            disabled={!info}
+            onClick={() => useFilterStore.getState().toggle()}
+            title="Show only the lines matching filters and levels (Ctrl+Shift+F)"
+          >
+            Filter
+          </button>
           <OutlineButton open={showOutline} disabled={!outlineApplies} onToggle={toggleOutline} />
         </div>
         {findOpen && <FindPanel ref={findInput} />}
+        {filterOpen && showing && <FilterPanel />}
         {showing && <LongLineBar />}
         <div className="viewer-body" hidden={!showing}>
           <FileView onKey={onLogKey} />

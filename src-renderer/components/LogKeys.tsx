@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { logKeyOf, type LogKeyAction } from '../model/log-keys.ts';
+import { useFilterStore } from '../stores/filter-store.ts';
 import { useFindStore } from '../stores/find-store.ts';
 import { useViewerStore } from '../stores/viewer-store.ts';
 
@@ -30,6 +31,9 @@ export function useLogKeys(targets: LogKeyTargets): (action: LogKeyAction) => bo
         return true;
       case 'outline':
         targetsRef.current.toggleOutline();
+        return true;
+      case 'filter':
+        useFilterStore.getState().toggle();
         return true;
       case 'follow':
         if (viewer.info) viewer.setFollowing(!viewer.following);

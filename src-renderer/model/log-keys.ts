@@ -4,7 +4,8 @@
  * instead of the window); others are only watched, Monaco still scrolls, but
  * they tell follow mode the person is reading back (PageUp, ArrowUp, Home).
  */
-export type LogKeyAction = 'goTo' | 'find' | 'follow' | 'outline' | 'firstLine' | 'lastLine' | 'findNext' | 'findPrevious' | 'end' | 'escape' | 'readBack';
+export type LogKeyAction =
+  'goTo' | 'find' | 'follow' | 'outline' | 'filter' | 'firstLine' | 'lastLine' | 'findNext' | 'findPrevious' | 'end' | 'escape' | 'readBack';
 
 export interface KeyLike {
   key: string;
@@ -20,7 +21,7 @@ export function logKeyOf(event: KeyLike): LogKeyAction | null {
   const ctrl = event.ctrlKey || event.metaKey;
   if (event.altKey) return null;
   if (key === 'F3' && !ctrl) return event.shiftKey ? 'findPrevious' : 'findNext';
-  if (ctrl && event.shiftKey) return key === 'o' ? 'outline' : null;
+  if (ctrl && event.shiftKey) return key === 'o' ? 'outline' : key === 'f' ? 'filter' : null;
   if (event.shiftKey) return null;
   if (ctrl) {
     if (key === 'g') return 'goTo';
