@@ -474,3 +474,56 @@ test('filter view: matching / not matching filters combined, levels, file line n
   await expect(panel).toHaveCount(0);
   expect(seen.problems).toEqual([]);
 });
+
+test('every control of the viewer, find and filter has an accessible name', async ({ page }) => {
+  await page.setViewportSize({ width: 1300, height: 860 });
+  await page.goto(pageOf(longLog));
+  await expect(page.getByTestId('file-lines')).toHaveText(count(LONG_TOTAL));
+  await page.getByRole('button', { name: 'Find', exact: true }).click();
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  await goTo(page, String(LONG_AT));
+  await expect(page.getByTestId('long-line-bar')).toBeVisible();
+  // The names tests and screen readers find them by.
+  for (const [role, name] of [
+    ['button', 'Follow'],
+    ['button', 'Find'],
+    ['button', 'Filter'],
+    ['button', 'Copy link'],
+    ['button', 'Outline'],
+    ['button', 'Recent files'],
+    ['button', 'Up 10,000 lines'],
+    ['button', 'Next match (F3)'],
+    ['button', 'Previous match (Shift+F3)'],
+    ['button', 'Show more'],
+    ['button', 'Open in a side view'],
+    ['textbox', 'Go to'],
+    ['textbox', 'File'],
+    ['textbox', 'Find'],
+    ['textbox', 'Filter 1'],
+    ['scrollbar', 'Position in the file'],
+    ['group', 'Levels'],
+  ] as const) {
+    await expect(page.getByRole(role, { name, exact: true }).first(), `${role} "${name}"`).toBeVisible();
+  }
+  // And no control without one (outside Monaco, which names its own).
+  const unnamed = await page.evaluate(() => {
+    const nameOf = (el: Element): string => {
+      const labelledBy = el.getAttribute('aria-labelledby');
+      const byId = labelledBy
+        ? labelledBy
+            .split(' ')
+            .map((id) => document.getElementById(id)?.textContent ?? '')
+            .join(' ')
+        : '';
+      const label = el.id ? (document.querySelector(`label[for="${el.id}"]`)?.textContent ?? '') : '';
+      return (
+        [el.getAttribute('aria-label'), byId, label, el.tagName === 'INPUT' || el.tagName === 'SELECT' ? '' : el.textContent, el.getAttribute('title')]
+          .map((s) => (s ?? '').trim())
+          .find(Boolean) ?? ''
+      );
+    };
+    const controls = document.querySelectorAll('button, input, select, [role="listbox"], [role="scrollbar"], [role="option"], [tabindex="0"]');
+    return [...controls].filter((el) => !el.closest('.monaco-editor') && nameOf(el) === '').map((el) => el.outerHTML.slice(0, 120));
+  });
+  expect(unnamed).toEqual([]);
+});
