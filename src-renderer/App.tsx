@@ -4,10 +4,13 @@ import { FileDropZone } from './components/FileDropZone.tsx';
 import { FileProblem } from './components/FileProblem.tsx';
 import { FileScrollbar } from './components/FileScrollbar.tsx';
 import { FileView } from './components/FileView.tsx';
+import { FilterPanel } from './components/FilterPanel.tsx';
 import { FindPanel } from './components/FindPanel.tsx';
 import { FollowButton } from './components/FollowButton.tsx';
 import { GoToLine } from './components/GoToLine.tsx';
 import { LineJumpChips } from './components/LineJumpChips.tsx';
+import { useLogKeys } from './components/LogKeys.tsx';
+import { LongLineBar, LongLinePanel } from './components/LongLineBar.tsx';
 import { OpenFileForm } from './components/OpenFileForm.tsx';
 import { OutlineButton } from './components/OutlineButton.tsx';
 import { OutlinePanel } from './components/OutlinePanel.tsx';
@@ -20,6 +23,7 @@ import { reviewKeyOf, type KeyPlace } from './model/review-keys.ts';
 import { decideFocused, stepReview } from './stores/review-flow.ts';
 import type { GoToTarget } from './model/goto-target.ts';
 import { useConnectionStore } from './stores/connection-store.ts';
+import { useFilterStore } from './stores/filter-store.ts';
 import { useFindStore } from './stores/find-store.ts';
 import { followViewerFile, useOutlineStore } from './stores/outline-store.ts';
 import { useRecentStore } from './stores/recent-store.ts';
@@ -40,8 +44,25 @@ function keyPlaceOf(target: Element | null): KeyPlace {
 const openPath = (path: string) => void useViewerStore.getState().openFile(path);
 
 export function App() {
-  const { path, info, error, loading, window: lines, topLine, visibleLines, following, openFile, goToLine, goToByte, moveBy, setFollowing } = useViewerStore();
+  const {
+    path,
+    info,
+    error,
+    loading,
+    window: lines,
+    topLine,
+    visibleLines,
+    following,
+    followPaused,
+    selection,
+    openFile,
+    goToLine,
+    goToByte,
+    moveBy,
+    setFollowing,
+  } = useViewerStore();
   const findOpen = useFindStore((s) => s.open);
+  const filterOpen = useFilterStore((s) => s.open);
   const outlineApplies = useOutlineStore((s) => s.applies);
   const outlineWanted = useOutlineStore((s) => s.wanted);
   const channel = useConnectionStore((s) => s.channel);
@@ -58,13 +79,10 @@ export function App() {
     useFindStore.getState().show();
     requestAnimationFrame(() => findInput.current?.select());
   };
-  const toggleFollow = () => {
-    const viewer = useViewerStore.getState();
-    if (viewer.info) viewer.setFollowing(!viewer.following);
-  };
   const toggleOutline = () => {
     if (useOutlineStore.getState().applies) useOutlineStore.getState().toggle();
   };
+  const onLogKey = useLogKeys({ focusGoTo, openFind, toggleOutline });
   const go = (target: GoToTarget) => void (target.kind === 'byte' ? goToByte(target.byte) : goToLine(target.lineNo));
 
   useEffect(() => {
@@ -72,7 +90,11 @@ export function App() {
     void useRecentStore.getState().refresh();
     return useConnectionStore.getState().connect(
       (event) => {
-        if (event.type === 'open_file') return openPath(event.path);
+        if (event.type === 'open_file') {
+          openPath(event.path);
+          if (event.lines) void useViewerStore.getState().showLines({ startLine: event.lines.start, endLine: event.lines.end });
+          return;
+        }
         void useReviewStore.getState().refresh();
         void useViewerStore.getState().refresh();
       },
@@ -148,16 +170,33 @@ export function App() {
       <main className="viewer" data-testid="viewer">
         <div className="viewer-toolbar">
           <LineJumpChips disabled={!info} onMove={(delta) => void moveBy(delta)} />
-          <FollowButton following={following} disabled={!info} onToggle={() => setFollowing(!following)} />
-          <CopyLinkButton path={info ? path : null} startLine={topLine} endLine={bottomLine} />
+          <FollowButton following={following} paused={followPaused} disabled={!info} onToggle={() => setFollowing(!following)} />
+          <CopyLinkButton
+            path={info ? path : null}
+            startLine={selection?.startLine ?? topLine}
+            endLine={selection?.endLine ?? bottomLine}
+            what={selection ? 'the selected lines' : 'the visible lines'}
+          />
           <button type="button" data-testid="find-open" onClick={openFind} title="Find in the whole file (Ctrl+F)">
             Find
           </button>
+          <button
+            type="button"
+            data-testid="filter-open"
+            aria-pressed={filterOpen}
+            disabled={!info}
+            onClick={() => useFilterStore.getState().toggle()}
+            title="Show only the lines matching filters and levels (Ctrl+Shift+F)"
+          >
+            Filter
+          </button>
           <OutlineButton open={showOutline} disabled={!outlineApplies} onToggle={toggleOutline} />
         </div>
-        {findOpen && <FindPanel ref={findInput} onShowLine={(lineNo) => void goToLine(lineNo, { at: 'center', select: false, highlight: true })} />}
+        {findOpen && <FindPanel ref={findInput} />}
+        {filterOpen && showing && <FilterPanel />}
+        {showing && <LongLineBar />}
         <div className="viewer-body" hidden={!showing}>
-          <FileView onGoToLineKey={focusGoTo} onFindKey={openFind} onFollowKey={toggleFollow} onOutlineKey={toggleOutline} />
+          <FileView onKey={onLogKey} />
           <FileScrollbar
             topLine={topLine}
             visibleLines={visibleLines}
@@ -166,6 +205,7 @@ export function App() {
             onJump={(lineNo) => void goToLine(lineNo, { at: 'top', select: false })}
           />
         </div>
+        <LongLinePanel />
         {!showing && <FileProblem path={path} info={info} error={error} loading={loading} />}
       </main>
       <ReviewPanel />

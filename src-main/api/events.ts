@@ -22,11 +22,13 @@ export interface ReviewChangedEvent {
 export interface OpenFileEvent {
   type: 'open_file';
   path: string;
+  /** the lines to show selected (a folio://open?path=…&lines=A-B link), 1-based inclusive */
+  lines?: { start: number; end: number };
   time: string;
 }
 
-export function openFileEvent(path: string): OpenFileEvent {
-  return { type: 'open_file', path, time: new Date().toISOString() };
+export function openFileEvent(path: string, lines?: { start: number; end: number }): OpenFileEvent {
+  return { type: 'open_file', path, ...(lines ? { lines } : {}), time: new Date().toISOString() };
 }
 
 /** Pages of each workspace that listen for open_file (the app windows connected to this process). */

@@ -7,6 +7,8 @@
  * checks the path against the workspace policy) calls parseOpInput, then runOp
  * with the input it allows: the input is parsed once, the operation runs once.
  */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { FolioError } from '../engine/errors.ts';
 import { operations, type Actor, type CallContext, type OperationName, type OpInput, type OpOutput } from './operations.ts';
@@ -23,7 +25,21 @@ export function isOperationName(name: string): name is OperationName {
 export function parseOpInput<N extends OperationName>(name: N, input: unknown): OpInput<N> {
   const operation = operations[name];
   if (!operation) throw new FolioError('invalid_input', `unknown operation: ${String(name)}`, { operation: name });
-  return parseInputAs(operation.input, name, input) as OpInput<N>;
+  return withHomeExpanded(parseInputAs(operation.input, name, input)) as OpInput<N>;
+}
+
+/**
+ * `~` and `~/…` in `path` and `to` as the home directory, as a shell would have
+ * done for a path typed on a command line (the app's path box, an agent's
+ * call). Done before any guard looks at the path, so policy sees the real one.
+ * `~user` is left alone.
+ */
+export function withHomeExpanded<T>(input: T): T {
+  if (!input || typeof input !== 'object') return input;
+  const fields = input as Record<string, unknown>;
+  const expanded = (value: unknown) => (typeof value === 'string' && (value === '~' || value.startsWith('~/')) ? join(homedir(), value.slice(1)) : value);
+  if (expanded(fields.path) === fields.path && expanded(fields.to) === fields.to) return input;
+  return { ...fields, ...('path' in fields ? { path: expanded(fields.path) } : {}), ...('to' in fields ? { to: expanded(fields.to) } : {}) } as T;
 }
 
 /** `input` parsed by `schema` (an operation's input, or an agent tool's own form of it); invalid_input naming the fields if it does not fit. */

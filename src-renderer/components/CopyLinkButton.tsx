@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { readCommandOf, viewLinkOf } from '../model/view-link.ts';
 
 /**
- * "Copy link": a folio:// link to the visible lines and the `folio read` command
+ * "Copy link": a folio:// link to the selected lines (the visible ones when
+ * nothing is selected) and the `folio read` command
  * that prints them, both put on the clipboard and shown in a small popover (the
  * clipboard may be refused, the popover is always there to copy from).
  */
-export function CopyLinkButton({ path, startLine, endLine }: { path: string | null; startLine: number; endLine: number }) {
+export function CopyLinkButton({ path, startLine, endLine, what }: { path: string | null; startLine: number; endLine: number; what: string }) {
   const [shown, setShown] = useState<{ link: string; command: string; copied: boolean } | null>(null);
   const copy = async () => {
     if (!path) return;
@@ -22,11 +23,11 @@ export function CopyLinkButton({ path, startLine, endLine }: { path: string | nu
   };
   return (
     <span className="copy-link">
-      <button type="button" data-testid="copy-link" disabled={!path} onClick={() => void copy()} title="Copy a link to the visible lines">
+      <button type="button" data-testid="copy-link" disabled={!path} onClick={() => void copy()} title={`Copy a link to ${what}`}>
         Copy link
       </button>
       {shown && (
-        <div className="popover" role="dialog" aria-label="Link to the visible lines" data-testid="copy-link-popover">
+        <div className="popover" role="dialog" aria-label={`Link to ${what}`} data-testid="copy-link-popover">
           <p className="muted">{shown.copied ? 'Copied to the clipboard:' : 'Copy from here:'}</p>
           <code data-testid="copy-link-url">{shown.link}</code>
           <code data-testid="copy-link-command">{shown.command}</code>

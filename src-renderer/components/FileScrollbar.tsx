@@ -74,6 +74,8 @@ export function FileScrollbar({
       data-testid="file-scrollbar"
       ref={trackRef}
       role="scrollbar"
+      aria-label="Position in the file"
+      aria-valuetext={`Line ${(dragFraction === null ? topLine : lineAt(dragFraction)).toLocaleString('en-US')} of ${totalLines.toLocaleString('en-US')}`}
       aria-orientation="vertical"
       aria-valuemin={1}
       aria-valuemax={Math.max(1, totalLines)}

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ReviewProposal } from '../../src-main/api/schemas.ts';
 import { useMonaco, type MonacoModule } from '../monaco/load-monaco.ts';
 import type { MonacoEditor } from '../monaco/monaco.ts';
@@ -11,24 +11,27 @@ import { keyLabelsOf } from '../model/review-keys.ts';
 import { requestApprove, requestReject } from '../stores/review-flow.ts';
 import { useReviewStore } from '../stores/review-store.ts';
 import { useViewerStore, type Reveal } from '../stores/viewer-store.ts';
+import { logKeyOf, type LogKeyAction } from '../model/log-keys.ts';
 import { inlineZoneNodesOf } from './inline-zone.ts';
 import { PlainLines } from './PlainLines.tsx';
+import { useSelectedLines } from './use-selected-lines.ts';
+import { useWindowMarks } from './use-window-marks.ts';
 
 export interface FileViewKeys {
-  onGoToLineKey(): void;
-  onFindKey(): void;
-  onFollowKey(): void;
-  onOutlineKey(): void;
+  /** A viewer key was pressed (log-keys.ts); true when it was handled, so Monaco does not see it. */
+  onKey(action: LogKeyAction): boolean;
 }
 
 /**
  * The open file's lines, numbered as in the file: plain text until the Monaco
  * chunk arrives (first paint never waits for it), then a Monaco editor holding the
- * store's window. Keys: Ctrl+G (go to), Ctrl+F (find in the whole file), F (follow),
- * Ctrl+Shift+O (outline; Monaco's quick outline otherwise).
+ * store's window. Keys are in log-keys.ts (go to, find, follow, outline, the
+ * file's ends, F3); the wheel turned up tells follow mode the person reads back.
  */
 export function FileView(keys: FileViewKeys) {
   const monaco = useMonaco(false);
+  // The plain rows stay over the editor until it has painted its first window: no blank frame, no jump.
+  const [painted, setPainted] = useState(false);
   const hostRef = useRef<HTMLDivElement>(null);
   const keysRef = useRef(keys);
   keysRef.current = keys;
@@ -38,35 +41,32 @@ export function FileView(keys: FileViewKeys) {
     if (!host) return;
     // Captured before Monaco sees them: its own bindings are global across editors.
     const onKeyDown = (event: KeyboardEvent) => {
-      const action = fileViewKeyOf(event);
-      if (!action) return;
+      const action = logKeyOf(event);
+      if (!action || !keysRef.current.onKey(action)) return;
       event.preventDefault();
       event.stopPropagation();
-      keysRef.current[action]();
+    };
+    const onWheel = (event: WheelEvent) => {
+      if (event.deltaY < 0) keysRef.current.onKey('readBack');
     };
     host.addEventListener('keydown', onKeyDown, true);
-    return () => host.removeEventListener('keydown', onKeyDown, true);
+    host.addEventListener('wheel', onWheel, { capture: true, passive: true });
+    return () => {
+      host.removeEventListener('keydown', onKeyDown, true);
+      host.removeEventListener('wheel', onWheel, true);
+    };
   }, []);
 
   return (
     <div className="file-view" data-testid="file-view" ref={hostRef}>
-      {monaco ? <MonacoFileView monaco={monaco} /> : <PlainLines />}
+      {monaco && <MonacoFileView monaco={monaco} onPainted={() => setPainted(true)} />}
+      {!painted && <PlainLines />}
     </div>
   );
 }
 
-function fileViewKeyOf(event: KeyboardEvent): keyof FileViewKeys | null {
-  const key = event.key.toLowerCase();
-  const ctrl = event.ctrlKey || event.metaKey;
-  if (ctrl && !event.shiftKey && !event.altKey && key === 'g') return 'onGoToLineKey';
-  if (ctrl && !event.shiftKey && !event.altKey && key === 'f') return 'onFindKey';
-  if (!ctrl && !event.altKey && !event.shiftKey && key === 'f') return 'onFollowKey';
-  if (ctrl && event.shiftKey && !event.altKey && key === 'o') return 'onOutlineKey';
-  return null;
-}
-
 /** The Monaco editor over the store's window, with the selected proposal drawn inline; it reports which file lines are in view and asks for the neighbouring window near an edge. */
-function MonacoFileView({ monaco }: { monaco: MonacoModule }) {
+function MonacoFileView({ monaco, onPainted }: { monaco: MonacoModule; onPainted(): void }) {
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<MonacoEditor | null>(null);
   const shownRef = useRef<LineWindow | null>(null);
@@ -147,7 +147,12 @@ function MonacoFileView({ monaco }: { monaco: MonacoModule }) {
       applyingRef.current = false;
     }
     reportViewport(editor, next, rows, askedForSeqRef);
+    // Monaco paints on its next animation frame; the frame after that has the rows on screen.
+    requestAnimationFrame(() => requestAnimationFrame(onPainted));
   }, [monaco, windowSeq, inline, inlinePath, path, queue, selectedId, focus, focusSeq]);
+
+  useWindowMarks(monaco, editorRef, windowSeq);
+  useSelectedLines(editorRef, windowSeq);
 
   return <div className="monaco-host" ref={hostRef} />;
 }
@@ -240,7 +245,8 @@ function showWindow(monaco: MonacoModule, editor: MonacoEditor, prev: InlineRows
   if (reveal.kind === 'line') {
     const row = Math.min(Math.max(1, rowOf(reveal.lineNo)), lastRow);
     editor.setPosition({ lineNumber: row, column: 1 });
-    if (reveal.select) editor.setSelection(new monaco.monaco.Selection(row, 1, row, model.getLineMaxColumn(row)));
+    const endRow = reveal.selectTo === undefined ? row : Math.min(Math.max(row, rowOf(reveal.selectTo)), lastRow);
+    if (reveal.select) editor.setSelection(new monaco.monaco.Selection(row, 1, endRow, model.getLineMaxColumn(endRow)));
     if (reveal.at === 'top') editor.setScrollTop(editor.getTopForLineNumber(row), monaco.IMMEDIATE);
     else if (reveal.at === 'bottom') editor.setScrollTop(editor.getScrollHeight(), monaco.IMMEDIATE);
     else editor.revealLineInCenter(row, monaco.IMMEDIATE);

@@ -1,23 +1,32 @@
 import { forwardRef, type FormEvent, type KeyboardEvent } from 'react';
 import { count } from '../model/file-labels.ts';
+import { matchRangesOf } from '../model/find-matches.ts';
 import { PAGE_RESULTS, useFindStore } from '../stores/find-store.ts';
 
 /**
  * Find in the whole file (Ctrl+F): a regex, case-sensitive or not, searched by
- * the server; results fill in as slices of the file are searched, and clicking
- * one shows that line.
+ * the server; results fill in as slices of the file are searched while the rest
+ * is counted. Enter / F3 show the next result, Shift+Enter / Shift+F3 the
+ * previous; each result row is a button (Tab reaches it); Esc closes.
  */
-export const FindPanel = forwardRef<HTMLInputElement, { onShowLine(lineNo: number): void }>(function FindPanel({ onShowLine }, ref) {
-  const { pattern, caseSensitive, results, searching, error, nextStartByte, searchedBytes, fileBytes, searchedFor } = useFindStore();
-  const { setPattern, setCaseSensitive, search, more, hide } = useFindStore.getState();
+export const FindPanel = forwardRef<HTMLInputElement>(function FindPanel(_props, ref) {
+  const { pattern, caseSensitive, results, searching, counting, error, nextStartByte, searchedBytes, fileBytes, searchedFor, current, total } = useFindStore();
+  const { setPattern, setCaseSensitive, step, showResult, more, hide } = useFindStore.getState();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void search();
+    void step(1);
+  };
+  const onInputKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' && event.shiftKey) {
+      event.preventDefault();
+      void step(-1);
+    }
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') hide();
   };
   const percent = fileBytes > 0 ? Math.floor((100 * searchedBytes) / fileBytes) : 0;
+  const done = fileBytes === 0 || searchedBytes >= fileBytes;
   return (
     <section className="find-panel" data-testid="find-panel" aria-label="Find in file" onKeyDown={onKeyDown}>
       <form onSubmit={submit}>
@@ -28,20 +37,28 @@ export const FindPanel = forwardRef<HTMLInputElement, { onShowLine(lineNo: numbe
           type="text"
           spellCheck={false}
           autoComplete="off"
-          placeholder="Regular expression"
-          aria-label="Regular expression"
+          placeholder="Regular expression (Enter: next, Shift+Enter: previous)"
+          aria-label="Find"
           value={pattern}
           onChange={(event) => setPattern(event.target.value)}
+          onKeyDown={onInputKeyDown}
         />
         <button
           type="button"
           className="chip"
           data-testid="find-case"
           aria-pressed={caseSensitive}
+          aria-label="Match case"
           title="Match case"
           onClick={() => setCaseSensitive(!caseSensitive)}
         >
           Aa
+        </button>
+        <button type="button" data-testid="find-previous" aria-label="Previous match (Shift+F3)" disabled={results.length === 0} onClick={() => void step(-1)}>
+          ↑
+        </button>
+        <button type="button" data-testid="find-next" aria-label="Next match (F3)" disabled={results.length === 0} onClick={() => void step(1)}>
+          ↓
         </button>
         <button type="submit" data-testid="find-submit" disabled={!pattern}>
           Find
@@ -57,16 +74,20 @@ export const FindPanel = forwardRef<HTMLInputElement, { onShowLine(lineNo: numbe
       )}
       {searchedFor && !error && (
         <p className="find-status" data-testid="find-status" aria-live="polite">
-          {count.format(results.length)} {results.length === 1 ? 'line' : 'lines'}
-          {searching ? ` · searching ${percent}%` : nextStartByte !== null ? ` · searched ${percent}%` : ' · whole file searched'}
+          {current !== null && <span data-testid="find-current">{count.format(current + 1)} of </span>}
+          <span data-testid="find-total">{count.format(total)}</span> {total === 1 ? 'line' : 'lines'}
+          {done ? ' · whole file searched' : ` · ${percent}% searched`}
+          {!done && !searching && !counting && nextStartByte !== null ? ' (stopped)' : ''}
         </p>
       )}
-      {results.length > 0 && (
-        <ol className="find-results" data-testid="find-results">
-          {results.map((m) => (
-            <li key={m.byte_offset} data-testid="find-result" data-line={m.line} onClick={() => onShowLine(m.line)}>
-              <span className="line-no">{count.format(m.line)}</span>
-              <span className="text">{m.text}</span>
+      {results.length > 0 && searchedFor && (
+        <ol className="find-results" data-testid="find-results" aria-label="Find results">
+          {results.map((m, i) => (
+            <li key={m.byte_offset} data-testid="find-result" data-line={m.line} aria-current={i === current ? 'true' : undefined}>
+              <button type="button" className="find-result-row" onClick={() => showResult(i)} aria-label={`Line ${count.format(m.line)}: ${m.text}`}>
+                <span className="line-no">{count.format(m.line)}</span>
+                <span className="text">{withMatchesMarked(m.text, searchedFor.pattern, searchedFor.caseSensitive)}</span>
+              </button>
             </li>
           ))}
         </ol>
@@ -79,3 +100,19 @@ export const FindPanel = forwardRef<HTMLInputElement, { onShowLine(lineNo: numbe
     </section>
   );
 });
+
+/** The result's text with its matches in <mark>. */
+function withMatchesMarked(text: string, pattern: string, caseSensitive: boolean) {
+  const ranges = matchRangesOf([text], pattern, caseSensitive);
+  if (ranges.length === 0) return text;
+  const parts: (string | React.JSX.Element)[] = [];
+  let at = 0;
+  for (const r of ranges) {
+    const from = r.column - 1;
+    if (from < at) continue;
+    parts.push(text.slice(at, from), <mark key={from}>{text.slice(from, from + r.length)}</mark>);
+    at = from + r.length;
+  }
+  parts.push(text.slice(at));
+  return parts;
+}

@@ -16,6 +16,7 @@ export function LineJumpChips({ disabled, onMove }: { disabled: boolean; onMove(
           className="chip"
           data-testid={`jump-${delta > 0 ? 'down' : 'up'}-${Math.abs(delta)}`}
           title={`${delta > 0 ? 'Down' : 'Up'} ${Math.abs(delta).toLocaleString('en-US')} lines`}
+          aria-label={`${delta > 0 ? 'Down' : 'Up'} ${Math.abs(delta).toLocaleString('en-US')} lines`}
           disabled={disabled}
           onClick={() => onMove(delta)}
         >

@@ -27,7 +27,9 @@ export function PlainLines() {
     return () => cancelAnimationFrame(frame);
   }, [rows]);
 
-  const digits = String(rows[rows.length - 1]?.lineNo ?? 1).length + 1;
+  // Monaco's gutter (FileView): one digit more than the file's last line number, at least 5.
+  const totalLines = useViewerStore((s) => s.info?.lines ?? 0);
+  const digits = String(totalLines || (rows[rows.length - 1]?.lineNo ?? 1)).length + 1;
   return (
     <div className="plain-lines" data-testid="plain-lines" style={{ ['--digits' as string]: Math.max(5, digits) }}>
       {rows.map((row) => (

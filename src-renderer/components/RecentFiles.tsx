@@ -21,7 +21,15 @@ export function RecentFiles({ entries, onShow, onOpen }: { entries: RecentEntry[
   const now = Date.now();
   return (
     <div className="recent-files" ref={root} onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}>
-      <button type="button" data-testid="recent-toggle" aria-expanded={open} aria-haspopup="true" onClick={toggle} title="Recently opened files">
+      <button
+        type="button"
+        data-testid="recent-toggle"
+        aria-expanded={open}
+        aria-haspopup="true"
+        aria-label="Recent files"
+        onClick={toggle}
+        title="Recently opened files"
+      >
         Recent ▾
       </button>
       {open && (

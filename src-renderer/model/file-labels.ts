@@ -25,11 +25,18 @@ export function sizeLabelOf(bytes: number): string {
   return unit ? `${exact} (${value.toFixed(1)} ${unit})` : exact;
 }
 
+/**
+ * "utf-8", "utf-16le with BOM", "windows-1252 (detected, 92%)", "utf-8, invalid at
+ * byte 1,234". Invalid UTF-8 is only news for a file read as UTF-8: a UTF-16 or
+ * legacy-encoded file is not valid UTF-8 by nature and was decoded correctly.
+ */
 export function encodingLabelOf(info: FileInfo): string {
   if (info.binary.is_binary) return `binary${info.binary.type ? ` (${info.binary.type})` : ''}`;
   const bom = info.bom ? ' with BOM' : '';
-  const invalid = info.utf8.valid ? '' : `, invalid at byte ${count.format(info.utf8.first_invalid_offset ?? 0)}`;
-  return `${info.encoding}${bom}${invalid}`;
+  const detected = info.encoding_confidence !== undefined ? ` (detected, ${Math.round(info.encoding_confidence * 100)}%)` : '';
+  const readAsUtf8 = info.encoding === 'utf-8' || info.encoding === 'unknown';
+  const invalid = readAsUtf8 && !info.utf8.valid ? `, invalid at byte ${count.format(info.utf8.first_invalid_offset ?? 0)}` : '';
+  return `${info.encoding}${bom}${detected}${invalid}`;
 }
 
 /** "LF", "CRLF, no final newline" */

@@ -6,6 +6,9 @@ import { lineNoOf } from './line-window.ts';
 
 export type GoToTarget = { kind: 'line'; lineNo: number } | { kind: 'byte'; byte: number };
 
+/** What the go-to box says when it cannot use what was typed. */
+export const GOTO_HELP = 'not a line number, byte offset @N or percent';
+
 export function goToTargetOf(typed: string, totalLines: number, fileBytes: number): GoToTarget | null {
   const text = typed.trim();
   const byte = /^[@bB]\s*([\d,_]+)$/.exec(text);

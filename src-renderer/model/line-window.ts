@@ -4,6 +4,8 @@
  * for the file's average line length. The editor shows only the window; the line
  * numbers and the scrollbar speak of the whole file.
  */
+import type { CutLine } from './window-reader.ts';
+
 export interface LineWindow {
   /** 1-based file line of the window's first line */
   startLine: number;
@@ -11,6 +13,8 @@ export interface LineWindow {
   endLine: number;
   text: string;
   etag: string;
+  /** lines longer than the read cap, of which `text` holds only the head (window-reader.ts) */
+  cutLines?: CutLine[];
 }
 
 /** Most lines a window holds. */
@@ -42,7 +46,8 @@ export function windowAround(lineNo: number, windowLines: number, totalLines: nu
  * beyond which the file goes on: then the neighbouring window is due.
  */
 export function needsNeighbourWindow(win: LineWindow, topLine: number, bottomLine: number, totalLines: number): boolean {
-  const margin = Math.floor((win.endLine - win.startLine + 1) * EDGE_MARGIN_FRACTION);
+  // At least one line: a window of a few long lines must still hand over at its last line.
+  const margin = Math.max(1, Math.floor((win.endLine - win.startLine + 1) * EDGE_MARGIN_FRACTION));
   const nearTop = win.startLine > 1 && topLine - win.startLine < margin;
   const nearBottom = win.endLine < totalLines && win.endLine - bottomLine < margin;
   return nearTop || nearBottom;

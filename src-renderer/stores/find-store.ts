@@ -1,7 +1,10 @@
 /**
  * The find store: a regex search over the whole open file with the `search` op,
  * in byte slices so that results fill in while a big file is searched, up to
- * PAGE_RESULTS per page; `more()` continues where the last page stopped.
+ * PAGE_RESULTS per page; `more()` continues where the last page stopped. Past
+ * the first page the rest of the file is counted (count_only, same slices), so
+ * the panel can say "3 of 56,789 lines · 45% searched". `step(±1)` (F3, Enter)
+ * moves through the results, fetching the next page at the end of one.
  */
 import { create } from 'zustand';
 import type { SearchOutput } from '../../src-main/api/schemas.ts';
@@ -28,6 +31,12 @@ export interface FindState {
   /** bytes searched so far, of `fileBytes` */
   searchedBytes: number;
   fileBytes: number;
+  /** index in `results` of the result shown last (stepped to or clicked) */
+  current: number | null;
+  /** matching lines in the bytes searched or counted so far (all of them once `searchedBytes` reaches `fileBytes`) */
+  total: number;
+  /** the rest of the file is being counted */
+  counting: boolean;
   /** the pattern and file the results are for */
   searchedFor: { path: string; pattern: string; caseSensitive: boolean } | null;
   show(): void;
@@ -36,13 +45,18 @@ export interface FindState {
   setCaseSensitive(on: boolean): void;
   search(): Promise<void>;
   more(): Promise<void>;
+  /** Show the next (+1) or previous (-1) result; searches first when the pattern changed. */
+  step(delta: 1 | -1): Promise<void>;
+  /** Show result `index` in the main view. */
+  showResult(index: number): void;
 }
 
 let latestSearch = 0;
+let latestCount = 0;
 
 export const useFindStore = create<FindState>()((set, get) => {
   /** Search slices from `startByte` until a page is full or the file ends, appending as each slice answers. */
-  async function fillPage(request: number, startByte: number): Promise<void> {
+  async function fillPage(request: number, startByte: number, counts: boolean): Promise<void> {
     const target = get().searchedFor;
     if (!target) return;
     const flags = target.caseSensitive ? '' : 'i';
@@ -53,7 +67,7 @@ export const useFindStore = create<FindState>()((set, get) => {
       for (;;) {
         const fileBytes = useViewerStore.getState().info?.size ?? get().fileBytes;
         if (start >= fileBytes) {
-          if (request === latestSearch) set({ nextStartByte: null, searchedBytes: fileBytes, fileBytes });
+          if (request === latestSearch) set(counts ? { nextStartByte: null, searchedBytes: fileBytes, fileBytes } : { nextStartByte: null });
           break;
         }
         const answer = await call('search', {
@@ -69,7 +83,14 @@ export const useFindStore = create<FindState>()((set, get) => {
         found += answer.matches.length;
         const next = answer.truncated && answer.next_start_byte !== null ? answer.next_start_byte : Math.max(answer.scanned.end_byte, start + 1);
         start = next;
-        set((s) => ({ results: [...s.results, ...answer.matches], searchedBytes: Math.min(next, fileBytes), fileBytes }));
+        set((s) => {
+          // The first page counts as it goes; later pages ("More") are behind countRest, which counted them.
+          return {
+            results: [...s.results, ...answer.matches],
+            ...(counts ? { searchedBytes: Math.min(next, fileBytes), total: s.total + answer.matches.length } : {}),
+            fileBytes,
+          };
+        });
         if (found >= PAGE_RESULTS) {
           set({ nextStartByte: next < fileBytes ? next : null });
           break;
@@ -79,6 +100,35 @@ export const useFindStore = create<FindState>()((set, get) => {
       if (request === latestSearch) set({ error: errorPayloadOf(err), nextStartByte: null });
     } finally {
       if (request === latestSearch) set({ searching: false });
+    }
+  }
+
+  /** Count the matching lines from `startByte` to the end, slice by slice, adding to `total`. */
+  async function countRest(request: number, startByte: number): Promise<void> {
+    const target = get().searchedFor;
+    if (!target) return;
+    let start = startByte;
+    set({ counting: true });
+    try {
+      for (;;) {
+        const fileBytes = get().fileBytes;
+        if (start >= fileBytes || request !== latestCount) break;
+        const answer = await call('search', {
+          path: target.path,
+          pattern: target.pattern,
+          ...(target.caseSensitive ? {} : { flags: 'i' }),
+          start_byte: start,
+          end_byte: Math.min(fileBytes, start + SLICE_BYTES),
+          count_only: true,
+        });
+        if (request !== latestCount) return;
+        start = Math.max(answer.scanned.end_byte, start + 1);
+        set((s) => ({ total: s.total + answer.count, searchedBytes: Math.min(start, fileBytes) }));
+      }
+    } catch {
+      // the page's own search shows errors; the count stays at what was counted
+    } finally {
+      if (request === latestCount) set({ counting: false });
     }
   }
 
@@ -93,10 +143,14 @@ export const useFindStore = create<FindState>()((set, get) => {
     searchedBytes: 0,
     fileBytes: 0,
     searchedFor: null,
+    current: null,
+    total: 0,
+    counting: false,
     show: () => set({ open: true }),
     hide() {
       latestSearch++;
-      set({ open: false, searching: false });
+      latestCount++;
+      set({ open: false, searching: false, counting: false });
     },
     setPattern: (pattern) => set({ pattern }),
     setCaseSensitive: (caseSensitive) => set({ caseSensitive }),
@@ -105,13 +159,52 @@ export const useFindStore = create<FindState>()((set, get) => {
       const { path, info } = useViewerStore.getState();
       if (!path || !info || !pattern) return;
       const request = ++latestSearch;
-      set({ results: [], nextStartByte: null, searchedBytes: 0, fileBytes: info?.size ?? 0, searchedFor: { path, pattern, caseSensitive } });
-      await fillPage(request, 0);
+      const countRequest = ++latestCount;
+      set({
+        results: [],
+        current: null,
+        total: 0,
+        counting: false,
+        nextStartByte: null,
+        searchedBytes: 0,
+        fileBytes: info?.size ?? 0,
+        searchedFor: { path, pattern, caseSensitive },
+      });
+      await fillPage(request, 0, true);
+      const { nextStartByte, results, current } = get();
+      if (request === latestSearch && results.length > 0 && current === null) get().showResult(0);
+      if (countRequest === latestCount && nextStartByte !== null) void countRest(countRequest, nextStartByte);
     },
     async more() {
       const { nextStartByte, searching } = get();
       if (nextStartByte === null || searching) return;
-      await fillPage(++latestSearch, nextStartByte);
+      await fillPage(++latestSearch, nextStartByte, false);
+    },
+    async step(delta) {
+      const { pattern, caseSensitive, searchedFor, searching } = get();
+      const path = useViewerStore.getState().path;
+      const stale = !searchedFor || searchedFor.pattern !== pattern || searchedFor.caseSensitive !== caseSensitive || searchedFor.path !== path;
+      if (stale) {
+        // A new search shows its first result by itself.
+        await get().search();
+        return;
+      }
+      if (searching) return;
+      const { current, results, nextStartByte } = get();
+      let index = current === null ? (delta > 0 ? 0 : results.length - 1) : current + delta;
+      if (index >= results.length && nextStartByte !== null) await get().more();
+      const loaded = get().results.length;
+      if (loaded === 0) return;
+      // Past either end: around to the other, as F3 does in editors.
+      if (index >= loaded) index = 0;
+      if (index < 0) index = loaded - 1;
+      get().showResult(index);
+    },
+    showResult(index) {
+      const match = get().results[index];
+      if (!match) return;
+      set({ current: index });
+      void useViewerStore.getState().goToLine(match.line, { at: 'center', select: false, highlight: true });
     },
   };
 });

@@ -7,6 +7,8 @@
 import { create } from 'zustand';
 import type { FileInfo, ReadOutput } from '../../src-main/api/schemas.ts';
 import { windowAround, windowLinesFor, type LineWindow } from '../model/line-window.ts';
+import type { LineRange } from '../model/view-link.ts';
+import { LONG_LINE_HEAD_BYTES, MAX_LONG_LINE_HEAD_BYTES, readLineWindow, type WindowRead } from '../model/window-reader.ts';
 import { call, type ErrorPayload } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
 import { useRecentStore } from './recent-store.ts';
@@ -16,9 +18,10 @@ import { useRecentStore } from './recent-store.ts';
  * top where it is (a neighbouring window), or bring `lineNo` into view (a jump),
  * optionally marking it (a search result).
  */
-export type Reveal = { kind: 'keep' } | { kind: 'line'; lineNo: number; at: 'top' | 'center' | 'bottom'; select: boolean; highlight?: boolean };
+export type Reveal = { kind: 'keep' } | ({ kind: 'line'; lineNo: number } & RevealHow);
 
-export type RevealHow = { at: 'top' | 'center' | 'bottom'; select: boolean; highlight?: boolean };
+/** `selectTo`: with `select`, select from the line through this one (a link's lines). */
+export type RevealHow = { at: 'top' | 'center' | 'bottom'; select: boolean; highlight?: boolean; selectTo?: number };
 
 /** How often follow mode asks whether the file grew (file_info of an unchanged file is a stat and a cache hit). */
 export const FOLLOW_POLL_MS = 250;
@@ -46,6 +49,10 @@ export interface ViewerState {
   topLine: number;
   visibleLines: number;
   following: boolean;
+  /** file lines selected in the editor (more than a caret), for Copy link */
+  selection: LineRange | null;
+  /** follow was on and the person scrolled back to read: End or the Follow button turns it on again */
+  followPaused: boolean;
   /** Open `path`; `firstRead` is its first window when the page came with it (see start-open.ts). */
   openFile(path: string, firstRead?: ReadOutput): Promise<void>;
   /** Fetch the window around `lineNo` and show that line: centred and selected (go to line), or at the top (scrollbar). */
@@ -60,6 +67,15 @@ export interface ViewerState {
   /** Re-read file_info and the window if the file changed (after an approve, undo, redo). */
   refresh(): Promise<void>;
   setFollowing(on: boolean): void;
+  /** While following: stop, remembering it was on (scrolling back, going to a line). */
+  pauseFollow(): void;
+  /** The file's first line at the top, or its last line at the bottom (Ctrl+Home / Ctrl+End). */
+  goToFileEnd(which: 'first' | 'last'): Promise<void>;
+  /** Show lines `startLine`..`endLine` selected, the first near the top (a link's lines). */
+  showLines(lines: LineRange): Promise<void>;
+  setSelection(selection: LineRange | null): void;
+  /** Show more of long line `lineNo` (four times as much, up to the read cap). */
+  showMoreOf(lineNo: number): Promise<void>;
 }
 
 let latestOpen = 0;
@@ -74,6 +90,13 @@ function takePendingJump(): typeof pendingJump {
   const jump = pendingJump;
   pendingJump = null;
   return jump;
+}
+
+/** How much of each long line to show, per file line, once "show more" asked for more than the default. */
+const longLineHeads = new Map<number, number>();
+
+function sameWindow(a: LineWindow, b: LineWindow): boolean {
+  return a.startLine === b.startLine && a.endLine === b.endLine && a.etag === b.etag && a.text.length === b.text.length;
 }
 
 /** A read answer as a window, or null when it cannot stand for whole lines. */
@@ -97,14 +120,19 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
       return;
     }
     const { startLine, endLine } = windowAround(lineNo, windowLinesFor(info.size, info.lines), info.lines);
+    const read: WindowRead = (input) => call('read', { path, ...input });
+    const headBytesOf = (n: number) => longLineHeads.get(n) ?? LONG_LINE_HEAD_BYTES;
     try {
-      let answer = await call('read', { path, ranges: [{ start: startLine, end: endLine }] });
-      // Lines much longer than average hit the read cap before the target: start nearer to it.
-      if (answer.end_line !== null && answer.end_line < lineNo && request === latestWindow) {
-        answer = await call('read', { path, ranges: [{ start: Math.max(1, lineNo - 50), end: endLine }] });
+      let window = await readLineWindow(read, startLine, endLine, headBytesOf);
+      // Lines much longer than average can use up a window's reads before the target: start nearer to it, then at it.
+      for (const from of [Math.max(1, lineNo - 50), lineNo]) {
+        if (request !== latestWindow || !window || window.endLine >= lineNo || from <= window.startLine) break;
+        window = await readLineWindow(read, from, endLine, headBytesOf);
       }
-      if (request !== latestWindow) return;
-      const window = windowOf(answer, { startLine, endLine });
+      if (request !== latestWindow || !window) return;
+      const shown = get().window;
+      // The same window again (a neighbour asked for from a window that could not grow): nothing to apply, and no new ask.
+      if (reveal.kind === 'keep' && shown && sameWindow(shown, window)) return;
       const highlightLine = reveal.kind === 'line' ? (reveal.highlight ? reveal.lineNo : null) : get().highlightLine;
       set((s) => ({ window, windowSeq: s.windowSeq + 1, reveal, highlightLine, error: null }));
     } catch (err) {
@@ -174,6 +202,8 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
     topLine: 1,
     visibleLines: 0,
     following: false,
+    followPaused: false,
+    selection: null,
     async openFile(path, firstRead) {
       const request = ++latestOpen;
       changeTimer ??= setInterval(() => {
@@ -181,6 +211,7 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
       }, CHANGE_POLL_MS);
       latestWindow++;
       pendingJump = null;
+      longLineHeads.clear();
       set({ path, loading: true, error: null, info: null, window: null, topLine: 1, highlightLine: null });
       const firstWindow = loadFirstWindow(path, request, firstRead);
       const firstWindowRequest = latestWindow;
@@ -209,7 +240,11 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
         set({ info: null, window: null, error: errorPayloadOf(err), loading: false });
       }
     },
-    goToLine: (lineNo, how = { at: 'center', select: true }) => loadWindow(lineNo, { kind: 'line', lineNo, ...how }),
+    goToLine(lineNo, how = { at: 'center', select: true }) {
+      const { following, info } = get();
+      if (following && info && lineNo < info.lines) get().pauseFollow();
+      return loadWindow(lineNo, { kind: 'line', lineNo, ...how });
+    },
     async goToByte(byte) {
       const { path, info } = get();
       if (!path || !info || info.size === 0) return;
@@ -242,11 +277,33 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
     setFollowing(on) {
       if (followTimer) clearInterval(followTimer);
       followTimer = null;
-      set({ following: on });
+      set({ following: on, followPaused: false });
       if (!on) return;
       followTimer = setInterval(() => void pollFollow(), FOLLOW_POLL_MS);
       const lines = get().info?.lines ?? 0;
       if (lines > 0) void loadWindow(lines, { kind: 'line', lineNo: lines, at: 'bottom', select: false });
+    },
+    pauseFollow() {
+      if (!get().following) return;
+      get().setFollowing(false);
+      set({ followPaused: true });
+    },
+    async goToFileEnd(which) {
+      const lines = get().info?.lines ?? 0;
+      if (lines === 0) return;
+      if (which === 'first') return get().goToLine(1, { at: 'top', select: false });
+      if (get().followPaused) return get().setFollowing(true);
+      return loadWindow(lines, { kind: 'line', lineNo: lines, at: 'bottom', select: false });
+    },
+    showLines: ({ startLine, endLine }) => get().goToLine(startLine, { at: 'top', select: true, selectTo: endLine }),
+    setSelection(selection) {
+      const now = get().selection;
+      if (now?.startLine !== selection?.startLine || now?.endLine !== selection?.endLine) set({ selection });
+    },
+    async showMoreOf(lineNo) {
+      const shown = longLineHeads.get(lineNo) ?? LONG_LINE_HEAD_BYTES;
+      longLineHeads.set(lineNo, Math.min(MAX_LONG_LINE_HEAD_BYTES, shown * 4));
+      await loadWindow(get().topLine, { kind: 'keep' });
     },
   };
 });

@@ -2,7 +2,8 @@
  * The Electron door: one window showing the renderer, the api over one IPC channel
  * (ipc.ts), and the file named on the command line. One instance: a second
  * `npm start -- FILE` hands FILE to the first and quits. Files also come from the
- * File menu (Open… dialog, Open Recent; menu.ts), the OS (macOS open-file), and
+ * File menu (Open… dialog, Open Recent; menu.ts), the OS (macOS open-file), a
+ * clicked `folio://open?path=…&lines=A-B` link (folio-link.ts), and
  * drops on the window (the renderer, with the preload's pathForFile); all but the
  * drop reach the renderer as an `open_file` event. Hardened per Electron's
  * security checklist: contextIsolation, sandbox, no nodeIntegration, a strict CSP,
@@ -18,6 +19,7 @@ import { handle, type OpOutput } from '../../api/handle.ts';
 import { HTML_SECURITY_HEADERS } from '../http/renderer-csp.ts';
 import { contentTypeOf, rendererFileOf } from '../http/static-files.ts';
 import { APP_ORIGIN, APP_SCHEME } from './channels.ts';
+import { folioLinkInArgv, folioLinkOf, LINK_SCHEME, type FolioLink } from './folio-link.ts';
 import { ELECTRON_ACTOR, forwardEvents, registerIpc, sendEvent } from './ipc.ts';
 import { addOsRecentDocument, setAppMenu, type MenuActions } from './menu.ts';
 
@@ -31,6 +33,7 @@ const DEV_RENDERER_URL = process.env.ELECTRON_RENDERER_URL;
 let mainWindow: BrowserWindow | null = null;
 /** A file the OS asked to open before the app was ready (macOS open-file at launch). */
 let pendingFile: string | null = null;
+let pendingLines: FolioLink['lines'];
 
 /** The file argument: the first non-flag argument after the app itself. */
 export function fileArgOf(argv: readonly string[], cwd: string, isPackaged: boolean): string | null {
@@ -39,9 +42,10 @@ export function fileArgOf(argv: readonly string[], cwd: string, isPackaged: bool
   return file ? resolve(cwd, file) : null;
 }
 
-function pageUrlOf(file: string | null): string {
+function pageUrlOf(file: string | null, lines?: FolioLink['lines']): string {
   const url = new URL(DEV_RENDERER_URL ?? `${APP_ORIGIN}/index.html`);
   if (file) url.searchParams.set('file', file);
+  if (file && lines) url.searchParams.set('lines', `${lines.start}-${lines.end}`);
   return url.href;
 }
 
@@ -54,17 +58,20 @@ function isTrustedUrl(url: string): boolean {
  * Show `file` in the window: as an open_file event once the page is up (the
  * review panel and the rest of the page stay), else by loading the page on it.
  */
-function showFile(file: string): void {
+function showFile(file: string, lines?: FolioLink['lines']): void {
   if (!mainWindow) {
-    if (app.isReady()) createWindow(file);
-    else pendingFile = file;
+    if (app.isReady()) createWindow(file, lines);
+    else {
+      pendingFile = file;
+      pendingLines = lines;
+    }
     return;
   }
   if (mainWindow.isMinimized()) mainWindow.restore();
   mainWindow.focus();
   const contents = mainWindow.webContents;
-  if (contents.isLoading() || !contents.getURL()) void mainWindow.loadURL(pageUrlOf(file));
-  else sendEvent(contents, openFileEvent(file));
+  if (contents.isLoading() || !contents.getURL()) void mainWindow.loadURL(pageUrlOf(file, lines));
+  else sendEvent(contents, openFileEvent(file, lines));
 }
 
 async function showOpenDialog(): Promise<void> {
@@ -95,7 +102,7 @@ function afterCall(op: string, output: unknown): void {
   void refreshMenu(entries);
 }
 
-function createWindow(file: string | null): void {
+function createWindow(file: string | null, lines?: FolioLink['lines']): void {
   mainWindow = new BrowserWindow({
     width: 1100,
     height: 760,
@@ -121,7 +128,7 @@ function createWindow(file: string | null): void {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   const stopEvents = forwardEvents(contents, process.cwd());
   mainWindow.on('closed', stopEvents);
-  void mainWindow.loadURL(pageUrlOf(file));
+  void mainWindow.loadURL(pageUrlOf(file, lines));
 }
 
 /** Serves out/renderer on folio-app://app/ with the CSP on every HTML page. */
@@ -144,6 +151,8 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   // A second `npm start -- FILE` quits at once (above) and its argv and cwd land here.
   app.on('second-instance', (_event, argv, workingDirectory) => {
+    const link = folioLinkInArgv(argv);
+    if (link) return showFile(link.path, link.lines);
     const file = fileArgOf(argv, workingDirectory, app.isPackaged);
     if (file) showFile(file);
     else if (mainWindow) {
@@ -156,12 +165,22 @@ if (!app.requestSingleInstanceLock()) {
     event.preventDefault();
     showFile(path);
   });
+  // macOS: a folio:// link clicked anywhere.
+  app.on('open-url', (event, url) => {
+    const link = folioLinkOf(url);
+    if (!link) return;
+    event.preventDefault();
+    showFile(link.path, link.lines);
+  });
+  app.setAsDefaultProtocolClient(LINK_SCHEME);
   app.on('window-all-closed', () => app.quit());
   void app.whenReady().then(async () => {
     session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
     registerAppProtocol();
     registerIpc(isTrustedUrl, afterCall);
     await refreshMenu();
-    createWindow(pendingFile ?? fileArgOf(process.argv, process.cwd(), app.isPackaged));
+    const link = folioLinkInArgv(process.argv);
+    if (link) createWindow(link.path, link.lines);
+    else createWindow(pendingFile ?? fileArgOf(process.argv, process.cwd(), app.isPackaged), pendingLines);
   });
 }

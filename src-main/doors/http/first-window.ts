@@ -72,7 +72,8 @@ export async function indexHtmlOf(rendererDir: string): Promise<string> {
 function shellOf(read: ReadOutput): string {
   const firstLine = read.start_line ?? 1;
   const lines = read.content.replace(/\r?\n$/, '').split('\n', HTML_ROWS);
-  const digits = Math.max(5, String(firstLine + lines.length - 1).length + 1);
+  // The gutter Monaco will have (FileView: one digit more than the file's last line number), so nothing moves when it takes over.
+  const digits = Math.max(5, String(read.total_lines ?? firstLine + lines.length - 1).length + 1);
   const rows = lines
     .map(
       (text, i) =>
@@ -81,7 +82,8 @@ function shellOf(read: ReadOutput): string {
     .join('');
   return (
     `<div class="app" data-first-window=""><header class="app-header"><h1>Folio</h1></header>` +
-    `<main class="viewer"><div class="viewer-body"><div class="file-view">` +
+    // An empty toolbar of the real one's height keeps the rows where the app paints them.
+    `<main class="viewer"><div class="viewer-toolbar"></div><div class="viewer-body"><div class="file-view">` +
     `<div class="plain-lines" style="--digits: ${digits}">${rows}</div></div></div></main></div>`
   );
 }

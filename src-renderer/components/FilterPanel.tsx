@@ -1,0 +1,200 @@
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { count } from '../model/file-labels.ts';
+import { LOG_LEVELS, type FilterTerm, type LogLevel } from '../model/filter-query.ts';
+import { useFilterStore } from '../stores/filter-store.ts';
+import { useViewerStore } from '../stores/viewer-store.ts';
+
+/** Row height of the filtered list, as the editor's. */
+const ROW_PX = 19;
+/** Rows drawn beyond the visible ones, above and below. */
+const OVERSCAN = 20;
+
+/**
+ * The filter view: only the lines that match the filters (each a regex to keep
+ * or to drop; Enter applies) and the chosen levels, numbered as in the file.
+ * The list is a listbox: arrows, PageUp/PageDown, Home/End move, Enter or a
+ * click shows the line in the main view. It draws only the rows in view.
+ */
+export function FilterPanel() {
+  const { terms, levels, caseSensitive, rows, total, searchedBytes, fileBytes, loading, counting, error, appliedFor, nextStartByte } = useFilterStore();
+  const { setTerms, setLevels, setCaseSensitive, apply, hide } = useFilterStore.getState();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void apply();
+  };
+  const setTerm = (i: number, term: Partial<FilterTerm>) => setTerms(terms.map((t, j) => (i === j ? { ...t, ...term } : t)));
+  const toggleLevel = (level: LogLevel) => {
+    const next = levels.includes(level) ? levels.filter((l) => l !== level) : [...levels, level];
+    setLevels(next);
+    void apply();
+  };
+  // Another file opened: the filters apply to it.
+  const path = useViewerStore((s) => s.path);
+  useEffect(() => {
+    if (appliedFor && path && appliedFor.path !== path) void apply();
+  }, [appliedFor, path, apply]);
+  const done = fileBytes === 0 || searchedBytes >= fileBytes;
+  const percent = fileBytes > 0 ? Math.floor((100 * searchedBytes) / fileBytes) : 100;
+  return (
+    <section className="filter-panel" aria-label="Filter view" data-testid="filter-panel" onKeyDown={(e) => e.key === 'Escape' && hide()}>
+      <form onSubmit={submit} className="filter-form">
+        {terms.map((term, i) => (
+          <span className="filter-term" key={i}>
+            <select
+              aria-label={`Filter ${i + 1} mode`}
+              value={term.exclude ? 'exclude' : 'include'}
+              onChange={(e) => setTerm(i, { exclude: e.target.value === 'exclude' })}
+            >
+              <option value="include">matching</option>
+              <option value="exclude">not matching</option>
+            </select>
+            <input
+              type="text"
+              aria-label={`Filter ${i + 1}`}
+              placeholder="Regular expression (Enter applies)"
+              spellCheck={false}
+              autoComplete="off"
+              autoFocus={i === terms.length - 1}
+              value={term.pattern}
+              onChange={(e) => setTerm(i, { pattern: e.target.value })}
+            />
+            {terms.length > 1 && (
+              <button type="button" aria-label={`Remove filter ${i + 1}`} onClick={() => setTerms(terms.filter((_, j) => j !== i))}>
+                −
+              </button>
+            )}
+          </span>
+        ))}
+        <button type="button" aria-label="Add a filter" onClick={() => setTerms([...terms, { pattern: '', exclude: false }])}>
+          + Filter
+        </button>
+        <button type="button" className="chip" aria-pressed={!caseSensitive} aria-label="Ignore case" onClick={() => setCaseSensitive(!caseSensitive)}>
+          aA
+        </button>
+        <span className="filter-levels" role="group" aria-label="Levels">
+          {LOG_LEVELS.map((level) => (
+            <button
+              type="button"
+              key={level}
+              className={`chip level-${level.toLowerCase()}`}
+              aria-pressed={levels.includes(level)}
+              onClick={() => toggleLevel(level)}
+            >
+              {level}
+            </button>
+          ))}
+        </span>
+        <button type="submit">Apply</button>
+        <button type="button" className="close" aria-label="Close filter view" onClick={hide}>
+          ×
+        </button>
+      </form>
+      {error && (
+        <p className="find-error" role="alert" data-testid="filter-error">
+          <code>{error.code}</code> {error.message}
+        </p>
+      )}
+      {appliedFor && !error && (
+        <p className="find-status" data-testid="filter-status" aria-live="polite">
+          {count.format(total)} {total === 1 ? 'line' : 'lines'}
+          {done ? ' · whole file searched' : ` · ${percent}% searched`}
+          {rows.length < total ? ` · ${count.format(rows.length)} listed` : ''}
+          {loading || counting ? ' …' : ''}
+        </p>
+      )}
+      {appliedFor && <FilterRows key={`${appliedFor.path}\n${appliedFor.pattern}\n${appliedFor.caseSensitive}`} canLoadMore={nextStartByte !== null} />}
+    </section>
+  );
+}
+
+function FilterRows({ canLoadMore }: { canLoadMore: boolean }) {
+  const rows = useFilterStore((s) => s.rows);
+  const listRef = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(300);
+  const [active, setActive] = useState(0);
+
+  useEffect(() => {
+    const list = listRef.current;
+    if (!list) return;
+    const observer = new ResizeObserver(() => setHeight(list.clientHeight));
+    observer.observe(list);
+    return () => observer.disconnect();
+  }, []);
+
+  const first = Math.max(0, Math.floor(scrollTop / ROW_PX) - OVERSCAN);
+  const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_PX) + OVERSCAN);
+  useEffect(() => {
+    if (canLoadMore && last >= rows.length - OVERSCAN) void useFilterStore.getState().more();
+  }, [canLoadMore, last, rows.length]);
+
+  const show = (index: number) => {
+    const row = rows[index];
+    if (!row) return;
+    setActive(index);
+    void useViewerStore.getState().goToLine(row.line, { at: 'center', select: false, highlight: true });
+  };
+  const moveTo = (index: number) => {
+    const next = Math.min(Math.max(0, index), rows.length - 1);
+    setActive(next);
+    const list = listRef.current;
+    if (!list) return;
+    if (next * ROW_PX < list.scrollTop) list.scrollTop = next * ROW_PX;
+    else if ((next + 1) * ROW_PX > list.scrollTop + list.clientHeight) list.scrollTop = (next + 1) * ROW_PX - list.clientHeight;
+  };
+  const page = Math.max(1, Math.floor(height / ROW_PX) - 1);
+  const onKeyDown = (event: KeyboardEvent) => {
+    const moves: Record<string, number> = {
+      ArrowDown: active + 1,
+      ArrowUp: active - 1,
+      PageDown: active + page,
+      PageUp: active - page,
+      Home: 0,
+      End: rows.length - 1,
+    };
+    if (event.key in moves) {
+      event.preventDefault();
+      moveTo(moves[event.key]!);
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      show(active);
+    }
+  };
+
+  const activeRow = rows[active];
+  return (
+    <div
+      ref={listRef}
+      className="filter-rows"
+      role="listbox"
+      tabIndex={0}
+      aria-label="Filtered lines"
+      aria-activedescendant={activeRow ? `filter-row-${active}` : undefined}
+      data-testid="filter-rows"
+      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      onKeyDown={onKeyDown}
+    >
+      <div style={{ height: rows.length * ROW_PX, position: 'relative' }}>
+        {rows.slice(first, last).map((row, i) => {
+          const index = first + i;
+          return (
+            <div
+              key={row.byte_offset}
+              id={`filter-row-${index}`}
+              role="option"
+              aria-selected={index === active}
+              className="filter-row"
+              data-testid="filter-row"
+              data-line={row.line}
+              style={{ top: index * ROW_PX }}
+              onClick={() => show(index)}
+            >
+              <span className="line-no">{count.format(row.line)}</span>
+              <span className="text">{row.text}</span>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,179 @@
+/**
+ * The filter view's store: the lines of the open file that pass the filters
+ * (filter-query.ts), fetched with the engine's `search` in byte slices, each
+ * continuing at the last one's `next_start_byte`. The first slice is small and
+ * capped at FIRST_ROWS, so the first lines show at once on a big file; the list
+ * then fills in up to KEPT_ROWS, and the rest of the file is only counted
+ * (count_only) for the total and the progress. Scrolling to the end of the list
+ * (`more()`) fetches the next rows.
+ */
+import { create } from 'zustand';
+import type { SearchOutput } from '../../src-main/api/schemas.ts';
+import { filterPatternOf, invalidTermOf, type FilterTerm, type LogLevel } from '../model/filter-query.ts';
+import { call, type ErrorPayload } from '../transport.ts';
+import { errorPayloadOf } from './call-error.ts';
+import { useViewerStore } from './viewer-store.ts';
+
+export type FilterRow = SearchOutput['matches'][number];
+
+/** Rows of the first answer: enough to fill the panel. */
+export const FIRST_ROWS = 200;
+/** Rows fetched per later call. */
+export const PAGE_ROWS = 2_000;
+/** Rows fetched without scrolling; past them the rest of the file is counted, and scrolling fetches more. */
+export const KEPT_ROWS = 10_000;
+/** The first slice is small, so a sparse filter still paints quickly; later slices are large. */
+const FIRST_SLICE_BYTES = 8 * 1024 * 1024;
+const SLICE_BYTES = 128 * 1024 * 1024;
+
+export interface FilterState {
+  open: boolean;
+  terms: FilterTerm[];
+  levels: LogLevel[];
+  caseSensitive: boolean;
+  rows: FilterRow[];
+  /** where the list continues; null once every passing line is in `rows` */
+  nextStartByte: number | null;
+  /** bytes looked at (listed or counted), of `fileBytes` */
+  searchedBytes: number;
+  fileBytes: number;
+  /** passing lines in the bytes looked at */
+  total: number;
+  loading: boolean;
+  counting: boolean;
+  error: ErrorPayload | null;
+  /** what `rows` are for */
+  appliedFor: { path: string; pattern: string; caseSensitive: boolean } | null;
+  toggle(): void;
+  hide(): void;
+  setTerms(terms: FilterTerm[]): void;
+  setLevels(levels: LogLevel[]): void;
+  setCaseSensitive(on: boolean): void;
+  /** Search with the current terms and levels. */
+  apply(): Promise<void>;
+  /** Fetch the next rows (scrolled to the end of the list). */
+  more(): Promise<void>;
+}
+
+let latest = 0;
+
+export const useFilterStore = create<FilterState>()((set, get) => {
+  /** Rows from `startByte` until `wanted` more are in or the file ends; the list's frontier is also the count's while `counts`. */
+  async function fetchRows(request: number, startByte: number, wanted: number, counts: boolean): Promise<void> {
+    const target = get().appliedFor;
+    if (!target) return;
+    let start = startByte;
+    let got = 0;
+    let slice = counts && startByte === 0 ? FIRST_SLICE_BYTES : SLICE_BYTES;
+    set({ loading: true, error: null });
+    try {
+      while (got < wanted) {
+        const fileBytes = get().fileBytes;
+        if (start >= fileBytes) {
+          if (request === latest) set(counts ? { nextStartByte: null, searchedBytes: fileBytes } : { nextStartByte: null });
+          return;
+        }
+        const max = Math.min(got === 0 && startByte === 0 ? FIRST_ROWS : PAGE_ROWS, wanted - got);
+        const answer = await call('search', {
+          path: target.path,
+          pattern: target.pattern,
+          ...(target.caseSensitive ? {} : { flags: 'i' }),
+          start_byte: start,
+          end_byte: Math.min(fileBytes, start + slice),
+          max,
+          max_line_chars: 2_000,
+        });
+        if (request !== latest) return;
+        slice = SLICE_BYTES;
+        got += answer.matches.length;
+        start = answer.truncated && answer.next_start_byte !== null ? answer.next_start_byte : Math.max(answer.scanned.end_byte, start + 1);
+        const reached = Math.min(start, fileBytes);
+        set((s) => ({
+          rows: [...s.rows, ...answer.matches],
+          nextStartByte: reached < fileBytes ? reached : null,
+          ...(counts ? { searchedBytes: reached, total: s.total + answer.matches.length } : {}),
+        }));
+      }
+    } catch (err) {
+      if (request === latest) set({ error: errorPayloadOf(err), nextStartByte: null });
+    } finally {
+      if (request === latest) set({ loading: false });
+    }
+  }
+
+  /** Count passing lines from `startByte` to the end (the rows past KEPT_ROWS), for the total and the progress. */
+  async function countRest(request: number, startByte: number): Promise<void> {
+    const target = get().appliedFor;
+    if (!target) return;
+    let start = startByte;
+    set({ counting: true });
+    try {
+      while (start < get().fileBytes && request === latest) {
+        const answer = await call('search', {
+          path: target.path,
+          pattern: target.pattern,
+          ...(target.caseSensitive ? {} : { flags: 'i' }),
+          start_byte: start,
+          end_byte: Math.min(get().fileBytes, start + SLICE_BYTES),
+          count_only: true,
+        });
+        if (request !== latest) return;
+        start = Math.max(answer.scanned.end_byte, start + 1);
+        set((s) => ({ total: s.total + answer.count, searchedBytes: Math.min(start, s.fileBytes) }));
+      }
+    } catch (err) {
+      if (request === latest) set({ error: errorPayloadOf(err) });
+    } finally {
+      set({ counting: false });
+    }
+  }
+
+  return {
+    open: false,
+    terms: [{ pattern: '', exclude: false }],
+    levels: [],
+    caseSensitive: true,
+    rows: [],
+    nextStartByte: null,
+    searchedBytes: 0,
+    fileBytes: 0,
+    total: 0,
+    loading: false,
+    counting: false,
+    error: null,
+    appliedFor: null,
+    toggle: () => (get().open ? get().hide() : set({ open: true })),
+    hide() {
+      latest++;
+      set({ open: false, loading: false, counting: false });
+    },
+    setTerms: (terms) => set({ terms }),
+    setLevels: (levels) => set({ levels }),
+    setCaseSensitive: (caseSensitive) => set({ caseSensitive }),
+    async apply() {
+      const { terms, levels, caseSensitive } = get();
+      const { path, info } = useViewerStore.getState();
+      const request = ++latest;
+      const invalid = invalidTermOf(terms);
+      const pattern = filterPatternOf(terms, levels);
+      const reset = { rows: [], nextStartByte: null, searchedBytes: 0, total: 0, counting: false, loading: false, fileBytes: info?.size ?? 0 };
+      if (invalid)
+        return set({
+          ...reset,
+          appliedFor: null,
+          error: { code: 'invalid_input', message: `“${invalid.pattern}” is not a regular expression: ${invalid.reason}` },
+        });
+      if (!path || !info || pattern === null) return set({ ...reset, appliedFor: null, error: null });
+      set({ ...reset, error: null, appliedFor: { path, pattern, caseSensitive } });
+      await fetchRows(request, 0, KEPT_ROWS, true);
+      const { nextStartByte } = get();
+      if (request === latest && nextStartByte !== null) void countRest(request, nextStartByte);
+    },
+    async more() {
+      const { nextStartByte, loading, appliedFor } = get();
+      if (nextStartByte === null || loading || !appliedFor) return;
+      // The count goes on by itself; these rows are behind its frontier.
+      await fetchRows(latest, nextStartByte, PAGE_ROWS, false);
+    },
+  };
+});
