@@ -7,7 +7,7 @@
  * checks the path against the workspace policy) calls parseOpInput, then runOp
  * with the input it allows: the input is parsed once, the operation runs once.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { FolioError } from '../engine/errors.ts';
 import { operations, type Actor, type CallContext, type OperationName, type OpInput, type OpOutput } from './operations.ts';
 
