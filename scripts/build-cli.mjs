@@ -17,10 +17,12 @@
  * resolve, which costs more than parsing), except those that find files next to
  * their own code or are large and rarely loaded. dist/cli-meta.json (esbuild's
  * metafile) says which sources each chunk holds: test/cli/startup-modules.test.ts
- * checks what a read loads.
+ * checks what a read loads. dist/cli-inputs.json lists every source file the
+ * bundle and the workers were made from, for bin/folio.mjs to check that the bundle
+ * is newer than each without walking src-main on every call.
  */
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { NODE_BUNDLE, writeEngineRuntime } from './engine-runtime.mjs';
@@ -31,7 +33,7 @@ const dist = join(root, 'dist');
 /** Left in node_modules: Automerge loads its .wasm from its own folder; the MCP SDK (with ajv) and gpt-tokenizer's vocabularies are big and load for one command or mode. */
 const EXTERNAL = ['@automerge/automerge', '@modelcontextprotocol/sdk', 'gpt-tokenizer'];
 
-writeEngineRuntime(dist);
+const runtimeInputs = writeEngineRuntime(dist);
 for (const f of readdirSync(dist)) if (/^cli-[A-Z0-9]+\.mjs$/.test(f)) rmSync(join(dist, f));
 const { packages: _packages, ...bundle } = NODE_BUNDLE;
 const result = await build({
@@ -48,3 +50,6 @@ const result = await build({
   metafile: true,
 });
 writeFileSync(join(dist, 'cli-meta.json'), JSON.stringify(result.metafile));
+const cliInputs = Object.keys(result.metafile.inputs).map((f) => relative(root, resolve(process.cwd(), f)));
+const sources = [...new Set([...cliInputs, ...runtimeInputs])].filter((f) => !f.startsWith('..') && !f.includes('node_modules'));
+writeFileSync(join(dist, 'cli-inputs.json'), JSON.stringify(sources.sort()));
