@@ -26,6 +26,7 @@ function bundleIsFresh() {
  * statting those is ~1 ms, walking src-main is several on every call. A new file
  * only matters once a bundled file imports it, and that file is then newer.
  */
+/** @returns {string[]} */
 function sourcesOfBundle() {
   try {
     return JSON.parse(readFileSync(join(root, 'dist/cli-inputs.json'), 'utf8')).map((/** @type {string} */ f) => join(root, f));
