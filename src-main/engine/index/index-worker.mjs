@@ -164,12 +164,13 @@ export function scanFileRange(/** @type {Omit<Parameters<typeof scanRange>[0], '
 }
 
 /**
- * Index building is background work: on Linux, lower this thread's scheduling
- * priority (nice 10) so that while a big file indexes, the process asking for it
- * (a read, the server's main thread) and the app painting its first lines get the
- * cores first. With nothing else runnable it runs as fast as before. Linux's
- * setpriority() takes a thread id, found through /proc/thread-self; elsewhere this
- * does nothing.
+ * Background index building (the app's doors, BuildOptions.background): on Linux,
+ * lower this thread's scheduling priority (nice 10) so that while a big file
+ * indexes, the process's main thread and the app painting its first lines get
+ * the cores first. With nothing else runnable it runs as fast as before. A
+ * command someone waits for (the CLI) stays at normal priority: niced, it starved
+ * on a busy machine. Linux's setpriority() takes a thread id, found through
+ * /proc/thread-self; elsewhere this does nothing.
  */
 function lowerThreadPriority() {
   if (process.platform !== 'linux') return;
@@ -183,7 +184,7 @@ function lowerThreadPriority() {
 
 // Worker entry: only when started by the index pool (not when imported).
 if (parentPort && workerData && workerData.folioIndexWorker) {
-  lowerThreadPriority();
+  if (workerData.background) lowerThreadPriority();
   const kernels = loadKernels(workerData.module);
   const port = parentPort;
   port.on('message', (/** @type {any} */ job) => {
