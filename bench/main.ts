@@ -1,7 +1,8 @@
-/** Benchmark dispatcher: `npm run bench -- [index ...] [--size 2G] [--runs N]`. */
+/** Benchmark dispatcher: `npm run bench -- [index ...] [--size 2G] [--runs N]`; FOLIO_BENCH_SIZE sets the default size (a quick run: 256M). */
 import { parseArgs } from 'node:util';
 import { benchAddress } from './address.bench.ts';
 import { benchAgent } from './agent.bench.ts';
+import { benchCli } from './cli.bench.ts';
 import { benchCrash } from './crash.bench.ts';
 import { benchIndex } from './index.bench.ts';
 import { benchMcp } from './mcp.bench.ts';
@@ -26,13 +27,14 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   agent: benchAgent,
   'search-tree': benchSearchTree,
   review: benchReview,
+  cli: benchCli,
 };
 
 export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { size: { type: 'string', default: '2G' }, runs: { type: 'string', default: '3' } },
+    options: { size: { type: 'string', default: process.env.FOLIO_BENCH_SIZE ?? '2G' }, runs: { type: 'string', default: '3' } },
   });
   const names = positionals.length ? positionals : Object.keys(BENCHES);
   for (const name of names) {

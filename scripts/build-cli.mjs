@@ -6,13 +6,50 @@
  * (the same layout as the Electron bundle: scripts/engine-runtime.mjs). bin/folio.mjs runs it when it is newer than every source file, and the
  * TypeScript sources through tsx otherwise: a CLI call starts in about half the time.
  * Run by `npm run build:cli` and by `prepare`.
+ *
+ * Start-up is most of a small command's time (docs/BENCHMARKS.md, "Whole process"),
+ * so the bundle is split: dist/cli.mjs holds the command line and what every
+ * command shares, and each dynamic import (an operation's run, the MCP and HTTP
+ * doors, JSON and Markdown addressing) is a chunk, dist/cli-HASH.mjs, loaded when a
+ * command first needs it. The chunks sit beside cli.mjs so that
+ * `new URL('./index-worker.mjs', import.meta.url)` resolves from any of them.
+ * npm packages are bundled too (one file to parse instead of a module graph to
+ * resolve, which costs more than parsing), except those that find files next to
+ * their own code or are large and rarely loaded. dist/cli-meta.json (esbuild's
+ * metafile) says which sources each chunk holds: test/cli/startup-modules.test.ts
+ * checks what a read loads. dist/cli-inputs.json lists every source file the
+ * bundle and the workers were made from, for bin/folio.mjs to check that the bundle
+ * is newer than each without walking src-main on every call.
  */
-import { join } from 'node:path';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { NODE_BUNDLE, writeEngineRuntime } from './engine-runtime.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
-writeEngineRuntime(dist);
-await build({ ...NODE_BUNDLE, entryPoints: [join(root, 'src-main/doors/cli/main.ts')], outfile: join(dist, 'cli.mjs') });
+
+/** Left in node_modules: Automerge loads its .wasm from its own folder; the MCP SDK (with ajv) and gpt-tokenizer's vocabularies are big and load for one command or mode. */
+const EXTERNAL = ['@automerge/automerge', '@modelcontextprotocol/sdk', 'gpt-tokenizer'];
+
+const runtimeInputs = writeEngineRuntime(dist);
+for (const f of readdirSync(dist)) if (/^cli-[A-Z0-9]+\.mjs$/.test(f)) rmSync(join(dist, f));
+const { packages: _packages, ...bundle } = NODE_BUNDLE;
+const result = await build({
+  ...bundle,
+  entryPoints: { cli: join(root, 'src-main/doors/cli/main.ts') },
+  outdir: dist,
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
+  chunkNames: 'cli-[hash]',
+  external: EXTERNAL,
+  // ESM builds of packages that ship both; CommonJS ones get a real `require` for the built-ins they load.
+  mainFields: ['module', 'main'],
+  banner: { js: "import { createRequire as __folioCreateRequire } from 'node:module'; const require = __folioCreateRequire(import.meta.url);" },
+  metafile: true,
+});
+writeFileSync(join(dist, 'cli-meta.json'), JSON.stringify(result.metafile));
+const cliInputs = Object.keys(result.metafile.inputs).map((f) => relative(root, resolve(process.cwd(), f)));
+const sources = [...new Set([...cliInputs, ...runtimeInputs])].filter((f) => !f.startsWith('..') && !f.includes('node_modules'));
+writeFileSync(join(dist, 'cli-inputs.json'), JSON.stringify(sources.sort()));

@@ -7,7 +7,7 @@
  * that inlines that module, so the same URL resolves in both.
  */
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 
@@ -31,13 +31,16 @@ export const ENGINE_WORKERS = [
 ];
 export const WASM_SOURCE = 'wasm/build/kernels.wasm';
 
-/** Write kernels.wasm and the bundled workers into `dir`. */
+/** Write kernels.wasm and the bundled workers into `dir`; returns the files they were made from (paths relative to the repository). */
 export function writeEngineRuntime(/** @type {string} */ dir) {
   mkdirSync(dir, { recursive: true });
   const wasm = join(root, WASM_SOURCE);
   if (!existsSync(wasm)) throw new Error(`missing ${WASM_SOURCE} (run \`npm run build:wasm\`): the engine needs it next to the bundle`);
   copyFileSync(wasm, join(dir, 'kernels.wasm'));
+  const inputs = new Set([WASM_SOURCE]);
   for (const [from, to] of ENGINE_WORKERS) {
-    buildSync({ ...NODE_BUNDLE, entryPoints: [join(root, from)], outfile: join(dir, to) });
+    const { metafile } = buildSync({ ...NODE_BUNDLE, entryPoints: [join(root, from)], outfile: join(dir, to), metafile: true });
+    for (const f of Object.keys(metafile.inputs)) inputs.add(relative(root, resolve(process.cwd(), f)));
   }
+  return [...inputs];
 }

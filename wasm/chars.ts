@@ -32,6 +32,44 @@ export function countChars(start: usize, end: usize): u32 {
   return count;
 }
 
+/** Lead bytes (11xxxxxx) of v as bits: as signed bytes they are -64..-1. */
+// @ts-ignore: decorator
+@inline function leadBits(v: v128): u32 {
+  return <u32>i8x16.bitmask(v128.and(i8x16.gt_s(v, i8x16.splat(-65)), v));
+}
+
+/**
+ * Bytes of input[start..end) that lead a multi-byte sequence (11xxxxxx): in valid
+ * UTF-8, its multi-byte characters. The index counts them for the encoding verdict
+ * when the platform's validator (simdutf, Node's buffer.isUtf8) has already said
+ * the text is valid. All-ASCII 64-byte groups cost one test.
+ */
+export function countLeads(start: usize, end: usize): u32 {
+  let p = INPUT + start;
+  const e = INPUT + end;
+  let count: u32 = 0;
+  const high = i8x16.splat(<i8>0x80);
+  while (e - p >= 64) {
+    const a = v128.load(p);
+    const b = v128.load(p, 16);
+    const c = v128.load(p, 32);
+    const d = v128.load(p, 48);
+    if (v128.any_true(v128.and(v128.or(v128.or(a, b), v128.or(c, d)), high))) {
+      count += <u32>popcnt(<u64>leadBits(a) | (<u64>leadBits(b) << 16) | (<u64>leadBits(c) << 32) | (<u64>leadBits(d) << 48));
+    }
+    p += 64;
+  }
+  while (e - p >= 16) {
+    count += <u32>popcnt(leadBits(v128.load(p)));
+    p += 16;
+  }
+  while (p < e) {
+    count += load<u8>(p) >= 0xc0 ? 1 : 0;
+    p++;
+  }
+  return count;
+}
+
 /** Offset in input of the n-th (1-based) byte of input[start..end) that starts a character, or -1 if there are fewer. */
 export function findNthChar(start: usize, end: usize, n: u32): isize {
   if (n == 0) return -1;

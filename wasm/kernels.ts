@@ -9,4 +9,4 @@ export { sniff } from './sniff';
 export { snapBackToCodepoint, snapForwardToCodepoint, lineStartBefore, lineEndAfter } from './boundaries';
 export { utf8Scan } from './utf8';
 export { countLinesAndCR16, countNewlines16, findNthNewline16, countNewlineStyle16, utf16Validate } from './utf16';
-export { countChars, findNthChar } from './chars';
+export { countChars, countLeads, findNthChar } from './chars';

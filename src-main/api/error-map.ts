@@ -3,6 +3,8 @@ import type { ErrorCode } from '../engine/errors.ts';
 
 export const EXIT_ERROR = 1;
 export const EXIT_USAGE = 2;
+/** The reader of stdout went away (128 + SIGPIPE, what a shell shows for `yes | head`). */
+export const EXIT_BROKEN_PIPE = 141;
 
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   not_found: 404,

@@ -4,9 +4,10 @@
  * function. Doors derive their routes, channels and tools from this table.
  */
 import type { z } from 'zod';
-import { publishOpenFile } from './events.ts';
-import { AppOpenInput, AppOpenOutput } from './schemas.ts';
+import { resolve as resolvePath } from 'node:path';
 import {
+  AppOpenInput,
+  AppOpenOutput,
   FileInfo,
   FileInfoInput,
   ReadInput,
@@ -21,29 +22,9 @@ import {
   AuditOutput,
   OutlineInput,
   OutlineOutput,
-} from './schemas.ts';
-import { fileInfo } from '../engine/read/file-info.ts';
-import { fileInfoWireOf } from './file-info-wire.ts';
-import { readAudit } from './agent/audit.ts';
-import { proposalStatus } from './agent/proposal-status.ts';
-import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
-import { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops.ts';
-import { runFileOpInput } from './file-op-request.ts';
-import { resolve as resolvePath } from 'node:path';
-import { outlineOf } from '../engine/address/markdown-outline.ts';
-import { outlineWireOf } from './outline-wire.ts';
-import { searchPath } from '../engine/search/search-path.ts';
-import { upsert, type UpsertRequest, type UpsertResult } from '../engine/write/upsert.ts';
-import { editPlansOf, upsertPlansOf, type PlannedUpsert } from './upsert-request.ts';
-import { upsertGroup } from '../engine/write/upsert-group.ts';
-import { applyGroupJournaled } from '../review/group.ts';
-import { readByInput } from './read-address.ts';
-import { applyOwnEdit } from '../review/journal.ts';
-import { toSearchOptions } from './search-request.ts';
-import { searchWireOf } from './search-wire.ts';
-import { RecentAddInput, RecentListInput, RecentOutput } from './schemas.ts';
-import { addRecent, listRecent } from './app/recent-files.ts';
-import {
+  RecentAddInput,
+  RecentListInput,
+  RecentOutput,
   ReviewApproveInput,
   ReviewApproveOutput,
   ReviewBatchInput,
@@ -58,27 +39,25 @@ import {
   ReviewShowOutput,
   ReviewStepInput,
   ReviewStepOutput,
+  // Reading and finding across the workspace (issue 14): directory search and list.
+  ListInput,
+  ListOutput,
+  SearchTreeOutput,
 } from './schemas.ts';
-// Reading and finding across the workspace (issue 14): directory search and list.
-import { ListInput, ListOutput, SearchTreeOutput } from './schemas.ts';
-import { searchTree } from '../engine/search/tree-search.ts';
-import { listFiles } from '../engine/read/list-files.ts';
-import { listWireOf, realDirectoryOf, searchTreeWireOf, toTreeSearchOptions } from './tree-wire.ts';
-import {
-  approve,
-  approveBatch,
-  rejectBatch,
-  entryView,
-  history,
-  listProposals,
-  proposalView,
-  redo,
-  reject,
-  showProposal,
-  undo,
-  type StepOptions,
-  type StepResult,
-} from '../review/index.ts';
+import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
+import { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops.ts';
+import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
+import type { PlannedUpsert } from './upsert-request.ts';
+import type { StepOptions, StepResult } from '../review/index.ts';
+
+/*
+ * Each run loads what it needs when it first runs (dynamic import): a process
+ * that only reads never loads the review layer (Automerge), markdown-it, the
+ * write path or the directory walk. The CLI pays for module loading on every
+ * call (docs/BENCHMARKS.md, "Whole process"), and the bundle splits on these
+ * imports (scripts/build-cli.mjs).
+ */
+const review = () => import('../review/index.ts');
 
 export interface Actor {
   kind: 'human' | 'agent';
@@ -110,6 +89,7 @@ const workspaceOf = (ctx: CallContext) => ctx.workspace ?? process.cwd();
 /** The outline answer: headings up to max_level, and how long it took. */
 export async function outlineView(input: z.infer<typeof OutlineInput>): Promise<z.infer<typeof OutlineOutput>> {
   const t0 = performance.now();
+  const [{ outlineOf }, { outlineWireOf }] = await Promise.all([import('../engine/address/markdown-outline.ts'), import('./outline-wire.ts')]);
   const o = await outlineOf(input.path);
   const headings = input.max_level === undefined ? o.headings : o.headings.filter((h) => h.level <= input.max_level!);
   return outlineWireOf(o, headings, performance.now() - t0);
@@ -130,13 +110,16 @@ async function writePlans(plans: PlannedUpsert[], actor: Actor, ctx: CallContext
   const files = plans.map((p) => ({ path: p.path, request: { ...p.request, ...extra } }));
   if (files.length === 1) {
     const { path, request } = files[0]!;
-    if (request.dryRun) return answerOf(await upsert(path, request));
+    if (request.dryRun) return answerOf(await (await import('../engine/write/upsert.ts')).upsert(path, request));
+    const { applyOwnEdit } = await import('../review/journal.ts');
     return answerOf((await applyOwnEdit(workspaceOf(ctx), actor, resolvePath(path), request)).upsert);
   }
   if (files[0]!.request.dryRun) {
+    const { upsertGroup } = await import('../engine/write/upsert-group.ts');
     const answers = (await upsertGroup(files)).map(answerOf);
     return { ...answers[0]!, files: answers };
   }
+  const { applyGroupJournaled } = await import('../review/group.ts');
   const done = await applyGroupJournaled(
     workspaceOf(ctx),
     actor,
@@ -146,7 +129,8 @@ async function writePlans(plans: PlannedUpsert[], actor: Actor, ctx: CallContext
   return { ...answers[0]!, files: answers, group_id: done.group };
 }
 
-function stepOutput(s: StepResult) {
+async function stepOutput(s: StepResult) {
+  const { entryView } = await review();
   return {
     action: s.action,
     entry: entryView(s.entry),
@@ -173,13 +157,16 @@ export const operations = {
     input: FileInfoInput,
     output: FileInfo,
     description: 'Size, lines, encoding, newlines, BOM and binary verdict of a file, with its version.',
-    run: async (input, _actor, ctx) => fileInfoWireOf(await fileInfo(input.path, ctx)),
+    run: async (input, _actor, ctx) => {
+      const [{ fileInfo }, { fileInfoWireOf }] = await Promise.all([import('../engine/read/file-info.ts'), import('./file-info-wire.ts')]);
+      return fileInfoWireOf(await fileInfo(input.path, ctx));
+    },
   }),
   read: op({
     input: ReadInput,
     output: ReadOutput,
     description: "Read any window of any file; several ranges per call. version.etag is upsert's if_match; hashlines gives anchors.",
-    run: (input, _actor, ctx) => readByInput(input, ctx.readCaps),
+    run: async (input, _actor, ctx) => (await import('./read-address.ts')).readByInput(input, ctx.readCaps),
   }),
   outline: op({
     input: OutlineInput,
@@ -191,8 +178,14 @@ export const operations = {
     input: SearchInput,
     output: SearchOutput,
     description: 'Regex search of a file: matching lines with number, byte offset, text. Truncated: continue at start_byte = next_start_byte.',
-    run: async (input, _actor, ctx) =>
-      searchWireOf(await searchPath(input.path, { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress })),
+    run: async (input, _actor, ctx) => {
+      const [{ searchPath }, { toSearchOptions }, { searchWireOf }] = await Promise.all([
+        import('../engine/search/search-path.ts'),
+        import('./search-request.ts'),
+        import('./search-wire.ts'),
+      ]);
+      return searchWireOf(await searchPath(input.path, { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress }));
+    },
   }),
   // --- Reading and finding across the workspace (issue 14) ---
   search_tree: op({
@@ -204,6 +197,10 @@ export const operations = {
       'context: N adds lines around each match; files lists per-file counts. In walk order (depth first, names sorted), capped by max: when truncated, ' +
       'pass next_cursor as cursor to continue. count_only counts matching lines per file over the whole tree.',
     run: async (input, _actor, ctx) => {
+      const [{ searchTree }, { realDirectoryOf, searchTreeWireOf, toTreeSearchOptions }] = await Promise.all([
+        import('../engine/search/tree-search.ts'),
+        import('./tree-wire.ts'),
+      ]);
       const root = realDirectoryOf(workspaceOf(ctx), input.path);
       const opts = { ...toTreeSearchOptions(input), signal: ctx.signal };
       const walk = ctx.walk ? { admit: ctx.walk.admit, pinned: { refuseLinks: ctx.walk.refuseLinks } } : {};
@@ -214,15 +211,17 @@ export const operations = {
     input: ListInput,
     output: ListOutput,
     description: 'Files and folders under a directory (or matching glob): path, kind, size, mtime, lines if indexed. .gitignore honoured.',
-    run: async (input, _actor, ctx) =>
-      listWireOf(
+    run: async (input, _actor, ctx) => {
+      const [{ listFiles }, { listWireOf, realDirectoryOf }] = await Promise.all([import('../engine/read/list-files.ts'), import('./tree-wire.ts')]);
+      return listWireOf(
         await listFiles(realDirectoryOf(workspaceOf(ctx), input.path), {
           glob: input.glob,
           depth: input.depth,
           max: input.max,
           ...(ctx.walk ? { admit: ctx.walk.admit, refuseLinks: ctx.walk.refuseLinks } : {}),
         }),
-      ),
+      );
+    },
   }),
   // --- end issue 14 ---
   upsert: op({
@@ -232,7 +231,7 @@ export const operations = {
       "Edit a file atomically if unchanged: if_match (your read's etag) or anchors (from a hashlines read). " +
       'precondition_failed shows the current text: retry from it.',
     run: async (input, actor, ctx) =>
-      writePlans(await upsertPlansOf(input), actor, ctx, {
+      writePlans(await (await import('./upsert-request.ts')).upsertPlansOf(input), actor, ctx, {
         ...(ctx.checked ? { checked: ctx.checked } : {}),
         ...(ctx.createFolders !== false ? { createParents: true } : {}),
       }),
@@ -243,7 +242,8 @@ export const operations = {
     description:
       'Replace quoted text: each old_text occurs once (replace_all: at least once); all or none. The quote is the precondition; ' +
       'errors show near misses. Use upsert for line positions, appends and new files.',
-    run: async (input, actor, ctx) => writePlans(editPlansOf(input), actor, ctx, ctx.checked ? { checked: ctx.checked } : {}),
+    run: async (input, actor, ctx) =>
+      writePlans((await import('./upsert-request.ts')).editPlansOf(input), actor, ctx, ctx.checked ? { checked: ctx.checked } : {}),
   }),
   // --- whole-file delete and move (file-op-request.ts) ---
   delete_file: op({
@@ -252,7 +252,7 @@ export const operations = {
     description:
       'Delete a file, only if it is still the version you read: send if_match (the etag of your read) or expected_sha256. ' +
       'Journaled: review_undo puts it back with its bytes and mode (files up to 64 MiB). dry_run previews what would go.',
-    run: (input, actor, ctx) => runFileOpInput(input, actor, ctx, workspaceOf(ctx)),
+    run: async (input, actor, ctx) => (await import('./file-op-request.ts')).runFileOpInput(input, actor, ctx, workspaceOf(ctx)),
   }),
   move_file: op({
     input: MoveFileInput,
@@ -260,13 +260,13 @@ export const operations = {
     description:
       'Move (rename) a file to `to`, only if it is still the version you read (if_match or expected_sha256). Never replaces a file: ' +
       'if `to` exists, precondition_failed with failed ["destination_exists"]. Journaled: review_undo moves it back. dry_run checks without moving.',
-    run: (input, actor, ctx) => runFileOpInput(input, actor, ctx, workspaceOf(ctx)),
+    run: async (input, actor, ctx) => (await import('./file-op-request.ts')).runFileOpInput(input, actor, ctx, workspaceOf(ctx)),
   }),
   proposal_status: op({
     input: ProposalStatusInput,
     output: ProposalStatusOutput,
     description: 'Decision on a proposal: pending, applied, rejected (reason) or conflict (re-read, propose again).',
-    run: (input, _actor, ctx) => proposalStatus(workspaceOf(ctx), input.proposal_id, input.wait_ms),
+    run: async (input, _actor, ctx) => (await import('./agent/proposal-status.ts')).proposalStatus(workspaceOf(ctx), input.proposal_id, input.wait_ms),
   }),
   review_list: op({
     input: ReviewListInput,
@@ -274,6 +274,7 @@ export const operations = {
     description: 'Proposals of the review queue (agent edits waiting for a decision, and decided ones), oldest first; filter by status and/or path.',
     run: async (input, _actor, ctx) => {
       const root = workspaceOf(ctx);
+      const { listProposals, proposalView } = await review();
       return { proposals: listProposals(root, input).map((p) => proposalView(root, p)) };
     },
   }),
@@ -283,6 +284,7 @@ export const operations = {
     description: 'One proposal with its content and preview, and its journal entry once applied.',
     run: async (input, _actor, ctx) => {
       const root = workspaceOf(ctx);
+      const { showProposal, proposalView, entryView } = await review();
       const { proposal, entry } = showProposal(root, input.id);
       return { proposal: proposalView(root, proposal, { withContent: true }), entry: entry ? entryView(entry) : null };
     },
@@ -295,6 +297,7 @@ export const operations = {
       'precondition_failed with the details, nothing written.',
     run: async (input, actor, ctx) => {
       const root = workspaceOf(ctx);
+      const { approve, proposalView, entryView } = await review();
       const r = await approve(root, actor, input.id, {
         ...(input.content === undefined ? {} : { content: input.content }),
         ...(input.hunks ? { hunks: input.hunks } : {}),
@@ -311,6 +314,7 @@ export const operations = {
     description: 'Reject a pending proposal, with an optional reason the agent will see.',
     run: async (input, actor, ctx) => {
       const root = workspaceOf(ctx);
+      const { reject, proposalView } = await review();
       return { proposal: proposalView(root, await reject(root, actor, input.id, input.reason, input.hunks ? { hunks: input.hunks } : {})) };
     },
   }),
@@ -324,6 +328,7 @@ export const operations = {
     run: async (input, actor, ctx) => {
       const root = workspaceOf(ctx);
       const filter = { ...(input.path !== undefined ? { path: input.path } : {}), ...(input.actor !== undefined ? { actor: input.actor } : {}) };
+      const { approveBatch, rejectBatch, proposalView, entryView } = await review();
       const r = input.decision === 'approve' ? await approveBatch(root, actor, filter) : await rejectBatch(root, actor, filter, input.reason);
       const view = (p: (typeof r.applied)[number]) => proposalView(root, p);
       return {
@@ -344,39 +349,45 @@ export const operations = {
       'Undo your latest applied edit (of path, if given; include_others for edits others decided), as a new upsert guarded by the hash of the region it wrote: ' +
       'if that region changed since, conflict and nothing is written. id: exactly that entry, even if later edits of its file are applied (conflict lists them when they changed its region). ' +
       'A deleted file comes back with its bytes and mode, a moved one moves back, only if nothing took the name since (else conflict).',
-    run: async (input, actor, ctx) => stepOutput(await undo(workspaceOf(ctx), actor, stepOptionsOf(input))),
+    run: async (input, actor, ctx) => stepOutput(await (await review()).undo(workspaceOf(ctx), actor, stepOptionsOf(input))),
   }),
   review_redo: op({
     input: ReviewStepInput,
     output: ReviewStepOutput,
     description: 'Redo your latest undone edit (of path, if given; id: exactly that entry; include_others for edits others decided), guarded like undo.',
-    run: async (input, actor, ctx) => stepOutput(await redo(workspaceOf(ctx), actor, stepOptionsOf(input))),
+    run: async (input, actor, ctx) => stepOutput(await (await review()).redo(workspaceOf(ctx), actor, stepOptionsOf(input))),
   }),
   review_history: op({
     input: ReviewHistoryInput,
     output: ReviewHistoryOutput,
     description: 'The journal of applied edits in global order (of one file, if path is given), with each undo and redo.',
-    run: async (input, _actor, ctx) => ({ entries: history(workspaceOf(ctx), input).map(entryView) }),
+    run: async (input, _actor, ctx) => {
+      const { history, entryView } = await review();
+      return { entries: history(workspaceOf(ctx), input).map(entryView) };
+    },
   }),
   audit_log: op({
     input: AuditInput,
     output: AuditOutput,
     description: 'The audit log of the workspace: one entry per agent operation (time, actor, operation, path, range, versions, bytes, outcome).',
     run: async (input, _actor, ctx) => ({
-      entries: readAudit(workspaceOf(ctx), { ...(input.path ? { path: resolvePath(workspaceOf(ctx), input.path) } : {}), since: input.since }),
+      entries: (await import('./agent/audit.ts')).readAudit(workspaceOf(ctx), {
+        ...(input.path ? { path: resolvePath(workspaceOf(ctx), input.path) } : {}),
+        since: input.since,
+      }),
     }),
   }),
   recent_list: op({
     input: RecentListInput,
     output: RecentOutput,
     description: "The person's recently opened files (per user, not per workspace), most recent first; missing: the file is gone.",
-    run: async () => ({ entries: listRecent() }),
+    run: async () => ({ entries: (await import('./app/recent-files.ts')).listRecent() }),
   }),
   recent_add: op({
     input: RecentAddInput,
     output: RecentOutput,
     description: 'Record a file as just opened (first in the recent list, once per real path); answers the new list.',
-    run: async (input, _actor, ctx) => ({ entries: await addRecent(resolvePath(workspaceOf(ctx), input.path)) }),
+    run: async (input, _actor, ctx) => ({ entries: await (await import('./app/recent-files.ts')).addRecent(resolvePath(workspaceOf(ctx), input.path)) }),
   }),
   app_open: op({
     input: AppOpenInput,
@@ -384,6 +395,7 @@ export const operations = {
     description: 'Show a file in the app windows connected to this server, as an open_file event (what `folio open FILE` does when a server runs).',
     run: async (input, _actor, ctx) => {
       const path = resolvePath(workspaceOf(ctx), input.path);
+      const { publishOpenFile } = await import('./events.ts');
       return { path, windows: publishOpenFile(workspaceOf(ctx), path) };
     },
   }),

@@ -12,8 +12,8 @@
  */
 import { openIndex } from '../engine/index/store.ts';
 import { FolioError } from '../engine/errors.ts';
-import { JSON_LIMITS, jsonValueOf, loadJsonFile, locate, parseJson, queryJson, type JsonDoc } from '../engine/address/json-address.ts';
-import { findSection, outlineOf } from '../engine/address/markdown-outline.ts';
+// JSON (jsonc-parser, json-p3) and Markdown (markdown-it) addressing load when a read asks for them, not for a line read.
+import type { JsonDoc } from '../engine/address/json-address.ts';
 import { READ_LIMITS, answerText, read, type ReadOptions, type ReadResult } from '../engine/read/read.ts';
 import { readBytes } from '../engine/text/window.ts';
 import { textVersionOf, unchanged } from '../engine/read/text-version.ts';
@@ -108,6 +108,7 @@ async function onOneVersion<T>(resolve: () => Promise<T & { etag: string }>, rea
 async function readSection(path: string, section: string, opts: ReadOptions): Promise<AddressedRead> {
   const { x, r } = await onOneVersion(
     async () => {
+      const { findSection, outlineOf } = await import('../engine/address/markdown-outline.ts');
       const outline = await outlineOf(path);
       return { h: findSection(outline, section), etag: outline.version.etag };
     },
@@ -179,6 +180,7 @@ export interface JsonSource {
 
 /** Line `lineNo` of a JSON Lines file, parsed. */
 export async function jsonlLine(path: string, lineNo: number, opts: ReadOptions): Promise<JsonSource> {
+  const { JSON_LIMITS, parseJson } = await import('../engine/address/json-address.ts');
   for (let attempt = 0; ; attempt++) {
     const v = await textVersionOf(path);
     const r = await read(path, { mode: 'lines', ranges: [{ start: lineNo, end: lineNo }] }, { ...opts, hashlines: false });
@@ -208,6 +210,7 @@ export async function jsonlLine(path: string, lineNo: number, opts: ReadOptions)
 
 async function readJson(input: ReadInput, opts: ReadOptions): Promise<AddressedRead> {
   const expr = input.json_path!;
+  const { jsonValueOf, loadJsonFile, locate, queryJson } = await import('../engine/address/json-address.ts');
   let src: JsonSource;
   if (input.jsonl_line !== undefined) {
     if (input.jsonl_line < 1) throw new FolioError('invalid_range', `jsonl_line must be >= 1, got ${input.jsonl_line}`, { jsonl_line: input.jsonl_line });

@@ -11,7 +11,7 @@
  * Agents pay this text on every turn, so it is compact by construction: only the
  * keywords below, no descriptions in outputs, no bounds zod adds by default.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { FolioError } from '../engine/errors.ts';
 
 export type JsonSchema = { [keyword: string]: unknown };

@@ -22,8 +22,9 @@
  */
 import { createHash } from 'node:crypto';
 import { FolioError } from '../engine/errors.ts';
-import { jsonEdit, loadJsonFile, locate, type JsonEditOp } from '../engine/address/json-address.ts';
-import { findSection, outlineOf, type Heading } from '../engine/address/markdown-outline.ts';
+// Loaded by the upsert that addresses a section or a JSON path, not by a line upsert (start-up of `folio upsert`).
+import type { JsonEditOp } from '../engine/address/json-address.ts';
+import type { Heading } from '../engine/address/markdown-outline.ts';
 import { readBytes } from '../engine/text/window.ts';
 import { lineHash } from '../engine/text/hashline.ts';
 import { checkResolvedVersion, requirePrecondition, type AddressPreconditions } from '../engine/write/preconditions.ts';
@@ -49,6 +50,7 @@ const bytes = (start: number, end: number): UpsertTarget => ({ kind: 'replace', 
 const anchorsOf = (pre: AddressPreconditions) => (pre.anchors ? { anchors: pre.anchors } : {});
 
 export async function sectionUpsertOf(input: UpsertInput, t: SectionTarget, pre: AddressPreconditions): Promise<PlannedUpsert> {
+  const { findSection, outlineOf } = await import('../engine/address/markdown-outline.ts');
   const outline = await outlineOf(input.path);
   const h = findSection(outline, t.path);
   const path = outline.path;
@@ -93,6 +95,7 @@ export async function sectionUpsertOf(input: UpsertInput, t: SectionTarget, pre:
 }
 
 export async function jsonUpsertOf(input: UpsertInput, t: JsonTarget, pre: AddressPreconditions): Promise<PlannedUpsert> {
+  const { jsonEdit, loadJsonFile, locate } = await import('../engine/address/json-address.ts');
   if (input.content !== undefined) throw new FolioError('invalid_input', 'json targets take target.json.value, not content', {});
   if (pre.expectedSectionSha256 !== undefined) throw new FolioError('invalid_input', 'expected_section_sha256 goes with section targets', {});
   const edit: JsonEditOp =

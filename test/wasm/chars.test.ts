@@ -35,6 +35,23 @@ describe('character kernels', () => {
     );
   });
 
+  it('countLeads counts lead bytes like the scalar reference, and the multi-byte characters of valid UTF-8', () => {
+    fc.assert(
+      fc.property(ranged, ({ bytes, at, lo, hi }) => {
+        const input = place(bytes, at);
+        expect(kernels.countLeads(lo, hi)).toBe(ref.countLeads(input, lo, hi));
+      }),
+      { numRuns: 800 },
+    );
+    fc.assert(
+      fc.property(validTextBytes(400), (bytes) => {
+        place(bytes);
+        expect(kernels.countLeads(0, bytes.length)).toBe([...new TextDecoder().decode(bytes)].filter((c) => c.codePointAt(0)! >= 0x80).length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('findNthChar returns the offset of the n-th character start in the range, or -1 past the last', () => {
     fc.assert(
       fc.property(ranged, fc.integer({ min: 0, max: 1600 }), ({ bytes, at, lo, hi }, n) => {

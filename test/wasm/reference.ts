@@ -79,6 +79,13 @@ export function countChars(bytes: Uint8Array, start: number, end: number): numbe
   return n;
 }
 
+/** Bytes of [start, end) that lead a multi-byte sequence (11xxxxxx). */
+export function countLeads(bytes: Uint8Array, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) if (bytes[i]! >= 0xc0) n++;
+  return n;
+}
+
 /** Offset of the n-th (1-based) byte of [start, end) that starts a character, or -1. */
 export function findNthChar(bytes: Uint8Array, start: number, end: number, n: number): number {
   let seen = 0;

@@ -5,7 +5,7 @@
  * outputSchema, so every field an agent can get is written here once.
  * Browser-safe like schemas.ts (zod only).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   FileInfo,
   ListOutput,

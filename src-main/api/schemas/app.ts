@@ -1,5 +1,5 @@
 /** The app's own operations: recent files (per user) and showing a file in app windows. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 // recent files (per user)
 export const RecentEntry = z.object({

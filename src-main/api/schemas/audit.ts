@@ -1,5 +1,5 @@
 /** audit_log: one entry per agent operation of the workspace. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const AuditInput = z.object({
   path: z.string().optional().describe('Only entries for this path (as logged: the real path).'),

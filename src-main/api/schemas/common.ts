@@ -2,7 +2,7 @@
  * Pieces every operation's schema uses: the file version, newline styles, the
  * error body, and a line+byte span. Browser-safe (no Node built-ins).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const Version = z.object({
   etag: z.string().describe('Opaque version tag; send it back as if_match on upsert.'),

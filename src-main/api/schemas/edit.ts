@@ -1,5 +1,5 @@
 /** edit: change a file by quoting the text to replace (Claude Code's Edit / MultiEdit), all edits or none. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const QuotedEditInput = z.object({
   path: z.string().min(1).optional().describe('Another file.'),

@@ -1,5 +1,5 @@
 /** delete_file / move_file: a whole file deleted or moved, under a version precondition, journaled (undoable). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Version } from './common.ts';
 
 const guards = {

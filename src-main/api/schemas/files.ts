@@ -1,5 +1,5 @@
 /** file_info: what a file is (size, lines, encoding, newlines, binary verdict) and its version. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { NewlineStyle, Version } from './common.ts';
 
 export const FileInfoInput = z.object({

@@ -1,5 +1,5 @@
 /** list: the files and directories under a directory, depth-limited and capped. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { int } from './common.ts';
 
 export const ListInput = z.object({

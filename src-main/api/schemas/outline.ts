@@ -1,5 +1,5 @@
 /** outline: the headings of a markdown file, usable as read/upsert sections. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Version, int } from './common.ts';
 
 export const OutlineInput = z.object({

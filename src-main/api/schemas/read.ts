@@ -1,5 +1,5 @@
 /** read: the window an agent or the app asks for, and the answer on the wire (snake_case only). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { NewlineStyle, Version, int } from './common.ts';
 
 export const LineRange = z.object({

@@ -1,5 +1,5 @@
 /** review: proposals, the journal, undo/redo (state under <root>/.folio/review). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LineByteRange, Version } from './common.ts';
 import { UpsertTarget } from './upsert.ts';
 

@@ -3,7 +3,7 @@
  * search_tree: the same over every file under a directory (or those matching a
  * glob), with the path of each match, per-file counts and a cursor.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Version, int } from './common.ts';
 
 export const SearchInput = z.object({

@@ -1,5 +1,5 @@
 /** upsert: where an edit goes (position, section or JSON path), its preconditions, and what it did. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LineByteRange, Version, int } from './common.ts';
 
 const Units = z.enum(['lines', 'bytes']);

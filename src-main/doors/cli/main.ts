@@ -19,6 +19,7 @@ import { registerEdit } from './edit.ts';
 import { registerServe } from './serve.ts';
 import { registerReview } from './review.ts';
 import { registerFileOps } from './file-ops.ts';
+import { exitOnBrokenPipe } from './broken-pipe.ts';
 
 export interface CliIO {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -64,6 +65,8 @@ export function buildProgram(io: CliIO): Command {
 }
 
 export async function main(argv: string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  if (io.stdout === process.stdout) exitOnBrokenPipe(process.stdout);
+  if (io.stderr === process.stderr) exitOnBrokenPipe(process.stderr);
   const program = buildProgram(io);
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -9,7 +9,6 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { handle } from '../../api/handle.ts';
-import { runStdio } from '../mcp/server.ts';
 import { Exit, printError, type CliIO } from './main.ts';
 
 const collect = (v: string, all: string[] = []) => [...all, v];
@@ -28,6 +27,7 @@ export function registerMcp(program: Command, io: CliIO): void {
     })
     .action(async (f: { root: string; allow?: string[]; readOnly?: string[]; deny?: string[]; review?: 'review' | 'auto' | 'deny' }) => {
       try {
+        const { runStdio } = await import('../mcp/server.ts'); // the MCP SDK loads for this command only
         await runStdio(resolve(f.root), {
           ...(f.allow ? { roots: f.allow } : {}),
           ...(f.readOnly ? { readOnly: f.readOnly } : {}),

@@ -10,7 +10,6 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { serve } from '../http/serve.ts';
 import type { CliIO } from './main.ts';
 
 /** How long the running server may take to answer before it counts as gone. */
@@ -112,6 +111,7 @@ export function registerOpen(program: Command, io: CliIO): void {
         return;
       }
       // No server: the same path as `folio serve FILE [--open]`.
+      const { serve } = await import('../http/serve.ts'); // the HTTP server loads for this command only
       const server = await serve({ file, open: Boolean(opts.open) });
       io.stdout.write(server.url + '\n');
       await new Promise<void>((resolveStop) => {

@@ -1,6 +1,5 @@
 /** `folio serve [FILE] [--port P] [--host H] [--open]`: the renderer and its API over HTTP. */
 import type { Command } from 'commander';
-import { serve } from '../http/serve.ts';
 import type { CliIO } from './main.ts';
 
 export function registerServe(program: Command, io: CliIO): void {
@@ -12,6 +11,7 @@ export function registerServe(program: Command, io: CliIO): void {
     .option('--host <host>', 'loopback address to bind', '127.0.0.1')
     .option('--open', 'open the URL in the default browser')
     .action(async (file: string | undefined, opts: { port: string; host: string; open?: boolean }) => {
+      const { serve } = await import('../http/serve.ts'); // the HTTP server loads for this command only
       const server = await serve({ file, port: Number(opts.port), host: opts.host, open: Boolean(opts.open) });
       io.stdout.write(server.url + '\n');
       await new Promise<void>((resolve) => {

@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, protocol, session } from 'electron';
 import { openFileEvent } from '../../api/events.ts';
+import { indexInBackground } from '../../api/background-indexing.ts';
 import { handle, type OpOutput } from '../../api/handle.ts';
 import { HTML_SECURITY_HEADERS } from '../http/renderer-csp.ts';
 import { contentTypeOf, rendererFileOf } from '../http/static-files.ts';
@@ -174,6 +175,7 @@ if (!app.requestSingleInstanceLock()) {
   });
   app.setAsDefaultProtocolClient(LINK_SCHEME);
   app.on('window-all-closed', () => app.quit());
+  indexInBackground(true); // the app paints while a big file indexes
   void app.whenReady().then(async () => {
     session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
     registerAppProtocol();

@@ -16,6 +16,7 @@ import { httpStatusOf } from '../../api/error-map.ts';
 import { errorPayloadOf } from '../../api/error-payload.ts';
 import { FolioError } from '../../api/handle.ts';
 import { subscribe } from '../../api/events.ts';
+import { indexInBackground } from '../../api/background-indexing.ts';
 import { HTTP_ACTOR, handleApiRequest, sendJson } from './api-route.ts';
 import { apiRefusalOf, doorAuthOf, hasRightQueryToken, isAuthorized, pageCookieOf, withoutToken, type DoorAuth } from './door-auth.ts';
 import { announcesTooLargeBody, bodyTooLargeError, readJsonBody } from './request-body.ts';
@@ -67,6 +68,7 @@ function packageRoot(): string {
 export const DEFAULT_RENDERER_DIR = join(packageRoot(), 'out/renderer');
 
 export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
+  indexInBackground(true); // the app paints while a big file indexes
   const host = loopbackHostOf(opts.host ?? '127.0.0.1');
   const port = portOf(opts.port ?? 0);
   const rendererDir = resolve(opts.rendererDir ?? DEFAULT_RENDERER_DIR);

@@ -39,6 +39,14 @@ export interface BuildOptions {
   onProgress?: (p: IndexProgress) => void;
   /** How often progress is polled, ms. */
   progressIntervalMs?: number;
+  /**
+   * Background work (the app indexing the file it is painting): worker threads at
+   * nice 10, so the first lines and requests get the cores first. Default: the
+   * process's setting (indexInBackground), normal priority unless a door changed it:
+   * a command someone waits for (the CLI, an agent's call) must not starve when the
+   * machine is busy.
+   */
+  background?: boolean;
 }
 
 export interface IndexBuild {
@@ -188,7 +196,7 @@ export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
   const jobs = Array.from(
     { length: pieces },
     (_, i) =>
-      pool(threads).run({
+      pool(threads, opts.background ?? backgroundByDefault).run({
         path: identity.path,
         layout,
         start: bounds[i]!,
@@ -280,17 +288,33 @@ interface Job {
   cancel: SharedArrayBuffer;
 }
 
+/*
+ * Two kinds of pool: a thread cannot raise its priority back once lowered (Linux
+ * needs CAP_SYS_NICE for that), so background threads are their own pool.
+ */
 const pools = poolRegistry<Job, ScanResult>(
   new URL('./index-worker.mjs', import.meta.url),
   () => ({ folioIndexWorker: true, module: kernelModule() }),
   'index',
 );
+const backgroundPools = poolRegistry<Job, ScanResult>(
+  new URL('./index-worker.mjs', import.meta.url),
+  () => ({ folioIndexWorker: true, module: kernelModule(), background: true }),
+  'index',
+);
 
-function pool(size: number) {
-  return pools.get(size);
+let backgroundByDefault = false;
+
+/** Whether index builds of this process are background work by default (the app's doors: true; see BuildOptions.background). */
+export function indexInBackground(on: boolean): void {
+  backgroundByDefault = on;
+}
+
+function pool(size: number, background: boolean) {
+  return (background ? backgroundPools : pools).get(size);
 }
 
 /** Stop all index workers (tests, shutdown). */
 export async function closeIndexPools(): Promise<void> {
-  await pools.closeAll();
+  await Promise.all([pools.closeAll(), backgroundPools.closeAll()]);
 }

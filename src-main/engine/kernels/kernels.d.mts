@@ -59,6 +59,13 @@ export interface Utf8Counts {
  */
 export interface Utf8CountingStream extends Utf8Stream {
   counts(): Utf8Counts;
+  /**
+   * Take input[0..len) as valid UTF-8 ending on a character boundary, checked by
+   * someone else (buffer.isUtf8), with `multibyteChars` multi-byte characters
+   * (countLeads): the stream moves on as if it had fed them. Only with nothing
+   * pending (pending() === 0).
+   */
+  skipValid(len: number, multibyteChars: number): void;
 }
 
 export interface Kernels {
@@ -95,6 +102,8 @@ export interface Kernels {
   utf8Stream(): Utf8CountingStream;
   /** Bytes of input[start..end) that start a character (not 10xxxxxx): the code points of valid UTF-8. */
   countChars(start: number, end: number): number;
+  /** Bytes of input[start..end) that lead a multi-byte sequence (11xxxxxx): the multi-byte characters of valid UTF-8. */
+  countLeads(start: number, end: number): number;
   /** Offset in input of the n-th (1-based) byte of input[start..end) that starts a character, or -1 if there are fewer. */
   findNthChar(start: number, end: number, n: number): number;
   /**

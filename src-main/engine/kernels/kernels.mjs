@@ -46,6 +46,7 @@ const MAX_BLOCKS = CHUNK_SIZE / BLOCK_SIZE;
  * @property {(pos: number, end: number) => number} lineEndAfter
  * @property {(pending: number, len: number) => number} utf8Scan
  * @property {(start: number, end: number) => number} countChars
+ * @property {(start: number, end: number) => number} countLeads
  * @property {(start: number, end: number, n: number) => number} findNthChar
  * @property {(len: number, be: number) => number} countLinesAndCR16
  * @property {(start: number, end: number, be: number) => number} countNewlines16
@@ -163,6 +164,15 @@ export function loadKernels(module = kernelModule()) {
         carry2 = bytes[inputPtr + len - 1] ?? 0;
         position += len;
         return error;
+      },
+      skipValid(len, multibyteChars) {
+        checkRange(0, len);
+        if (pendingBytes !== 0) throw new Error('skipValid: a sequence is open; feed() the bytes that finish it');
+        multibyte += multibyteChars;
+        carry0 = bytes[inputPtr + len - 3] ?? 0;
+        carry1 = bytes[inputPtr + len - 2] ?? 0;
+        carry2 = bytes[inputPtr + len - 1] ?? 0;
+        position += len;
       },
       pending() {
         return pendingBytes;
@@ -312,6 +322,10 @@ export function loadKernels(module = kernelModule()) {
     countChars(start, end) {
       checkRange(start, end);
       return wasm.countChars(start, end) >>> 0;
+    },
+    countLeads(start, end) {
+      checkRange(start, end);
+      return wasm.countLeads(start, end) >>> 0;
     },
     findNthChar(start, end, n) {
       checkRange(start, end);

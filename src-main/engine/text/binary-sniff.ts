@@ -12,7 +12,6 @@
  * text-layout.ts) is text that merely looks binary to the byte statistics.
  */
 import { closeSync, readSync } from 'node:fs';
-import { fileTypeFromBuffer } from 'file-type';
 import { openForRead } from '../index/identity.ts';
 import { localKernels } from '../kernels/local-kernels.ts';
 import { layoutOf } from '../index/layout.ts';
@@ -78,6 +77,7 @@ export async function sniffBinary(path: string, size: number): Promise<BinaryVer
   if (layout !== 'utf-8') {
     return { isBinary: false, type: null, ext: null, reason: `${layout} without a byte-order mark (a zero byte in every ASCII unit)`, bomEncoding };
   }
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(head);
   if (detected && !TEXT_MIMES.has(detected.mime)) {
     return { isBinary: true, type: detected.mime, ext: detected.ext, reason: `magic number of ${detected.mime}`, bomEncoding };

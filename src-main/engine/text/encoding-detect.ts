@@ -13,7 +13,7 @@
  *   - else 'unknown' (read as UTF-8 too, with U+FFFD, reported).
  * Verdicts are cached per version.
  */
-import chardet from 'chardet';
+import { createRequire } from 'node:module';
 import type { BinaryVerdict } from './binary-sniff.ts';
 import type { LineIndex } from '../index/line-index.ts';
 import { decoderOf, isLegacyEncoding } from './units.mjs';
@@ -39,6 +39,10 @@ const SAMPLE_BYTES = 64 * 1024;
 const LOOK_BEHIND = 4096;
 /** Ill-formed sequences a file needs before a legacy encoding is considered: detectors need text to go on. */
 export const MIN_INVALID = 8;
+
+/** chardet loads for a file that is not valid UTF-8, not on every start (synchronous: verdicts are made in synchronous code). */
+let chardetLib: typeof import('chardet') | undefined;
+const chardet = () => (chardetLib ??= createRequire(import.meta.url)('chardet') as typeof import('chardet'));
 /**
  * Valid multi-byte characters per ill-formed sequence a legacy file may have.
  * In single-byte encodings (windows-125x, ISO-8859-x, KOI8-R) a valid UTF-8
@@ -80,7 +84,7 @@ function looksLikeText(sample: Uint8Array): boolean {
 export function legacyEncodingOf(sample: Uint8Array, e: Utf8Evidence): EncodingVerdict | null {
   if (e.invalid < MIN_INVALID || e.multibyte > e.invalid * MAX_VALID_PER_INVALID_DOUBLE_BYTE) return null;
   if (!looksLikeText(sample)) return null;
-  for (const m of chardet.analyse(sample)) {
+  for (const m of chardet().analyse(sample)) {
     const name = m.name.toLowerCase();
     if (m.confidence < MIN_CONFIDENCE) break;
     if (name.startsWith('utf-') || name.startsWith('iso-2022') || !isLegacyEncoding(name)) continue;

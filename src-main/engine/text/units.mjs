@@ -13,7 +13,16 @@
  * - legacy ASCII-compatible encodings read with iconv-lite, where 0x0A is only
  *   ever '\n' (no trail byte of Shift_JIS, EUC-*, GB18030 or Big5 is below 0x30).
  */
-import iconv from 'iconv-lite';
+import { createRequire } from 'node:module';
+
+/**
+ * iconv-lite (~0.5 MB of code tables) loads on the first legacy encoding, not on
+ * every start: a UTF-8 read or search never needs it. Synchronous (require) because
+ * decoders are made in synchronous code.
+ * @type {typeof import('iconv-lite') | undefined}
+ */
+let iconvLib;
+const iconv = () => (iconvLib ??= /** @type {typeof import('iconv-lite')} */ (createRequire(import.meta.url)('iconv-lite')));
 
 /** @param {number} u a UTF-16 code unit */
 export const isHighSurrogate = (u) => u >= 0xd800 && u <= 0xdbff;
@@ -31,7 +40,7 @@ export const isUtf16 = (encoding) => encoding === 'utf-16le' || encoding === 'ut
  * @param {string} encoding
  */
 export function isLegacyEncoding(encoding) {
-  return !['utf-8', 'utf-16le', 'utf-16be', 'binary', 'unknown'].includes(encoding) && iconv.encodingExists(encoding);
+  return !['utf-8', 'utf-16le', 'utf-16be', 'binary', 'unknown'].includes(encoding) && iconv().encodingExists(encoding);
 }
 
 /** @param {Uint8Array} b */
@@ -117,7 +126,7 @@ export function decoderOf(encoding) {
     const decoder = d;
     return (bytes) => decoder.decode(bytes);
   }
-  if (isLegacyEncoding(encoding)) return (bytes) => iconv.decode(asBuffer(bytes), encoding);
+  if (isLegacyEncoding(encoding)) return (bytes) => iconv().decode(asBuffer(bytes), encoding);
   return (bytes) => asBuffer(bytes).toString('utf8');
 }
 
@@ -130,6 +139,6 @@ export function decoderOf(encoding) {
 export function encoderOf(encoding) {
   if (encoding === 'utf-16le') return (text) => Buffer.from(text, 'utf16le');
   if (encoding === 'utf-16be') return (text) => Buffer.from(text, 'utf16le').swap16();
-  if (isLegacyEncoding(encoding)) return (text) => iconv.encode(text, encoding);
+  if (isLegacyEncoding(encoding)) return (text) => iconv().encode(text, encoding);
   return (text) => Buffer.from(text, 'utf8');
 }
