@@ -15,7 +15,7 @@ import { operations, type Actor, type CallContext, type OperationName, type OpIn
 
 export { FolioError, isFolioError } from '../engine/errors.ts';
 export type { Actor, CallContext, OperationName, OpInput, OpOutput } from './operations.ts';
-export { operations } from './operations.ts';
+export { operations, preloadReads } from './operations.ts';
 
 export function isOperationName(name: string): name is OperationName {
   return Object.hasOwn(operations, name);

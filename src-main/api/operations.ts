@@ -59,6 +59,21 @@ import type { StepOptions, StepResult } from '../review/index.ts';
  */
 const review = () => import('../review/index.ts');
 
+/**
+ * Loads what the first reads of a long-lived server run (the operations load their
+ * code on first use, for the CLI's sake): the app's first window is read within a
+ * budget of tens of milliseconds, which module loading alone would spend.
+ */
+export async function preloadReads(): Promise<void> {
+  const [, , , sniff] = await Promise.all([
+    import('./read-address.ts'),
+    import('../engine/read/file-info.ts'),
+    import('./file-info-wire.ts'),
+    import('../engine/text/binary-sniff.ts'),
+  ]);
+  await sniff.preloadSniffer();
+}
+
 export interface Actor {
   kind: 'human' | 'agent';
   name: string;

@@ -14,7 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpStatusOf } from '../../api/error-map.ts';
 import { errorPayloadOf } from '../../api/error-payload.ts';
-import { FolioError } from '../../api/handle.ts';
+import { FolioError, preloadReads } from '../../api/handle.ts';
 import { subscribe } from '../../api/events.ts';
 import { indexInBackground } from '../../api/background-indexing.ts';
 import { HTTP_ACTOR, handleApiRequest, sendJson } from './api-route.ts';
@@ -77,6 +77,8 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
     throw new Error(`the renderer is not built (no ${join(rendererDir, 'index.html')}): run \`npm run build\` first`);
   }
   const mcp = mcpHttpHandler(workspace, {}, opts.mcpSessions);
+  // Before the first page is asked for: its first window has a small time budget (first-window.ts).
+  await preloadReads();
   const token = randomBytes(32).toString('base64url');
 
   const server = createServer();

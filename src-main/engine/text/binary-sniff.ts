@@ -52,6 +52,12 @@ function countDel(head: Uint8Array, n: number): number {
   return count;
 }
 
+/** Loads the magic-number detector now (a long-lived server does, so its first sniff pays no module loading). */
+export async function preloadSniffer(): Promise<void> {
+  await import('file-type');
+  localKernels();
+}
+
 export async function sniffBinary(path: string, size: number): Promise<BinaryVerdict> {
   const len = Math.min(SNIFF_BYTES, size);
   const head = Buffer.alloc(len);
