@@ -121,6 +121,9 @@ describe('front matter is not a heading', () => {
     let compared = 0;
     await fc.assert(
       fc.asyncProperty(fmDoc, fc.integer({ min: 1, max: 300 }), async (doc, chunk) => {
+        // TOML front matter (`+++`) is not pandoc's: it reads the block as text (a `# comment` in it as a heading).
+        // The TOML cases above check that rule on their own.
+        if (/^\+\+\+[ \t]*\n(?:.*\n)*?\+\+\+[ \t]*\n/.test(doc)) return;
         const expected = pandocOutline(doc);
         if (!expected) return; // pandoc refuses invalid YAML; there is nothing to compare with
         compared++;
