@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 describe('append when its process is SIGKILLed mid-write', () => {
-  it('a reader and the next writer see whole blocks only (old or new), never a cut append', { timeout: 120_000 }, async () => {
+  it('a reader and the next writer see whole blocks only (old or new), never a cut append', { timeout: 300_000 }, async () => {
     const dir = tmp.path('appends');
     mkdirSync(dir);
     const stats = await appendKillLoop({ dir, blockBytes: BLOCK_BYTES, kills: KILLS, seed: 20261124 });

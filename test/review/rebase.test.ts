@@ -43,8 +43,13 @@ const targetOf = (e: LineEdit): UpsertTarget =>
 /** The text the edits give applied to the original lines (plain JS, independent of the engine). */
 function expectedText(edits: LineEdit[]): string {
   const out = ORIGINAL.slice();
-  // Bottom up; on one line a replace or delete goes before the insert in front of it.
-  const order = edits.slice().sort((a, b) => b.start - a.start || (a.kind === 'insert' ? 1 : 0) - (b.kind === 'insert' ? 1 : 0));
+  // Bottom up; on one line a replace or delete goes before the insert in front of it. Two
+  // inserts in front of the same line keep the order they were applied in: each lands just
+  // before the line it names, so the later one ends up after the earlier one.
+  const order = edits
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => b.e.start - a.e.start || (a.e.kind === 'insert' ? 1 : 0) - (b.e.kind === 'insert' ? 1 : 0) || b.i - a.i)
+    .map(({ e }) => e);
   for (const e of order) out.splice(e.start - 1, e.kind === 'insert' ? 0 : e.end - e.start + 1, ...(e.kind === 'delete' ? [] : e.text));
   return out.map((l) => `${l}\n`).join('');
 }
@@ -296,7 +301,20 @@ describe('rebase, property with a person editing first', () => {
           expect(readFileSync(path, 'utf8')).toBe(expectedText(applied));
         },
       ),
-      { numRuns: 40 },
+      {
+        numRuns: 40,
+        // Found on CI: the person and the agent both insert in front of line 6.
+        examples: [
+          [
+            [
+              { kind: 'insert', start: 6, end: 5, text: ['new insert 6.0.0'] },
+              { kind: 'replace', start: 1, end: 1, text: ['new replace 1.0.0'] },
+            ],
+            { kind: 'insert', start: 6, end: 5, text: ['new insert 6.0.0', 'new insert 6.0.1'] },
+            [0, 0, 0, 0, 0, 0],
+          ],
+        ],
+      },
     );
   }, 180_000);
 });
