@@ -82,6 +82,10 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
   const token = randomBytes(32).toString('base64url');
 
   const server = createServer();
+  // Clients keep connections open between calls; Node closes idle ones after 5 s, and a
+  // request sent as it does fails with ECONNRESET. Keep them a minute, as proxies do.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolveListen, rejectListen) => {
     server.once('error', rejectListen);
     server.listen(port, host, () => {
