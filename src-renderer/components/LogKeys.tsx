@@ -3,6 +3,7 @@ import { logKeyOf, type LogKeyAction } from '../model/log-keys.ts';
 import { useFilterStore } from '../stores/filter-store.ts';
 import { useFindStore } from '../stores/find-store.ts';
 import { useViewerStore } from '../stores/viewer-store.ts';
+import { runLogToolKey } from './log-tool-keys.ts';
 
 export interface LogKeyTargets {
   focusGoTo(): void;
@@ -64,6 +65,8 @@ export function useLogKeys(targets: LogKeyTargets): (action: LogKeyAction) => bo
       case 'readBack':
         viewer.pauseFollow();
         return false;
+      default:
+        return runLogToolKey(action);
     }
   }).current;
 
