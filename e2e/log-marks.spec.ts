@@ -83,6 +83,8 @@ async function open(page: Page) {
   await page.goto(pageOf());
   await expect(page.getByTestId('file-lines')).toHaveText(count(TOTAL));
   await expect(page.locator('[data-testid="file-view"] .view-line').first()).toBeVisible();
+  // The plain first rows are gone: clicks land in the editor.
+  await expect(page.getByTestId('plain-lines')).toHaveCount(0);
 }
 
 async function goTo(page: Page, lineNo: number) {
@@ -308,14 +310,20 @@ test('e / E and h / H step to the next / previous error and highlighted line ove
   await page.keyboard.press('Shift+E');
   await waitForLine(page, 150_000);
 
-  // h / H: any enabled rule; the rules of the test before are off or never match here, so add one.
-  await page.keyboard.press('h');
-  await expect(page.getByTestId('step-status')).toContainText(/Highlight at line|No highlighted lines/);
+  // h / H: the lines any enabled rule matches. With none, it says so.
   await page.getByRole('button', { name: 'Highlights', exact: true }).click();
   const panel = page.getByRole('region', { name: 'Highlights' });
-  for (const rule of await panel.getByRole('button', { name: /^Remove highlight/ }).all()) await rule.click();
-  await expect(panel.getByTestId('highlight-rule')).toHaveCount(0);
+  const removeButtons = panel.getByRole('button', { name: /^Remove highlight/ });
+  while ((await removeButtons.count()) > 0) {
+    const before = await removeButtons.count();
+    await removeButtons.first().click();
+    await expect(removeButtons).toHaveCount(before - 1);
+  }
+  await clickLine(page, 150_000);
+  await page.keyboard.press('h');
+  await expect(page.getByTestId('step-status')).toHaveText('No highlight rule is on: add one in Highlights');
   await panel.getByRole('textbox', { name: 'Highlight pattern' }).fill('checkout failed');
+  await panel.getByRole('combobox', { name: 'Highlight colour' }).selectOption('yellow');
   await panel.getByRole('textbox', { name: 'Highlight pattern' }).press('Enter');
   await expect(panel.getByTestId('highlight-rule')).toHaveCount(1);
   const sedCheckout = execFileSync('grep', ['-n', 'checkout failed', log], { encoding: 'utf8' })
@@ -426,4 +434,24 @@ test('every control of the log tools has an accessible name', async ({ page }) =
   ] as const) {
     await expect(page.getByRole(role, { name, exact: true }).first(), `${role} "${name}"`).toBeVisible();
   }
+  // With a rule and a mark listed, no control of the panels is without a name (outside Monaco, which names its own).
+  await page.getByRole('textbox', { name: 'Highlight pattern' }).fill('request done');
+  await page.getByRole('button', { name: 'Add highlight' }).click();
+  await clickLine(page, 3);
+  await page.keyboard.press('m');
+  await expect(page.getByTestId('mark-row')).toHaveCount(1);
+  const unnamed = await page.evaluate(() => {
+    const nameOf = (el: Element): string =>
+      [el.getAttribute('aria-label'), el.tagName === 'INPUT' || el.tagName === 'SELECT' ? '' : el.textContent, el.getAttribute('title')]
+        .map((s) => (s ?? '').trim())
+        .find(Boolean) ?? '';
+    const panels = document.querySelectorAll('[data-testid="highlights-panel"], [data-testid="marks-panel"], .viewer-toolbar');
+    return [...panels].flatMap((p) =>
+      [...p.querySelectorAll('button, input, select')].filter((el) => nameOf(el) === '').map((el) => el.outerHTML.slice(0, 120)),
+    );
+  });
+  expect(unnamed).toEqual([]);
+  await page.getByRole('button', { name: 'Unmark line 3' }).click();
+  await page.getByRole('button', { name: 'Remove highlight request done' }).click();
+  await expect(page.getByTestId('highlight-rule')).toHaveCount(0);
 });

@@ -37,7 +37,7 @@ export function HighlightsPanel() {
           onChange={(e) => setPattern(e.target.value)}
         />
         <label>
-          <input type="checkbox" checked={literal} onChange={(e) => setLiteral(e.target.checked)} /> Literal
+          <input type="checkbox" aria-label="Literal" checked={literal} onChange={(e) => setLiteral(e.target.checked)} /> Literal
         </label>
         <select aria-label="Highlight colour" value={color} onChange={(e) => setColor(e.target.value as HighlightRule['color'])}>
           {HIGHLIGHT_COLORS.map((c) => (
