@@ -454,4 +454,20 @@ test('every control of the log tools has an accessible name', async ({ page }) =
   await page.getByRole('button', { name: 'Unmark line 3' }).click();
   await page.getByRole('button', { name: 'Remove highlight request done' }).click();
   await expect(page.getByTestId('highlight-rule')).toHaveCount(0);
+
+  // `?` lists the log tools' keys with the others.
+  await page.locator('body').press('?');
+  const help = page.getByTestId('log-keys-help');
+  for (const [keys, does] of [
+    ['m', 'Mark or unmark the current line'],
+    ['u / U', 'Next / previous mark'],
+    ['e / E', 'Next / previous error line'],
+    ['h / H', 'Next / previous highlighted line'],
+    ['j', 'pretty-printed JSON'],
+    ['Alt+Z', 'Wrap long lines'],
+  ] as const) {
+    await expect(help.locator('div').filter({ has: page.locator('kbd', { hasText: new RegExp(`^${keys.replace(/[/+]/g, '\\$&')}$`) }) })).toContainText(does);
+  }
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
 });

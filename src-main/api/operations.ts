@@ -441,6 +441,14 @@ export const operations = {
     run: async (input, _actor, ctx) => {
       const path = resolvePath(workspaceOf(ctx), input.path);
       const { realpathSync } = await import('node:fs');
+      if (input.marked) {
+        // Unmarking stays possible past the end: a file that shrank keeps marks the person can remove.
+        const total = (await (await import('../engine/read/file-info.ts')).fileInfo(path, ctx)).lines;
+        if (input.line > total) {
+          const { FolioError } = await import('../engine/errors.ts');
+          throw new FolioError('out_of_bounds', `line ${input.line} is past the end of ${path} (${total} lines)`, { line: input.line, total_lines: total });
+        }
+      }
       const lines = await (await import('./app/view-state.ts')).setMark(path, input.line, input.marked);
       return { path: realpathSync(path), lines };
     },

@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { HIGHLIGHT_COLORS, type HighlightRule } from '../model/highlight-rules.ts';
 import { useHighlightStore } from '../stores/highlight-store.ts';
-import './log-marks.css';
 
 /**
  * The "Highlights" panel: the rules that colour matched text in every file

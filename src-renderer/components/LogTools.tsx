@@ -8,6 +8,7 @@ import { useWrapStore } from '../stores/wrap-store.ts';
 import { HighlightsPanel } from './HighlightsPanel.tsx';
 import { JsonLinePanel } from './JsonLinePanel.tsx';
 import { MarksPanel } from './MarksPanel.tsx';
+import './log-marks.css';
 
 /** The toolbar's log tools: Highlights, Marks, Wrap, JSON, and what the last step (e, h, u) found. */
 export function LogToolButtons({ disabled }: { disabled: boolean }) {

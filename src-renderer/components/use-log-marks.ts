@@ -21,11 +21,11 @@ export function useLogMarks(monaco: MonacoModule, editorRef: RefObject<MonacoEdi
   useEffect(() => {
     const editor = editorRef.current;
     if (!editor) return;
-    const fileLineOfRow = (row: number) => (useViewerStore.getState().window?.startLine ?? 1) + row - 1;
-    const cursor = editor.onDidChangeCursorPosition((e) => useCursorStore.getState().set(fileLineOfRow(e.position.lineNumber)));
+    const cursor = editor.onDidChangeCursorPosition((e) => useCursorStore.getState().set(fileLineOfRow(monaco, editor, e.position.lineNumber)));
     const click = editor.onMouseDown((e) => {
       if (e.target.type !== monaco.monaco.editor.MouseTargetType.GUTTER_LINE_DECORATIONS || !e.target.position) return;
-      void useMarksStore.getState().toggle(fileLineOfRow(e.target.position.lineNumber));
+      const lineNo = fileLineOfRow(monaco, editor, e.target.position.lineNumber);
+      if (lineNo !== null) void useMarksStore.getState().toggle(lineNo);
     });
     return () => {
       cursor.dispose();
@@ -35,26 +35,36 @@ export function useLogMarks(monaco: MonacoModule, editorRef: RefObject<MonacoEdi
 
   useEffect(() => {
     const editor = editorRef.current;
-    const win = useViewerStore.getState().window;
     const model = editor?.getModel();
-    if (!editor || !win || !model) return;
+    if (!editor || !useViewerStore.getState().window || !model) return;
+    // The window was swapped before FileView's row map was: the cursor's file line is read again now.
+    const position = editor.getPosition();
+    if (position) useCursorStore.getState().set(fileLineOfRow(monaco, editor, position.lineNumber));
     marksRef.current ??= editor.createDecorationsCollection();
     const { Range } = monaco.monaco;
-    const rows = model.getLineCount();
+    const wanted = new Set(marked);
+    const rows: number[] = [];
+    for (let row = 1; row <= model.getLineCount(); row++) {
+      const lineNo = fileLineOfRow(monaco, editor, row);
+      if (lineNo !== null && wanted.has(lineNo)) rows.push(row);
+    }
     marksRef.current.set(
-      marked
-        .filter((n) => n >= win.startLine && n - win.startLine + 1 <= rows)
-        .map((n) => {
-          const row = n - win.startLine + 1;
-          return {
-            range: new Range(row, 1, row, 1),
-            options: { isWholeLine: true, className: 'folio-marked-line', linesDecorationsClassName: 'folio-mark-sign' },
-          };
-        }),
+      rows.map((row) => ({
+        range: new Range(row, 1, row, 1),
+        options: { isWholeLine: true, className: 'folio-marked-line', linesDecorationsClassName: 'folio-mark-sign' },
+      })),
     );
   }, [monaco, editorRef, windowSeq, marked]);
 
   useEffect(() => {
     editorRef.current?.updateOptions({ wordWrap: wrap ? 'on' : 'off' });
   }, [editorRef, wrap]);
+}
+
+/** The file line an editor row shows, as its gutter numbers it (rows of an inline proposal are no file line: null). */
+function fileLineOfRow(monaco: MonacoModule, editor: MonacoEditor, row: number): number | null {
+  const numbers = editor.getOption(monaco.monaco.editor.EditorOption.lineNumbers);
+  const label = numbers.renderFn ? numbers.renderFn(row) : String(row);
+  const lineNo = Number(label);
+  return label !== '' && Number.isInteger(lineNo) ? lineNo : null;
 }

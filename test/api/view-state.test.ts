@@ -112,10 +112,17 @@ describe('through the operation table', () => {
       expect((await handle('highlights_list', {}, me)).rules).toEqual([rule('WARN')]);
       await expect(handle('highlights_set', { rules: [{ ...rule('x'), color: 'mauve' }] } as never, me)).rejects.toMatchObject({ code: 'invalid_input' });
       const ws = { workspace: join(dir, 'files') };
-      const marked = await handle('marks_set', { path: 'rel.log', line: 3, marked: true }, me, ws);
-      expect(marked).toEqual({ path: join(dir, 'files', 'rel.log'), lines: [3] });
+      const marked = await handle('marks_set', { path: 'rel.log', line: 1, marked: true }, me, ws);
+      expect(marked).toEqual({ path: join(dir, 'files', 'rel.log'), lines: [1] });
       expect(await handle('marks_list', { path: 'rel.log' }, me, ws)).toEqual(marked);
       await expect(handle('marks_set', { path: 'rel.log', line: 0, marked: true }, me, ws)).rejects.toMatchObject({ code: 'invalid_input' });
+      // rel.log has one line: line 2 cannot be marked, but a stale mark past the end can be removed.
+      await expect(handle('marks_set', { path: 'rel.log', line: 2, marked: true }, me, ws)).rejects.toMatchObject({
+        code: 'out_of_bounds',
+        details: { total_lines: 1 },
+      });
+      await setMark(join(dir, 'files', 'rel.log'), 3, true, { env });
+      expect((await handle('marks_set', { path: 'rel.log', line: 3, marked: false }, me, ws)).lines).toEqual([1]);
     } finally {
       if (saved === undefined) delete process.env.FOLIO_CONFIG_DIR;
       else process.env.FOLIO_CONFIG_DIR = saved;
