@@ -7,11 +7,12 @@
  * line pretty-printed, long or not JSON. Visible text is checked against sed.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { makeFixtureDir } from './fixtures.ts';
 import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { connectAgent } from './mcp-agent.ts';
 import { shownLinesOf, watchPage, type ShownLine } from './page-helpers.ts';
 
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
@@ -470,4 +471,51 @@ test('every control of the log tools has an accessible name', async ({ page }) =
   }
   await page.keyboard.press('Escape');
   await expect(help).toHaveCount(0);
+});
+
+test('with an agent’s insertion drawn inline (rows without a file line), the gutter lane and m mark the file line the gutter names', async ({ page }) => {
+  const dir = join(fixtures.dir, 'inline');
+  mkdirSync(dir);
+  const file = join(dir, 'small.log');
+  writeFileSync(file, Array.from({ length: 80 }, (_, i) => lineOf(i + 1)).join('\n') + '\n');
+  const env = { ...serveEnv, FOLIO_CACHE_DIR: join(fixtures.dir, 'inline-cache') };
+  const own = await startFolioServe([file], { cwd: dir, env });
+  const agent = await connectAgent(dir, env);
+  try {
+    await page.setViewportSize({ width: 1300, height: 860 });
+    await page.goto(own.url.href);
+    await expect(page.getByTestId('plain-lines')).toHaveCount(0);
+    const etag = (await agent.call('read', { path: 'small.log' })).version.etag as string;
+    const answer = await agent.call('upsert', {
+      path: 'small.log',
+      target: { insert: { at: 10 } },
+      content: 'added one\nadded two\nadded three\n',
+      if_match: etag,
+    });
+    await page.locator(`[data-testid="queue-item"][data-proposal-id="${answer.proposal_id as string}"]`).click();
+    await expect(page.getByTestId('file-view').locator('.view-lines')).toContainText('added three');
+    // Three editor rows without a number sit above line 10: the row of line 20 is row 23.
+    const box = await rowBoxOf(page, 20);
+    await page.mouse.click(box!.numberRight + 5, box!.y);
+    await clickLine(page, 25);
+    await page.keyboard.press('m');
+    await page.getByRole('button', { name: 'Marks', exact: true }).click();
+    const sed = (n: number) => execFileSync('sed', ['-n', `${n}p`, file], { encoding: 'utf8' }).replace(/\n$/, '');
+    await expect(page.getByTestId('mark-text')).toHaveText([sed(20), sed(25)]);
+    await expect(page.getByRole('button', { name: 'Show marked line 20' })).toBeVisible();
+    const signs = await page.evaluate(() => {
+      const view = document.querySelector('[data-testid="file-view"]')!;
+      const topOf = (el: Element) => Math.round(parseFloat((el as HTMLElement).style.top));
+      const rows = [...view.querySelectorAll('.margin-view-overlays > div')];
+      const signed = rows.filter((el) => el.querySelector('.folio-mark-sign')).map(topOf);
+      return rows
+        .filter((el) => signed.includes(topOf(el)))
+        .map((el) => el.querySelector('.line-numbers')?.textContent?.trim() ?? '')
+        .filter(Boolean);
+    });
+    expect(signs).toEqual(['20', '25']);
+  } finally {
+    await agent.close();
+    await own.stop();
+  }
 });
