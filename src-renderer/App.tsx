@@ -10,6 +10,7 @@ import { FollowButton } from './components/FollowButton.tsx';
 import { GoToLine } from './components/GoToLine.tsx';
 import { LineJumpChips } from './components/LineJumpChips.tsx';
 import { useLogKeys } from './components/LogKeys.tsx';
+import { JsonLinePanel, LogToolButtons, LogToolPanels } from './components/LogTools.tsx';
 import { LongLineBar, LongLinePanel } from './components/LongLineBar.tsx';
 import { OpenFileForm } from './components/OpenFileForm.tsx';
 import { OutlineButton } from './components/OutlineButton.tsx';
@@ -191,8 +192,10 @@ export function App() {
             Filter
           </button>
           <OutlineButton open={showOutline} disabled={!outlineApplies} onToggle={toggleOutline} />
+          <LogToolButtons disabled={!info} />
         </div>
         {findOpen && <FindPanel ref={findInput} />}
+        <LogToolPanels />
         {filterOpen && showing && <FilterPanel />}
         {showing && <LongLineBar />}
         <div className="viewer-body" hidden={!showing}>
@@ -206,6 +209,7 @@ export function App() {
           />
         </div>
         <LongLinePanel />
+        <JsonLinePanel />
         {!showing && <FileProblem path={path} info={info} error={error} loading={loading} />}
       </main>
       <ReviewPanel />

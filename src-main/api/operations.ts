@@ -8,6 +8,12 @@ import { resolve as resolvePath } from 'node:path';
 import {
   AppOpenInput,
   AppOpenOutput,
+  HighlightsListInput,
+  HighlightsOutput,
+  HighlightsSetInput,
+  MarkSetInput,
+  MarksListInput,
+  MarksOutput,
   FileInfo,
   FileInfoInput,
   ReadInput,
@@ -403,6 +409,49 @@ export const operations = {
     output: RecentOutput,
     description: 'Record a file as just opened (first in the recent list, once per real path); answers the new list.',
     run: async (input, _actor, ctx) => ({ entries: await (await import('./app/recent-files.ts')).addRecent(resolvePath(workspaceOf(ctx), input.path)) }),
+  }),
+  highlights_list: op({
+    input: HighlightsListInput,
+    output: HighlightsOutput,
+    description: "The log viewer's highlight rules (per user): pattern, literal or regex, colour, enabled.",
+    run: async () => ({ rules: (await import('./app/view-state.ts')).listHighlights() }),
+  }),
+  highlights_set: op({
+    input: HighlightsSetInput,
+    output: HighlightsOutput,
+    description: "Replace the log viewer's highlight rules (per user); a rule that is no valid regex, or cannot run in linear time, is invalid_input.",
+    run: async (input) => ({ rules: await (await import('./app/view-state.ts')).setHighlights(input.rules) }),
+  }),
+  marks_list: op({
+    input: MarksListInput,
+    output: MarksOutput,
+    description: 'The marked lines of a file (per user, by real path), ascending.',
+    run: async (input, _actor, ctx) => {
+      const path = resolvePath(workspaceOf(ctx), input.path);
+      const { realpathSync } = await import('node:fs');
+      const { listMarks } = await import('./app/view-state.ts');
+      const lines = listMarks(path);
+      return { path: realpathSync(path), lines };
+    },
+  }),
+  marks_set: op({
+    input: MarkSetInput,
+    output: MarksOutput,
+    description: "Mark or unmark one line of a file (per user); answers the file's marks.",
+    run: async (input, _actor, ctx) => {
+      const path = resolvePath(workspaceOf(ctx), input.path);
+      const { realpathSync } = await import('node:fs');
+      if (input.marked) {
+        // Unmarking stays possible past the end: a file that shrank keeps marks the person can remove.
+        const total = (await (await import('../engine/read/file-info.ts')).fileInfo(path, ctx)).lines;
+        if (input.line > total) {
+          const { FolioError } = await import('../engine/errors.ts');
+          throw new FolioError('out_of_bounds', `line ${input.line} is past the end of ${path} (${total} lines)`, { line: input.line, total_lines: total });
+        }
+      }
+      const lines = await (await import('./app/view-state.ts')).setMark(path, input.line, input.marked);
+      return { path: realpathSync(path), lines };
+    },
   }),
   app_open: op({
     input: AppOpenInput,

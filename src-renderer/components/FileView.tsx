@@ -15,6 +15,7 @@ import { logKeyOf, type LogKeyAction } from '../model/log-keys.ts';
 import { inlineZoneNodesOf } from './inline-zone.ts';
 import { PlainLines } from './PlainLines.tsx';
 import { useSelectedLines } from './use-selected-lines.ts';
+import { useLogMarks } from './use-log-marks.ts';
 import { useWindowMarks } from './use-window-marks.ts';
 
 export interface FileViewKeys {
@@ -153,6 +154,7 @@ function MonacoFileView({ monaco, onPainted }: { monaco: MonacoModule; onPainted
 
   useWindowMarks(monaco, editorRef, windowSeq);
   useSelectedLines(editorRef, windowSeq);
+  useLogMarks(monaco, editorRef, windowSeq);
 
   return <div className="monaco-host" ref={hostRef} />;
 }

@@ -3,6 +3,7 @@ import { logKeyOf, type LogKeyAction } from '../model/log-keys.ts';
 import { useFilterStore } from '../stores/filter-store.ts';
 import { useFindStore } from '../stores/find-store.ts';
 import { useViewerStore } from '../stores/viewer-store.ts';
+import { runLogToolKey } from './log-tool-keys.ts';
 
 export interface LogKeyTargets {
   focusGoTo(): void;
@@ -64,6 +65,8 @@ export function useLogKeys(targets: LogKeyTargets): (action: LogKeyAction) => bo
       case 'readBack':
         viewer.pauseFollow();
         return false;
+      default:
+        return runLogToolKey(action);
     }
   }).current;
 
@@ -77,4 +80,41 @@ export function useLogKeys(targets: LogKeyTargets): (action: LogKeyAction) => bo
   }, [onKey]);
 
   return onKey;
+}
+
+/** The viewer's keys as the help overlay (`?`) lists them (Ctrl is Cmd on macOS); the key table of docs/API.md says the same. */
+export const LOG_KEY_HELP: readonly [keys: string, does: string][] = [
+  ['Ctrl+G', 'Focus go to'],
+  ['Ctrl+F', 'Find in the whole file'],
+  ['F3 / Shift+F3', 'Next / previous match'],
+  ['Ctrl+Shift+F', 'Filter view'],
+  ['Ctrl+Home / Ctrl+End', "The file's first / last line"],
+  ['F', 'Follow on / off (End resumes a paused follow)'],
+  ['Ctrl+Shift+O', 'Outline'],
+  ['Ctrl+O', 'Focus the path box'],
+  ['m', 'Mark or unmark the current line (or click the gutter lane)'],
+  ['u / U', 'Next / previous mark'],
+  ['e / E', 'Next / previous error line, over the whole file'],
+  ['h / H', 'Next / previous highlighted line, over the whole file'],
+  ['j', 'The current line as pretty-printed JSON'],
+  ['Alt+Z', 'Wrap long lines on / off'],
+];
+
+/** The viewer's keys, in the help overlay. */
+export function LogKeysHelp() {
+  return (
+    <>
+      <h3 id="log-keys-title">Viewer keys</h3>
+      <dl aria-labelledby="log-keys-title" data-testid="log-keys-help">
+        {LOG_KEY_HELP.map(([keys, does]) => (
+          <div key={keys}>
+            <dt>
+              <kbd>{keys}</kbd>
+            </dt>
+            <dd>{does}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
+  );
 }

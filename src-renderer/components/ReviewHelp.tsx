@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { ReviewKeyAction } from '../model/review-keys.ts';
+import { LogKeysHelp } from './LogKeys.tsx';
 
 const ROWS: [ReviewKeyAction, string][] = [
   ['next', 'Next change'],
@@ -39,6 +40,7 @@ export function ReviewHelp({ labels, onClose }: { labels: Record<ReviewKeyAction
           </div>
         ))}
       </dl>
+      <LogKeysHelp />
       <p className="muted">Select a proposal to see its diff in the file view: removed lines above, added lines tinted.</p>
       <button type="button" ref={closeRef} data-testid="review-help-close" onClick={onClose}>
         Close

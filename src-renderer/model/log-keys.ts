@@ -5,7 +5,22 @@
  * they tell follow mode the person is reading back (PageUp, ArrowUp, Home).
  */
 export type LogKeyAction =
-  'goTo' | 'find' | 'follow' | 'outline' | 'filter' | 'firstLine' | 'lastLine' | 'findNext' | 'findPrevious' | 'end' | 'escape' | 'readBack';
+  'goTo' | 'find' | 'follow' | 'outline' | 'filter' | 'firstLine' | 'lastLine' | 'findNext' | 'findPrevious' | 'end' | 'escape' | 'readBack' | LogToolKeyAction;
+
+/**
+ * The log tools' keys, lnav's where it has them: m marks the line, u / U next /
+ * previous mark, e / E next / previous error, h / H next / previous highlighted
+ * line, j the line as JSON, Alt+Z wrap (VS Code's).
+ */
+export type LogToolKeyAction = 'mark' | 'nextMark' | 'previousMark' | 'nextError' | 'previousError' | 'nextHighlight' | 'previousHighlight' | 'json' | 'wrap';
+
+const TOOL_KEYS: Record<string, [LogToolKeyAction, LogToolKeyAction | null]> = {
+  m: ['mark', null],
+  u: ['nextMark', 'previousMark'],
+  e: ['nextError', 'previousError'],
+  h: ['nextHighlight', 'previousHighlight'],
+  j: ['json', null],
+};
 
 export interface KeyLike {
   key: string;
@@ -19,9 +34,11 @@ export interface KeyLike {
 export function logKeyOf(event: KeyLike): LogKeyAction | null {
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   const ctrl = event.ctrlKey || event.metaKey;
-  if (event.altKey) return null;
+  if (event.altKey) return !ctrl && !event.shiftKey && key === 'z' ? 'wrap' : null;
   if (key === 'F3' && !ctrl) return event.shiftKey ? 'findPrevious' : 'findNext';
   if (ctrl && event.shiftKey) return key === 'o' ? 'outline' : key === 'f' ? 'filter' : null;
+  const tool = ctrl ? undefined : TOOL_KEYS[key];
+  if (tool) return event.shiftKey ? tool[1] : tool[0];
   if (event.shiftKey) return null;
   if (ctrl) {
     if (key === 'g') return 'goTo';
