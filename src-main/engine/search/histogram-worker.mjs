@@ -17,7 +17,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { levelOfLine } from './log-levels.mjs';
+import { levelOfLine, stampLength } from './log-levels.mjs';
 import { timeOfLine } from './timestamps.mjs';
 
 /** Bytes read per step (whole lines of it are counted; the partial last line is read again with the next step). */
@@ -167,7 +167,7 @@ export function histogramPiece(job) {
           }
           segStarts[k] = ls;
           segEnds[k] = lineEnd;
-          segLevels[k] = levelOfLine(buf, ls, lineEnd);
+          segLevels[k] = levelOfLine(buf, ls, lineEnd, stampLength(buf, ls, lineEnd, format));
           k++;
           ls = le + 1;
         }

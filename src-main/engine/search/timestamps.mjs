@@ -71,7 +71,8 @@ function fractionAt(b, p, end) {
   let ms = 0;
   let scale = 100;
   while (q < end && isDigit(b, q)) {
-    ms += /** @type {number} */ ((b[q]) - 48) * scale;
+    const digit = /** @type {number} */ (b[q]) - 48;
+    ms += digit * scale;
     scale /= 10;
     q++;
   }
