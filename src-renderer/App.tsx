@@ -8,6 +8,7 @@ import { FilterPanel } from './components/FilterPanel.tsx';
 import { FindPanel } from './components/FindPanel.tsx';
 import { FollowButton } from './components/FollowButton.tsx';
 import { GoToLine } from './components/GoToLine.tsx';
+import { HistogramPanel } from './components/HistogramPanel.tsx';
 import { LineJumpChips } from './components/LineJumpChips.tsx';
 import { useLogKeys } from './components/LogKeys.tsx';
 import { LongLineBar, LongLinePanel } from './components/LongLineBar.tsx';
@@ -28,6 +29,7 @@ import { useFindStore } from './stores/find-store.ts';
 import { followViewerFile, useOutlineStore } from './stores/outline-store.ts';
 import { useRecentStore } from './stores/recent-store.ts';
 import { useReviewStore } from './stores/review-store.ts';
+import { goToTime, useTimeStore } from './stores/time-store.ts';
 import { useViewerStore } from './stores/viewer-store.ts';
 
 const launch = launchParamsOf(window.location.search);
@@ -63,6 +65,7 @@ export function App() {
   } = useViewerStore();
   const findOpen = useFindStore((s) => s.open);
   const filterOpen = useFilterStore((s) => s.open);
+  const histogramOpen = useTimeStore((s) => s.open);
   const outlineApplies = useOutlineStore((s) => s.applies);
   const outlineWanted = useOutlineStore((s) => s.wanted);
   const channel = useConnectionStore((s) => s.channel);
@@ -83,7 +86,8 @@ export function App() {
     if (useOutlineStore.getState().applies) useOutlineStore.getState().toggle();
   };
   const onLogKey = useLogKeys({ focusGoTo, openFind, toggleOutline });
-  const go = (target: GoToTarget) => void (target.kind === 'byte' ? goToByte(target.byte) : goToLine(target.lineNo));
+  const go = (target: GoToTarget) =>
+    target.kind === 'time' ? goToTime(target.time) : void (target.kind === 'byte' ? goToByte(target.byte) : goToLine(target.lineNo));
 
   useEffect(() => {
     void useReviewStore.getState().refresh();
@@ -190,10 +194,21 @@ export function App() {
           >
             Filter
           </button>
+          <button
+            type="button"
+            data-testid="histogram-open"
+            aria-pressed={histogramOpen}
+            disabled={!info}
+            onClick={() => useTimeStore.getState().toggle()}
+            title="Lines per level over time, for the whole file; click a bar to go there (Ctrl+Shift+H)"
+          >
+            Histogram
+          </button>
           <OutlineButton open={showOutline} disabled={!outlineApplies} onToggle={toggleOutline} />
         </div>
         {findOpen && <FindPanel ref={findInput} />}
         {filterOpen && showing && <FilterPanel />}
+        {histogramOpen && showing && <HistogramPanel />}
         {showing && <LongLineBar />}
         <div className="viewer-body" hidden={!showing}>
           <FileView onKey={onLogKey} />

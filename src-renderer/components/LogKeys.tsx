@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { logKeyOf, type LogKeyAction } from '../model/log-keys.ts';
 import { useFilterStore } from '../stores/filter-store.ts';
 import { useFindStore } from '../stores/find-store.ts';
+import { useTimeStore } from '../stores/time-store.ts';
 import { useViewerStore } from '../stores/viewer-store.ts';
 
 export interface LogKeyTargets {
@@ -34,6 +35,9 @@ export function useLogKeys(targets: LogKeyTargets): (action: LogKeyAction) => bo
         return true;
       case 'filter':
         useFilterStore.getState().toggle();
+        return true;
+      case 'histogram':
+        useTimeStore.getState().toggle();
         return true;
       case 'follow':
         if (viewer.info) viewer.setFollowing(!viewer.following);

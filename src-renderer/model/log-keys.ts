@@ -5,7 +5,7 @@
  * they tell follow mode the person is reading back (PageUp, ArrowUp, Home).
  */
 export type LogKeyAction =
-  'goTo' | 'find' | 'follow' | 'outline' | 'filter' | 'firstLine' | 'lastLine' | 'findNext' | 'findPrevious' | 'end' | 'escape' | 'readBack';
+  'goTo' | 'find' | 'follow' | 'outline' | 'filter' | 'histogram' | 'firstLine' | 'lastLine' | 'findNext' | 'findPrevious' | 'end' | 'escape' | 'readBack';
 
 export interface KeyLike {
   key: string;
@@ -21,7 +21,7 @@ export function logKeyOf(event: KeyLike): LogKeyAction | null {
   const ctrl = event.ctrlKey || event.metaKey;
   if (event.altKey) return null;
   if (key === 'F3' && !ctrl) return event.shiftKey ? 'findPrevious' : 'findNext';
-  if (ctrl && event.shiftKey) return key === 'o' ? 'outline' : key === 'f' ? 'filter' : null;
+  if (ctrl && event.shiftKey) return key === 'o' ? 'outline' : key === 'f' ? 'filter' : key === 'h' ? 'histogram' : null;
   if (event.shiftKey) return null;
   if (ctrl) {
     if (key === 'g') return 'goTo';
