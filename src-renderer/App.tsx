@@ -18,6 +18,7 @@ import { OutlinePanel } from './components/OutlinePanel.tsx';
 import { RecentFiles } from './components/RecentFiles.tsx';
 import { ReviewPanel } from './components/ReviewPanel.tsx';
 import { StatusBar } from './components/StatusBar.tsx';
+import { TabBar } from './components/TabBar.tsx';
 import { launchParamsOf } from './launch-params.ts';
 import { regionMarksOf } from './model/change-order.ts';
 import { reviewKeyOf, type KeyPlace } from './model/review-keys.ts';
@@ -30,6 +31,7 @@ import { followViewerFile, useOutlineStore } from './stores/outline-store.ts';
 import { useRecentStore } from './stores/recent-store.ts';
 import { useReviewStore } from './stores/review-store.ts';
 import { goToTime, useTimeStore } from './stores/time-store.ts';
+import { useTabStore } from './stores/tab-store.ts';
 import { useViewerStore } from './stores/viewer-store.ts';
 
 const launch = launchParamsOf(window.location.search);
@@ -42,8 +44,8 @@ function keyPlaceOf(target: Element | null): KeyPlace {
   if ((target as HTMLElement).isContentEditable || target.closest('.monaco-editor')) return 'text-box';
   return 'other';
 }
-/** Open a file chosen any way: the path box, recent files, a drop, the Electron menu. */
-const openPath = (path: string) => void useViewerStore.getState().openFile(path);
+/** Open a file chosen any way (the path box, recent files, a drop, the Electron menu) in its tab. */
+const openPath = (path: string) => void useTabStore.getState().open(path);
 
 export function App() {
   const {
@@ -57,7 +59,6 @@ export function App() {
     following,
     followPaused,
     selection,
-    openFile,
     goToLine,
     goToByte,
     moveBy,
@@ -163,8 +164,9 @@ export function App() {
     <div className="app">
       <header className="app-header">
         <h1>Folio</h1>
-        <OpenFileForm ref={pathInput} currentPath={path ?? launch.file ?? ''} onOpen={(p) => void openFile(p)} />
+        <OpenFileForm ref={pathInput} currentPath={path ?? launch.file ?? ''} onOpen={openPath} />
         <RecentFiles entries={recent} onShow={() => void useRecentStore.getState().refresh()} onOpen={openPath} />
+        <TabBar />
         <GoToLine ref={goToInput} totalLines={info?.lines ?? 0} fileBytes={info?.size ?? 0} onGo={go} />
         <span className={`channel ${channel}`} data-testid="channel" title="pushed events">
           {channel === 'open' ? 'live' : channel}
