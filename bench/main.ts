@@ -5,6 +5,7 @@ import { benchAgent } from './agent.bench.ts';
 import { benchCli } from './cli.bench.ts';
 import { benchCrash } from './crash.bench.ts';
 import { benchIndex } from './index.bench.ts';
+import { benchLog } from './log.bench.ts';
 import { benchMcp } from './mcp.bench.ts';
 import { benchRead } from './read.bench.ts';
 import { benchReview } from './review.bench.ts';
@@ -28,6 +29,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   'search-tree': benchSearchTree,
   review: benchReview,
   cli: benchCli,
+  log: benchLog,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -18,7 +18,7 @@ export const HISTOGRAM_LEVELS = ['error', 'warn', 'info', 'debug', 'other'] as c
 export const HISTOGRAM_BUCKETS = 120;
 /** Slices: at least this many bytes each, at most SLICES of them. */
 const MIN_SLICE_BYTES = 32 * 1024 * 1024;
-const SLICES = 16;
+const SLICES = 8;
 
 export interface HistogramView {
   path: string;
