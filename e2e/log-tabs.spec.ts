@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { writeTimedLog } from '../test/fixtures/timed-log.ts';
 import { makeFixtureDir } from './fixtures.ts';
-import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { logLineOf } from './log-fixture.ts';
 import { shownLinesOf, watchPage } from './page-helpers.ts';
 
@@ -123,6 +123,7 @@ test('each tab keeps its own view and find; the path box and the recent list ope
   await expect(tabs(page).nth(1)).toHaveAttribute('aria-selected', 'true');
   await expectTop(page, b, betaTop);
   await expect(page.getByTestId('find-panel')).toHaveCount(0);
+  await page.screenshot({ path: join(REPO_ROOT, 'docs', 'screenshots', 'log-tabs.png') });
   expect(seen.problems).toEqual([]);
 });
 

@@ -11,9 +11,10 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { writeTimedLog } from '../test/fixtures/timed-log.ts';
 import { makeFixtureDir } from './fixtures.ts';
-import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { shownLinesOf, watchPage, type ShownLine } from './page-helpers.ts';
 
+const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots');
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
 let fixtures: ReturnType<typeof makeFixtureDir>;
@@ -140,6 +141,7 @@ test('the Histogram counts the whole file with progress; totals equal grep; a ba
   await expect(page.getByTestId('histogram-total-info')).toHaveText(`info ${count(infos)}`);
   await expect(page.getByTestId('histogram-total-debug')).toHaveText(`debug ${count(debugs)}`);
   await expect(page.getByTestId('histogram-total-other')).toHaveText(`other ${count(logLines - errors - warns - infos - debugs)}`);
+  await page.screenshot({ path: join(SCREENSHOTS, 'log-histogram.png') });
 
   // Bar 30: its label names its time span and counts, as awk counts that span.
   const bars = panel.getByRole('button', { name: /^2024-05-01 / });
@@ -183,4 +185,22 @@ test('Ctrl+Shift+H opens and closes the histogram from the file view; Esc closes
     .focus();
   await page.keyboard.press('Escape');
   await expect(panel).toHaveCount(0);
+});
+
+test('the filter view lists the ERROR lines numbered as in the file, as grep -n does', async ({ page }) => {
+  await open(page, log, logLines);
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  const panel = page.getByRole('region', { name: 'Filter view' });
+  await panel.getByRole('group', { name: 'Levels' }).getByRole('button', { name: 'ERROR' }).click();
+  const rows = panel.getByRole('listbox', { name: 'Filtered lines' }).getByRole('option');
+  await expect.poll(() => rows.count()).toBeGreaterThan(10);
+  const listed = await rows.evaluateAll((els) => els.slice(0, 10).map((e) => Number(e.getAttribute('data-line'))));
+  const grepped = sh('sh', ['-c', `grep -nwE 'ERROR|ERR' '${log}' | head -n 10 | cut -d: -f1`])
+    .split('\n')
+    .map(Number);
+  expect(listed).toEqual(grepped);
+  await page.getByLabel('Go to').fill('2024-05-01 06:00');
+  await page.getByLabel('Go to').press('Enter');
+  await topLineBecomes(page, awkFirstAtOrAfter(log, '2024-05-01T06:00:00.000Z'));
+  await page.screenshot({ path: join(SCREENSHOTS, 'log-filter.png') });
 });
