@@ -90,6 +90,8 @@ test('histogram of the whole file', async ({ page }) => {
 interface MemorySample {
   windows: number;
   heapMiB: number;
+  /** used JS heap before that GC (what performance.memory shows) */
+  heapBeforeGcMiB: number;
   /** elements in the document */
   elements: number;
   /** DOM nodes alive in the renderer (detached ones too), from CDP Performance.getMetrics */
@@ -103,11 +105,13 @@ test('renderer memory and DOM nodes while paging 500 windows stay flat', async (
   await cdp.send('Performance.enable');
   await cdp.send('HeapProfiler.enable');
   const sample = async (windows: number): Promise<MemorySample> => {
+    const before = await cdp.send('Runtime.getHeapUsage');
     await cdp.send('HeapProfiler.collectGarbage');
     const { usedSize } = await cdp.send('Runtime.getHeapUsage');
     const { metrics } = await cdp.send('Performance.getMetrics');
     const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
-    return { windows, heapMiB: Math.round((usedSize / 1024 ** 2) * 10) / 10, elements, nodes: metrics.find((m) => m.name === 'Nodes')!.value };
+    const mib = (n: number) => Math.round((n / 1024 ** 2) * 10) / 10;
+    return { windows, heapMiB: mib(usedSize), heapBeforeGcMiB: mib(before.usedSize), elements, nodes: metrics.find((m) => m.name === 'Nodes')!.value };
   };
   const down = page.getByRole('button', { name: 'Down 10,000 lines' });
   const samples = [await sample(0)];
@@ -122,7 +126,9 @@ test('renderer memory and DOM nodes while paging 500 windows stay flat', async (
     if (w % 50 === 0) samples.push(await sample(w));
   }
   for (const s of samples)
-    console.log(`[measure] memory after ${s.windows} windows: heap ${s.heapMiB} MiB, ${count(s.elements)} elements, ${count(s.nodes)} DOM nodes`);
+    console.log(
+      `[measure] memory after ${s.windows} windows: heap ${s.heapMiB} MiB (${s.heapBeforeGcMiB} before GC), ${count(s.elements)} elements, ${count(s.nodes)} DOM nodes`,
+    );
   const first = samples[1]!;
   const last = samples[samples.length - 1]!;
   console.log(
