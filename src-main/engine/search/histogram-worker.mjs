@@ -39,6 +39,7 @@ const MAX_BUFFER = 64 << 20;
  * @property {number} originMs  first bucket's start
  * @property {number} bucketMs
  * @property {number} buckets
+ * @property {number} [carryMs]  the last stamp before `start` (NaN: none), read by the caller with the line index
  * @property {SharedArrayBuffer} [progress]  Int32 per piece: KiB counted
  * @property {SharedArrayBuffer} [control]   Int32 [cancel flag]
  * @property {number} [piece]
@@ -96,7 +97,8 @@ export function histogramPiece(job) {
   const part = { counts: [], unstampedLevels: [], outsideLevels: [], lines: 0, parsedBytes: 0, orderBreak: null, cancelled: false };
   const fd = openSync(job.path, 'r');
   try {
-    let last = carriedTime(fd, job.start, format, year); // the latest stamp seen (NaN: none yet)
+    // The latest stamp seen (NaN: none yet); before the range, the caller's or one found nearby.
+    let last = job.carryMs !== undefined ? job.carryMs : carriedTime(fd, job.start, format, year);
     let ordered = true;
     /** @param {number} t @param {number} at */
     const seen = (t, at) => {

@@ -79,7 +79,11 @@ const zero = (): LevelCounts => ({ error: 0, warn: 0, info: 0, debug: 0, other: 
 const countsOf = (a: ArrayLike<number>, at = 0): LevelCounts => ({ error: a[at]!, warn: a[at + 1]!, info: a[at + 2]!, debug: a[at + 3]!, other: a[at + 4]! });
 
 /** The first and last stamps of the file, and its scheme. */
-export function fileTimeSpan(index: LineIndex, encoding: string): { scheme: TimeScheme; first: number; last: number } {
+export function fileTimeSpan(
+  index: LineIndex,
+  encoding: string,
+  carryFor: number[] = [],
+): { scheme: TimeScheme; first: number; last: number; carries: number[] } {
   let fd: number;
   try {
     fd = openForRead(index.path);
@@ -88,10 +92,12 @@ export function fileTimeSpan(index: LineIndex, encoding: string): { scheme: Time
   }
   try {
     const scheme = timeSchemeOf(fd, index.path, index.size, encoding);
-    const first = firstStampFrom(fd, 0, index.size, scheme);
-    const last = lastStampBefore(fd, index.size, scheme);
+    const first = firstStampFrom(fd, index, 0, scheme);
+    const last = lastStampBefore(fd, index, index.lineCount, scheme);
     if (!first || !last) throw new FolioError('no_timestamps', `no stamped lines found in ${index.path}`, { path: index.path });
-    return { scheme, first: first.timeMs, last: Math.max(last.timeMs, first.timeMs) };
+    // The stamp the first lines of each piece inherit (read here, with the index: a worker has none).
+    const carries = carryFor.map((b) => (b === 0 ? NaN : (lastStampBefore(fd, index, index.lineAt(b), scheme)?.timeMs ?? NaN)));
+    return { scheme, first: first.timeMs, last: Math.max(last.timeMs, first.timeMs), carries };
   } finally {
     closeSync(fd);
   }
@@ -144,7 +150,12 @@ export async function histogramFile(index: LineIndex, opts: HistogramOptions = {
   if (!Number.isInteger(maxBuckets) || maxBuckets < 1 || maxBuckets > 10_000) {
     throw invalid(`max_buckets must be an integer in 1..10000, got ${maxBuckets}`, { field: 'max_buckets', value: maxBuckets });
   }
-  const { scheme, first, last } = fileTimeSpan(index, opts.encoding ?? index.layout);
+  const { start, end } = rangeOf(index, opts.startByte ?? 0, opts.endByte ?? index.size);
+  const threads = opts.threads ?? defaultThreads();
+  const total = end - start;
+  const small = threads === 0 || total < (opts.smallRangeBytes ?? SMALL_RANGE_BYTES);
+  const bounds = small ? [start, end] : splitAtLines(index, start, end, threads);
+  const { scheme, first, last, carries } = fileTimeSpan(index, opts.encoding ?? index.layout, bounds.slice(0, -1));
   const bucketMs = opts.bucketMs ?? niceBucketMs(last - first, maxBuckets);
   if (!Number.isInteger(bucketMs) || bucketMs < 1)
     throw invalid(`bucket_ms must be a positive integer, got ${bucketMs}`, { field: 'bucket_ms', value: bucketMs });
@@ -153,11 +164,6 @@ export async function histogramFile(index: LineIndex, opts: HistogramOptions = {
   if (buckets > 10_000) {
     throw invalid(`bucket_ms ${bucketMs} makes ${buckets} buckets over the file's span; at most 10000`, { field: 'bucket_ms', value: bucketMs, buckets });
   }
-  const { start, end } = rangeOf(index, opts.startByte ?? 0, opts.endByte ?? index.size);
-  const threads = opts.threads ?? defaultThreads();
-  const total = end - start;
-  const small = threads === 0 || total < (opts.smallRangeBytes ?? SMALL_RANGE_BYTES);
-  const bounds = small ? [start, end] : splitAtLines(index, start, end, threads);
   const pieces = bounds.length - 1;
   const control = new Int32Array(new SharedArrayBuffer(4));
   const progress = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, pieces)));
@@ -170,6 +176,7 @@ export async function histogramFile(index: LineIndex, opts: HistogramOptions = {
     originMs,
     bucketMs,
     buckets,
+    carryMs: carries[i] ?? NaN,
     piece: i,
     progress: progress.buffer as SharedArrayBuffer,
     control: control.buffer as SharedArrayBuffer,

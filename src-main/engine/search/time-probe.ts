@@ -1,16 +1,16 @@
 /**
  * Reading timestamps at a few places of a file: the format its lines are stamped
- * in (from the first 64 KiB), the first stamped line at or after a byte, the last
- * stamped line before one. Each probe reads at most a few 64 KiB windows, so
- * time_seek and the histogram's span cost O(log n) and O(1) reads.
+ * in (from the first 64 KiB), the first stamped line at or after a line, the last
+ * stamped line before one. A probe reads the head of a line or a few (their
+ * starts from the line index), so time_seek costs O(log n) small reads and the
+ * histogram's span O(1).
  */
 import { readSync, statSync } from 'node:fs';
 import { FolioError } from '../errors.ts';
+import type { LineIndex } from '../index/line-index.ts';
 import { detectTimeFormat, timeOfLine, type TimeFormat } from './timestamps.mjs';
 
 export const PROBE_BYTES = 64 * 1024;
-/** A probe gives up after this many bytes without a stamped line. */
-const PROBE_LIMIT = 4 * PROBE_BYTES;
 
 export interface TimeScheme {
   format: TimeFormat;
@@ -46,57 +46,45 @@ export function timeSchemeOf(fd: number, path: string, size: number, encoding: s
   return { format: found.format, year: statSync(path).mtime.getUTCFullYear() };
 }
 
-/** The first stamped line starting at or after `byte` (a line start), within PROBE_LIMIT bytes; null if none. */
-export function firstStampFrom(fd: number, byte: number, size: number, scheme: TimeScheme): Stamp | null {
-  const buf = Buffer.allocUnsafe(PROBE_BYTES);
-  let pos = byte;
-  while (pos < size && pos - byte < PROBE_LIMIT) {
-    const n = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
-    if (n <= 0) return null;
-    let ls = 0;
-    for (;;) {
-      let le = buf.indexOf(10, ls);
-      if (le < 0 || le >= n) {
-        if (pos + n < size) break; // a cut line: read again from its start
-        le = n;
-      }
-      const end = le > ls && buf[le - 1] === 13 ? le - 1 : le;
-      const t = timeOfLine(buf, ls, end, scheme.format, scheme.year);
-      if (!Number.isNaN(t)) return { byte: pos + ls, timeMs: t };
-      ls = le + 1;
-      if (ls >= n) break;
-    }
-    if (ls === 0)
-      pos += n; // one line longer than the window: its stamp would be at its start, which had none
-    else pos += ls;
+/** Bytes read at a line's start to find its stamp (Apache/nginx stamps start within the first 128). */
+const HEAD_BYTES = 192;
+/** A probe gives up after this many lines without a stamp. */
+const PROBE_LINES = 2_000;
+
+/** The stamp at the start of line `lineIdx` (which starts at `start`), or NaN. */
+function stampAtLine(fd: number, start: number, size: number, scheme: TimeScheme, head: Buffer): number {
+  const n = readSync(fd, head, 0, Math.min(head.length, size - start), start);
+  let end = head.indexOf(10);
+  if (end < 0 || end >= n) end = n;
+  if (end > 0 && head[end - 1] === 13) end--;
+  return timeOfLine(head, 0, end, scheme.format, scheme.year);
+}
+
+/**
+ * The first stamped line at or after line `lineIdx`, within PROBE_LINES lines; null
+ * if none. Line starts come from the index, so a line of any length costs one
+ * small read, and no stamp is ever read from the middle of a line.
+ */
+export function firstStampFrom(fd: number, index: LineIndex, lineIdx: number, scheme: TimeScheme): Stamp | null {
+  const head = Buffer.allocUnsafe(HEAD_BYTES);
+  const lines = index.lineCount;
+  for (let k = lineIdx; k < lines && k < lineIdx + PROBE_LINES; k++) {
+    const start = index.lineStart(k);
+    if (start < 0) break;
+    const t = stampAtLine(fd, start, index.size, scheme, head);
+    if (!Number.isNaN(t)) return { lineIdx: k, byte: start, timeMs: t };
   }
   return null;
 }
 
-/** The last stamped line starting before `byte`, within PROBE_LIMIT bytes; null if none. */
-export function lastStampBefore(fd: number, byte: number, scheme: TimeScheme): Stamp | null {
-  let end = byte;
-  const floor = Math.max(0, byte - PROBE_LIMIT);
-  while (end > floor) {
-    const from = Math.max(floor, end - PROBE_BYTES);
-    const buf = Buffer.allocUnsafe(end - from);
-    const n = readSync(fd, buf, 0, buf.length, from);
-    let le = n;
-    if (le > 0 && buf[le - 1] === 10) le--;
-    while (le >= 0) {
-      const nl = le > 0 ? buf.lastIndexOf(10, le - 1) : -1;
-      if (nl < 0 && from > 0) break; // its start lies before this window
-      const ls = nl + 1;
-      const lineEnd = le > ls && buf[le - 1] === 13 ? le - 1 : le;
-      const t = timeOfLine(buf, ls, lineEnd, scheme.format, scheme.year);
-      if (!Number.isNaN(t)) return { byte: from + ls, timeMs: t };
-      if (nl < 0) return null;
-      le = nl;
-    }
-    const firstNl = buf.indexOf(10);
-    if (firstNl < 0 || from === 0) return null;
-    end = from + firstNl + 1;
-    if (end >= byte) return null;
+/** The last stamped line before line `lineIdx` (exclusive), within PROBE_LINES lines; null if none. */
+export function lastStampBefore(fd: number, index: LineIndex, lineIdx: number, scheme: TimeScheme): Stamp | null {
+  const head = Buffer.allocUnsafe(HEAD_BYTES);
+  for (let k = Math.min(lineIdx, index.lineCount) - 1; k >= 0 && k >= lineIdx - PROBE_LINES; k--) {
+    const start = index.lineStart(k);
+    if (start < 0) continue;
+    const t = stampAtLine(fd, start, index.size, scheme, head);
+    if (!Number.isNaN(t)) return { lineIdx: k, byte: start, timeMs: t };
   }
   return null;
 }

@@ -1,6 +1,6 @@
 /**
  * The first line at or after a time: a binary search over the file's lines
- * through the line index, reading one 64 KiB window per probe (O(log n) windows).
+ * through the line index, reading the head of a line per probe (O(log n) reads).
  * It is only right when the stamps are in order, so every probe is kept, with
  * sixteen evenly spaced samples taken first, and any two of them out of order end
  * the search with `not_ordered`, naming the two lines. Lines without a stamp
@@ -60,8 +60,7 @@ export function timeSeek(index: LineIndex, time: string | number, encoding: stri
     const probe = (lineIdx: number): Stamp | null => {
       if (seen.has(lineIdx)) return seen.get(lineIdx)!;
       probes++;
-      const s = firstStampFrom(fd, index.lineStart(lineIdx), index.size, scheme);
-      const stamp = s ? { ...s, lineIdx: s.byte === index.lineStart(lineIdx) ? lineIdx : index.lineAt(s.byte) } : null;
+      const stamp = firstStampFrom(fd, index, lineIdx, scheme);
       seen.set(lineIdx, stamp);
       return stamp;
     };
@@ -69,7 +68,7 @@ export function timeSeek(index: LineIndex, time: string | number, encoding: stri
     if (!first) throw new FolioError('no_timestamps', `no stamped lines found in ${index.path}`, { path: index.path });
     const targetMs = targetTimeOf(time, scheme, first.timeMs);
     for (let i = 1; i < SAMPLES; i++) probe(Math.floor((lines * i) / SAMPLES));
-    const lastStamp = lastStampBefore(fd, index.size, scheme);
+    const lastStamp = lastStampBefore(fd, index, lines, scheme);
     const ordered = () => {
       const stamps = [...seen.values(), lastStamp].filter((s): s is Stamp => s !== null).sort((a, b) => a.byte - b.byte);
       for (let i = 1; i < stamps.length; i++) {
@@ -97,7 +96,7 @@ export function timeSeek(index: LineIndex, time: string | number, encoding: stri
     const found = probe(Math.min(lo, lines - 1));
     if (!found || found.timeMs < targetMs) throw new FolioError('out_of_bounds', `no line at or after ${isoOf(targetMs)}`, { time_ms: targetMs });
     // The stamp before the answer must be earlier than the target, or the order broke right here.
-    const before = lastStampBefore(fd, found.byte, scheme);
+    const before = lastStampBefore(fd, index, found.lineIdx!, scheme);
     if (before && before.timeMs >= targetMs && before.timeMs > found.timeMs) throw notOrdered(index, before, found);
     return {
       format: scheme.format,
