@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { handle } from '../../src-main/api/handle.ts';
+import { handle, operations } from '../../src-main/api/handle.ts';
 import { closeHistogramPools } from '../../src-main/engine/search/histogram.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { writeTimedLog } from '../fixtures/timed-log.ts';
@@ -52,6 +52,8 @@ describe('folio histogram', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const h = JSON.parse(r.stdout);
+    // The answer is what the table declares (HTTP and the CLI print it as it is).
+    expect(operations.histogram.output.parse(h)).toEqual(h);
     expect(h.format).toBe('iso8601');
     expect(h.order_break).toBeNull();
     const awk = awkPerMinute(file);
@@ -114,6 +116,8 @@ describe('folio histogram', () => {
       encoding: 'utf8',
     }).trim();
     expect(r.stdout).toMatch(new RegExp(`^line ${Number(want).toLocaleString('en-US')} \\(byte [\\d,]+\\) at 2024-05-01T01:00:0`));
+    const json = JSON.parse(folio(['time', file, '2024-05-01T01:00:00.000Z', '--json']).stdout);
+    expect(operations.time_seek.output.parse(json)).toEqual(json);
     const none = folio(['time', BIN, '12:00', '--json']);
     expect(none.status).toBe(1);
     expect(JSON.parse(none.stdout).error.code).toBe('no_timestamps');
