@@ -209,7 +209,7 @@ export const operations = {
     output: TimeSeekOutput,
     description:
       'The first line at or after a time in a log stamped in order (ISO 8601, syslog, Apache/nginx or epoch stamps, detected), by bisection over the ' +
-      'line index (O(log n) 64 KiB reads). Stamps out of order: not_ordered, naming the two lines; none: no_timestamps.',
+      'line index (O(log n) small reads). Stamps out of order: not_ordered, naming the two lines; none: no_timestamps.',
     run: async (input, _actor, ctx) => (await import('./time-wire.ts')).timeSeekWire(input, ctx),
   }),
   histogram: op({

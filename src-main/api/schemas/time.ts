@@ -25,7 +25,7 @@ export const TimeSeekOutput = z.object({
   line: int().describe('The first line stamped at or after target (1-based).'),
   byte_offset: int(),
   time: z.string().describe("That line's time, ISO 8601 UTC."),
-  probes: int().describe('64 KiB windows read.'),
+  probes: int().describe('Lines probed (each a small read).'),
   elapsed_ms: z.number(),
 });
 
