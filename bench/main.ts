@@ -6,6 +6,7 @@ import { benchCli } from './cli.bench.ts';
 import { benchCrash } from './crash.bench.ts';
 import { benchIndex } from './index.bench.ts';
 import { benchLineStep } from './line-step.bench.ts';
+import { benchLog } from './log.bench.ts';
 import { benchMcp } from './mcp.bench.ts';
 import { benchRead } from './read.bench.ts';
 import { benchReview } from './review.bench.ts';
@@ -30,6 +31,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   review: benchReview,
   cli: benchCli,
   'line-step': benchLineStep,
+  log: benchLog,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -336,7 +336,9 @@ test('bad go-to input says why; ~ expands in the path box; a legacy encoding is 
   const goToBox = page.getByRole('textbox', { name: 'Go to' });
   await goToBox.fill('abc');
   await goToBox.press('Enter');
-  await expect(page.getByRole('alert').filter({ hasText: 'not a line' })).toHaveText('“abc”: not a line number, byte offset @N or percent');
+  await expect(page.getByRole('alert').filter({ hasText: 'not a line' })).toHaveText(
+    '“abc”: not a line number, byte offset @N, percent or time (2024-05-01 12:30, 12:30:05)',
+  );
   await expect(goToBox).toHaveAttribute('aria-invalid', 'true');
   await goToBox.fill('12,345');
   await expect(page.getByTestId('goto-problem')).toHaveCount(0);

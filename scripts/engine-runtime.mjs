@@ -28,6 +28,7 @@ export const ENGINE_WORKERS = [
   ['src-main/engine/index/index-worker.mjs', 'index-worker.mjs'],
   ['src-main/engine/search/search-worker.mjs', 'search-worker.mjs'],
   ['src-main/engine/search/tree-search-worker.mjs', 'tree-search-worker.mjs'],
+  ['src-main/engine/search/histogram-worker.mjs', 'histogram-worker.mjs'],
 ];
 export const WASM_SOURCE = 'wasm/build/kernels.wasm';
 

@@ -8,6 +8,7 @@ import { FilterPanel } from './components/FilterPanel.tsx';
 import { FindPanel } from './components/FindPanel.tsx';
 import { FollowButton } from './components/FollowButton.tsx';
 import { GoToLine } from './components/GoToLine.tsx';
+import { HistogramPanel } from './components/HistogramPanel.tsx';
 import { LineJumpChips } from './components/LineJumpChips.tsx';
 import { useLogKeys } from './components/LogKeys.tsx';
 import { JsonLinePanel, LogToolButtons, LogToolPanels } from './components/LogTools.tsx';
@@ -18,6 +19,7 @@ import { OutlinePanel } from './components/OutlinePanel.tsx';
 import { RecentFiles } from './components/RecentFiles.tsx';
 import { ReviewPanel } from './components/ReviewPanel.tsx';
 import { StatusBar } from './components/StatusBar.tsx';
+import { TabBar } from './components/TabBar.tsx';
 import { launchParamsOf } from './launch-params.ts';
 import { regionMarksOf } from './model/change-order.ts';
 import { reviewKeyOf, type KeyPlace } from './model/review-keys.ts';
@@ -29,6 +31,8 @@ import { useFindStore } from './stores/find-store.ts';
 import { followViewerFile, useOutlineStore } from './stores/outline-store.ts';
 import { useRecentStore } from './stores/recent-store.ts';
 import { useReviewStore } from './stores/review-store.ts';
+import { goToTime, useTimeStore } from './stores/time-store.ts';
+import { useTabStore } from './stores/tab-store.ts';
 import { useViewerStore } from './stores/viewer-store.ts';
 
 const launch = launchParamsOf(window.location.search);
@@ -41,8 +45,8 @@ function keyPlaceOf(target: Element | null): KeyPlace {
   if ((target as HTMLElement).isContentEditable || target.closest('.monaco-editor')) return 'text-box';
   return 'other';
 }
-/** Open a file chosen any way: the path box, recent files, a drop, the Electron menu. */
-const openPath = (path: string) => void useViewerStore.getState().openFile(path);
+/** Open a file chosen any way (the path box, recent files, a drop, the Electron menu) in its tab. */
+const openPath = (path: string) => void useTabStore.getState().open(path);
 
 export function App() {
   const {
@@ -56,7 +60,6 @@ export function App() {
     following,
     followPaused,
     selection,
-    openFile,
     goToLine,
     goToByte,
     moveBy,
@@ -64,6 +67,7 @@ export function App() {
   } = useViewerStore();
   const findOpen = useFindStore((s) => s.open);
   const filterOpen = useFilterStore((s) => s.open);
+  const histogramOpen = useTimeStore((s) => s.open);
   const outlineApplies = useOutlineStore((s) => s.applies);
   const outlineWanted = useOutlineStore((s) => s.wanted);
   const channel = useConnectionStore((s) => s.channel);
@@ -84,7 +88,8 @@ export function App() {
     if (useOutlineStore.getState().applies) useOutlineStore.getState().toggle();
   };
   const onLogKey = useLogKeys({ focusGoTo, openFind, toggleOutline });
-  const go = (target: GoToTarget) => void (target.kind === 'byte' ? goToByte(target.byte) : goToLine(target.lineNo));
+  const go = (target: GoToTarget) =>
+    target.kind === 'time' ? goToTime(target.time) : void (target.kind === 'byte' ? goToByte(target.byte) : goToLine(target.lineNo));
 
   useEffect(() => {
     void useReviewStore.getState().refresh();
@@ -160,8 +165,9 @@ export function App() {
     <div className="app">
       <header className="app-header">
         <h1>Folio</h1>
-        <OpenFileForm ref={pathInput} currentPath={path ?? launch.file ?? ''} onOpen={(p) => void openFile(p)} />
+        <OpenFileForm ref={pathInput} currentPath={path ?? launch.file ?? ''} onOpen={openPath} />
         <RecentFiles entries={recent} onShow={() => void useRecentStore.getState().refresh()} onOpen={openPath} />
+        <TabBar />
         <GoToLine ref={goToInput} totalLines={info?.lines ?? 0} fileBytes={info?.size ?? 0} onGo={go} />
         <span className={`channel ${channel}`} data-testid="channel" title="pushed events">
           {channel === 'open' ? 'live' : channel}
@@ -191,12 +197,23 @@ export function App() {
           >
             Filter
           </button>
+          <button
+            type="button"
+            data-testid="histogram-open"
+            aria-pressed={histogramOpen}
+            disabled={!info}
+            onClick={() => useTimeStore.getState().toggle()}
+            title="Lines per level over time, for the whole file; click a bar to go there (Ctrl+Shift+H)"
+          >
+            Histogram
+          </button>
           <OutlineButton open={showOutline} disabled={!outlineApplies} onToggle={toggleOutline} />
           <LogToolButtons disabled={!info} />
         </div>
         {findOpen && <FindPanel ref={findInput} />}
         <LogToolPanels />
         {filterOpen && showing && <FilterPanel />}
+        {histogramOpen && showing && <HistogramPanel />}
         {showing && <LongLineBar />}
         <div className="viewer-body" hidden={!showing}>
           <FileView onKey={onLogKey} />

@@ -28,6 +28,8 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   parse_error: 422,
   cancelled: 499,
   timeout: 504,
+  no_timestamps: 422,
+  not_ordered: 409,
 };
 
 export function httpStatusOf(code: string): number {

@@ -52,6 +52,7 @@ import {
 } from './schemas.ts';
 import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
 import { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops.ts';
+import { HistogramInput, HistogramOutput, TimeSeekInput, TimeSeekOutput } from './schemas/time.ts';
 import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
 import type { PlannedUpsert } from './upsert-request.ts';
 import type { StepOptions, StepResult } from '../review/index.ts';
@@ -207,6 +208,23 @@ export const operations = {
       ]);
       return searchWireOf(await searchPath(input.path, { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress }));
     },
+  }),
+  // --- Time in logs (issue 17): time-seek.ts, histogram.ts ---
+  time_seek: op({
+    input: TimeSeekInput,
+    output: TimeSeekOutput,
+    description:
+      'The first line at or after a time in a log stamped in order (ISO 8601, syslog, Apache/nginx or epoch stamps, detected), by bisection over the ' +
+      'line index (O(log n) small reads). Stamps out of order: not_ordered, naming the two lines; none: no_timestamps.',
+    run: async (input, _actor, ctx) => (await import('./time-wire.ts')).timeSeekWire(input, ctx),
+  }),
+  histogram: op({
+    input: HistogramInput,
+    output: HistogramOutput,
+    description:
+      'Line counts per level (error, warn, info, debug, other) per time bucket over the whole log (workers; never loaded whole). ' +
+      'start_byte/end_byte count a slice; buckets depend on the file only, so slices add up.',
+    run: async (input, _actor, ctx) => (await import('./time-wire.ts')).histogramWire(input, ctx),
   }),
   // --- Reading and finding across the workspace (issue 14) ---
   search_tree: op({

@@ -16,3 +16,4 @@ export * from './schemas/app.ts';
 export * from './schemas/edit.ts';
 export * from './schemas/list.ts';
 export * from './schemas/file-ops.ts';
+export * from './schemas/time.ts';

@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   'cancelled',
   'timeout',
   'io_error',
+  'no_timestamps',
+  'not_ordered',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

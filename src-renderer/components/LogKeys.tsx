@@ -2,8 +2,10 @@ import { useEffect, useRef } from 'react';
 import { logKeyOf, type LogKeyAction } from '../model/log-keys.ts';
 import { useFilterStore } from '../stores/filter-store.ts';
 import { useFindStore } from '../stores/find-store.ts';
+import { useTimeStore } from '../stores/time-store.ts';
 import { useViewerStore } from '../stores/viewer-store.ts';
 import { runLogToolKey } from './log-tool-keys.ts';
+import { TIME_TAB_KEY_HELP } from '../model/tab-keys.ts';
 
 export interface LogKeyTargets {
   focusGoTo(): void;
@@ -35,6 +37,9 @@ export function useLogKeys(targets: LogKeyTargets): (action: LogKeyAction) => bo
         return true;
       case 'filter':
         useFilterStore.getState().toggle();
+        return true;
+      case 'histogram':
+        useTimeStore.getState().toggle();
         return true;
       case 'follow':
         if (viewer.info) viewer.setFollowing(!viewer.following);
@@ -98,6 +103,7 @@ export const LOG_KEY_HELP: readonly [keys: string, does: string][] = [
   ['h / H', 'Next / previous highlighted line, over the whole file'],
   ['j', 'The current line as pretty-printed JSON'],
   ['Alt+Z', 'Wrap long lines on / off'],
+  ...TIME_TAB_KEY_HELP,
 ];
 
 /** The viewer's keys, in the help overlay. */

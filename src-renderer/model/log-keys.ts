@@ -5,7 +5,20 @@
  * they tell follow mode the person is reading back (PageUp, ArrowUp, Home).
  */
 export type LogKeyAction =
-  'goTo' | 'find' | 'follow' | 'outline' | 'filter' | 'firstLine' | 'lastLine' | 'findNext' | 'findPrevious' | 'end' | 'escape' | 'readBack' | LogToolKeyAction;
+  | 'goTo'
+  | 'find'
+  | 'follow'
+  | 'outline'
+  | 'filter'
+  | 'histogram'
+  | 'firstLine'
+  | 'lastLine'
+  | 'findNext'
+  | 'findPrevious'
+  | 'end'
+  | 'escape'
+  | 'readBack'
+  | LogToolKeyAction;
 
 /**
  * The log tools' keys, lnav's where it has them: m marks the line, u / U next /
@@ -36,7 +49,7 @@ export function logKeyOf(event: KeyLike): LogKeyAction | null {
   const ctrl = event.ctrlKey || event.metaKey;
   if (event.altKey) return !ctrl && !event.shiftKey && key === 'z' ? 'wrap' : null;
   if (key === 'F3' && !ctrl) return event.shiftKey ? 'findPrevious' : 'findNext';
-  if (ctrl && event.shiftKey) return key === 'o' ? 'outline' : key === 'f' ? 'filter' : null;
+  if (ctrl && event.shiftKey) return key === 'o' ? 'outline' : key === 'f' ? 'filter' : key === 'h' ? 'histogram' : null;
   const tool = ctrl ? undefined : TOOL_KEYS[key];
   if (tool) return event.shiftKey ? tool[1] : tool[0];
   if (event.shiftKey) return null;

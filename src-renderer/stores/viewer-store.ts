@@ -109,6 +109,38 @@ function windowOf(answer: ReadOutput, fallback: { startLine: number; endLine: nu
   };
 }
 
+/** What a tab keeps of the viewer while another tab is shown (tab-store.ts). */
+export type ViewSnapshot = Pick<ViewerState, 'path' | 'info' | 'window' | 'topLine' | 'following' | 'followPaused' | 'selection' | 'highlightLine' | 'error'>;
+
+export function viewSnapshotOf(): ViewSnapshot {
+  const { path, info, window, topLine, following, followPaused, selection, highlightLine, error } = useViewerStore.getState();
+  return { path, info, window, topLine, following, followPaused, selection, highlightLine, error };
+}
+
+/**
+ * Show a tab's view again: its window at its top line, its follow state. Answers
+ * still on their way for the tab shown before are dropped; the file is checked
+ * for a newer version (or, if it never finished opening, opened again).
+ */
+export function restoreView(s: ViewSnapshot): void {
+  latestOpen++;
+  latestWindow++;
+  pendingJump = null;
+  longLineHeads.clear();
+  const store = useViewerStore.getState();
+  store.setFollowing(false);
+  useViewerStore.setState((now) => ({
+    ...s,
+    following: false,
+    loading: false,
+    windowSeq: now.windowSeq + 1,
+    reveal: { kind: 'line', lineNo: s.topLine, at: 'top', select: false },
+  }));
+  if (s.path && (!s.info || !s.window)) void store.openFile(s.path);
+  else if (s.following) store.setFollowing(true);
+  else void store.refresh();
+}
+
 export const useViewerStore = create<ViewerState>()((set, get) => {
   async function loadWindow(lineNo: number, reveal: Reveal): Promise<void> {
     const { path, info } = get();

@@ -19,6 +19,7 @@ import { registerEdit } from './edit.ts';
 import { registerServe } from './serve.ts';
 import { registerReview } from './review.ts';
 import { registerFileOps } from './file-ops.ts';
+import { registerTime } from './time.ts';
 import { exitOnBrokenPipe } from './broken-pipe.ts';
 
 export interface CliIO {
@@ -61,6 +62,7 @@ export function buildProgram(io: CliIO): Command {
   registerOpen(program, io);
   registerReview(program, io);
   registerFileOps(program, io);
+  registerTime(program, io);
   return program;
 }
 

@@ -39,6 +39,7 @@ const LOOKAROUND = /\(\?<?[=!]/;
  * @property {boolean} asciiOnly the regex can only match ASCII characters: latin1 decoding is exact
  * @property {boolean} anchorCheck chunk hits must be re-checked on their line ('m' was added and the pattern has ^ or $)
  * @property {boolean} bounded no line can make the regex backtrack without limit (see boundedRegex)
+ * @property {Buffer[] | null} required ASCII byte strings every matching line holds (requiredLiteralsOf): only lines holding them all are tested
  */
 
 /**
@@ -72,7 +73,163 @@ export function planSearch(pattern, flags) {
     asciiOnly: isAsciiOnlyRegex(pattern, own),
     anchorCheck: !own.includes('m') && /[\^$]/.test(pattern),
     bounded: literal || boundedRegex(pattern, own),
+    required: literal ? null : requiredBytesOf(pattern, own),
   };
+}
+
+/** @param {string} pattern @param {string} flags */
+function requiredBytesOf(pattern, flags) {
+  const lits = requiredLiteralsOf(pattern, flags);
+  return lits.length === 0 ? null : lits.map((l) => Buffer.from(l, 'latin1'));
+}
+
+/** The longest required literal (requiredLiteralsOf), or null. */
+export function requiredLiteralOf(/** @type {string} */ pattern, /** @type {string} */ flags) {
+  return requiredLiteralsOf(pattern, flags)[0] ?? null;
+}
+
+/**
+ * Literals every line the regex matches must contain, longest first: those found among the pattern's top-level groups that are not quantified (so each
+ * must match for the whole pattern to): a lookahead `(?=.*LIT)` / `(?=.*?(?:LIT))`
+ * (the filter view's "matching" terms, filter-query.ts) or a group of literal
+ * alternatives `(?:ERROR|ERR)` (their common prefix), `\b` around them allowed.
+ * Only without 'i', only printable ASCII of at least 3 characters, and nothing
+ * when the pattern has a top-level `|`. Conservative: anything not understood
+ * gives no literal. A required literal only narrows the lines tested: every
+ * candidate line is still matched with the regex.
+ * @param {string} pattern
+ * @param {string} flags
+ * @returns {string[]}
+ */
+export function requiredLiteralsOf(pattern, flags) {
+  if (flags.includes('i')) return [];
+  const tops = topLevelGroupsOf(pattern);
+  if (tops === null) return [];
+  /** @type {string[]} */
+  const found = [];
+  for (const g of tops) {
+    const look = /^\(\?=\.\*\??([^]*)\)$/.exec(g);
+    const body = look ? look[1] : /^\((?:\?:)?([^]*)\)$/.exec(g)?.[1];
+    if (body === undefined || g.startsWith('(?!') || g.startsWith('(?<')) continue;
+    const lit = literalPrefixOf(/** @type {string} */ (body));
+    if (lit !== null && lit.length >= 3 && /^[\x20-\x7e]+$/.test(lit) && !found.includes(lit)) found.push(lit);
+  }
+  return found.sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The top-level groups of a pattern that are not followed by a quantifier, or
+ * null when the pattern has a top-level alternation (or cannot be read).
+ * @param {string} src
+ * @returns {string[] | null}
+ */
+function topLevelGroupsOf(src) {
+  /** @type {string[]} */
+  const tops = [];
+  let depth = 0;
+  let inClass = false;
+  let start = -1;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === '(') {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (c === ')') {
+      depth--;
+      if (depth < 0) return null;
+      if (depth === 0 && !/[*+?{]/.test(src[i + 1] ?? '')) tops.push(src.slice(start, i + 1));
+    } else if (c === '|' && depth === 0) return null;
+  }
+  return depth === 0 ? tops : null;
+}
+
+/**
+ * The literal text every match of `body` starts with, or null: the body read as
+ * (\b)? (literal | (?:literal|literal…)) (\b)?, literals of plain characters and
+ * escaped punctuation.
+ * @param {string} body
+ * @returns {string | null}
+ */
+function literalPrefixOf(body) {
+  let b = body;
+  for (let k = 0; k < 4; k++) {
+    b = b.replace(/^\\b/, '').replace(/\\b$/, '');
+    const w = /^\(\?:([^]*)\)$/.exec(b);
+    if (!w || !wholeGroup(b)) break;
+    b = w[1] ?? '';
+  }
+  if (/[()[\]]/.test(b.replace(/\\./g, ''))) return null;
+  const alternatives = splitTopLevelBars(b).map(plainLiteralOf);
+  if (alternatives.some((a) => a === null || a === '')) return null;
+  let prefix = /** @type {string} */ (alternatives[0]);
+  for (const a of alternatives) {
+    let n = 0;
+    while (n < prefix.length && n < /** @type {string} */ (a).length && prefix[n] === /** @type {string} */ (a)[n]) n++;
+    prefix = prefix.slice(0, n);
+  }
+  return prefix;
+}
+
+/**
+ * Whether the group opening at s[0] closes at the last character.
+ * @param {string} s
+ */
+function wholeGroup(s) {
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i === s.length - 1;
+  }
+  return false;
+}
+
+/** @param {string} s */
+function splitTopLevelBars(s) {
+  /** @type {string[]} */
+  const parts = [];
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '\\') i++;
+    else if (s[i] === '|') {
+      parts.push(s.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(s.slice(from));
+  return parts;
+}
+
+/**
+ * A regex source of plain characters and escaped punctuation as its literal text, or null.
+ * @param {string} s
+ */
+function plainLiteralOf(s) {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = /** @type {string} */ (s[i]);
+    if (c === '\\') {
+      const e = s[i + 1];
+      if (e === undefined || /[0-9A-Za-z]/.test(e)) return null;
+      out += e;
+      i++;
+    } else if (/[.^$|?*+()[\]{}]/.test(c)) return null;
+    else out += c;
+  }
+  return out;
 }
 
 /**

@@ -68,6 +68,8 @@ export class RangeSearch {
     /** @type {RangeResult} */
     this.result = { count: 0, matches: [], capped: false, stopped: false, cancelled: false };
     this.done = o.start >= o.end;
+    /** @type {Buffer[] | null} the plan's required literals, rarest first (scan-utf8.mjs orders them on the first chunk) */
+    this.requiredOrder = null;
   }
 
   /** Bytes of the range read so far. */

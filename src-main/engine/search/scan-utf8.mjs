@@ -96,6 +96,40 @@ export function searchUtf8Chunk(rs, chunk, chunkStart) {
     }
   }
 
+  if (plan.required) {
+    // Only lines holding all the required bytes can match (plan.mjs, requiredLiteralsOf): find
+    // those holding the rarest with memmem (rarest in this range's first chunk), check the
+    // others with indexOf, and match each candidate alone, on its UTF-8 text when it holds
+    // non-ASCII bytes.
+    rs.requiredOrder ??= byRarity(plan.required, chunk);
+    const [needle, ...others] = /** @type {[Buffer, ...Buffer[]]} */ (rs.requiredOrder);
+    const lineRe = plan.lineRe;
+    let p = 0;
+    for (;;) {
+      const h = chunk.indexOf(needle, p);
+      if (h < 0) return;
+      const ls = h === 0 ? 0 : chunk.lastIndexOf(10, h - 1) + 1;
+      const le = chunk.indexOf(10, h);
+      const lineEnd = le < 0 ? chunk.length : le;
+      const textEnd = le >= 0 && lineEnd > ls && chunk[lineEnd - 1] === 13 ? lineEnd - 1 : lineEnd;
+      const line = chunk.subarray(ls, textEnd);
+      if (others.some((o) => line.indexOf(o) < 0)) {
+        // not a candidate
+      } else if (countOnly) {
+        lineRe.lastIndex = 0;
+        if (lineRe.test(line.toString(plan.asciiOnly || isAscii(line) ? 'latin1' : 'utf8'))) r.count++;
+      } else if (record(ls, -1)) {
+        r.count++;
+        if (r.matches.length >= cap) {
+          r.capped = true;
+          return;
+        }
+      }
+      if (le < 0) return;
+      p = le + 1;
+    }
+  }
+
   // Decoded as latin1: string index == byte offset. Exact for ASCII lines; lines
   // with non-ASCII bytes are tested separately on their UTF-8 text, unless the
   // regex can only match ASCII (then latin1 gives the same matches).
@@ -211,4 +245,21 @@ export function searchUtf8Chunk(rs, chunk, chunkStart) {
     re.lastIndex = le + 1;
   }
   nonAsciiBefore(Infinity);
+}
+
+/**
+ * The required literals, rarest first in a sample of the chunk (ties: longest first).
+ * @param {Buffer[]} literals
+ * @param {Buffer} chunk
+ */
+function byRarity(literals, chunk) {
+  const sample = chunk.subarray(0, 256 * 1024);
+  /** @param {Buffer} lit */
+  const hits = (lit) => {
+    let n = 0;
+    for (let p = sample.indexOf(lit); p >= 0 && n < 100_000; p = sample.indexOf(lit, p + lit.length)) n++;
+    return n;
+  };
+  const counted = literals.map((lit) => ({ lit, n: hits(lit) }));
+  return counted.sort((a, b) => a.n - b.n || b.lit.length - a.lit.length).map((c) => c.lit);
 }

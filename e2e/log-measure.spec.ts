@@ -1,0 +1,139 @@
+/**
+ * The log viewer's measures (issue 17, "Measured") on a generated 1 GiB log, in
+ * Chromium against `folio serve`, printed as `[measure]` lines for
+ * docs/BENCHMARKS.md: filter → first lines painted and the whole filter's
+ * throughput; the histogram of the whole file; renderer memory (CDP heap after a
+ * forced GC) and DOM nodes while paging 500 windows. The asserts are loose (the
+ * machine is shared); the goals are in the printed lines.
+ * FOLIO_E2E_BIG_LOG names an existing log of the same generator (bench/.data) to
+ * skip generating one; FOLIO_E2E_LOG_BYTES picks another size.
+ */
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { writeLogFile } from '../test/fixtures/generate.ts';
+import { makeFixtureDir } from './fixtures.ts';
+import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { shownLinesOf } from './page-helpers.ts';
+
+const LOG_BYTES = Number(process.env.FOLIO_E2E_LOG_BYTES ?? 1024 ** 3);
+const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
+
+let fixtures: ReturnType<typeof makeFixtureDir>;
+let server: FolioServe;
+let log: string;
+let lines: number;
+let size: number;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  fixtures = makeFixtureDir();
+  const workspace = join(fixtures.dir, 'ws');
+  mkdirSync(workspace);
+  const given = process.env.FOLIO_E2E_BIG_LOG;
+  if (given && existsSync(given)) {
+    log = given;
+    size = statSync(log).size;
+  } else {
+    log = join(workspace, 'big.log');
+    ({ size } = writeLogFile(log, LOG_BYTES, 42));
+  }
+  server = await startFolioServe([log], { cwd: workspace, env: { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache') } });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  fixtures?.remove();
+});
+
+async function open(page: Page) {
+  await page.setViewportSize({ width: 1400, height: 860 });
+  await page.goto(server.url.href);
+  await expect(page.getByTestId('file-lines')).not.toHaveText('', { timeout: 120_000 });
+  await expect(page.getByTestId('file-lines')).toHaveText(/^[\d,]+$/, { timeout: 120_000 });
+  lines = Number((await page.getByTestId('file-lines').textContent())!.replace(/,/g, ''));
+}
+
+test('filter: first lines painted, and the whole file filtered', async ({ page }) => {
+  test.setTimeout(180_000);
+  await open(page);
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  const panel = page.getByRole('region', { name: 'Filter view' });
+  await panel.getByRole('textbox', { name: 'Filter 1' }).fill('timeout');
+  const t0 = performance.now();
+  await panel.getByRole('group', { name: 'Levels' }).getByRole('button', { name: 'ERROR' }).click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="filter-row"]') !== null, undefined, { polling: 'raf' });
+  const firstMs = Math.round(performance.now() - t0);
+  await expect(panel.getByTestId('filter-status')).toContainText('whole file searched', { timeout: 150_000 });
+  const wholeMs = Math.round(performance.now() - t0);
+  console.log(`[measure] filter (ERROR level + /timeout/) → first lines painted on ${count(size)} bytes: ${firstMs} ms (goal ≤ 300 ms)`);
+  console.log(`[measure] filter: whole file in ${wholeMs} ms = ${(size / 1e9 / (wholeMs / 1000)).toFixed(2)} GB/s (goal ≥ 1 GB/s)`);
+  expect(firstMs).toBeLessThan(3_000);
+});
+
+test('histogram of the whole file', async ({ page }) => {
+  test.setTimeout(180_000);
+  await open(page);
+  const t0 = performance.now();
+  await page.getByRole('button', { name: 'Histogram', exact: true }).click();
+  const panel = page.getByRole('region', { name: 'Histogram' });
+  await expect(panel.getByTestId('histogram-summary')).toBeVisible({ timeout: 60_000 });
+  const firstBarsMs = Math.round(performance.now() - t0);
+  await expect(page.getByTestId('histogram-progress')).toHaveCount(0, { timeout: 150_000 });
+  const wholeMs = Math.round(performance.now() - t0);
+  await expect(panel.getByTestId('histogram-summary')).toContainText(`${count(lines)} lines`);
+  console.log(`[measure] histogram: first bars ${firstBarsMs} ms, whole ${count(size)} bytes counted in ${wholeMs} ms (goal ≤ 2 s)`);
+});
+
+interface MemorySample {
+  windows: number;
+  heapMiB: number;
+  /** used JS heap before that GC (what performance.memory shows) */
+  heapBeforeGcMiB: number;
+  /** elements in the document */
+  elements: number;
+  /** DOM nodes alive in the renderer (detached ones too), from CDP Performance.getMetrics */
+  nodes: number;
+}
+
+test('renderer memory and DOM nodes while paging 500 windows stay flat', async ({ page }) => {
+  test.setTimeout(600_000);
+  await open(page);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  await cdp.send('HeapProfiler.enable');
+  const sample = async (windows: number): Promise<MemorySample> => {
+    const before = await cdp.send('Runtime.getHeapUsage');
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
+    const mib = (n: number) => Math.round((n / 1024 ** 2) * 10) / 10;
+    return { windows, heapMiB: mib(usedSize), heapBeforeGcMiB: mib(before.usedSize), elements, nodes: metrics.find((m) => m.name === 'Nodes')!.value };
+  };
+  const down = page.getByRole('button', { name: 'Down 10,000 lines' });
+  const samples = [await sample(0)];
+  let top = (await shownLinesOf(page))[0]?.lineNo ?? 1;
+  for (let w = 1; w <= 500; w++) {
+    if (top + 10_000 >= lines) {
+      await page.getByLabel('Go to').fill('1');
+      await page.getByLabel('Go to').press('Enter');
+    } else await down.click();
+    const before = top;
+    await expect.poll(async () => (top = (await shownLinesOf(page))[0]?.lineNo ?? before)).not.toBe(before);
+    if (w % 50 === 0) samples.push(await sample(w));
+  }
+  for (const s of samples)
+    console.log(
+      `[measure] memory after ${s.windows} windows: heap ${s.heapMiB} MiB (${s.heapBeforeGcMiB} before GC), ${count(s.elements)} elements, ${count(s.nodes)} DOM nodes`,
+    );
+  const first = samples[1]!;
+  const last = samples[samples.length - 1]!;
+  console.log(
+    `[measure] memory: 50 → 500 windows: heap ${first.heapMiB} → ${last.heapMiB} MiB (goal ≤ 250 MiB, flat), nodes ${count(first.nodes)} → ${count(last.nodes)}`,
+  );
+  expect(last.heapMiB).toBeLessThan(250);
+  expect(last.nodes).toBeLessThan(first.nodes * 1.5 + 2_000);
+});

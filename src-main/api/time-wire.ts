@@ -1,0 +1,66 @@
+/** time_seek and histogram on the wire: the engine's answers in snake_case, with path and version. */
+import { FolioError } from '../engine/errors.ts';
+import { binaryFileError, factsOf } from '../engine/read/file-facts.ts';
+import { openIndex } from '../engine/index/store.ts';
+import type { HistogramOutput, HistogramInput, TimeSeekInput, TimeSeekOutput } from './schemas/time.ts';
+import type { z } from 'zod';
+import type { CallContext } from './operations.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+async function openStamped(path: string, ctx: CallContext) {
+  const facts = await factsOf(path);
+  if (facts.verdict.isBinary) throw binaryFileError(facts);
+  const index = await openIndex(path, { signal: ctx.signal, onProgress: ctx.onProgress });
+  if (!index.complete) throw new FolioError('invalid_input', `the line index of ${path} is not complete`, { path });
+  return { facts, index };
+}
+
+export async function timeSeekWire(input: z.infer<typeof TimeSeekInput>, ctx: CallContext): Promise<z.infer<typeof TimeSeekOutput>> {
+  const { facts, index } = await openStamped(input.path, ctx);
+  const { timeSeek } = await import('../engine/search/time-seek.ts');
+  const r = timeSeek(index, input.time, facts.encoding);
+  return {
+    path: facts.identity.path,
+    version: facts.version,
+    format: r.format,
+    target: iso(r.targetMs),
+    line: r.lineNo,
+    byte_offset: r.byteOffset,
+    time: iso(r.timeMs),
+    probes: r.probes,
+    elapsed_ms: r.elapsedMs,
+  };
+}
+
+export async function histogramWire(input: z.infer<typeof HistogramInput>, ctx: CallContext): Promise<z.infer<typeof HistogramOutput>> {
+  const { facts, index } = await openStamped(input.path, ctx);
+  const { histogramFile } = await import('../engine/search/histogram.ts');
+  const r = await histogramFile(index, {
+    encoding: facts.encoding,
+    ...(input.max_buckets !== undefined ? { maxBuckets: input.max_buckets } : {}),
+    ...(input.bucket_ms !== undefined ? { bucketMs: input.bucket_ms } : {}),
+    ...(input.start_byte !== undefined ? { startByte: input.start_byte } : {}),
+    ...(input.end_byte !== undefined ? { endByte: input.end_byte } : {}),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
+  });
+  return {
+    path: facts.identity.path,
+    version: facts.version,
+    format: r.format,
+    first_time: iso(r.firstMs),
+    last_time: iso(r.lastMs),
+    origin_ms: r.originMs,
+    bucket_ms: r.bucketMs,
+    buckets: r.buckets,
+    unstamped: r.unstamped,
+    outside: r.outside,
+    lines: r.lines,
+    order_break: r.orderBreak
+      ? { line: r.orderBreak.lineNo, byte_offset: r.orderBreak.byte, time_before: iso(r.orderBreak.timeBeforeMs), time: iso(r.orderBreak.timeMs) }
+      : null,
+    scanned: { start_byte: r.scanned.startByte, end_byte: r.scanned.endByte },
+    elapsed_ms: r.elapsedMs,
+  };
+}
