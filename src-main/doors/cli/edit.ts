@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { handle, type OpOutput } from '../../api/handle.ts';
+import { handle, type OpOutput } from '../../api/quick-handle.ts';
 import type { EditInput } from '../../api/schemas.ts';
 import { Exit, printError, type CliIO } from './main.ts';
 

@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { FolioError, handle, type OpOutput } from '../../api/handle.ts';
+import { FolioError, handle, type OpOutput } from '../../api/quick-handle.ts';
 import type { UpsertInput } from '../../api/schemas.ts';
 import { count } from './format.ts';
 import { Exit, printError, type CliIO } from './main.ts';
