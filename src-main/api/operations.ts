@@ -87,6 +87,12 @@ export interface CallContext {
   readCaps?: { maxBytes?: number; maxFullBytes?: number };
   /** Writes go only to the path as the caller checked it (the agent guard: engine/write/write-target.ts). */
   checked?: { allowHardlinks: boolean };
+  /**
+   * The caller exits after this call (the CLI): a person's own edit of one file is
+   * journaled as a record the next review user folds in (review/applied-log.ts),
+   * without loading the review document (Automerge).
+   */
+  deferJournal?: boolean;
   /** An upsert with if_none_match may create missing folders (default true: a person's own call; the agent guard passes its policy). */
   createFolders?: boolean;
   /**

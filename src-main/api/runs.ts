@@ -43,6 +43,14 @@ async function writePlans(plans: PlannedUpsert[], actor: Actor, ctx: CallContext
   if (files.length === 1) {
     const { path, request } = files[0]!;
     if (request.dryRun) return answerOf(await (await import('../engine/write/upsert.ts')).upsert(path, request));
+    if (ctx.deferJournal) {
+      // A process that exits after this call: journal a record, without loading the review document.
+      const done = await (await import('../review/applied-log.ts')).applyOwnEditDeferred(workspaceOf(ctx), actor, resolvePath(path), request);
+      if (done) {
+        done.upsert.notes.push(`journaled as ${done.entryId}: review undo takes it back`);
+        return answerOf(done.upsert);
+      }
+    }
     const { applyOwnEdit } = await import('../review/journal.ts');
     return answerOf((await applyOwnEdit(workspaceOf(ctx), actor, resolvePath(path), request)).upsert);
   }

@@ -34,9 +34,17 @@ const NOT_AT_START: [what: string, pattern: RegExp][] = [
   ['the agent guard', /src-main\/api\/agent\//],
   ['the search engine', /src-main\/engine\/search\//],
 ];
-/** A line upsert is journaled (review layer, Automerge) so that `folio review undo` takes it back: only the read-only commands are held to these. */
-const READ_ONLY_TOO: [what: string, pattern: RegExp][] = [
+/**
+ * A line upsert is journaled so that `folio review undo` takes it back, as a record
+ * the next review user folds in (review/applied-log.ts): not with Automerge. The
+ * review layer's other modules and the write path are for the read-only commands only.
+ */
+const NO_DOCUMENT: [what: string, pattern: RegExp][] = [
   ['Automerge', /@automerge\//],
+  ['the review document', /src-main\/review\/(store|journal|records|doc-codec|journal-commit|intents)\.ts$/],
+];
+const READ_ONLY_TOO: [what: string, pattern: RegExp][] = [
+  ...NO_DOCUMENT,
   ['the review layer', /src-main\/review\//],
   ['the write path', /src-main\/engine\/write\//],
 ];
@@ -91,10 +99,11 @@ describe('modules a small command loads', () => {
     expectNone(loaded, [...NOT_AT_START, ...READ_ONLY_TOO, ...(bundleRan(loaded) ? ZOD : [])]);
   });
 
-  it('folio upsert of lines: not the other doors or packages of other modes', () => {
+  it('folio upsert of lines: not Automerge, the other doors or packages of other modes', () => {
     const etag = JSON.parse(spawnSync(process.execPath, [BIN, 'read', file, '--lines', '1', '--json'], { encoding: 'utf8' }).stdout).version.etag;
     const loaded = modulesLoadedBy(['upsert', file, '--replace', '2-2', '--content', 'two\n', '--if-match', etag, '--json']);
-    expectNone(loaded, [...NOT_AT_START, ...(bundleRan(loaded) ? ZOD : [])]);
+    expectNone(loaded, [...NOT_AT_START, ...NO_DOCUMENT, ...(bundleRan(loaded) ? ZOD : [])]);
+    expect(loaded.some((f) => f.includes('src-main/review/applied-log.ts'))).toBe(true); // journaled all the same
   });
 
   it('folio read with bad input: zod names the fields', () => {

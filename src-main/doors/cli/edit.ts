@@ -76,7 +76,7 @@ export function registerEdit(program: Command, io: CliIO): void {
         ...(f.dryRun ? { dry_run: true } : {}),
       };
       try {
-        const r = await handle('edit', input, HUMAN, { workspace: resolve(f.root ?? process.cwd()) });
+        const r = await handle('edit', input, HUMAN, { workspace: resolve(f.root ?? process.cwd()), deferJournal: true });
         io.stdout.write(f.json ? JSON.stringify(r) + '\n' : formatEdit(r));
       } catch (err) {
         throw new Exit(printError(err, Boolean(f.json), io));
