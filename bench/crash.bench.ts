@@ -98,7 +98,7 @@ async function benchKills(scale: number): Promise<void> {
     const a = await appendKillLoop({ dir, blockBytes: APPEND_BLOCK_BYTES, kills: Math.ceil(APPEND_KILLS * scale), seed: 1 });
     rows.push([`append ${APPEND_BLOCK_BYTES >> 20} MiB blocks`, a.kills, `${a.midAppend} (${a.cutOnDisk} mid-copy)`, a.torn, '-', a.firstTorn ?? '']);
     process.stderr.write(`crash bench: appends ${JSON.stringify({ ...a, appendMs: undefined })}\n`);
-    for (const [i, family] of (['approve', 'undo', 'redo'] as const).entries()) {
+    for (const [i, family] of (['approve', 'undo', 'redo', 'own'] as const).entries()) {
       const j = await journalKillLoop({ dir, family, fileBytes: JOURNAL_FILE_BYTES, kills: Math.ceil(JOURNAL_KILLS * scale), seed: 7 + i });
       rows.push([
         `${family}, ${JOURNAL_FILE_BYTES >> 20} MiB file`,

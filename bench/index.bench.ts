@@ -2,16 +2,24 @@
  * `npm run bench -- index [--size 2G]`: Folio's index+validate against, in the same
  * run on the same page-cached file: the read-only ceiling (1 thread and a pool),
  * `wc -l`, and Node's buffer.isUtf8 (simdutf). Also index memory and cache reopen.
+ *
+ * Then the scale rows (FOLIO_BENCH_SCALE, default 1G,2G,4G,8G; 0 skips them): per
+ * file size, cold builds each in a fresh process (bench/index-scale-child.ts):
+ * build time and throughput against `wc -l` of the same file in the same run,
+ * index memory, the process's peak RSS, and how soon line 1,000 is located while
+ * the build runs; then whether time grows linearly in bytes and memory at 64 KiB
+ * per GiB plus a constant. Sizes the disk cannot hold are skipped and named.
  */
 import { isUtf8 } from 'node:buffer';
-import { closeSync, openSync, readSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readSync, renameSync, rmSync, statfsSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { buildIndex, closeIndexPools, startBuild } from '../src-main/engine/index/builder.ts';
 import { forgetIndexes, openIndex } from '../src-main/engine/index/store.ts';
 import type { BenchOptions } from './main.ts';
-import { DATA_DIR, fileSize, gbps, syntheticLog, table, timeCommand, timeMedian, warmPageCache } from './lib.ts';
+import { DATA_DIR, fileSize, gbps, median, parseSize, syntheticLog, table, timeCommand, timeMedian, warmPageCache } from './lib.ts';
 
 const CHUNK = 256 * 1024;
 
@@ -141,5 +149,130 @@ export async function benchIndex(o: BenchOptions): Promise<void> {
     '',
   ].join('\n');
   process.stdout.write(out + '\n');
+  process.stdout.write(await benchIndexScale());
   if (validChunks === 0) process.stderr.write('warning: isUtf8 found no valid chunk\n');
+}
+
+const GIB = 1024 ** 3;
+const SCALE_RUNS = 3;
+
+/**
+ * A synthetic log of `bytes` for the scale rows: up to 2 GiB generated
+ * (bench/lib.ts); a multiple of 2 GiB past that is the 2 GiB log repeated (made
+ * with cat at disk speed; generating 8 GiB line by line takes many minutes on a
+ * busy machine). Real bytes either way, no holes. Null when the disk cannot hold it.
+ */
+function scaleLog(bytes: number): { file: string | null; note: string } {
+  const base = 2 * GIB;
+  const copies = bytes > base && bytes % base === 0 ? bytes / base : 0;
+  const file = copies ? join(DATA_DIR, `log-${bytes}-x${copies}.log`) : join(DATA_DIR, `log-${bytes}.log`);
+  if (!existsSync(file)) {
+    const st = statfsSync(DATA_DIR);
+    const free = st.bavail * st.bsize;
+    if (free < bytes + 2 * GIB)
+      return { file: null, note: `skipped: ${(free / GIB).toFixed(1)} GiB free, ${(bytes / GIB).toFixed(0)} GiB + 2 GiB margin needed` };
+    if (!copies) return { file: syntheticLog(bytes), note: 'generated' };
+    const src = syntheticLog(base);
+    process.stderr.write(`making ${(bytes / GIB).toFixed(0)} GiB log ${file} (${copies} copies of the 2 GiB log, once)...\n`);
+    execFileSync('sh', ['-c', `cat ${Array(copies).fill(`"${src}"`).join(' ')} > "${file}.tmp"`]);
+    renameSync(`${file}.tmp`, file);
+  }
+  return { file, note: copies ? `the 2 GiB log x${copies}` : 'generated' };
+}
+
+/** Bytes of `file` in the page cache (util-linux fincore), or null if unknown. */
+function cachedBytes(file: string): number | null {
+  const r = spawnSync('fincore', ['--bytes', '--noheadings', '--output', 'RES', file], { encoding: 'utf8' });
+  return r.status === 0 ? Number(r.stdout.trim()) : null;
+}
+
+interface ScaleRun {
+  firstLineMs: number;
+  buildMs: number;
+  memoryBytes: number;
+  newlines: number;
+  maxRssBytes: number;
+}
+
+export async function benchIndexScale(): Promise<string> {
+  const spec = process.env.FOLIO_BENCH_SCALE ?? '1G,2G,4G,8G';
+  if (spec === '0') return '';
+  const cacheDir = mkdtempSync(join(tmpdir(), 'folio-index-scale-'));
+  const rows: (string | number)[][] = [
+    [
+      'size',
+      'file',
+      'wc -l ms',
+      'build ms (min–max)',
+      'throughput',
+      'vs wc -l',
+      'ms per GiB',
+      'index memory',
+      'peak RSS',
+      'line 1,000 during the build',
+      'in page cache',
+    ],
+  ];
+  const done: { gib: number; ms: number; memory: number; rss: number }[] = [];
+  const skipped: string[] = [];
+  try {
+    for (const bytes of spec.split(',').map(parseSize)) {
+      const { file, note } = scaleLog(bytes);
+      if (!file) {
+        skipped.push(`${(bytes / GIB).toFixed(0)} GiB: ${note}`);
+        continue;
+      }
+      const size = fileSize(file);
+      warmPageCache(file);
+      const wc = timeCommand(SCALE_RUNS, 'wc', ['-l', file]);
+      const wcLines = Number(wc.stdout.trim().split(/\s+/)[0]);
+      const runs: ScaleRun[] = [];
+      for (let i = 0; i < SCALE_RUNS; i++) {
+        const r = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'index-scale-child.ts'), file], {
+          encoding: 'utf8',
+          env: { ...process.env, FOLIO_CACHE_DIR: cacheDir },
+        });
+        if (r.status !== 0) throw new Error(`index-scale-child failed: ${r.stderr}`);
+        const run = JSON.parse(r.stdout) as ScaleRun;
+        if (run.newlines !== wcLines) throw new Error(`${file}: the index counted ${run.newlines} newlines, wc -l ${wcLines}`);
+        runs.push(run);
+      }
+      const ms = median(runs.map((r) => r.buildMs));
+      const memory = runs[0]!.memoryBytes;
+      const rss = median(runs.map((r) => r.maxRssBytes));
+      const gib = size / GIB;
+      const cached = cachedBytes(file);
+      done.push({ gib, ms, memory, rss });
+      rows.push([
+        `${gib.toFixed(2)} GiB`,
+        note,
+        wc.ms.toFixed(0),
+        `${ms.toFixed(0)} (${Math.min(...runs.map((r) => r.buildMs)).toFixed(0)}–${Math.max(...runs.map((r) => r.buildMs)).toFixed(0)})`,
+        gbps(size, ms),
+        `${(wc.ms / ms).toFixed(2)}x`,
+        (ms / gib).toFixed(0),
+        `${(memory / 1024).toFixed(1)} KiB (${(memory / 1024 / gib).toFixed(2)} KiB/GiB)`,
+        `${(rss / 1024 ** 2).toFixed(0)} MiB`,
+        `${median(runs.map((r) => r.firstLineMs)).toFixed(1)} ms`,
+        cached === null ? '?' : `${((100 * cached) / size).toFixed(0)}%`,
+      ]);
+    }
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+  const out = [`### index at scale: cold builds, each in a fresh process, pool of ${availableParallelism()}, median of ${SCALE_RUNS}`, '', table(rows), ''];
+  if (done.length >= 2) {
+    const perGiB = done.map((d) => d.ms / d.gib);
+    const [lo, hi] = [done[0]!, done.at(-1)!];
+    const memSlope = (hi.memory - lo.memory) / (hi.gib - lo.gib);
+    const memConst = lo.memory - memSlope * lo.gib;
+    const rssSlope = (hi.rss - lo.rss) / (hi.gib - lo.gib);
+    out.push(
+      `- time per GiB: ${perGiB.map((x) => x.toFixed(0)).join(', ')} ms (largest / smallest ${(Math.max(...perGiB) / Math.min(...perGiB)).toFixed(2)}; 1.00 is linear)`,
+      `- index memory: ${(memSlope / 1024).toFixed(2)} KiB per GiB ${memConst < 0 ? '-' : '+'} ${Math.abs(Math.round(memConst))} B (from the ${lo.gib.toFixed(0)} and ${hi.gib.toFixed(0)} GiB rows)`,
+      `- peak RSS: ${(rssSlope / 1024 ** 2).toFixed(1)} MiB more per GiB of file (page-cache reads are not counted in RSS; this is the process's own memory)`,
+    );
+  }
+  for (const s of skipped) out.push(`- ${s}`);
+  return out.join('\n') + '\n';
 }

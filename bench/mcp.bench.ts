@@ -4,6 +4,9 @@
  * processes over stdio, driven by the same SDK client in the same run:
  * - latency of Folio `read` of a 64 KiB byte window at random offsets of the
  *   synthetic log, against their `read_text_file` with head=100 on a small file;
+ *   per KiB of content delivered, and at equal answer size (head=100 of the same
+ *   file on both sides); the bytes of each answer (content, and the whole result
+ *   with structuredContent); tools/list (its size and time) in the same table;
  * - what each serves of the big log: head, tail, the middle, the whole file.
  */
 import { closeSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
@@ -28,6 +31,8 @@ interface Answer {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly json?: any;
   structured?: unknown;
+  /** characters of the whole result (content and structuredContent): what the client receives */
+  resultChars?: number;
 }
 
 interface Server {
@@ -65,7 +70,10 @@ async function connect(name: string, command: string, args: string[]): Promise<S
       try {
         const r = await client.callTool({ name: tool, arguments: toolArgs }, undefined, { timeout: 300_000 });
         const text = (r.content as { text?: string }[]).map((c) => c.text ?? '').join('');
-        return withJson({ ok: r.isError !== true, text, structured: r.structuredContent });
+        const answer = withJson({ ok: r.isError !== true, text, structured: r.structuredContent });
+        // Measured lazily, outside the timed call.
+        Object.defineProperty(answer, 'resultChars', { get: () => JSON.stringify(r).length });
+        return answer;
       } catch (err) {
         return withJson({ ok: false, text: err instanceof Error ? err.message : String(err) });
       }
@@ -78,6 +86,8 @@ interface Timing {
   p99: number;
   /** bytes of text returned per call (median) */
   bytes: number;
+  /** characters of the whole result per call (median) */
+  resultChars: number;
 }
 
 /** `n` calls after `WARMUP` unmeasured ones; every answer must be ok. */
@@ -89,6 +99,7 @@ async function timeCalls(s: Server, n: number, make: () => [string, Record<strin
   }
   const times: number[] = [];
   const bytes: number[] = [];
+  const results: number[] = [];
   for (let i = 0; i < n; i++) {
     const [tool, args] = make();
     const t = performance.now();
@@ -96,8 +107,22 @@ async function timeCalls(s: Server, n: number, make: () => [string, Record<strin
     times.push(performance.now() - t);
     if (!a.ok) throw new Error(`${s.name} ${tool} ${JSON.stringify(args)} failed: ${a.text.slice(0, 500)}`);
     bytes.push(check(a));
+    results.push(a.resultChars ?? 0);
   }
-  return { p50: percentile(times, 50), p99: percentile(times, 99), bytes: percentile(bytes, 50) };
+  return { p50: percentile(times, 50), p99: percentile(times, 99), bytes: percentile(bytes, 50), resultChars: percentile(results, 50) };
+}
+
+/** tools/list, `n` times after a warm-up: its time, and its size (characters of the tool list) as `bytes`. */
+async function timeToolList(s: Server, n: number): Promise<Timing> {
+  const { tools } = await s.client.listTools();
+  const chars = JSON.stringify(tools).length;
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await s.client.listTools();
+    times.push(performance.now() - t);
+  }
+  return { p50: percentile(times, 50), p99: percentile(times, 99), bytes: chars, resultChars: chars };
 }
 
 async function timeOnce(s: Server, tool: string, args: Record<string, unknown>): Promise<{ ms: number; a: Answer }> {
@@ -162,17 +187,46 @@ export async function benchMcp(o: BenchOptions): Promise<void> {
       (a) => a.text.length,
     );
 
+    const folioList = await timeToolList(folio, 50);
+    const theirsList = await timeToolList(theirs, 50);
+
     const base = theirsHeadSmall.p50;
+    const usPerKiB = (t: Timing) => (1000 * t.p50) / (t.bytes / 1024);
+    const baseUsPerKiB = usPerKiB(theirsHeadSmall);
     const ratio = (t: Timing) => `${(t.p50 / base).toFixed(2)}x`;
-    const row = (name: string, t: Timing) => [name, t.p50.toFixed(3), t.p99.toFixed(3), t.bytes, ratio(t)];
+    const row = (name: string, t: Timing, perKiB = true) => [
+      name,
+      t.p50.toFixed(3),
+      t.p99.toFixed(3),
+      t.bytes,
+      t.resultChars,
+      perKiB ? usPerKiB(t).toFixed(1) : '-',
+      ratio(t),
+      perKiB ? `${(usPerKiB(t) / baseUsPerKiB).toFixed(2)}x` : '-',
+    ];
     const rows: (string | number)[][] = [
-      ['call (stdio MCP, same SDK client)', 'p50 ms', 'p99 ms', 'content bytes (median)', 'p50 vs theirs head=100'],
+      [
+        'call (stdio MCP, same SDK client)',
+        'p50 ms',
+        'p99 ms',
+        'content bytes (median)',
+        'result chars (median)',
+        'µs per KiB of content',
+        'p50 vs theirs head=100',
+        'per KiB vs theirs head=100',
+      ],
       row(`Folio read, 64 KiB byte window at random offsets of the ${(size / 1024 ** 3).toFixed(0)} GiB log`, folioWindow),
       row(`Folio read head=100, ${(size / 1024 ** 3).toFixed(0)} GiB log`, folioHeadBig),
-      row(`Folio read head=100, small file (${SMALL_LINES} lines)`, folioHeadSmall),
+      row(`Folio read head=100, small file (${SMALL_LINES} lines): equal answer size`, folioHeadSmall),
       row(`server-filesystem read_text_file head=100, small file (baseline)`, theirsHeadSmall),
-      row('Folio file_info, small file', folioPing),
-      row('server-filesystem get_file_info, small file', theirsPing),
+      row('Folio file_info, small file', folioPing, false),
+      row('server-filesystem get_file_info, small file', theirsPing, false),
+      [
+        ...row('Folio tools/list (content bytes: characters of the tool list)', folioList, false).slice(0, 6),
+        `${(folioList.p50 / theirsList.p50).toFixed(2)}x theirs`,
+        `size ${(folioList.bytes / theirsList.bytes).toFixed(2)}x theirs`,
+      ],
+      [...row('server-filesystem tools/list', theirsList, false).slice(0, 6), '1.00x', 'size 1.00x'],
     ];
 
     // What each serves of the big log. server-filesystem has head, tail and the whole file; no offset.
@@ -203,6 +257,8 @@ export async function benchMcp(o: BenchOptions): Promise<void> {
     }
 
     const goalRatio = folioWindow.p50 / base;
+    const equalSize = folioHeadSmall.p50 / base;
+    const perKiB = usPerKiB(folioWindow) / baseUsPerKiB;
     const theirsWholeFails = !served['server-filesystem:the whole file (their only way to the middle)'];
     const folioServesAll = ['head 100 lines', 'tail 100 lines', 'the middle: 64 KiB at size/2', 'the middle: 100 lines at line N/2'].every(
       (w) => served[`folio:${w}`],
@@ -213,6 +269,17 @@ export async function benchMcp(o: BenchOptions): Promise<void> {
         goalRatio <= 0.5,
         `${goalRatio.toFixed(2)}x (${folioWindow.p50.toFixed(3)} vs ${base.toFixed(3)} ms)`,
       ],
+      [
+        'at equal answer size (head=100 of the same file) Folio p50 <= 0.5x theirs',
+        equalSize <= 0.5,
+        `${equalSize.toFixed(2)}x (${folioHeadSmall.p50.toFixed(3)} vs ${base.toFixed(3)} ms; ${folioHeadSmall.bytes} vs ${theirsHeadSmall.bytes} content bytes)`,
+      ],
+      [
+        'per KiB delivered: Folio 64 KiB window <= 0.5x theirs head=100',
+        perKiB <= 0.5,
+        `${perKiB.toFixed(2)}x (${usPerKiB(folioWindow).toFixed(1)} vs ${baseUsPerKiB.toFixed(1)} µs/KiB)`,
+      ],
+      ['tools/list no bigger than theirs', folioList.bytes <= theirsList.bytes, `${folioList.bytes} vs ${theirsList.bytes} characters`],
       ['server-filesystem cannot serve the middle of the big log (whole-file read fails)', theirsWholeFails, theirsWholeFails ? 'fails' : 'it served it'],
       ['Folio serves head, tail and the middle of the big log', folioServesAll, folioServesAll ? 'all ok' : 'a request failed'],
     ] as const;

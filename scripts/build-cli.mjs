@@ -20,11 +20,17 @@
  * checks what a read loads. dist/cli-inputs.json lists every source file the
  * bundle and the workers were made from, for bin/folio.mjs to check that the bundle
  * is newer than each without walking src-main on every call.
+ *
+ * The input Specs of the operations src-main/api/runs.ts holds (read, file_info,
+ * search, upsert, edit) are derived here from their zod schemas and built in as
+ * __FOLIO_INPUT_SPECS__: the CLI checks such input without loading zod
+ * (src-main/api/quick-handle.ts, input-spec.ts).
  */
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { tsImport } from 'tsx/esm/api';
 import { NODE_BUNDLE, writeEngineRuntime } from './engine-runtime.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -34,6 +40,15 @@ const dist = join(root, 'dist');
 const EXTERNAL = ['@automerge/automerge', '@modelcontextprotocol/sdk', 'gpt-tokenizer'];
 
 const runtimeInputs = writeEngineRuntime(dist);
+const { operations } = await tsImport('../src-main/api/operations.ts', import.meta.url);
+const { runs } = await tsImport('../src-main/api/runs.ts', import.meta.url);
+const { specOf } = await tsImport('../src-main/api/input-spec.ts', import.meta.url);
+/** @type {Record<string, unknown>} */
+const inputSpecs = {};
+for (const name of Object.keys(runs)) {
+  const spec = specOf(operations[name].input);
+  if (spec) inputSpecs[name] = spec;
+}
 for (const f of readdirSync(dist)) if (/^cli-[A-Z0-9]+\.mjs$/.test(f)) rmSync(join(dist, f));
 const { packages: _packages, ...bundle } = NODE_BUNDLE;
 const result = await build({
@@ -48,6 +63,7 @@ const result = await build({
   mainFields: ['module', 'main'],
   banner: { js: "import { createRequire as __folioCreateRequire } from 'node:module'; const require = __folioCreateRequire(import.meta.url);" },
   metafile: true,
+  define: { __FOLIO_INPUT_SPECS__: JSON.stringify(inputSpecs) },
 });
 writeFileSync(join(dist, 'cli-meta.json'), JSON.stringify(result.metafile));
 const cliInputs = Object.keys(result.metafile.inputs).map((f) => relative(root, resolve(process.cwd(), f)));

@@ -7,15 +7,15 @@
  * checks the path against the workspace policy) calls parseOpInput, then runOp
  * with the input it allows: the input is parsed once, the operation runs once.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import * as z from 'zod';
 import { FolioError } from '../engine/errors.ts';
+import { withHomeExpanded } from './home-path.ts';
 import { operations, type Actor, type CallContext, type OperationName, type OpInput, type OpOutput } from './operations.ts';
 
 export { FolioError, isFolioError } from '../engine/errors.ts';
 export type { Actor, CallContext, OperationName, OpInput, OpOutput } from './operations.ts';
 export { operations, preloadReads } from './operations.ts';
+export { withHomeExpanded } from './home-path.ts';
 
 export function isOperationName(name: string): name is OperationName {
   return Object.hasOwn(operations, name);
@@ -26,20 +26,6 @@ export function parseOpInput<N extends OperationName>(name: N, input: unknown): 
   const operation = operations[name];
   if (!operation) throw new FolioError('invalid_input', `unknown operation: ${String(name)}`, { operation: name });
   return withHomeExpanded(parseInputAs(operation.input, name, input)) as OpInput<N>;
-}
-
-/**
- * `~` and `~/…` in `path` and `to` as the home directory, as a shell would have
- * done for a path typed on a command line (the app's path box, an agent's
- * call). Done before any guard looks at the path, so policy sees the real one.
- * `~user` is left alone.
- */
-export function withHomeExpanded<T>(input: T): T {
-  if (!input || typeof input !== 'object') return input;
-  const fields = input as Record<string, unknown>;
-  const expanded = (value: unknown) => (typeof value === 'string' && (value === '~' || value.startsWith('~/')) ? join(homedir(), value.slice(1)) : value);
-  if (expanded(fields.path) === fields.path && expanded(fields.to) === fields.to) return input;
-  return { ...fields, ...('path' in fields ? { path: expanded(fields.path) } : {}), ...('to' in fields ? { to: expanded(fields.to) } : {}) } as T;
 }
 
 /** `input` parsed by `schema` (an operation's input, or an agent tool's own form of it); invalid_input naming the fields if it does not fit. */

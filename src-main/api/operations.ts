@@ -22,7 +22,6 @@ import {
   SearchOutput,
   UpsertInput,
   EditInput,
-  UpsertFileOutput,
   UpsertOutput,
   AuditInput,
   AuditOutput,
@@ -53,8 +52,7 @@ import {
 import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
 import { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops.ts';
 import { HistogramInput, HistogramOutput, TimeSeekInput, TimeSeekOutput } from './schemas/time.ts';
-import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
-import type { PlannedUpsert } from './upsert-request.ts';
+import { runs } from './runs.ts';
 import type { StepOptions, StepResult } from '../review/index.ts';
 
 /*
@@ -96,6 +94,12 @@ export interface CallContext {
   readCaps?: { maxBytes?: number; maxFullBytes?: number };
   /** Writes go only to the path as the caller checked it (the agent guard: engine/write/write-target.ts). */
   checked?: { allowHardlinks: boolean };
+  /**
+   * The caller exits after this call (the CLI): a person's own edit of one file is
+   * journaled as a record the next review user folds in (review/applied-log.ts),
+   * without loading the review document (Automerge).
+   */
+  deferJournal?: boolean;
   /** An upsert with if_none_match may create missing folders (default true: a person's own call; the agent guard passes its policy). */
   createFolders?: boolean;
   /**
@@ -115,40 +119,6 @@ export async function outlineView(input: z.infer<typeof OutlineInput>): Promise<
   const o = await outlineOf(input.path);
   const headings = input.max_level === undefined ? o.headings : o.headings.filter((h) => h.level <= input.max_level!);
   return outlineWireOf(o, headings, performance.now() - t0);
-}
-
-/** An engine answer without the journal's captured bytes. */
-function answerOf(r: UpsertResult): z.infer<typeof UpsertFileOutput> {
-  const { removed: _removed, inserted: _inserted, ...answer } = r;
-  return answer;
-}
-
-/**
- * A person's own upsert or edit: of one file, or of several all or nothing
- * (answered as the first file, with every file's answer in files). Journaled under
- * the caller, so review_undo (`folio review undo FILE`) takes it back.
- */
-async function writePlans(plans: PlannedUpsert[], actor: Actor, ctx: CallContext, extra: Partial<UpsertRequest>): Promise<z.infer<typeof UpsertOutput>> {
-  const files = plans.map((p) => ({ path: p.path, request: { ...p.request, ...extra } }));
-  if (files.length === 1) {
-    const { path, request } = files[0]!;
-    if (request.dryRun) return answerOf(await (await import('../engine/write/upsert.ts')).upsert(path, request));
-    const { applyOwnEdit } = await import('../review/journal.ts');
-    return answerOf((await applyOwnEdit(workspaceOf(ctx), actor, resolvePath(path), request)).upsert);
-  }
-  if (files[0]!.request.dryRun) {
-    const { upsertGroup } = await import('../engine/write/upsert-group.ts');
-    const answers = (await upsertGroup(files)).map(answerOf);
-    return { ...answers[0]!, files: answers };
-  }
-  const { applyGroupJournaled } = await import('../review/group.ts');
-  const done = await applyGroupJournaled(
-    workspaceOf(ctx),
-    actor,
-    files.map((f) => ({ path: resolvePath(f.path), request: f.request })),
-  );
-  const answers = done.upserts.map(answerOf);
-  return { ...answers[0]!, files: answers, group_id: done.group };
 }
 
 async function stepOutput(s: StepResult) {
@@ -179,16 +149,13 @@ export const operations = {
     input: FileInfoInput,
     output: FileInfo,
     description: 'Size, lines, encoding, newlines, BOM and binary verdict of a file, with its version.',
-    run: async (input, _actor, ctx) => {
-      const [{ fileInfo }, { fileInfoWireOf }] = await Promise.all([import('../engine/read/file-info.ts'), import('./file-info-wire.ts')]);
-      return fileInfoWireOf(await fileInfo(input.path, ctx));
-    },
+    run: runs.file_info,
   }),
   read: op({
     input: ReadInput,
     output: ReadOutput,
     description: "Read any window of any file; several ranges per call. version.etag is upsert's if_match; hashlines gives anchors.",
-    run: async (input, _actor, ctx) => (await import('./read-address.ts')).readByInput(input, ctx.readCaps),
+    run: runs.read,
   }),
   outline: op({
     input: OutlineInput,
@@ -200,14 +167,7 @@ export const operations = {
     input: SearchInput,
     output: SearchOutput,
     description: 'Regex search of a file: matching lines with number, byte offset, text. Truncated: continue at start_byte = next_start_byte.',
-    run: async (input, _actor, ctx) => {
-      const [{ searchPath }, { toSearchOptions }, { searchWireOf }] = await Promise.all([
-        import('../engine/search/search-path.ts'),
-        import('./search-request.ts'),
-        import('./search-wire.ts'),
-      ]);
-      return searchWireOf(await searchPath(input.path, { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress }));
-    },
+    run: runs.search,
   }),
   // --- Time in logs (issue 17): time-seek.ts, histogram.ts ---
   time_seek: op({
@@ -269,11 +229,7 @@ export const operations = {
     description:
       "Edit a file atomically if unchanged: if_match (your read's etag) or anchors (from a hashlines read). " +
       'precondition_failed shows the current text: retry from it.',
-    run: async (input, actor, ctx) =>
-      writePlans(await (await import('./upsert-request.ts')).upsertPlansOf(input), actor, ctx, {
-        ...(ctx.checked ? { checked: ctx.checked } : {}),
-        ...(ctx.createFolders !== false ? { createParents: true } : {}),
-      }),
+    run: runs.upsert,
   }),
   edit: op({
     input: EditInput,
@@ -281,8 +237,7 @@ export const operations = {
     description:
       'Replace quoted text: each old_text occurs once (replace_all: at least once); all or none. The quote is the precondition; ' +
       'errors show near misses. Use upsert for line positions, appends and new files.',
-    run: async (input, actor, ctx) =>
-      writePlans((await import('./upsert-request.ts')).editPlansOf(input), actor, ctx, ctx.checked ? { checked: ctx.checked } : {}),
+    run: runs.edit,
   }),
   // --- whole-file delete and move (file-op-request.ts) ---
   delete_file: op({

@@ -17,106 +17,21 @@
  * later undo/redo/approve see the change. Under the review lock an intent's writer
  * is dead: writers hold that lock from intent to drop.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { etagOf, statRegularFile } from '../engine/index/identity.ts';
 import type { Version } from '../engine/read/file-facts.ts';
 import { recoverInterruptedAppend } from '../engine/write/append-intent.ts';
-import { writeFileAtomic } from '../engine/write/atomic-write.ts';
 import { withFileLock } from '../engine/write/file-lock.ts';
-import type { WritePiece, WritePlan } from '../engine/write/upsert.ts';
-import type { BatchMember } from './rebase.ts';
-import { sha256Of, storeBytes } from './blobs.ts';
+import { appliedRecordsOf, dropAppliedRecord } from './applied-log.ts';
+import { sha256Of } from './blobs.ts';
 import { commitApplied, commitStepped, type AppliedEdit } from './journal-commit.ts';
 import { entryOf } from './records.ts';
 import type { ReviewStore } from './store.ts';
-import type { GroupTag, ReviewActor, StoredBytes } from './types.ts';
-import { fsyncDir } from '../engine/write/fsync-dir.ts';
-import { fileOpEntryFieldsOf, fileOpSideOf, fileOpVersionAfter, settleFileOp, type FileOpIntent } from './file-op-intents.ts';
+import { dropIntent, intentsDirOf, type IntentRegion, type ReviewIntent } from './intent-file.ts';
+import { fileOpEntryFieldsOf, fileOpSideOf, fileOpVersionAfter, settleFileOp } from './file-op-intents.ts';
 
-interface IntentRegion {
-  start_byte: number;
-  size_before: number;
-  size_after: number;
-  /** the bytes the write replaces (also what undoing it puts back) */
-  removed: StoredBytes;
-  inserted_bytes: number;
-  inserted_sha256: string;
-  /** each edit's region (WritePlan.pieces): what pending proposals of the file move by */
-  pieces?: WritePiece[];
-}
-
-export type ReviewIntent = IntentRegion & {
-  id: string;
-  pid: number;
-  path: string;
-  /** a whole-file delete, move or restore instead of a region write (file-op-intents.ts) */
-  file_op?: FileOpIntent;
-} & (
-    | {
-        action: 'apply';
-        entry_id: string;
-        proposal_id: string | null;
-        actor: ReviewActor;
-        decided_by: ReviewActor;
-        edited_content: StoredBytes | null;
-        group?: GroupTag;
-        proposal_hunks?: number[];
-        batch?: BatchMember[];
-        plan: Pick<WritePlan, 'version_before' | 'range_before' | 'range_after'>;
-      }
-    | { action: 'undo' | 'redo'; entry_id: string; by: ReviewActor; version_before: Version }
-  );
-
-export type IntentWhat =
-  | {
-      action: 'apply';
-      entry_id: string;
-      proposal_id: string | null;
-      actor: ReviewActor;
-      decided_by: ReviewActor;
-      edited_content: StoredBytes | null;
-      group?: GroupTag;
-      /** the proposal's edits (0-based) this write applies, when it has several */
-      proposal_hunks?: number[];
-      /** a batch approval (batch.ts): the proposals this write applies (proposal_id is null) */
-      batch?: BatchMember[];
-    }
-  | { action: 'undo' | 'redo'; entry_id: string; by: ReviewActor };
-
-export function intentsDirOf(store: ReviewStore): string {
-  return join(store.dir, 'intents');
-}
-
-/** Write the intent of `plan` durably (call from onBeforeWrite); returns it. */
-export function writeIntent(store: ReviewStore, what: IntentWhat, plan: WritePlan): ReviewIntent {
-  const dir = intentsDirOf(store);
-  mkdirSync(dir, { recursive: true });
-  const region: IntentRegion = {
-    start_byte: plan.startByte,
-    size_before: plan.sizeBefore,
-    size_after: plan.sizeAfter,
-    removed: storeBytes(store.blobsDir, plan.removed),
-    inserted_bytes: plan.inserted.length,
-    inserted_sha256: sha256Of(plan.inserted),
-    pieces: plan.pieces,
-  };
-  const base = { ...region, id: `${what.entry_id}-${what.action}-${Date.now()}`, pid: process.pid, path: store.storedPathOf(plan.path) };
-  const intent: ReviewIntent =
-    what.action === 'apply'
-      ? { ...base, ...what, plan: { version_before: plan.version_before, range_before: plan.range_before, range_after: plan.range_after } }
-      : { ...base, ...what, version_before: plan.version_before };
-  return persistIntent(store, intent);
-}
-
-/** Write `intent` whole and durably (its file and the folder's entry). */
-export function persistIntent(store: ReviewStore, intent: ReviewIntent): ReviewIntent {
-  const dir = intentsDirOf(store);
-  mkdirSync(dir, { recursive: true });
-  writeFileAtomic(join(dir, `${intent.id}.json`), Buffer.from(JSON.stringify(intent)));
-  fsyncDir(dir);
-  return intent;
-}
+export { dropIntent, intentsDirOf, persistIntent, writeIntent, type IntentRegion, type IntentWhat, type ReviewIntent } from './intent-file.ts';
 
 /** Which side of its write the file system is on: by the region, or for a file op by the names (file-op-intents.ts). */
 export function intentSideOf(store: ReviewStore, intent: ReviewIntent): 'before' | 'after' | 'neither' {
@@ -126,14 +41,6 @@ export function intentSideOf(store: ReviewStore, intent: ReviewIntent): 'before'
 /** The version the intent's write produced, once it is done ('after'). */
 export function intentVersionAfter(store: ReviewStore, intent: ReviewIntent): Version {
   return intent.file_op ? fileOpVersionAfter(store, intent.file_op) : versionNow(store.absPathOf(intent.path));
-}
-
-export function dropIntent(store: ReviewStore, intent: { id: string }): void {
-  try {
-    unlinkSync(join(intentsDirOf(store), `${intent.id}.json`));
-  } catch {
-    // already gone
-  }
 }
 
 /** Intents on disk (a half-written temp is not one: intents are renamed into place). */
@@ -236,11 +143,18 @@ export interface Reconciled {
 }
 
 /**
- * Under the review lock: settle every intent a dead writer left, by its file's
- * state (under the file lock, after undoing an interrupted append).
+ * Under the review lock: fold in the records of writes journaled without the
+ * document (applied-log.ts), then settle every intent a dead writer left, by its
+ * file's state (under the file lock, after undoing an interrupted append).
  */
 export async function reconcileIntents(store: ReviewStore): Promise<Reconciled> {
   const done: Reconciled = { committed: 0, dropped: 0 };
+  // Writes that journaled a record instead of committing (applied-log.ts), oldest first: all older than any intent.
+  for (const { name, record } of appliedRecordsOf(store.dir)) {
+    commitIntent(store, record, record.version_after, record.range_after);
+    dropAppliedRecord(store.dir, name);
+    done.committed++;
+  }
   for (const intent of intentsOf(store)) {
     if (intent.file_op) {
       // Settled by which names exist: the file may be gone on either side.

@@ -6,8 +6,10 @@
  * approve killed after its write reads as applied, an undo as done. Nothing is
  * written: committing needs the lock. Only the entry and its proposal are
  * settled; the byte shifts of the file's other entries wait for the real commit
- * (they only aim undo/redo, which run locked and reconcile first).
+ * (they only aim undo/redo, which run locked and reconcile first). Edits journaled
+ * as records (applied-log.ts) are settled the same way, before the intents.
  */
+import { appliedRecordsOf } from './applied-log.ts';
 import { appliedEntryOf, appliedFieldsOf } from './journal-commit.ts';
 import { appliedOf, intentSideOf, intentsOf, intentVersionAfter } from './intents.ts';
 import { allEntries, allProposals, nextSeq, nowIso } from './records.ts';
@@ -25,8 +27,14 @@ export function settledView(store: ReviewStore): SettledView {
   const entries = allEntries(store);
   const proposals = allProposals(store);
   const intents = intentsOf(store);
-  if (!intents.length) return { entries, proposals };
+  const records = appliedRecordsOf(store.dir);
+  if (!intents.length && !records.length) return { entries, proposals };
   let seq = nextSeq(store);
+  // Writes journaled as records (applied-log.ts): done whatever the file holds now; older than any intent.
+  for (const { record } of records) {
+    if (entries.some((x) => x.id === record.entry_id)) continue;
+    entries.push(appliedEntryOf(appliedOf(record, record.version_after, record.range_after), seq++, nowIso()));
+  }
   for (const intent of intents) {
     if (intentSideOf(store, intent) !== 'after') continue;
     const at = nowIso();

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bytesHuman, progressBar } from '../../src-main/doors/cli/format.ts';
+import { bytesHuman, count, progressBar } from '../../src-main/doors/cli/format.ts';
 
 function stream(isTTY: boolean) {
   const s = new PassThrough() as PassThrough & { isTTY?: boolean };
@@ -34,5 +35,16 @@ describe('CLI progress bar', () => {
     expect(bytesHuman(0)).toBe('0 B');
     expect(bytesHuman(1536)).toBe('1.5 KiB');
     expect(bytesHuman(2 * 1024 ** 3)).toBe('2.0 GiB');
+  });
+});
+
+describe('count', () => {
+  it("groups digits as toLocaleString('en-US') does, for any number", () => {
+    for (const n of [0, -0, 7, 999, 1000, -1000, 17_962_108, 2_147_483_690, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 1.5, 2 ** 60, NaN])
+      expect(count(n)).toBe(n.toLocaleString('en-US'));
+    fc.assert(
+      fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.double()), (n) => count(n) === n.toLocaleString('en-US')),
+      { numRuns: 2000 },
+    );
   });
 });

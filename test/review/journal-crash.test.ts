@@ -1,6 +1,7 @@
 /**
  * The review journal when its process is SIGKILLed (test/fixtures/journal-kill-loop.ts):
- * approve, undo and redo are killed at random moments and right after the file
+ * approve, undo, redo and a person's own edit journaled as a record (as `folio
+ * upsert` does, review/applied-log.ts) are killed at random moments and right after the file
  * changed, before the journal commit. Every time the file must be old or new and
  * the journal must agree with it once the next writer reconciled, and the next
  * approve / undo / redo must work. This bounded form uses small files; the full
@@ -21,7 +22,7 @@ afterAll(async () => {
 });
 
 describe('review journal when its process is SIGKILLed mid-decision', () => {
-  for (const [i, family] of (['approve', 'undo', 'redo'] as const).entries()) {
+  for (const [i, family] of (['approve', 'undo', 'redo', 'own'] as const).entries()) {
     it(`${family}: after every kill the file is old or new, the journal agrees with it, and the next step works`, { timeout: 180_000 }, async () => {
       const stats = await journalKillLoop({ dir: tmp.dir, family, fileBytes: FILE_BYTES, kills: KILLS, seed: 4242 + i });
       process.stderr.write(`journal-crash: ${JSON.stringify(stats)}\n`);

@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { handle, type OpOutput } from '../../api/handle.ts';
+import { handle, type OpOutput } from '../../api/quick-handle.ts';
 import type { EditInput } from '../../api/schemas.ts';
 import { Exit, printError, type CliIO } from './main.ts';
 
@@ -76,7 +76,7 @@ export function registerEdit(program: Command, io: CliIO): void {
         ...(f.dryRun ? { dry_run: true } : {}),
       };
       try {
-        const r = await handle('edit', input, HUMAN, { workspace: resolve(f.root ?? process.cwd()) });
+        const r = await handle('edit', input, HUMAN, { workspace: resolve(f.root ?? process.cwd()), deferJournal: true });
         io.stdout.write(f.json ? JSON.stringify(r) + '\n' : formatEdit(r));
       } catch (err) {
         throw new Exit(printError(err, Boolean(f.json), io));

@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { handle } from '../../api/handle.ts';
+import { handle } from '../../api/quick-handle.ts';
 import type { FileOpOutput } from '../../api/schemas.ts';
 import { Exit, printError, type CliIO } from './main.ts';
 

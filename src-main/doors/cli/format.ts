@@ -11,8 +11,17 @@ export function bytesHuman(n: number): string {
   return u === 0 ? `${n} B` : `${v.toFixed(1)} ${units[u]}`;
 }
 
+/**
+ * 17962108 -> "17,962,108", as toLocaleString('en-US') writes it. Whole numbers are
+ * grouped here: the first toLocaleString of a process loads ICU's number formats,
+ * ~15 ms, more than a small command's own work (docs/BENCHMARKS.md, "Whole process").
+ */
 export function count(n: number): string {
-  return n.toLocaleString('en-US');
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
+  const digits = String(Math.abs(n));
+  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += ',' + digits.slice(i, i + 3);
+  return n < 0 ? '-' + out : out;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** `folio info FILE [--json]`: what a file is (size, lines, encoding, newlines, validity, binary verdict, index). */
 import type { Command } from 'commander';
-import { handle, type OpOutput } from '../../api/handle.ts';
+import { handle, type OpOutput } from '../../api/quick-handle.ts';
 import { bytesHuman, count, progressBar } from './format.ts';
 import { Exit, printError, type CliIO } from './main.ts';
 

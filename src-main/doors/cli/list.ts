@@ -1,6 +1,6 @@
 /** `folio list DIR [--depth N] [--glob G] [--max N] [--json]`: the files and directories under DIR (the list operation). */
 import { InvalidArgumentError, type Command } from 'commander';
-import { handle, type OpOutput } from '../../api/handle.ts';
+import { handle, type OpOutput } from '../../api/quick-handle.ts';
 import { bytesHuman, count } from './format.ts';
 import { Exit, printError, type CliIO } from './main.ts';
 

@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { handle } from '../../api/handle.ts';
+import { handle } from '../../api/quick-handle.ts';
 import { Exit, printError, type CliIO } from './main.ts';
 
 const collect = (v: string, all: string[] = []) => [...all, v];

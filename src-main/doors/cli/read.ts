@@ -5,7 +5,7 @@
  * Human output: a short header (path, range, total), then the content.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { handle, type OpOutput } from '../../api/handle.ts';
+import { handle, type OpOutput } from '../../api/quick-handle.ts';
 import type { ReadInput } from '../../api/schemas.ts';
 import { bytesHuman, count } from './format.ts';
 import { Exit, printError, type CliIO } from './main.ts';

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { handle, type OperationName, type OpInput, type OpOutput } from '../../api/handle.ts';
+import { handle, type OperationName, type OpInput, type OpOutput } from '../../api/quick-handle.ts';
 import type { ReviewJournalEntry, ReviewProposal } from '../../api/schemas.ts';
 import { Exit, printError, type CliIO } from './main.ts';
 

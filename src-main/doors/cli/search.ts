@@ -4,7 +4,7 @@
  * (search_tree), printed like rg: path:line:text, context lines as path-line-text.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { handle, type OpOutput } from '../../api/handle.ts';
+import { handle, type OpOutput } from '../../api/quick-handle.ts';
 import type { SearchInput } from '../../api/schemas.ts';
 import { isDirectoryPath } from '../../api/tree-wire.ts';
 import { posix } from 'node:path';

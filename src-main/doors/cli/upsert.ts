@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { FolioError, handle, type OpOutput } from '../../api/handle.ts';
+import { FolioError, handle, type OpOutput } from '../../api/quick-handle.ts';
 import type { UpsertInput } from '../../api/schemas.ts';
 import { count } from './format.ts';
 import { Exit, printError, type CliIO } from './main.ts';
@@ -202,7 +202,7 @@ export function registerUpsert(program: Command, io: CliIO): void {
           ...(f.dryRun ? { dry_run: true } : {}),
           ...(f.normalizeNewlines === false ? { normalize_newlines: false } : {}),
         };
-        const r = await handle('upsert', input, HUMAN, { workspace: resolve(f.root ?? process.cwd()) });
+        const r = await handle('upsert', input, HUMAN, { workspace: resolve(f.root ?? process.cwd()), deferJournal: true });
         io.stdout.write(f.json ? JSON.stringify(r) + '\n' : formatUpsert(r));
       } catch (err) {
         throw new Exit(printError(err, Boolean(f.json), io));

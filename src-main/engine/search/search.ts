@@ -88,6 +88,8 @@ const DEFAULT_MAX_MATCHES = 100;
 const MAX_MATCHES_LIMIT = 10_000;
 const DEFAULT_MAX_LINE_CHARS = 400;
 const SMALL_RANGE_BYTES = 8 * 1024 * 1024;
+/** Searched in the calling thread first when matches (not a count) are asked of a big range. */
+const HEAD_BYTES = 4 * 1024 * 1024;
 /** How long a worker may keep running a single regex exec after an abort before it is terminated. */
 const ABORT_GRACE_MS = 200;
 const PROGRESS_INTERVAL_MS = 50;
@@ -166,11 +168,45 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
   const { start, end } = lineRange(index, opts.startByte ?? 0, opts.endByte ?? index.size);
   if (opts.signal?.aborted) throw cancelled(index.path);
 
-  const total = end - start;
+  const deadline = performance.now() + budgetMs;
+  const rangeJob = (from: number, to: number, piece: number, control: Int32Array, progress: Int32Array): RangeJob => ({
+    path: index.path,
+    pattern: plan.pattern,
+    flags: plan.flags,
+    start: from,
+    end: to,
+    countOnly,
+    maxMatches,
+    maxLineChars,
+    encoding: opts.encoding ?? index.layout,
+    piece,
+    control: control.buffer as SharedArrayBuffer,
+    progress: progress.buffer as SharedArrayBuffer,
+  });
+
+  // Matches from the start of a big range (rg -m stops as soon as it has them): the
+  // first HEAD_BYTES, searched here, often hold them all, and then no worker starts
+  // (a worker's start-up is tens of ms). Otherwise the workers search the rest.
+  let head: RangeResult | undefined;
+  let from = start;
+  const wholeTotal = end - start;
+  if (!countOnly && plan.bounded && threads > 0 && wholeTotal >= Math.max(2 * HEAD_BYTES, opts.smallRangeBytes ?? SMALL_RANGE_BYTES)) {
+    const headEnd = index.lineStart(index.lineAt(start + HEAD_BYTES));
+    if (headEnd > start && headEnd < end) {
+      const none = new Int32Array(new SharedArrayBuffer(8));
+      const headError = (done: PieceProgress[]) => searchTimeoutError(index, { pattern: plan.pattern, flags: plan.flags, start, end, budgetMs }, done);
+      head = await searchInThread(index.path, plan, rangeJob(start, headEnd, 0, none, none), opts, wholeTotal, deadline, headError);
+      if (head.cancelled || opts.signal?.aborted) throw cancelled(index.path);
+      from = headEnd;
+    }
+  }
+  const headMatches = head?.matches.length ?? 0;
+
+  const total = end - from;
   const small = threads === 0 || total < (opts.smallRangeBytes ?? SMALL_RANGE_BYTES);
   // An unbounded regex goes to a worker even for a small range: only a worker can be stopped mid-exec.
   const inThread = small && plan.bounded;
-  const bounds = small ? [start, end] : splitAtLines(index, start, end, threads);
+  const bounds = small ? [from, end] : splitAtLines(index, from, end, threads);
   const pieces = bounds.length - 1;
   const control = new Int32Array(new SharedArrayBuffer(8));
   Atomics.store(control, 1, 0x7fffffff);
@@ -185,32 +221,21 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
     }));
   const bytesDone = () => pieceProgress().reduce((n, p) => n + Math.min(p.bytesDone, p.end - p.start), 0);
   const timeoutError = (done: PieceProgress[]) => searchTimeoutError(index, { pattern: plan.pattern, flags: plan.flags, start, end, budgetMs }, done);
-  const jobs: RangeJob[] = Array.from({ length: pieces }, (_, i) => ({
-    path: index.path,
-    pattern: plan.pattern,
-    flags: plan.flags,
-    start: bounds[i]!,
-    end: bounds[i + 1]!,
-    countOnly,
-    maxMatches,
-    maxLineChars,
-    encoding: opts.encoding ?? index.layout,
-    piece: i,
-    control: control.buffer as SharedArrayBuffer,
-    progress: progress.buffer as SharedArrayBuffer,
-  }));
+  const jobs: RangeJob[] = Array.from({ length: pieces }, (_, i) => rangeJob(bounds[i]!, bounds[i + 1]!, i, control, progress));
 
   let results: RangeResult[];
-  const deadline = performance.now() + budgetMs;
-  if (inThread) {
+  if (head && headMatches > maxMatches) {
+    results = [head];
+  } else if (inThread) {
     results = [await searchInThread(index.path, plan, jobs[0]!, opts, total, deadline, timeoutError)];
   } else {
     const budget = { ms: budgetMs, error: () => timeoutError(pieceProgress()) };
     const poolSize = Math.max(1, threads);
     results = await searchInWorkers(index.path, jobs, poolSize, control, opts, () => ({ bytesDone: bytesDone(), totalBytes: total }), budget);
   }
+  if (head && results[0] !== head) results.unshift(head);
   if (opts.signal?.aborted || results.some((r) => r.cancelled)) throw cancelled(index.path);
-  opts.onProgress?.({ bytesDone: total, totalBytes: total });
+  opts.onProgress?.({ bytesDone: wholeTotal, totalBytes: wholeTotal });
 
   if (countOnly) {
     return {
