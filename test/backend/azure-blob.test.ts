@@ -238,6 +238,16 @@ describe('replace', () => {
     expect(list.committedBlocks!.every((x) => x.size <= 1 * MiB)).toBe(true);
   });
 
+  it('composes a blob whose name has spaces, +, % and non-ASCII (the SAS source URL is encoded right)', async () => {
+    const bytes = textOf(2 * MiB, 30);
+    const name = `odd/a b+c%25 é ${++serial}.log`;
+    await direct.getBlockBlobClient(name).upload(bytes, bytes.length);
+    const b = open(name, { maxCopyBlockBytes: 512 * KiB });
+    const content = Buffer.from('odd names too\n');
+    await b.replace(MiB, MiB + 10, content, (await b.stat()).token);
+    expect((await blobBytes(name)).equals(splice(bytes, MiB, MiB + 10, content))).toBe(true);
+  });
+
   it('replaces at the edges: at 0, up to the end, an insert, a delete, the whole, an empty blob', async () => {
     const bytes = textOf(40 * KiB, 10);
     const size = bytes.length;

@@ -271,6 +271,19 @@ describe('replace', () => {
     expect(s3.proxy.counts.down.GET).toBe(5 * MiB - content.length);
   });
 
+  it('composes an object whose key has spaces, +, % and non-ASCII (the copy source is encoded right)', async () => {
+    const bytes = textOf(12 * MiB, 30);
+    const key = `odd/a b+c%25 é ${++serial}.log`;
+    await s3.direct.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: bytes, ContentLength: bytes.length }));
+    const b = open(key);
+    const content = textOf(6 * MiB, 31);
+    const token = (await b.stat()).token;
+    s3.proxy.reset();
+    await b.replace(6 * MiB, 6 * MiB + 10, content, token);
+    expect((await objectBytes(key)).equals(splice(bytes, 6 * MiB, 6 * MiB + 10, content))).toBe(true);
+    expect(partsSeen().map(([k]) => k)).toEqual(['copy', 'upload', 'copy']);
+  });
+
   it('a small prefix travels inside the first part; a small suffix stays the last copy part', async () => {
     const bytes = textOf(12 * MiB, 11);
     const cases: Array<[number, number, Buffer, string[]]> = [
