@@ -3,7 +3,7 @@
  * what the emulator does and does not prove), every byte checked against a local splice.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BlobServiceClient, type ContainerClient } from '@azure/storage-blob';
+import { BlobServiceClient, ContainerSASPermissions, type ContainerClient } from '@azure/storage-blob';
 import { openAzureBlob, type AzureBlobConfig } from '../../src-main/engine/backend/azure-blob.ts';
 import { FolioError } from '../../src-main/engine/errors.ts';
 import type { Backend } from '../../src-main/engine/backend/types.ts';
@@ -245,6 +245,22 @@ describe('replace', () => {
     const b = open(name, { maxCopyBlockBytes: 512 * KiB });
     const content = Buffer.from('odd names too\n');
     await b.replace(MiB, MiB + 10, content, (await b.stat()).token);
+    expect((await blobBytes(name)).equals(splice(bytes, MiB, MiB + 10, content))).toBe(true);
+  });
+
+  it('composes with a container SAS connection string (no account key): the source URL carries that SAS', async () => {
+    // A container SAS (Azurite 3.35.0 answers 500 to Put Block From URL under an account SAS).
+    const sas = new URL(
+      await direct.generateSasUrl({ permissions: ContainerSASPermissions.parse('racwdl'), expiresOn: new Date(Date.now() + 3_600_000) }),
+    ).search.slice(1);
+    const endpoint = /BlobEndpoint=([^;]+)/.exec(azurite.connectionString)![1];
+    const bytes = textOf(2 * MiB, 32);
+    const name = await putBlob(bytes);
+    const b = openAzureBlob(`az://folio/${name}`, { connectionString: `BlobEndpoint=${endpoint};SharedAccessSignature=${sas}`, maxCopyBlockBytes: 512 * KiB });
+    const shimmed = azurite.shimmedBlocks;
+    const content = Buffer.from('through a SAS\n');
+    await b.replace(MiB, MiB + 10, content, (await b.stat()).token);
+    expect(azurite.shimmedBlocks - shimmed).toBe(4);
     expect((await blobBytes(name)).equals(splice(bytes, MiB, MiB + 10, content))).toBe(true);
   });
 
