@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- backends-obj [--size 1G]`: the object-store backends (Azure blob on
- * Azurite, S3 on s3rver, both on loopback, test/fixtures/) on one object of `--size`
+ * Azurite, S3 on Swift's s3api or s3rver, on loopback, test/fixtures/) on one object of `--size`
  * (at most 1 GiB; the synthetic log), beside the same operation on the local file, in
  * the same run:
  * - first window after open: a fresh backend's first 64 KiB read (one ranged GET);
@@ -10,9 +10,9 @@
  *   server (bytes moved through the client are printed); local: the engine's byte
  *   upsert, which rewrites the file (temp file, fsync, rename).
  * Caveats: the servers are emulators on the same two cores. Azurite lacks Put Block From
- * URL and s3rver lacks UploadPartCopy: their test shims move those bytes over loopback
- * HTTP, so the replace figures measure the emulators, not Azure's or S3's server-side
- * copies (which do not involve the client at all). The reads are real ranged GETs.
+ * URL (its test shim moves those bytes over loopback HTTP); Swift copies part ranges
+ * itself. The replace figures measure these servers, not Azure's or S3's server-side
+ * copies (which do not involve the client either). The reads are real ranged GETs.
  * `objectBackendRows` is exported so a combined `backends` bench can print these rows.
  */
 import { copyFileSync, createReadStream, readFileSync, rmSync } from 'node:fs';
@@ -142,7 +142,7 @@ export async function objectBackendRows(atLeast: number, runs: number): Promise<
   const s3 = await startS3Server();
   try {
     warmPageCache(work);
-    process.stderr.write(`uploading ${(size / 1024 ** 2).toFixed(0)} MiB to Azurite and s3rver...\n`);
+    process.stderr.write(`uploading ${(size / 1024 ** 2).toFixed(0)} MiB to Azurite and ${s3.name}...\n`);
     const container = BlobServiceClient.fromConnectionString(azurite.directConnectionString).getContainerClient('bench');
     await container.create();
     await container.getBlockBlobClient('log').uploadStream(createReadStream(source), 8 * 1024 * KiB, 4);
@@ -157,7 +157,7 @@ export async function objectBackendRows(atLeast: number, runs: number): Promise<
       azurite.proxy,
     );
     const s3f = await objectFigures(
-      's3:// (s3rver)',
+      `s3:// (${s3.name})`,
       () => openS3Object(`s3://${s3.bucket}/log`, { endpoint: s3.endpoint, forcePathStyle: true, credentials: s3.credentials }),
       size,
       runs,
