@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { benchAddress } from './address.bench.ts';
 import { benchAgent } from './agent.bench.ts';
+import { benchBackendsObj } from './backends-obj.bench.ts';
 import { benchCli } from './cli.bench.ts';
 import { benchCrash } from './crash.bench.ts';
 import { benchIndex } from './index.bench.ts';
@@ -32,6 +33,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   cli: benchCli,
   'line-step': benchLineStep,
   log: benchLog,
+  'backends-obj': benchBackendsObj,
 };
 
 export async function main(argv: string[]): Promise<number> {
