@@ -136,6 +136,32 @@ export function binaryFileError(facts: FileFacts, note?: string): FolioError {
   });
 }
 
+/**
+ * Facts of a resource whose complete index is in hand (a remote value, indexed by
+ * engine/backend/remote-index.ts): no build to wait for, no background hash (a
+ * backend that knows the digest passes it).
+ */
+export async function factsOfIndex(index: LineIndex, sha256?: string): Promise<FileFacts> {
+  const identity = index.identity;
+  const etag = etagOf(identity);
+  if (sha256) digests.set(etag, sha256);
+  const verdict = await verdictOf(identity, etag);
+  const enc = encodingOf(verdict, index, etag);
+  const known = digests.get(etag);
+  return {
+    index,
+    identity,
+    version: { etag, size: identity.size, mtimeMs: identity.mtimeMs, ...(known ? { sha256: known } : {}) },
+    verdict,
+    encoding: enc.encoding,
+    ...(enc.confidence !== undefined ? { encodingConfidence: enc.confidence } : {}),
+    bom: index.bom,
+    newlineStyle: index.newlineStyle,
+    totalLines: index.lineCount,
+    indexing: null,
+  };
+}
+
 /** Facts of `path` now, without waiting for a big file's index to finish. */
 export async function factsOf(path: string, opts: OpenOptions & { hash?: boolean } = {}): Promise<FileFacts> {
   const build = startIndex(path, opts);
