@@ -182,16 +182,14 @@ function splitToken(token: string, locator: string): { xmin: string; ctid: strin
 
 const STREAM_CHUNK = 8 * 1024 * 1024;
 
-/** A query whose results come in binary format (bytea as raw bytes, not hex text); @types/pg lacks the field. */
-function binaryQuery(text: string, values?: unknown[]): pg.QueryConfig {
-  return { text, ...(values ? { values } : {}), binary: true, types: BINARY_TYPES } as pg.QueryConfig;
+/**
+ * Queries return bytea as hex text, which pg-types decodes natively. (pg's binary
+ * result format is not used: its protocol parser reads every field as a UTF-8
+ * string first, which mangles bytes that are not UTF-8.)
+ */
+function byteQuery(text: string, values?: unknown[]): pg.QueryConfig {
+  return { text, ...(values ? { values } : {}) };
 }
-
-/** In binary format: bytea stays a Buffer, text becomes a string (pg-types' fallback would stringify a bytea). */
-const BINARY_TYPES = {
-  getTypeParser: (oid: number, format?: string) =>
-    format === 'binary' ? (oid === 17 ? (v: Buffer) => v : (v: Buffer) => v.toString('utf8')) : pg.types.getTypeParser(oid, format as 'text'),
-};
 
 export class PostgresBackend implements Backend {
   readonly scheme = 'pg' as const;
@@ -269,7 +267,7 @@ export class PostgresBackend implements Backend {
     let row: { x: string; c: string; b: Buffer | null } | undefined;
     try {
       const r = await this.pool.query<{ x: string; c: string; b: Buffer | null }>(
-        binaryQuery(
+        byteQuery(
           `SELECT xmin::text AS x, ctid::text AS c, substring(${this.bytesExpr(m)} from $2::int for $3::int) AS b
              FROM ${m.table} WHERE ${m.keyColumn} = $1`,
           [this.loc.key, start + 1, len],
@@ -312,7 +310,7 @@ export class PostgresBackend implements Backend {
       });
       let first = true;
       for (;;) {
-        const r = await client.query<{ x: string; c: string; b: Buffer | null }>(binaryQuery('FETCH 4 FROM folio_stream'));
+        const r = await client.query<{ x: string; c: string; b: Buffer | null }>(byteQuery('FETCH 4 FROM folio_stream'));
         if (first) {
           first = false;
           const row = r.rows[0];
@@ -427,7 +425,7 @@ export class PostgresBackend implements Backend {
       try {
         await this.ensureIndexTable();
         const r = await this.pool.query<{ bytes: Buffer }>(
-          binaryQuery(`SELECT bytes FROM ${this.indexTable} WHERE locator = $1 AND name = $2 AND version = $3`, [this.locator, name, token]),
+          byteQuery(`SELECT bytes FROM ${this.indexTable} WHERE locator = $1 AND name = $2 AND version = $3`, [this.locator, name, token]),
         );
         const b = r.rows[0]?.bytes;
         return b ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : null;
