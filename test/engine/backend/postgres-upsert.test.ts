@@ -53,7 +53,6 @@ async function valueOf(id: string, column: string): Promise<Buffer> {
   return r.rows[0].b as Buffer;
 }
 
-const etagLocal = async (p: string) => (await read(p, { mode: 'head', lines: 0 })).version.etag;
 const etagRemote = async (l: string) => (await readRemote(l, { mode: 'head', lines: 0 })).version.etag;
 
 type Case = { name: string; req: (pre: UpsertRequest['preconditions']) => UpsertRequest; pre: 'etag' | 'sha256' | 'anchors' | 'range' | 'none' };
