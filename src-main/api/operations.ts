@@ -46,6 +46,7 @@ import {
 } from './schemas.ts';
 import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
 import { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops.ts';
+import { FolioError } from '../engine/errors.ts';
 import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
 import type { PlannedUpsert } from './upsert-request.ts';
 import type { StepOptions, StepResult } from '../review/index.ts';
@@ -101,6 +102,15 @@ export interface CallContext {
 
 const workspaceOf = (ctx: CallContext) => ctx.workspace ?? process.cwd();
 
+/** A remote locator's operations, connected as the workspace config says (remote-ops.ts). */
+async function remoteOps(ctx: CallContext) {
+  const ops = await import('./remote-ops.ts');
+  ops.configureBackendsFor(workspaceOf(ctx));
+  return ops;
+}
+/** pg://, az://, s3:// (engine/backend/locator.ts); anything else is a local path. */
+const isRemoteLocator = (path: string) => /^(pg|az|s3):\/\//.test(path);
+
 /** The outline answer: headings up to max_level, and how long it took. */
 export async function outlineView(input: z.infer<typeof OutlineInput>): Promise<z.infer<typeof OutlineOutput>> {
   const t0 = performance.now();
@@ -123,6 +133,7 @@ function answerOf(r: UpsertResult): z.infer<typeof UpsertFileOutput> {
  */
 async function writePlans(plans: PlannedUpsert[], actor: Actor, ctx: CallContext, extra: Partial<UpsertRequest>): Promise<z.infer<typeof UpsertOutput>> {
   const files = plans.map((p) => ({ path: p.path, request: { ...p.request, ...extra } }));
+  if (files.some((f) => isRemoteLocator(f.path))) return writeRemote(files, ctx);
   if (files.length === 1) {
     const { path, request } = files[0]!;
     if (request.dryRun) return answerOf(await (await import('../engine/write/upsert.ts')).upsert(path, request));
@@ -142,6 +153,19 @@ async function writePlans(plans: PlannedUpsert[], actor: Actor, ctx: CallContext
   );
   const answers = done.upserts.map(answerOf);
   return { ...answers[0]!, files: answers, group_id: done.group };
+}
+
+/** A write of a remote locator (pg://, az://, s3://): one value per call. */
+async function writeRemote(files: { path: string; request: UpsertRequest }[], ctx: CallContext): Promise<z.infer<typeof UpsertOutput>> {
+  if (files.length !== 1) {
+    throw new FolioError('invalid_input', 'a remote value (pg://, az://, s3://) is edited one per call, not in a group with others', {
+      paths: files.map((f) => f.path),
+    });
+  }
+  const { configureBackendsFor, upsertRemoteValue } = await import('./remote-ops.ts');
+  configureBackendsFor(workspaceOf(ctx));
+  const { checked: _checked, createParents: _parents, ...request } = files[0]!.request;
+  return answerOf(await upsertRemoteValue(files[0]!.path, request));
 }
 
 async function stepOutput(s: StepResult) {
@@ -173,6 +197,7 @@ export const operations = {
     output: FileInfo,
     description: 'Size, lines, encoding, newlines, BOM and binary verdict of a file, with its version.',
     run: async (input, _actor, ctx) => {
+      if (isRemoteLocator(input.path)) return (await remoteOps(ctx)).remoteFileInfo(input.path);
       const [{ fileInfo }, { fileInfoWireOf }] = await Promise.all([import('../engine/read/file-info.ts'), import('./file-info-wire.ts')]);
       return fileInfoWireOf(await fileInfo(input.path, ctx));
     },
@@ -181,13 +206,18 @@ export const operations = {
     input: ReadInput,
     output: ReadOutput,
     description: "Read any window of any file; several ranges per call. version.etag is upsert's if_match; hashlines gives anchors.",
-    run: async (input, _actor, ctx) => (await import('./read-address.ts')).readByInput(input, ctx.readCaps),
+    run: async (input, _actor, ctx) => {
+      const { readByInput } = await import('./read-address.ts');
+      if (!isRemoteLocator(input.path)) return readByInput(input, ctx.readCaps);
+      return (await remoteOps(ctx)).onRemotePath(input.path, (path) => readByInput({ ...input, path }, ctx.readCaps));
+    },
   }),
   outline: op({
     input: OutlineInput,
     output: OutlineOutput,
     description: 'Markdown headings: level, path ("A > B") for section reads and upserts, lines, sha256 (expected_section_sha256).',
-    run: (input) => outlineView(input),
+    run: async (input, _actor, ctx) =>
+      isRemoteLocator(input.path) ? (await remoteOps(ctx)).onRemotePath(input.path, (path) => outlineView({ ...input, path })) : outlineView(input),
   }),
   search: op({
     input: SearchInput,
@@ -199,7 +229,11 @@ export const operations = {
         import('./search-request.ts'),
         import('./search-wire.ts'),
       ]);
-      return searchWireOf(await searchPath(input.path, { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress }));
+      const opts = { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress };
+      if (isRemoteLocator(input.path)) {
+        return (await remoteOps(ctx)).onRemotePath(input.path, async (path, hooks) => searchWireOf(await searchPath(path, { ...opts, ...hooks })));
+      }
+      return searchWireOf(await searchPath(input.path, opts));
     },
   }),
   // --- Reading and finding across the workspace (issue 14) ---
@@ -245,11 +279,16 @@ export const operations = {
     description:
       "Edit a file atomically if unchanged: if_match (your read's etag) or anchors (from a hashlines read). " +
       'precondition_failed shows the current text: retry from it.',
-    run: async (input, actor, ctx) =>
-      writePlans(await (await import('./upsert-request.ts')).upsertPlansOf(input), actor, ctx, {
-        ...(ctx.checked ? { checked: ctx.checked } : {}),
-        ...(ctx.createFolders !== false ? { createParents: true } : {}),
-      }),
+    run: async (input, actor, ctx) => {
+      const write = async (i: typeof input) =>
+        writePlans(await (await import('./upsert-request.ts')).upsertPlansOf(i), actor, ctx, {
+          ...(ctx.checked ? { checked: ctx.checked } : {}),
+          ...(ctx.createFolders !== false ? { createParents: true } : {}),
+        });
+      // Sections and JSON paths of a remote value resolve over its bytes (created values have none yet).
+      if (!isRemoteLocator(input.path) || input.if_none_match === '*') return write(input);
+      return (await remoteOps(ctx)).onRemotePath(input.path, (path) => write({ ...input, path }));
+    },
   }),
   edit: op({
     input: EditInput,

@@ -85,7 +85,7 @@ const MIN_FETCH_BYTES = 128 * 1024;
  */
 export async function runOn<T>(v: RemoteValue, step: () => T | Promise<T>): Promise<T> {
   for (;;) {
-    const unmount = mountSource(v.backend.locator, v.cache);
+    const unmount = mountSource(v.backend.locator, v.cache, v.index);
     try {
       return await step();
     } catch (err) {
@@ -150,4 +150,18 @@ export function searchRemote(locator: string, opts: SearchOptions): Promise<Sear
       });
     }),
   );
+}
+
+/**
+ * Run `fn` over the value `locator` names, its bytes and index mounted: any engine
+ * function given `v.backend.locator` (the canonical locator) as its path reads the
+ * value (read, sections, JSON paths, tokens, outline, search with `searchHooksOf`).
+ */
+export function onRemote<T>(locator: string, fn: (v: RemoteValue) => Promise<T>, opts: OpenRemoteOptions = {}): Promise<T> {
+  return withRemote(locator, (v) => runOn(v, () => fn(v)), opts);
+}
+
+/** What a search of a mounted value needs: this thread, and big ranged reads ahead. */
+export function searchHooksOf(v: RemoteValue): Pick<SearchOptions, 'threads' | 'fetchMissing'> {
+  return { threads: 0, fetchMissing: (s, e) => v.cache.fetch(s, e, SEARCH_FETCH_BYTES) };
 }

@@ -11,6 +11,7 @@
  * read modes, page math and preconditions run unchanged over a remote value.
  */
 import { closeSync, readSync } from 'node:fs';
+import type { LineIndex } from './line-index.ts';
 
 export interface SyncByteSource {
   /** bytes in the resource */
@@ -32,24 +33,47 @@ export class BytesMissing extends Error {
 /** Virtual fds start far above any real one. */
 const FIRST_VIRTUAL_FD = 0x40000000;
 let nextFd = FIRST_VIRTUAL_FD;
-const mounts = new Map<string, SyncByteSource>();
+interface Mount {
+  source: SyncByteSource;
+  /** the complete line index of those bytes: openIndex(key) answers with it (store.ts) */
+  index?: LineIndex;
+  /** callers running on it now: the last one out unmounts */
+  users: number;
+}
+const mounts = new Map<string, Mount>();
 const open = new Map<number, SyncByteSource>();
 
-/** Serve `key` (a locator) from `source` until the returned function is called. */
-export function mountSource(key: string, source: SyncByteSource): () => void {
-  mounts.set(key, source);
+/**
+ * Serve `key` (a locator) from `source` (and its index) until the returned function
+ * is called. Mounts of one source nest (two reads of one value at once); mounting
+ * another source (a newer version) replaces it, and the older one's release leaves
+ * the newer one in place.
+ */
+export function mountSource(key: string, source: SyncByteSource, index?: LineIndex): () => void {
+  let m = mounts.get(key);
+  if (m?.source === source) m.users++;
+  else mounts.set(key, (m = { source, ...(index ? { index } : {}), users: 1 }));
+  const mine = m;
+  let released = false;
   return () => {
-    if (mounts.get(key) === source) mounts.delete(key);
+    if (released) return;
+    released = true;
+    if (--mine.users === 0 && mounts.get(key) === mine) mounts.delete(key);
   };
 }
 
 export function mountedSource(key: string): SyncByteSource | undefined {
-  return mounts.get(key);
+  return mounts.get(key)?.source;
+}
+
+/** The index mounted with `key`'s bytes, if any. */
+export function mountedIndex(key: string): LineIndex | undefined {
+  return mounts.get(key)?.index;
 }
 
 /** A virtual fd for a mounted key, or undefined for a local path. */
 export function openMounted(key: string): number | undefined {
-  const s = mounts.get(key);
+  const s = mounts.get(key)?.source;
   if (!s) return undefined;
   const fd = nextFd++;
   if (nextFd > 0x7ffffff0) nextFd = FIRST_VIRTUAL_FD;

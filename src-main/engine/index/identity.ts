@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { visibleSizeOf } from './append-limit.ts';
 import { openSync, statSync, type BigIntStats, type Stats } from 'node:fs';
-import { closeFd, openMounted, readAt } from './byte-source.ts';
+import { closeFd, mountedIndex, openMounted, readAt } from './byte-source.ts';
 import { resolve } from 'node:path';
 import { FolioError, fromFsError } from '../errors.ts';
 
@@ -65,6 +65,9 @@ export function refuseIrregular(path: string, st: Stats | BigIntStats): void {
  * caller ever opens something that can block or never end.
  */
 export function statRegularFile(path: string): FileIdentity {
+  // A remote value being read (byte-source.ts) is the version it was mounted at.
+  const mounted = mountedIndex(path);
+  if (mounted) return mounted.identity;
   const abs = resolve(path);
   let st: BigIntStats;
   try {

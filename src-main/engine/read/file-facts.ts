@@ -8,7 +8,8 @@
  * answers from then on (keyed by version, so it is never stale).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readBytes } from '../text/window.ts';
+import { mountedSource } from '../index/byte-source.ts';
 import { Worker } from 'node:worker_threads';
 import { sniffBinary, type BinaryVerdict } from '../text/binary-sniff.ts';
 import { FolioError } from '../errors.ts';
@@ -77,10 +78,12 @@ function sha256Of(id: FileIdentity, etag: string): string | undefined {
   const known = digests.get(etag);
   if (known) return known;
   if (id.size <= INLINE_HASH_BYTES) {
-    const digest = createHash('sha256').update(readFileSync(id.path)).digest('hex');
+    const digest = createHash('sha256').update(readBytes(id.path, 0, id.size)).digest('hex');
     digests.set(etag, digest);
     return digest;
   }
+  // A remote value's digest comes from its backend (factsOfIndex), never from a worker reading a path.
+  if (mountedSource(id.path)) return undefined;
   const running = hashing.get(id.path);
   if (running?.etag === etag) return undefined;
   running?.cancel();
