@@ -133,7 +133,7 @@ function answerOf(r: UpsertResult): z.infer<typeof UpsertFileOutput> {
  */
 async function writePlans(plans: PlannedUpsert[], actor: Actor, ctx: CallContext, extra: Partial<UpsertRequest>): Promise<z.infer<typeof UpsertOutput>> {
   const files = plans.map((p) => ({ path: p.path, request: { ...p.request, ...extra } }));
-  if (files.some((f) => isRemoteLocator(f.path))) return writeRemote(files, ctx);
+  if (files.some((f) => isRemoteLocator(f.path))) return writeRemote(files, actor, ctx);
   if (files.length === 1) {
     const { path, request } = files[0]!;
     if (request.dryRun) return answerOf(await (await import('../engine/write/upsert.ts')).upsert(path, request));
@@ -156,7 +156,7 @@ async function writePlans(plans: PlannedUpsert[], actor: Actor, ctx: CallContext
 }
 
 /** A write of a remote locator (pg://, az://, s3://): one value per call. */
-async function writeRemote(files: { path: string; request: UpsertRequest }[], ctx: CallContext): Promise<z.infer<typeof UpsertOutput>> {
+async function writeRemote(files: { path: string; request: UpsertRequest }[], actor: Actor, ctx: CallContext): Promise<z.infer<typeof UpsertOutput>> {
   if (files.length !== 1) {
     throw new FolioError('invalid_input', 'a remote value (pg://, az://, s3://) is edited one per call, not in a group with others', {
       paths: files.map((f) => f.path),
@@ -165,7 +165,10 @@ async function writeRemote(files: { path: string; request: UpsertRequest }[], ct
   const { configureBackendsFor, upsertRemoteValue } = await import('./remote-ops.ts');
   configureBackendsFor(workspaceOf(ctx));
   const { checked: _checked, createParents: _parents, ...request } = files[0]!.request;
-  return answerOf(await upsertRemoteValue(files[0]!.path, request));
+  if (request.dryRun) return answerOf(await upsertRemoteValue(files[0]!.path, request));
+  // Journaled like a file's edit, so review undo takes it back (by the same splice).
+  const { applyOwnEdit } = await import('../review/journal.ts');
+  return answerOf((await applyOwnEdit(workspaceOf(ctx), actor, files[0]!.path, request)).upsert);
 }
 
 async function stepOutput(s: StepResult) {

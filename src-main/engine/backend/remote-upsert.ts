@@ -17,7 +17,7 @@ import type { Version } from '../read/file-facts.ts';
 import { factsOfIndex } from '../read/file-facts.ts';
 import { editsOf, newFilePreview, upsertOn, type UpsertIo, type UpsertRequest, type UpsertResult } from '../write/upsert.ts';
 import { backendFor } from './registry.ts';
-import { forgetRemote, runOn, withRemote, type RemoteValue } from './remote.ts';
+import { forgetRemote, openRemote, runOn, withRemote, type RemoteValue } from './remote.ts';
 import { remoteIdentity } from './remote-index.ts';
 import type { Backend, BackendVersion } from './types.ts';
 
@@ -53,7 +53,10 @@ function ioOf(v: RemoteValue, req: UpsertRequest): UpsertIo {
 export async function upsertRemote(locator: string, req: UpsertRequest): Promise<UpsertResult> {
   const t0 = performance.now();
   if (req.preconditions.ifNoneMatch === '*') return createRemote(locator, req, t0);
-  return withRemote(locator, (v) => runOn(v, () => upsertOn(ioOf(v, req), req, [], t0)));
+  const run = (v: RemoteValue) => runOn(v, () => upsertOn(ioOf(v, req), req, [], t0));
+  // A journaled write has written its intent before the splice: never run it twice.
+  if (req.onBeforeWrite) return run(await openRemote(locator));
+  return withRemote(locator, run);
 }
 
 async function createRemote(locator: string, req: UpsertRequest, t0: number): Promise<UpsertResult> {
@@ -69,6 +72,21 @@ async function createRemote(locator: string, req: UpsertRequest, t0: number): Pr
     );
     if (exists) throw existsError(backend.locator);
     return preview;
+  }
+  if (req.onBeforeWrite) {
+    // Journaled (its intent is written before the bytes are): create the value empty,
+    // then write the text as an upsert of that version, as a file is created.
+    const empty = await backend.create(new Uint8Array(0)).catch((err) => {
+      if (err instanceof FolioError && err.code === 'precondition_failed') throw existsError(backend.locator);
+      throw err;
+    });
+    forgetRemote(backend.locator);
+    const { ifNoneMatch: _create, ...rest } = req.preconditions;
+    const v = await openRemote(backend.locator);
+    if (v.version.token !== empty.token) throw existsError(backend.locator);
+    const sub: UpsertRequest = { ...req, preconditions: { ...rest, ifMatch: versionOf(backend.locator, empty).etag } };
+    const r = await runOn(v, () => upsertOn(ioOf(v, sub), sub, ['created the value'], t0));
+    return { ...r, created: true, preconditions: { ...r.preconditions, checked: ['if_none_match'] } };
   }
   const edits = editsOf(req);
   const whole = edits.length === 1 && edits[0]!.target.kind === 'whole';
