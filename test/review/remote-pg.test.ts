@@ -16,7 +16,7 @@ import { readdirSync } from 'node:fs';
 const tmp = engineTempDir();
 let pgs: TestPostgres;
 const agent = { kind: 'agent' as const, name: 'bot' };
-const person = { kind: 'person' as const, name: 'pat' };
+const person = { kind: 'human' as const, name: 'pat' };
 
 beforeAll(async () => {
   pgs = await startPostgres();
