@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { benchAddress } from './address.bench.ts';
 import { benchAgent } from './agent.bench.ts';
+import { benchBackends } from './backends.bench.ts';
 import { benchCli } from './cli.bench.ts';
 import { benchCrash } from './crash.bench.ts';
 import { benchIndex } from './index.bench.ts';
@@ -28,6 +29,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   'search-tree': benchSearchTree,
   review: benchReview,
   cli: benchCli,
+  backends: benchBackends,
 };
 
 export async function main(argv: string[]): Promise<number> {
