@@ -444,7 +444,12 @@ export const operations = {
     input: RecentAddInput,
     output: RecentOutput,
     description: 'Record a file as just opened (first in the recent list, once per real path); answers the new list.',
-    run: async (input, _actor, ctx) => ({ entries: await (await import('./app/recent-files.ts')).addRecent(resolvePath(workspaceOf(ctx), input.path)) }),
+    run: async (input, _actor, ctx) => {
+      const recent = await import('./app/recent-files.ts');
+      // The recent list holds files (it marks those gone); a remote locator is opened, not recorded.
+      if (isRemoteLocator(input.path)) return { entries: recent.listRecent() };
+      return { entries: await recent.addRecent(resolvePath(workspaceOf(ctx), input.path)) };
+    },
   }),
   app_open: op({
     input: AppOpenInput,

@@ -301,11 +301,13 @@ export class PostgresBackend implements Backend {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       began = true;
       await client.query({
+        // OFFSET 0 keeps the subquery from being pulled up, so a text value is converted
+        // once, not once per row; no ORDER BY (generate_series yields in order, and a
+        // sort would materialize the whole value before the first row).
         text: `DECLARE folio_stream NO SCROLL CURSOR FOR
                SELECT s.x, s.c, substring(s.b from g for ${STREAM_CHUNK}) AS b
-                 FROM (SELECT xmin::text AS x, ctid::text AS c, ${this.bytesExpr(m)} AS b FROM ${m.table} WHERE ${m.keyColumn} = $1) s,
-                      generate_series($2::int, greatest(octet_length(s.b), 1), ${STREAM_CHUNK}) g
-                ORDER BY g`,
+                 FROM (SELECT xmin::text AS x, ctid::text AS c, ${this.bytesExpr(m)} AS b FROM ${m.table} WHERE ${m.keyColumn} = $1 OFFSET 0) s,
+                      generate_series($2::int, greatest(octet_length(s.b), 1), ${STREAM_CHUNK}) g`,
         values: [this.loc.key, start + 1],
       });
       let first = true;

@@ -150,6 +150,43 @@ describe('the index sidecar', () => {
   });
 });
 
+describe('follow mode: polling the version', () => {
+  it('an unchanged value answers from this process (a stat, no stream); a changed one is a new version with its own index', async () => {
+    await pgs.client.query(`INSERT INTO docs (id, body) VALUES ('followed', 'a\nb\n')`);
+    const loc = 'pg://docs/followed/body';
+    const first = await remoteInfo(loc);
+    const again = await remoteInfo(loc);
+    expect(again.backend.indexFrom).toBe('memory');
+    expect(again.version.etag).toBe(first.version.etag);
+    await pgs.client.query(`UPDATE docs SET body = body || 'c\n' WHERE id = 'followed'`);
+    const grown = await remoteInfo(loc);
+    expect(grown.version.etag).not.toBe(first.version.etag);
+    expect(grown.backend.version).not.toBe(first.backend.version);
+    expect([grown.lines, grown.backend.indexFrom]).toEqual([3, 'stream']);
+  });
+});
+
+describe('a value bigger than the block cache', () => {
+  it('an 80 MiB bytea value (built by the server) reads at both ends and the middle like its bytes', async () => {
+    // 80 MiB of numbered lines, made in the database; the same bytes fetched once to check against.
+    await pgs.client.query(
+      `INSERT INTO docs (id, raw) SELECT 'huge', convert_to(string_agg(format('line %s %s', g, repeat('x', 60)), E'\n' ORDER BY g) || E'\n', 'UTF8') FROM generate_series(1, 1200000) g`,
+    );
+    const loc = 'pg://docs/huge/raw';
+    const info = await remoteInfo(loc);
+    expect(info.lines).toBe(1200000);
+    expect(info.size).toBeGreaterThan(64 * 1024 * 1024);
+    for (const line of [1, 600000, 1200000, 2]) {
+      const r = await readRemote(loc, { mode: 'lines', ranges: [{ start: line, end: line }] });
+      expect(r.content).toBe(`line ${line} ${'x'.repeat(60)}\n`);
+    }
+    const hits = await searchRemote(loc, { pattern: '^line (1|1199999) x', maxMatches: 10 });
+    expect(hits.matches.map((m) => m.line)).toEqual([1, 1199999]);
+    const v = await openRemote(loc);
+    expect(v.cache.fetches).toBeGreaterThan(8); // the search read the value in ranges, the cache holds 64 MiB at most
+  });
+});
+
 describe('adversarial', () => {
   it('a value changed between its index and a read is indexed again, never read with the old index', async () => {
     await pgs.client.query(`INSERT INTO docs (id, body) VALUES ('moving', 'v1 line\n')`);
