@@ -200,7 +200,7 @@ export const operations = {
     output: FileInfo,
     description: 'Size, lines, encoding, newlines, BOM and binary verdict of a file, with its version.',
     run: async (input, _actor, ctx) => {
-      if (isRemoteLocator(input.path)) return (await remoteOps(ctx)).remoteFileInfo(input.path);
+      if (isRemoteLocator(input.path)) return (await remoteOps(ctx)).remoteFileInfo(input.path, ctx.onProgress);
       const [{ fileInfo }, { fileInfoWireOf }] = await Promise.all([import('../engine/read/file-info.ts'), import('./file-info-wire.ts')]);
       return fileInfoWireOf(await fileInfo(input.path, ctx));
     },

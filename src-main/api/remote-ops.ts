@@ -32,9 +32,10 @@ export function configureBackendsFor(workspace: string): void {
   configuredFor = root;
 }
 
-export async function remoteFileInfo(locator: string): Promise<FileInfo> {
+export async function remoteFileInfo(locator: string, onProgress?: (p: { bytesDone: number; totalBytes: number }) => void): Promise<FileInfo> {
   const { fileInfoWireOf } = await import('./file-info-wire.ts');
-  const r = await remoteInfo(locator);
+  // Indexing a value streams it once: the CLI's progress bar follows the stream.
+  const r = await remoteInfo(locator, onProgress ? { onProgress } : {});
   return { ...fileInfoWireOf(r), backend: { scheme: r.backend.scheme, version: r.backend.version, index_from: r.backend.indexFrom } };
 }
 

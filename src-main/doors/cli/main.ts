@@ -35,7 +35,6 @@ export class Exit extends Error {
 
 export function printError(err: unknown, json: boolean, io: CliIO): number {
   const error = errorPayloadOf(err);
-  if (process.env.FOLIO_DEBUG_STACK) console.error(err);
   if (json) io.stdout.write(JSON.stringify({ error }) + '\n');
   else io.stderr.write(`folio: ${error.code === 'internal' ? 'internal error' : error.code}: ${error.message}\n`);
   return EXIT_ERROR;

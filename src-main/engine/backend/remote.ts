@@ -106,7 +106,10 @@ export async function withRemote<T>(locator: string, use: (v: RemoteValue) => Pr
   try {
     return await use(v);
   } catch (err) {
-    if (!(err instanceof FolioError) || err.code !== 'precondition_failed' || !('current' in err.details)) throw err;
+    // Only the backend's own check (the value is no longer the indexed version), not a
+    // caller's precondition that failed on the version it named.
+    const failed = err instanceof FolioError && err.code === 'precondition_failed' ? err.details.failed : undefined;
+    if (!Array.isArray(failed) || !failed.includes('version')) throw err;
     forgetRemote(v.backend.locator);
     return use(await openRemote(locator, opts));
   }
