@@ -180,7 +180,9 @@ function splitToken(token: string, locator: string): { xmin: string; ctid: strin
   return { xmin: m[1]!, ctid: m[2]! };
 }
 
-const STREAM_CHUNK = 8 * 1024 * 1024;
+/** Rows of the index stream: 1 MiB each (measured: 1.5x the rate of 8 MiB rows; pg parses smaller messages faster), 16 per FETCH. */
+const STREAM_CHUNK = 1024 * 1024;
+const STREAM_ROWS = 16;
 
 /**
  * Queries return bytea as hex text, which pg-types decodes natively. (pg's binary
@@ -297,6 +299,7 @@ export class PostgresBackend implements Backend {
       throw pgError(err, this.locator);
     }
     let began = false;
+    let pending: Promise<unknown> | null = null;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       began = true;
@@ -311,8 +314,13 @@ export class PostgresBackend implements Backend {
         values: [this.loc.key, start + 1],
       });
       let first = true;
-      for (;;) {
-        const r = await client.query<{ x: string; c: string; b: Buffer | null }>(byteQuery('FETCH 4 FROM folio_stream'));
+      const fetch = () => client.query<{ x: string; c: string; b: Buffer | null }>(byteQuery(`FETCH ${STREAM_ROWS} FROM folio_stream`));
+      let next: ReturnType<typeof fetch> | null = fetch();
+      while (next) {
+        const r: Awaited<ReturnType<typeof fetch>> = await next;
+        // The server prepares the next rows while these are consumed.
+        next = r.rows.length === STREAM_ROWS ? fetch() : null;
+        pending = next;
         if (first) {
           first = false;
           const row = r.rows[0];
@@ -326,11 +334,12 @@ export class PostgresBackend implements Backend {
           if (token !== undefined && tokenOf(String(row.x), String(row.c)) !== token) throw this.changed(await this.statOrNull(), token);
         }
         for (const row of r.rows) if (row.b && row.b.length) yield new Uint8Array(row.b.buffer, row.b.byteOffset, row.b.byteLength);
-        if (r.rows.length < 4) break;
       }
     } catch (err) {
       throw pgError(err, this.locator);
     } finally {
+      // A consumer that stopped early leaves a FETCH in flight: it settles before the rollback.
+      if (pending) await pending.catch(() => undefined);
       if (began) await client.query('ROLLBACK').catch(() => undefined);
       client.release();
     }
