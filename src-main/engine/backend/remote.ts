@@ -15,7 +15,7 @@
  * index) and the read retried once; a second change in a row is the error.
  */
 import { FolioError } from '../errors.ts';
-import { mountSource, BytesMissing } from '../index/byte-source.ts';
+import { BytesMissing, withMountedSource } from '../index/byte-source.ts';
 import type { LineIndex } from '../index/line-index.ts';
 import { factsOfIndex, type FileFacts } from '../read/file-facts.ts';
 import { readFrom, type ReadOptions, type ReadRequest, type ReadResult } from '../read/read.ts';
@@ -85,14 +85,11 @@ const MIN_FETCH_BYTES = 128 * 1024;
  */
 export async function runOn<T>(v: RemoteValue, step: () => T | Promise<T>): Promise<T> {
   for (;;) {
-    const unmount = mountSource(v.backend.locator, v.cache, v.index);
     try {
-      return await step();
+      return await withMountedSource(v.backend.locator, v.cache, v.index, step);
     } catch (err) {
       if (!(err instanceof BytesMissing)) throw err;
       await v.cache.fetch(err.start, err.end, MIN_FETCH_BYTES);
-    } finally {
-      unmount();
     }
   }
 }

@@ -2,7 +2,7 @@
  * Bytes that are not in a local file, read through the same synchronous calls the
  * engine's pure pieces use (line index block reads, decoding windows, snapping,
  * hashlines, binary sniffing). A remote resource (engine/backend/remote.ts) mounts
- * a source under its locator; `openForRead(locator)` then gives a virtual fd, and
+ * a source under its locator for one call chain; `openForRead(locator)` then gives a virtual fd, and
  * `readAt` / `closeFd` serve it. A local path never hits a mount.
  *
  * A source answers only from bytes it already holds. For bytes it lacks it throws
@@ -10,6 +10,7 @@
  * of the backend, and runs the (pure, synchronous) step again. So the engine's
  * read modes, page math and preconditions run unchanged over a remote value.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { closeSync, readSync } from 'node:fs';
 import type { LineIndex } from './line-index.ts';
 
@@ -37,43 +38,35 @@ interface Mount {
   source: SyncByteSource;
   /** the complete line index of those bytes: openIndex(key) answers with it (store.ts) */
   index?: LineIndex;
-  /** callers running on it now: the last one out unmounts */
-  users: number;
 }
-const mounts = new Map<string, Mount>();
+/**
+ * Mounts belong to the async call chain that made them (AsyncLocalStorage), not
+ * to the process: two calls on one locator at once, each on its own version (a
+ * read of the old one in flight while follow mode opens the new one), never see
+ * each other's bytes.
+ */
+const mounts = new AsyncLocalStorage<ReadonlyMap<string, Mount>>();
 const open = new Map<number, SyncByteSource>();
 
-/**
- * Serve `key` (a locator) from `source` (and its index) until the returned function
- * is called. Mounts of one source nest (two reads of one value at once); mounting
- * another source (a newer version) replaces it, and the older one's release leaves
- * the newer one in place.
- */
-export function mountSource(key: string, source: SyncByteSource, index?: LineIndex): () => void {
-  let m = mounts.get(key);
-  if (m?.source === source) m.users++;
-  else mounts.set(key, (m = { source, ...(index ? { index } : {}), users: 1 }));
-  const mine = m;
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    if (--mine.users === 0 && mounts.get(key) === mine) mounts.delete(key);
-  };
+/** Run `fn` with `key` (a locator) served from `source` (and its index), in this call chain only. */
+export function withMountedSource<T>(key: string, source: SyncByteSource, index: LineIndex | undefined, fn: () => T): T {
+  const inner = new Map(mounts.getStore());
+  inner.set(key, { source, ...(index ? { index } : {}) });
+  return mounts.run(inner, fn);
 }
 
 export function mountedSource(key: string): SyncByteSource | undefined {
-  return mounts.get(key)?.source;
+  return mounts.getStore()?.get(key)?.source;
 }
 
 /** The index mounted with `key`'s bytes, if any. */
 export function mountedIndex(key: string): LineIndex | undefined {
-  return mounts.get(key)?.index;
+  return mounts.getStore()?.get(key)?.index;
 }
 
 /** A virtual fd for a mounted key, or undefined for a local path. */
 export function openMounted(key: string): number | undefined {
-  const s = mounts.get(key)?.source;
+  const s = mountedSource(key);
   if (!s) return undefined;
   const fd = nextFd++;
   if (nextFd > 0x7ffffff0) nextFd = FIRST_VIRTUAL_FD;
