@@ -20,10 +20,14 @@ import type { FileIdentity } from '../index/identity.ts';
 import { layoutOf, LAYOUT_SAMPLE_BYTES } from '../index/layout.ts';
 import { indexFromBytes, indexToBytes } from '../index/cache.ts';
 import { BytesMissing, type SyncByteSource } from '../index/byte-source.ts';
+import { createHash } from 'node:crypto';
 import { FolioError } from '../errors.ts';
+import { EDGE_BYTES } from '../index/identity.ts';
 import type { Backend, BackendVersion } from './types.ts';
 
 export const INDEX_SIDECAR = 'line-index';
+
+const sha256Hex = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 export interface RemoteIndexProgress {
   bytesDone: number;
@@ -90,6 +94,10 @@ export async function buildRemoteIndex(backend: Backend, v: BackendVersion, onPr
   const counts = new Uint32Array(blockCount(size));
   const reader = new StreamReader(backend.stream(0, v.token));
   const head = new Uint8Array(Math.min(LAYOUT_SAMPLE_BYTES, size));
+  // The first and last 64 KiB, hashed as a file's index keeps them (identity.ts
+  // edgeHashes): LineIndex.extend() compares them to tell an append from a rewrite.
+  const edgeHead = new Uint8Array(Math.min(EDGE_BYTES, size));
+  let edgeTail = new Uint8Array(0);
   let lastUnit = -1;
   let done = 0;
   try {
@@ -114,6 +122,9 @@ export async function buildRemoteIndex(backend: Backend, v: BackendVersion, onPr
         first = false;
       }
       if (got > 0) lastUnit = chunk[got - 1]!;
+      if (done < edgeHead.length) edgeHead.set(chunk.subarray(0, Math.min(got, edgeHead.length - done)), done);
+      const joined = got >= EDGE_BYTES ? chunk.subarray(got - EDGE_BYTES, got) : Buffer.concat([edgeTail, chunk.subarray(0, got)]);
+      edgeTail = joined.slice(Math.max(0, joined.length - EDGE_BYTES));
       k.input.set(chunk.subarray(0, got));
       done += got;
       onProgress?.({ bytesDone: done, totalBytes: size });
@@ -125,8 +136,8 @@ export async function buildRemoteIndex(backend: Backend, v: BackendVersion, onPr
     }
     return new LineIndex({
       identity: remoteIdentity(backend.locator, v),
-      head: '',
-      tail: '',
+      head: sha256Hex(edgeHead),
+      tail: sha256Hex(edgeTail),
       table: BlockTable.fromCounts(counts, blockCount(size)),
       indexedBytes: size,
       newlines: r.newlines,

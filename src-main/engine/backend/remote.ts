@@ -22,7 +22,10 @@ import { readFrom, type ReadOptions, type ReadRequest, type ReadResult } from '.
 import { fileInfoOf, type FileInfoResult } from '../read/file-info.ts';
 import { searchFile, type SearchOptions, type SearchResult } from '../search/search.ts';
 import { backendFor } from './registry.ts';
-import { BlockCache, buildRemoteIndex, loadRemoteIndex, saveRemoteIndex, type RemoteIndexProgress } from './remote-index.ts';
+import { BlockCache, buildRemoteIndex, loadRemoteIndex, remoteIdentity, saveRemoteIndex, type RemoteIndexProgress } from './remote-index.ts';
+import { indexFromBytes, indexToBytes } from '../index/cache.ts';
+import { EDGE_BYTES } from '../index/identity.ts';
+import { BLOCK_SIZE } from '../kernels/kernels.mjs';
 import type { Backend, BackendVersion } from './types.ts';
 
 export { isRemoteLocator } from './locator.ts';
@@ -34,7 +37,7 @@ export interface RemoteValue {
   index: LineIndex;
   cache: BlockCache;
   /** how the index came: read from the sidecar, or built by streaming now */
-  indexFrom: 'sidecar' | 'stream' | 'memory';
+  indexFrom: 'sidecar' | 'stream' | 'memory' | 'extended';
 }
 
 const opened = new Map<string, RemoteValue>();
@@ -56,6 +59,13 @@ async function openVersion(backend: Backend, version: BackendVersion, opts: Open
   const t0 = performance.now();
   let index = await loadRemoteIndex(backend, version);
   let indexFrom: RemoteValue['indexFrom'] = 'sidecar';
+  if (!index && known && version.size > known.version.size) {
+    index = await extendedIndex(known, backend, version);
+    if (index) {
+      indexFrom = 'extended';
+      await saveRemoteIndex(backend, index).catch(() => undefined);
+    }
+  }
   if (!index) {
     index = await buildRemoteIndex(backend, version, opts.onProgress);
     indexFrom = 'stream';
@@ -68,6 +78,36 @@ async function openVersion(backend: Backend, version: BackendVersion, opts: Open
   const value: RemoteValue = { backend, version, index, cache: new BlockCache(backend, version), indexFrom };
   opened.set(backend.locator, value);
   return value;
+}
+
+/** Appends up to this size extend the index of the version before; bigger ones stream the value again. */
+const MAX_EXTEND_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The index of `version` made from `known`'s (an older version of the same value)
+ * when the value only grew: LineIndex.extend(), as for a growing file, over the
+ * new version's bytes (its first and last 64 KiB of the old size must be as they
+ * were; then only the bytes after the last whole block are scanned). Undefined if
+ * it was rewritten (or grew too much): then the value is streamed again.
+ */
+async function extendedIndex(known: RemoteValue, backend: Backend, version: BackendVersion): Promise<LineIndex | undefined> {
+  const old = known.index;
+  if (version.size - old.size > MAX_EXTEND_BYTES || !old.head || old.layout !== 'utf-8') return undefined;
+  // A copy: calls on the old version may still be using its index.
+  const copy = indexFromBytes(indexToBytes(old, backend.locator), backend.locator, backend.locator, () => true);
+  if (!copy) return undefined;
+  const cache = new BlockCache(backend, version);
+  try {
+    // What extend() reads, in two ranged reads: the head edge, and from the old tail edge on.
+    await cache.fetch(0, Math.min(EDGE_BYTES, old.size));
+    await cache.fetch(Math.max(0, Math.floor(old.size / BLOCK_SIZE) * BLOCK_SIZE - EDGE_BYTES), version.size);
+    const now = remoteIdentity(backend.locator, version);
+    const verdict = await runOn({ ...known, version, cache, index: copy }, () => copy.extend(now));
+    return verdict === 'extended' ? copy : undefined;
+  } catch (err) {
+    if (err instanceof FolioError && err.code === 'precondition_failed') throw err;
+    return undefined;
+  }
 }
 
 /** Forget what this process knows of remote values (tests; a server dropping state). */

@@ -34,6 +34,8 @@ import { BLOCK_SIZE, CHUNK_SIZE, loadKernels, textKernels } from '../kernels/ker
  * @param {import('../kernels/kernels.mjs').Kernels} o.kernels
  * @param {import('../kernels/kernels.mjs').TextLayout} [o.layout] how newlines are laid out (default 'utf-8': bytes)
  * @param {number} o.fd
+ * @param {(fd: number, buf: Uint8Array, off: number, len: number, pos: number) => number} [o.read] pread (default fs.readSync; a
+ *   mounted remote value's: index/byte-source.ts readAt). UTF-8 layout only.
  * @param {number} o.start block-aligned start byte
  * @param {number} o.end   end byte (block-aligned unless it is the file's end)
  * @param {boolean} o.isLast the range ends the file: a truncated UTF-8 tail is an error
@@ -50,18 +52,19 @@ import { BLOCK_SIZE, CHUNK_SIZE, loadKernels, textKernels } from '../kernels/ker
 export function scanRange(o) {
   const { kernels, layout = 'utf-8', fd, start, end, isLast, counts, firstBlock = 0, progress, slot = 0, cancel } = o;
   if (layout !== 'utf-8') return scanRange16({ kernels, layout, fd, start, end, isLast, counts, firstBlock, progress, slot, cancel });
+  const read = o.read ?? readSync;
   let prevIsCR = false;
   if (start > 0) {
     // The byte before the range decides CRLF pairs across the split, and whether the
     // range starts inside a multi-byte sequence (at most 3 continuation bytes to skip).
-    const n = readSync(fd, kernels.input, 0, 1, start - 1);
+    const n = read(fd, kernels.input, 0, 1, start - 1);
     prevIsCR = n === 1 && kernels.input[0] === 13;
   }
   const steps = scanSteps({ ...o, prevIsCR });
   let step = steps.next();
   while (!step.done) {
     // Reads go straight into the kernels' input window.
-    step = steps.next(readSync(fd, kernels.input, 0, step.value.want, step.value.pos));
+    step = steps.next(read(fd, kernels.input, 0, step.value.want, step.value.pos));
   }
   return step.value;
 }

@@ -367,6 +367,7 @@ export class LineIndex {
         kernels: localKernels(),
         layout: this.layout,
         fd,
+        read: readAt,
         start: from,
         end: now.size,
         isLast: true,

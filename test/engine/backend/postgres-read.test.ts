@@ -12,7 +12,7 @@ import { searchFile } from '../../../src-main/engine/search/search.ts';
 import { openIndex } from '../../../src-main/engine/index/store.ts';
 import { configureBackends } from '../../../src-main/engine/backend/registry.ts';
 import { closePostgresPools } from '../../../src-main/engine/backend/postgres.ts';
-import { forgetRemote, openRemote, readRemote, remoteInfo, searchRemote } from '../../../src-main/engine/backend/remote.ts';
+import { forgetRemote, openRemote, readRemote, remoteInfo, runOn, searchRemote } from '../../../src-main/engine/backend/remote.ts';
 import { startPostgres, type TestPostgres } from '../../fixtures/postgres.ts';
 import { engineTempDir } from '../../fixtures/engine-env.ts';
 
@@ -162,7 +162,38 @@ describe('follow mode: polling the version', () => {
     const grown = await remoteInfo(loc);
     expect(grown.version.etag).not.toBe(first.version.etag);
     expect(grown.backend.version).not.toBe(first.backend.version);
-    expect([grown.lines, grown.backend.indexFrom]).toEqual([3, 'stream']);
+    expect([grown.lines, grown.backend.indexFrom]).toEqual([3, 'extended']); // only the appended bytes were scanned
+  });
+});
+
+describe('a value that grows (a log appended to)', () => {
+  it('extends the last version\'s index over the new bytes, equal to a rebuild; a rewrite streams again', async () => {
+    const base = Buffer.from(Array.from({ length: 30000 }, (_, i) => `entry ${i} ✓ ${'y'.repeat(i % 90)}\r\n`).join('') + 'partial ü');
+    await pgs.client.query(`INSERT INTO docs (id, raw) VALUES ('growing', $1)`, [base]);
+    const loc = 'pg://docs/growing/raw';
+    forgetRemote();
+    expect((await openRemote(loc)).indexFrom).toBe('stream');
+    const more = Buffer.from(' tail\n' + 'next line ✓\r\n'.repeat(5000) + 'end');
+    await pgs.client.query(`UPDATE docs SET raw = raw || $1 WHERE id = 'growing'`, [more]);
+    const grown = await openRemote(loc);
+    expect(grown.indexFrom).toBe('extended');
+    const whole = Buffer.concat([base, more]);
+    const f = tmp.path('growing.txt');
+    writeFileSync(f, whole);
+    forgetRemote();
+    await pgs.client.query(`DELETE FROM folio_index WHERE locator = $1`, [loc]);
+    const rebuilt = await openRemote(loc);
+    expect(rebuilt.indexFrom).toBe('stream');
+    const facts = (i: typeof grown.index) => [i.lineCount, i.newlines, i.facts, i.newlineCounts, i.finalNewline, i.head, i.tail];
+    expect(facts(grown.index)).toEqual(facts(rebuilt.index));
+    for (const line of [1, 29999, 30001, 30002, 35001]) {
+      // Index lookups read a block of the value: with it mounted.
+      expect(await runOn(grown, () => grown.index.lineStart(line - 1))).toBe(await runOn(rebuilt, () => rebuilt.index.lineStart(line - 1)));
+    }
+    expect((await readRemote(loc, { mode: 'tail', lines: 2 })).content).toBe((await read(f, { mode: 'tail', lines: 2 })).content);
+    // Rewritten in the middle (same size or bigger): never extended.
+    await pgs.client.query(`UPDATE docs SET raw = overlay(raw placing 'ENTRY' from 1 for 5) || 'x'::bytea WHERE id = 'growing'`);
+    expect((await openRemote(loc)).indexFrom).toBe('stream');
   });
 });
 
