@@ -218,6 +218,23 @@ describe('a value bigger than the block cache', () => {
   });
 });
 
+describe('jsonb values', () => {
+  it('read as PostgreSQL prints them; JSON paths by the same RFC 9535 rules as files; never written', async () => {
+    await pgs.client.query(`INSERT INTO docs (id, meta) VALUES ('j', '{"b": [1, 2, {"c": "ü"}], "a": true}')`);
+    const loc = 'pg://docs/j/meta';
+    const r = await readRemote(loc, { mode: 'head', lines: 1 });
+    expect(r.content).toBe('{"a": true, "b": [1, 2, {"c": "ü"}]}'); // jsonb's own key order and spacing
+    const { readByInput } = await import('../../../src-main/api/read-address.ts');
+    const { onRemote } = await import('../../../src-main/engine/backend/remote.ts');
+    const j = await onRemote(loc, (v) => readByInput({ path: v.backend.locator, json_path: '$.b[?@.c]' }));
+    expect(j.json?.matches.map((m) => m.value)).toEqual([{ c: 'ü' }]);
+    const { upsertRemote } = await import('../../../src-main/engine/backend/remote-upsert.ts');
+    await expect(
+      upsertRemote(loc, { target: { kind: 'whole', units: 'lines' }, content: '{}', preconditions: { ifMatch: r.version.etag } }),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+});
+
 describe('adversarial', () => {
   it('a value changed between its index and a read is indexed again, never read with the old index', async () => {
     await pgs.client.query(`INSERT INTO docs (id, body) VALUES ('moving', 'v1 line\n')`);
