@@ -230,7 +230,7 @@ describe('jsonb values', () => {
     expect(j.json?.matches.map((m) => m.value)).toEqual([{ c: 'ü' }]);
     const { upsertRemote } = await import('../../../src-main/engine/backend/remote-upsert.ts');
     await expect(
-      upsertRemote(loc, { target: { kind: 'whole', units: 'lines' }, content: '{}', preconditions: { ifMatch: r.version.etag } }),
+      upsertRemote(loc, { target: { kind: 'whole' }, content: '{}', preconditions: { ifMatch: r.version.etag } }),
     ).rejects.toMatchObject({ code: 'invalid_input' });
   });
 });
