@@ -259,7 +259,10 @@ export async function reconcileIntents(store: ReviewStore): Promise<Reconciled> 
     const abs = store.absPathOf(intent.path);
     if (isRemoteLocator(abs)) {
       // A remote value: settled the same way, over its bytes now (no file lock: its version is the lock).
-      const side = await readingAt(abs, (path) => ({ side: sideOf(path, intent), version: versionNow(path) })).catch(() => ({ side: 'neither' as const, version: null }));
+      const side = await readingAt(abs, (path) => ({ side: sideOf(path, intent), version: versionNow(path) })).catch(() => ({
+        side: 'neither' as const,
+        version: null,
+      }));
       if (side.side === 'after') commitIntent(store, intent, side.version!);
       done[side.side === 'after' ? 'committed' : 'dropped']++;
       dropIntent(store, intent);

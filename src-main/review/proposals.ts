@@ -12,14 +12,7 @@ import { FolioError, isFolioError } from '../engine/errors.ts';
 import type { Version } from '../engine/read/file-facts.ts';
 import type { QuotedEdit } from '../engine/write/quote-edit.ts';
 import { readingAt, upsertAt } from './remote-values.ts';
-import {
-  type LineByteRange,
-  type Preconditions,
-  type UpsertEdit,
-  type UpsertRequest,
-  type UpsertResult,
-  type UpsertTarget,
-} from '../engine/write/upsert.ts';
+import { type LineByteRange, type Preconditions, type UpsertEdit, type UpsertRequest, type UpsertResult, type UpsertTarget } from '../engine/write/upsert.ts';
 import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-ops.ts';
 import { runFileOpJournaled, type FileOpCall } from './file-op-journal.ts';
 import { loadBytes, storeBytes } from './blobs.ts';

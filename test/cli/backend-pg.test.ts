@@ -76,7 +76,18 @@ describe('folio on pg:// locators', () => {
 
   it('section and JSON upserts, quoted edits and create', async () => {
     const sha = json(['outline', 'pg://docs/readme/body']).headings.find((h: { text: string }) => h.text === 'Use').sha256;
-    json(['upsert', 'pg://docs/readme/body', '--section', 'Title > Use', '--section-replace', '--body-only', '--content', '\nuse it well\n', '--section-sha256', sha]);
+    json([
+      'upsert',
+      'pg://docs/readme/body',
+      '--section',
+      'Title > Use',
+      '--section-replace',
+      '--body-only',
+      '--content',
+      '\nuse it well\n',
+      '--section-sha256',
+      sha,
+    ]);
     expect(await body('readme')).toMatch(/## Use\n\nuse it well\n$/);
     const etag = json(['info', 'pg://docs/conf/body']).version.etag;
     json(['upsert', 'pg://docs/conf/body', '--json-path', '$.name', '--json-set', '"y"', '--if-match', etag]);
@@ -92,7 +103,10 @@ describe('folio on pg:// locators', () => {
   it('connects as folio.config.json → backends says, with no PG* variables', () => {
     const ws = tmp.path('ws');
     spawnSync('mkdir', ['-p', ws]);
-    writeFileSync(join(ws, 'folio.config.json'), JSON.stringify({ backends: { pg: { host: pgs.host, port: pgs.port, user: pgs.user, database: pgs.database } } }));
+    writeFileSync(
+      join(ws, 'folio.config.json'),
+      JSON.stringify({ backends: { pg: { host: pgs.host, port: pgs.port, user: pgs.user, database: pgs.database } } }),
+    );
     const r = folio(['read', 'pg://docs/readme/body', '--lines', '1', '--json'], { cwd: ws, env: { PGHOST: '/nonexistent', PGDATABASE: 'nope' } });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout).content).toBe('# Title\n');

@@ -81,7 +81,11 @@ describe('agents on pg:// values', () => {
 
   it('an upsert becomes a proposal; the row changes only when a person approves it', async () => {
     const etag = (await mcp.call('read', { path: 'pg://docs/cfg/body', head: 1 })).body.version.etag;
-    const r = await mcp.call('upsert', { path: 'pg://docs/cfg/body', if_match: etag, targets: [{ replace: { start: 3, end: 3 }, content: 'region = us-east-1' }] });
+    const r = await mcp.call('upsert', {
+      path: 'pg://docs/cfg/body',
+      if_match: etag,
+      targets: [{ replace: { start: 3, end: 3 }, content: 'region = us-east-1' }],
+    });
     expect(r.isError, r.text).toBe(false);
     expect(r.body.applied).toBe(false);
     expect(r.body.policy).toBe('review');

@@ -52,7 +52,8 @@ export function parseLocator(s: string): Locator {
     if (parts.length !== 3 || parts.some((p) => p === '')) throw bad(s, 'it needs three non-empty parts', form);
     const [table, key, column] = parts.map((p) => decode(s, p, form)) as [string, string, string];
     const names = table.split('.');
-    if (names.length > 2 || !names.every((n) => IDENT.test(n))) throw bad(s, `"${table}" is not a table name (letters, digits, _; optionally schema.table)`, form);
+    if (names.length > 2 || !names.every((n) => IDENT.test(n)))
+      throw bad(s, `"${table}" is not a table name (letters, digits, _; optionally schema.table)`, form);
     if (!IDENT.test(column)) throw bad(s, `"${column}" is not a column name`, form);
     return { scheme, table, key, column };
   }

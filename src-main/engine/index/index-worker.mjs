@@ -78,7 +78,20 @@ export function scanRange(o) {
  * @param {Omit<Parameters<typeof scanRange>[0], 'fd'> & { prevIsCR?: boolean }} o prevIsCR: the byte before `start` is '\r'
  * @returns {Generator<{ pos: number, want: number }, ScanResult, number>}
  */
-export function* scanSteps({ kernels, start, end, isLast, utf8Start, counts, firstBlock = 0, progress, slot = 0, cancel, utf8Check = 'auto', prevIsCR = false }) {
+export function* scanSteps({
+  kernels,
+  start,
+  end,
+  isLast,
+  utf8Start,
+  counts,
+  firstBlock = 0,
+  progress,
+  slot = 0,
+  cancel,
+  utf8Check = 'auto',
+  prevIsCR = false,
+}) {
   const input = kernels.input;
   const utf8 = kernels.utf8Stream();
   let newlines = 0;

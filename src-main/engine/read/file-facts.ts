@@ -78,7 +78,9 @@ function sha256Of(id: FileIdentity, etag: string): string | undefined {
   const known = digests.get(etag);
   if (known) return known;
   if (id.size <= INLINE_HASH_BYTES) {
-    const digest = createHash('sha256').update(readBytes(id.path, 0, id.size)).digest('hex');
+    const digest = createHash('sha256')
+      .update(readBytes(id.path, 0, id.size))
+      .digest('hex');
     digests.set(etag, digest);
     return digest;
   }

@@ -52,7 +52,13 @@ afterAll(async () => {
 const requests: ReadRequest[] = [
   { mode: 'lines', ranges: [{ start: 1, end: 5 }] },
   { mode: 'lines', ranges: [{ start: 996, end: 999 }] },
-  { mode: 'lines', ranges: [{ start: 12000, end: 12040 }, { start: 29990, end: 30001 }] },
+  {
+    mode: 'lines',
+    ranges: [
+      { start: 12000, end: 12040 },
+      { start: 29990, end: 30001 },
+    ],
+  },
   { mode: 'bytes', startByte: 0, maxBytes: 4096 },
   { mode: 'bytes', startByte: 1_500_001, maxBytes: 65536 },
   { mode: 'bytes', startByte: bytes.length - 100, maxBytes: 65536 },
@@ -167,7 +173,7 @@ describe('follow mode: polling the version', () => {
 });
 
 describe('a value that grows (a log appended to)', () => {
-  it('extends the last version\'s index over the new bytes, equal to a rebuild; a rewrite streams again', async () => {
+  it("extends the last version's index over the new bytes, equal to a rebuild; a rewrite streams again", async () => {
     const base = Buffer.from(Array.from({ length: 30000 }, (_, i) => `entry ${i} ✓ ${'y'.repeat(i % 90)}\r\n`).join('') + 'partial ü');
     await pgs.client.query(`INSERT INTO docs (id, raw) VALUES ('growing', $1)`, [base]);
     const loc = 'pg://docs/growing/raw';
@@ -229,9 +235,9 @@ describe('jsonb values', () => {
     const j = await onRemote(loc, (v) => readByInput({ path: v.backend.locator, json_path: '$.b[?@.c]' }));
     expect(j.json?.matches.map((m) => m.value)).toEqual([{ c: 'ü' }]);
     const { upsertRemote } = await import('../../../src-main/engine/backend/remote-upsert.ts');
-    await expect(
-      upsertRemote(loc, { target: { kind: 'whole' }, content: '{}', preconditions: { ifMatch: r.version.etag } }),
-    ).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(upsertRemote(loc, { target: { kind: 'whole' }, content: '{}', preconditions: { ifMatch: r.version.etag } })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
   });
 });
 

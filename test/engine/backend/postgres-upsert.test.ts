@@ -68,7 +68,11 @@ const cases: Case[] = [
     pre: 'etag',
     req: (p) => ({ target: { kind: 'replace', start: 70000, end: 70010, units: 'bytes' }, content: '[bytes]', preconditions: p }),
   },
-  { name: 'replace under hashline anchors', pre: 'anchors', req: (p) => ({ target: T('replace', { start: 5000, end: 5001 }), content: 'anchored', preconditions: p }) },
+  {
+    name: 'replace under hashline anchors',
+    pre: 'anchors',
+    req: (p) => ({ target: T('replace', { start: 5000, end: 5001 }), content: 'anchored', preconditions: p }),
+  },
   { name: 'replace under a range hash', pre: 'range', req: (p) => ({ target: T('replace', { start: 5000, end: 5001 }), content: 'ranged', preconditions: p }) },
   {
     name: 'several edits in one call',
@@ -84,7 +88,11 @@ const cases: Case[] = [
       preconditions: p,
     }),
   },
-  { name: 'quoted edit', pre: 'none', req: (p) => ({ target: T('append', {}), content: '', quoted: [{ oldText: 'line 4321 — plain', newText: 'QUOTED' }], preconditions: p }) },
+  {
+    name: 'quoted edit',
+    pre: 'none',
+    req: (p) => ({ target: T('append', {}), content: '', quoted: [{ oldText: 'line 4321 — plain', newText: 'QUOTED' }], preconditions: p }),
+  },
 ];
 
 async function preconditionsFor(kind: Case['pre'], path: string, remote: boolean, bytes: Buffer): Promise<UpsertRequest['preconditions']> {
@@ -96,7 +104,12 @@ async function preconditionsFor(kind: Case['pre'], path: string, remote: boolean
       return { expectedSha256: createHash('sha256').update(bytes).digest('hex') };
     case 'anchors': {
       const h = await r({ mode: 'lines', ranges: [{ start: 5000, end: 5001 }] }, { hashlines: true });
-      return { anchors: h.content.split('\n').filter(Boolean).map((l) => l.slice(0, l.indexOf('|'))) };
+      return {
+        anchors: h.content
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.slice(0, l.indexOf('|'))),
+      };
     }
     case 'range': {
       const h = await r({ mode: 'lines', ranges: [{ start: 5000, end: 5001 }] });
@@ -130,7 +143,12 @@ describe.each(['body', 'raw'])('upserts of pg://docs/…/%s', (column) => {
     const { id } = await pair(text());
     const loc = `pg://docs/${id}/${column}`;
     const before = await valueOf(id, column);
-    const r = await upsertRemote(loc, { target: T('replace', { start: 1, end: 1 }), content: 'X', preconditions: { ifMatch: await etagRemote(loc) }, dryRun: true });
+    const r = await upsertRemote(loc, {
+      target: T('replace', { start: 1, end: 1 }),
+      content: 'X',
+      preconditions: { ifMatch: await etagRemote(loc) },
+      dryRun: true,
+    });
     expect(r.applied).toBe(false);
     expect(r.preview).toContain('+X');
     expect((await valueOf(id, column)).equals(before)).toBe(true);
@@ -143,7 +161,9 @@ describe.each(['body', 'raw'])('upserts of pg://docs/…/%s', (column) => {
     const anchors = (await readRemote(loc, { mode: 'lines', ranges: [{ start: 2, end: 2 }] }, { hashlines: true })).content.split('|')[0]!;
     // Someone else writes line 2 meanwhile, outside Folio.
     await pgs.client.query(
-      column === 'body' ? `UPDATE docs SET body = replace(body, 'line 2 —', 'LINE 2 —') WHERE id = $1` : `UPDATE docs SET raw = convert_to(replace(convert_from(raw, 'UTF8'), 'line 2 —', 'LINE 2 —'), 'UTF8') WHERE id = $1`,
+      column === 'body'
+        ? `UPDATE docs SET body = replace(body, 'line 2 —', 'LINE 2 —') WHERE id = $1`
+        : `UPDATE docs SET raw = convert_to(replace(convert_from(raw, 'UTF8'), 'line 2 —', 'LINE 2 —'), 'UTF8') WHERE id = $1`,
       [id],
     );
     const now = await valueOf(id, column);
