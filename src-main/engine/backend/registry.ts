@@ -21,8 +21,9 @@ export type BackendFactory = (locator: Locator, config: Record<string, unknown>)
 
 const factories: Partial<Record<Exclude<BackendScheme, 'file'>, BackendFactory>> = {
   pg: (l, c) => new PostgresBackend(l as Extract<Locator, { scheme: 'pg' }>, c as PostgresConfig),
-  // az: (l, c) => new AzureBlobBackend(…),   (azure-blob.ts)
-  // s3: (l, c) => new S3ObjectBackend(…),    (s3-object.ts)
+  // At the merge with azure-blob.ts and s3-object.ts (branch backend-obj), one line each:
+  // az: (l, c) => openAzureBlob(formatLocator(l), c as AzureBlobConfig),
+  // s3: (l, c) => openS3Object(formatLocator(l), c as S3ObjectConfig),
 };
 
 /** Add or replace the factory of a scheme (a backend module registers itself; tests swap one). */
