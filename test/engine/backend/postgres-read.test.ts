@@ -15,6 +15,7 @@ import { closePostgresPools } from '../../../src-main/engine/backend/postgres.ts
 import { forgetRemote, openRemote, readRemote, remoteInfo, runOn, searchRemote } from '../../../src-main/engine/backend/remote.ts';
 import { startPostgres, type TestPostgres } from '../../fixtures/postgres.ts';
 import { engineTempDir } from '../../fixtures/engine-env.ts';
+import { readBytes } from '../../../src-main/engine/text/window.ts';
 
 const tmp = engineTempDir();
 let pgs: TestPostgres;
@@ -238,6 +239,33 @@ describe('jsonb values', () => {
     await expect(upsertRemote(loc, { target: { kind: 'whole' }, content: '{}', preconditions: { ifMatch: r.version.etag } })).rejects.toMatchObject({
       code: 'invalid_input',
     });
+  });
+});
+
+describe('two versions of one value at once', () => {
+  it('each call reads the bytes of its own version, whatever the other mounts meanwhile', async () => {
+    await pgs.client.query(`INSERT INTO docs (id, body) VALUES ('twice', 'version A\n')`);
+    const loc = 'pg://docs/twice/body';
+    forgetRemote();
+    const a = await openRemote(loc);
+    await runOn(a, () => readBytes(loc, 0, 10)); // A's bytes fetched while A exists
+    await pgs.client.query(`UPDATE docs SET body = 'version B\n' WHERE id = 'twice'`);
+    const b = await openRemote(loc);
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // A's call reads after B's call has mounted B (and before B's ends).
+    const [fromA, fromB] = await Promise.all([
+      runOn(a, async () => {
+        await pause(30);
+        return readBytes(loc, 0, 10).toString();
+      }),
+      runOn(b, async () => {
+        await pause(5);
+        const first = readBytes(loc, 0, 10).toString();
+        await pause(60);
+        return first;
+      }),
+    ]);
+    expect([fromA, fromB]).toEqual(['version A\n', 'version B\n']);
   });
 });
 
