@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { benchAddress } from './address.bench.ts';
 import { benchAgent } from './agent.bench.ts';
 import { benchBackendsObj } from './backends-obj.bench.ts';
+import { benchBackends } from './backends.bench.ts';
 import { benchCli } from './cli.bench.ts';
 import { benchCrash } from './crash.bench.ts';
 import { benchIndex } from './index.bench.ts';
@@ -34,6 +35,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   'line-step': benchLineStep,
   log: benchLog,
   'backends-obj': benchBackendsObj,
+  backends: benchBackends,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -112,6 +112,15 @@ export interface CallContext {
 
 const workspaceOf = (ctx: CallContext) => ctx.workspace ?? process.cwd();
 
+/** A remote locator's operations, connected as the workspace config says (remote-ops.ts). */
+async function remoteOps(ctx: CallContext) {
+  const ops = await import('./remote-ops.ts');
+  ops.configureBackendsFor(workspaceOf(ctx));
+  return ops;
+}
+/** pg://, az://, s3:// (engine/backend/locator.ts); anything else is a local path. */
+const isRemoteLocator = (path: string) => /^(pg|az|s3):\/\//.test(path);
+
 /** The outline answer: headings up to max_level, and how long it took. */
 export async function outlineView(input: z.infer<typeof OutlineInput>): Promise<z.infer<typeof OutlineOutput>> {
   const t0 = performance.now();
@@ -161,7 +170,8 @@ export const operations = {
     input: OutlineInput,
     output: OutlineOutput,
     description: 'Markdown headings: level, path ("A > B") for section reads and upserts, lines, sha256 (expected_section_sha256).',
-    run: (input) => outlineView(input),
+    run: async (input, _actor, ctx) =>
+      isRemoteLocator(input.path) ? (await remoteOps(ctx)).onRemotePath(input.path, (path) => outlineView({ ...input, path })) : outlineView(input),
   }),
   search: op({
     input: SearchInput,
@@ -381,7 +391,12 @@ export const operations = {
     input: RecentAddInput,
     output: RecentOutput,
     description: 'Record a file as just opened (first in the recent list, once per real path); answers the new list.',
-    run: async (input, _actor, ctx) => ({ entries: await (await import('./app/recent-files.ts')).addRecent(resolvePath(workspaceOf(ctx), input.path)) }),
+    run: async (input, _actor, ctx) => {
+      const recent = await import('./app/recent-files.ts');
+      // The recent list holds files (it marks those gone); a remote locator is opened, not recorded.
+      if (isRemoteLocator(input.path)) return { entries: recent.listRecent() };
+      return { entries: await recent.addRecent(resolvePath(workspaceOf(ctx), input.path)) };
+    },
   }),
   highlights_list: op({
     input: HighlightsListInput,

@@ -25,6 +25,15 @@ import type { Actor, CallContext } from './operations.ts';
 
 const workspaceOf = (ctx: CallContext) => ctx.workspace ?? process.cwd();
 
+/** A remote locator's operations, connected as the workspace config says (remote-ops.ts). */
+export async function remoteOps(ctx: CallContext) {
+  const ops = await import('./remote-ops.ts');
+  ops.configureBackendsFor(workspaceOf(ctx));
+  return ops;
+}
+/** pg://, az://, s3:// (engine/backend/locator.ts); anything else is a local path. */
+export const isRemoteLocator = (path: string) => /^(pg|az|s3):\/\//.test(path);
+
 type Run<I extends z.ZodType, O extends z.ZodType> = (input: z.infer<I>, actor: Actor, ctx: CallContext) => Promise<z.infer<O>>;
 
 /** An engine answer without the journal's captured bytes. */
@@ -40,6 +49,7 @@ function answerOf(r: UpsertResult): z.infer<typeof UpsertFileOutput> {
  */
 async function writePlans(plans: PlannedUpsert[], actor: Actor, ctx: CallContext, extra: Partial<UpsertRequest>): Promise<z.infer<typeof UpsertOutput>> {
   const files = plans.map((p) => ({ path: p.path, request: { ...p.request, ...extra } }));
+  if (files.some((f) => isRemoteLocator(f.path))) return writeRemote(files, actor, ctx);
   if (files.length === 1) {
     const { path, request } = files[0]!;
     if (request.dryRun) return answerOf(await (await import('../engine/write/upsert.ts')).upsert(path, request));
@@ -69,6 +79,23 @@ async function writePlans(plans: PlannedUpsert[], actor: Actor, ctx: CallContext
   return { ...answers[0]!, files: answers, group_id: done.group };
 }
 
+/** A write of a remote locator (pg://, az://, s3://): one value per call. */
+async function writeRemote(files: { path: string; request: UpsertRequest }[], actor: Actor, ctx: CallContext): Promise<z.infer<typeof UpsertOutput>> {
+  if (files.length !== 1) {
+    const { FolioError } = await import('../engine/errors.ts');
+    throw new FolioError('invalid_input', 'a remote value (pg://, az://, s3://) is edited one per call, not in a group with others', {
+      paths: files.map((f) => f.path),
+    });
+  }
+  const { configureBackendsFor, upsertRemoteValue } = await import('./remote-ops.ts');
+  configureBackendsFor(workspaceOf(ctx));
+  const { checked: _checked, createParents: _parents, ...request } = files[0]!.request;
+  if (request.dryRun) return answerOf(await upsertRemoteValue(files[0]!.path, request));
+  // Journaled like a file's edit, so review undo takes it back (by the same splice).
+  const { applyOwnEdit } = await import('../review/journal.ts');
+  return answerOf((await applyOwnEdit(workspaceOf(ctx), actor, files[0]!.path, request)).upsert);
+}
+
 export const runs: {
   file_info: Run<typeof FileInfoInput, typeof FileInfo>;
   read: Run<typeof ReadInput, typeof ReadOutput>;
@@ -77,23 +104,37 @@ export const runs: {
   edit: Run<typeof EditInput, typeof UpsertOutput>;
 } = {
   file_info: async (input, _actor, ctx) => {
+    if (isRemoteLocator(input.path)) return (await remoteOps(ctx)).remoteFileInfo(input.path, ctx.onProgress);
     const [{ fileInfo }, { fileInfoWireOf }] = await Promise.all([import('../engine/read/file-info.ts'), import('./file-info-wire.ts')]);
     return fileInfoWireOf(await fileInfo(input.path, ctx));
   },
-  read: async (input, _actor, ctx) => (await import('./read-address.ts')).readByInput(input, ctx.readCaps),
+  read: async (input, _actor, ctx) => {
+    const { readByInput } = await import('./read-address.ts');
+    if (!isRemoteLocator(input.path)) return readByInput(input, ctx.readCaps);
+    return (await remoteOps(ctx)).onRemotePath(input.path, (path) => readByInput({ ...input, path }, ctx.readCaps));
+  },
   search: async (input, _actor, ctx) => {
     const [{ searchPath }, { toSearchOptions }, { searchWireOf }] = await Promise.all([
       import('../engine/search/search-path.ts'),
       import('./search-request.ts'),
       import('./search-wire.ts'),
     ]);
-    return searchWireOf(await searchPath(input.path, { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress }));
+    const opts = { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress };
+    if (isRemoteLocator(input.path)) {
+      return (await remoteOps(ctx)).onRemotePath(input.path, async (path, hooks) => searchWireOf(await searchPath(path, { ...opts, ...hooks })));
+    }
+    return searchWireOf(await searchPath(input.path, opts));
   },
-  upsert: async (input, actor, ctx) =>
-    writePlans(await (await import('./upsert-request.ts')).upsertPlansOf(input), actor, ctx, {
-      ...(ctx.checked ? { checked: ctx.checked } : {}),
-      ...(ctx.createFolders !== false ? { createParents: true } : {}),
-    }),
+  upsert: async (input, actor, ctx) => {
+    const write = async (i: typeof input) =>
+      writePlans(await (await import('./upsert-request.ts')).upsertPlansOf(i), actor, ctx, {
+        ...(ctx.checked ? { checked: ctx.checked } : {}),
+        ...(ctx.createFolders !== false ? { createParents: true } : {}),
+      });
+    // Sections and JSON paths of a remote value resolve over its bytes (created values have none yet).
+    if (!isRemoteLocator(input.path) || input.if_none_match === '*') return write(input);
+    return (await remoteOps(ctx)).onRemotePath(input.path, (path) => write({ ...input, path }));
+  },
   edit: async (input, actor, ctx) =>
     writePlans((await import('./upsert-request.ts')).editPlansOf(input), actor, ctx, ctx.checked ? { checked: ctx.checked } : {}),
 };

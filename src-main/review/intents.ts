@@ -20,6 +20,8 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { etagOf, statRegularFile } from '../engine/index/identity.ts';
+import { readBytes } from '../engine/text/window.ts';
+import { isRemoteLocator, readingAt } from './remote-values.ts';
 import type { Version } from '../engine/read/file-facts.ts';
 import { recoverInterruptedAppend } from '../engine/write/append-intent.ts';
 import { withFileLock } from '../engine/write/file-lock.ts';
@@ -63,6 +65,10 @@ export function intentsOf(store: ReviewStore): ReviewIntent[] {
 }
 
 function regionSha(path: string, start: number, length: number): string | null {
+  if (isRemoteLocator(path)) {
+    const buf = readBytes(path, start, start + length);
+    return buf.length === length ? sha256Of(buf) : null;
+  }
   const fd = openSync(path, 'r');
   try {
     const buf = Buffer.alloc(length);
@@ -82,7 +88,7 @@ function regionSha(path: string, start: number, length: number): string | null {
 export function sideOf(path: string, i: IntentRegion): 'before' | 'after' | 'neither' {
   let size: number;
   try {
-    size = statSync(path).size;
+    size = isRemoteLocator(path) ? statRegularFile(path).size : statSync(path).size;
   } catch {
     return 'neither';
   }
@@ -165,6 +171,17 @@ export async function reconcileIntents(store: ReviewStore): Promise<Reconciled> 
       continue;
     }
     const abs = store.absPathOf(intent.path);
+    if (isRemoteLocator(abs)) {
+      // A remote value: settled the same way, over its bytes now (no file lock: its version is the lock).
+      const side = await readingAt(abs, (path) => ({ side: sideOf(path, intent), version: versionNow(path) })).catch(() => ({
+        side: 'neither' as const,
+        version: null,
+      }));
+      if (side.side === 'after') commitIntent(store, intent, side.version!);
+      done[side.side === 'after' ? 'committed' : 'dropped']++;
+      dropIntent(store, intent);
+      continue;
+    }
     if (!existsSync(abs)) {
       // The file is gone since: neither side can be told, and its lock has no directory.
       dropIntent(store, intent);

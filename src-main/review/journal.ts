@@ -22,7 +22,8 @@
  */
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { FolioError, isFolioError, type ErrorCode } from '../engine/errors.ts';
-import { upsert, type UpsertRequest, type UpsertResult } from '../engine/write/upsert.ts';
+import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
+import { upsertAt } from './remote-values.ts';
 import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-ops.ts';
 import { runFileOpJournaled, stepFileOp, type FileOpCall } from './file-op-journal.ts';
 import { loadBytes } from './blobs.ts';
@@ -72,7 +73,7 @@ export async function applyJournaled(
   return store.locked(async () => {
     const what = { action: 'apply' as const, entry_id: newId('j'), proposal_id: null, actor, decided_by: actor, edited_content: null };
     let intent: ReviewIntent | null = null;
-    const r = await upsert(store.absPathOf(path), { ...req, onBeforeWrite: (plan) => void (intent = writeIntent(store, what, plan)) });
+    const r = await upsertAt(store.absPathOf(path), { ...req, onBeforeWrite: (plan) => void (intent = writeIntent(store, what, plan)) });
     const entry = commitJournaled(store, intent, r);
     return { entry: entryOf(store, entry)!, upsert: r };
   });
@@ -117,7 +118,7 @@ export async function applyOwnEdit(
     done.upsert.notes.push(`journaled as ${done.entry.id}: review undo takes it back`);
     return done;
   }
-  const r = await upsert(storeOf(root).absPathOf(path), req);
+  const r = await upsertAt(storeOf(root).absPathOf(path), req);
   r.notes.push(`not journaled: ${unwritable}; review undo cannot take this edit back`);
   return { entry: null, upsert: r };
 }
@@ -282,7 +283,7 @@ async function step(root: string, actor: ReviewActor, opts: StepOptions, action:
         const i = done.entries.findIndex((x) => x.id === e.id);
         return { action, entry: done.entries[i]!, upsert: done.upserts[i]!, group: done.entries };
       }
-      r = await upsert(path, {
+      r = await upsertAt(path, {
         ...requestOf(store, e, action),
         // The journal's own path: written only if it still leads to itself.
         checked: { allowHardlinks: true },

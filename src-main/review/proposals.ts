@@ -11,15 +11,8 @@
 import { FolioError, isFolioError } from '../engine/errors.ts';
 import type { Version } from '../engine/read/file-facts.ts';
 import type { QuotedEdit } from '../engine/write/quote-edit.ts';
-import {
-  upsert,
-  type LineByteRange,
-  type Preconditions,
-  type UpsertEdit,
-  type UpsertRequest,
-  type UpsertResult,
-  type UpsertTarget,
-} from '../engine/write/upsert.ts';
+import { readingAt, upsertAt } from './remote-values.ts';
+import { type LineByteRange, type Preconditions, type UpsertEdit, type UpsertRequest, type UpsertResult, type UpsertTarget } from '../engine/write/upsert.ts';
 import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-ops.ts';
 import { runFileOpJournaled, type FileOpCall } from './file-op-journal.ts';
 import { loadBytes, storeBytes } from './blobs.ts';
@@ -76,7 +69,7 @@ export interface ProposeResult {
 /** Store a pending proposal (paths relative to the root). Refused at once if the engine's dry run fails. */
 export async function propose(root: string, actor: ReviewActor, req: ProposeRequest): Promise<ProposeResult> {
   const store = storeOf(root);
-  const dry = await upsert(store.absPathOf(req.path), {
+  const dry = await upsertAt(store.absPathOf(req.path), {
     target: req.target,
     content: req.content,
     preconditions: req.preconditions,
@@ -87,7 +80,7 @@ export async function propose(root: string, actor: ReviewActor, req: ProposeRequ
     ...(req.createParents ? { createParents: true } : {}),
     ...(req.checked ? { checked: req.checked } : {}),
   });
-  const rebase = await rebaseStateOf(store.absPathOf(req.path), req, dry);
+  const rebase = await readingAt(store.absPathOf(req.path), (path) => rebaseStateOf(path, req, dry));
   return store.locked(() => {
     const proposal: Proposal = {
       id: newId('p'),
@@ -355,7 +348,7 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
         req.preconditions = { ifMatch: opts.ifMatch };
         if (opts.lines) req.target = linesTargetOf(opts.lines);
       }
-      r = await upsert(store.absPathOf(p.path), {
+      r = await upsertAt(store.absPathOf(p.path), {
         ...req,
         // Write-ahead: the intent is durable before the file changes (intents.ts).
         onBeforeWrite: (plan) => void (intent = writeIntent(store, what, plan)),

@@ -42,6 +42,9 @@ function sameHeads(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((h, i) => h === b[i]);
 }
 
+/** pg://, az://, s3:// (engine/backend/locator.ts): not paths, never resolved against the root. */
+const REMOTE = /^(pg|az|s3):\/\//;
+
 export class ReviewStore {
   readonly root: string;
   readonly dir: string;
@@ -75,12 +78,14 @@ export class ReviewStore {
    * absolute. Relative inputs are relative to the root, as the views print them.
    */
   storedPathOf(path: string): string {
+    if (REMOTE.test(path)) return path; // a remote locator is stored as it is
     const abs = resolve(this.root, path);
     const rel = relative(this.root, abs);
     return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : abs;
   }
 
   absPathOf(stored: string): string {
+    if (REMOTE.test(stored)) return stored;
     return resolve(this.root, stored);
   }
 

@@ -10,8 +10,14 @@
  *     "caps": { "max_window_bytes": 262144, "max_full_bytes": 8388608 },
  *     "review": [{ "glob": "logs/**", "policy": "auto" }, { "glob": "**", "policy": "review" }],
  *     "allow_hardlinks": false,             // files with more than one link are refused by default
- *     "case_insensitive": null              // globs ignore case; default: as the file system of the root does
+ *     "case_insensitive": null,             // globs ignore case; default: as the file system of the root does
+ *     "remote": ["pg/docs/**", "s3/logs/2026/**"]  // remote values agents may open (none by default)
  *   }
+ *
+ * Remote locators (pg://TABLE/KEY/COLUMN, az://CONTAINER/BLOB, s3://BUCKET/KEY) are
+ * matched by the name `pg/TABLE/KEY/COLUMN`, `az/CONTAINER/BLOB`, `s3/BUCKET/KEY`:
+ * `remote` globs are their roots (allowed tables, containers, key prefixes), and the
+ * deny, read_only and review globs apply to those names as to relative paths.
  *
  * Paths are resolved with realpath, so `..` traversal and symlinks that leave the
  * roots are refused; nothing outside the roots is ever read or written. Globs are
@@ -27,6 +33,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { FolioError, fromFsError } from '../../engine/errors.ts';
+import { formatLocator, isRemoteLocator, parseLocator, policyNameOf } from '../../engine/backend/locator.ts';
 
 export type ReviewPolicy = 'review' | 'auto' | 'deny';
 
@@ -51,6 +58,8 @@ export interface WorkspacePolicy {
   caseInsensitive: boolean;
   /** real paths agents never write: the policy file itself */
   protectedFiles: string[];
+  /** globs of remote resource names agents may open (`pg/TABLE/KEY/COLUMN`, `az/…`, `s3/…`) */
+  remote: string[];
 }
 
 export interface PolicyOverrides {
@@ -69,6 +78,7 @@ interface ConfigFile {
   allow_hardlinks?: boolean;
   create_folders?: boolean;
   case_insensitive?: boolean | null;
+  remote?: string[];
 }
 
 const STRICTNESS: Record<ReviewPolicy, number> = { auto: 0, review: 1, deny: 2 };
@@ -142,6 +152,7 @@ export function loadPolicy(root: string, overrides: PolicyOverrides = {}): Works
     createFolders: config.create_folders === true,
     caseInsensitive: typeof config.case_insensitive === 'boolean' ? config.case_insensitive : isCaseInsensitiveDir(rootReal),
     protectedFiles: [resolve(rootReal, CONFIG_FILE)],
+    remote: config.remote ?? [],
   };
 }
 
@@ -170,6 +181,7 @@ function within(root: string, real: string): string | undefined {
  * exist (reads and edits both need it): a missing one is not_found.
  */
 export function checkAccess(policy: WorkspacePolicy, path: string, access: 'read' | 'write'): string {
+  if (isRemoteLocator(path)) return checkRemoteAccess(policy, path, access);
   const asked = resolve(policy.root, path);
   let real: string;
   try {
@@ -231,6 +243,7 @@ function checkWritable(policy: WorkspacePolicy, path: string, asked: string, rea
  * (if_none_match fails with precondition_failed).
  */
 export function checkCreate(policy: WorkspacePolicy, path: string): string {
+  if (isRemoteLocator(path)) return checkRemoteAccess(policy, path, 'write');
   const asked = resolve(policy.root, path);
   const missing: string[] = [];
   let dir = dirname(asked);
@@ -274,12 +287,36 @@ function samePath(a: string, b: string, nocase: boolean): boolean {
  * rule (auto -> review -> deny) but never widens it: a config deny always wins.
  */
 export function reviewPolicyFor(policy: WorkspacePolicy, realPath: string): ReviewPolicy {
-  const rel = policy.roots.map((r) => within(r, realPath)).find((x) => x !== undefined);
+  const rel = isRemoteLocator(realPath) ? policyNameOf(parseLocator(realPath)) : policy.roots.map((r) => within(r, realPath)).find((x) => x !== undefined);
   if (rel === undefined) return 'deny';
   const rule = policy.review.find((r) => matches([r.glob], rel, policy.caseInsensitive));
   const flag = policy.reviewOverride;
   if (!rule) return flag ?? 'review';
   return flag && STRICTNESS[flag] > STRICTNESS[rule.policy] ? flag : rule.policy;
+}
+
+/**
+ * The canonical locator of a remote value if `access` to it is allowed: its name
+ * (`pg/TABLE/KEY/COLUMN` …) must match a `remote` glob, and no deny glob (nor, to
+ * write, a read_only glob). A bad locator is invalid_input.
+ */
+function checkRemoteAccess(policy: WorkspacePolicy, path: string, access: 'read' | 'write'): string {
+  const l = parseLocator(path);
+  const name = policyNameOf(l);
+  if (!matches(policy.remote, name, false)) {
+    throw new FolioError('permission_denied', `${path} is not among the remote values agents may open (remote in ${CONFIG_FILE})`, {
+      path,
+      name,
+      remote: policy.remote,
+    });
+  }
+  const denied = matches(policy.deny, name, false);
+  if (denied) throw new FolioError('permission_denied', `${path} is denied by the workspace policy (${denied})`, { path, rule: denied });
+  if (access === 'write') {
+    const ro = matches(policy.readOnly, name, false);
+    if (ro) throw new FolioError('permission_denied', `${path} is read-only by the workspace policy (${ro})`, { path, rule: ro });
+  }
+  return formatLocator(l);
 }
 
 // --- Directories (issue 14: search over a directory, list) ---

@@ -12,6 +12,7 @@ import { errorPayloadOf } from '../error-payload.ts';
 import { parseInputAs } from '../handle.ts';
 import { appendAudit } from './audit.ts';
 import { loadPolicy, type PolicyOverrides } from './policy.ts';
+import { configureBackendsFor } from '../remote-ops.ts';
 import { DEFAULT_RULES, redact, redactStrings, type RedactionRule } from './redact.ts';
 import { AGENT_TOOLS, type AgentSession, type AgentTool } from './tools.ts';
 
@@ -19,7 +20,10 @@ export type { PolicyOverrides } from './policy.ts';
 export { AGENT_TOOLS, type AgentSession, type AgentTool } from './tools.ts';
 
 export function createAgentSession(root: string, agentName: string, overrides: PolicyOverrides = {}): AgentSession {
-  return { policy: loadPolicy(root, overrides), actor: { kind: 'agent', name: agentName }, rules: DEFAULT_RULES };
+  const policy = loadPolicy(root, overrides);
+  // Remote locators connect as the workspace config's `backends` says.
+  configureBackendsFor(policy.root);
+  return { policy, actor: { kind: 'agent', name: agentName }, rules: DEFAULT_RULES };
 }
 
 function resolvedPathOf(root: string, path: string): string {

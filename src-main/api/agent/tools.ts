@@ -31,6 +31,7 @@ import { readByInput } from '../read-address.ts';
 import { isDirectoryPath } from '../tree-wire.ts';
 import { editRequestOf, upsertRequestOf } from '../upsert-request.ts';
 import { withPinnedFile } from '../../engine/index/pinned-file.ts';
+import { isRemoteLocator, onRemotePath } from '../remote-ops.ts';
 import { checkAccess, checkCreate, checkDirectoryAccess, reviewPolicyFor, type WorkspacePolicy } from './policy.ts';
 import { visibleTreeAnswer, visibleTreeCount } from './redact-tree-search.ts';
 import { answerTextOf, redact, redactPreview, redactReadAnswer, redactStrings, redactedTargetLines, type RedactionRule } from './redact.ts';
@@ -77,6 +78,15 @@ function tool<N extends OperationName>(
 /** How the guard pins a file it checked: hard links refused unless the workspace allows them. */
 const pinningOf = (s: AgentSession) => ({ refuseLinks: !s.policy.allowHardlinks });
 
+/**
+ * withPinnedFile for a file the guard checked; for a remote locator (checked the
+ * same way, by its name) `fn` runs with the value's bytes mounted: its version is
+ * the pin, every read inside is of that version.
+ */
+function withCheckedFile<T>(real: string, fn: (pinned: string) => Promise<T>, pinning: ReturnType<typeof pinningOf>): Promise<T> {
+  return isRemoteLocator(real) ? onRemotePath(real, (path) => fn(path)) : withPinnedFile(real, fn, pinning);
+}
+
 function ctxOf(s: AgentSession): CallContext {
   return { workspace: s.policy.root, readCaps: { maxBytes: s.policy.caps.maxWindowBytes, maxFullBytes: s.policy.caps.maxFullBytes } };
 }
@@ -84,7 +94,7 @@ function ctxOf(s: AgentSession): CallContext {
 const readTool = tool('read', AgentReadOutput, async (s, input) => {
   const real = checkAccess(s.policy, input.path, 'read');
   // The file that was checked, whatever a race does to its path meanwhile (pinned-file.ts).
-  const { r, content, ranges, json, redactions } = await withPinnedFile(
+  const { r, content, ranges, json, redactions } = await withCheckedFile(
     real,
     async (pinned) => {
       const r = await runOp('read', { ...input, path: pinned }, s.actor, ctxOf(s));
@@ -113,7 +123,7 @@ const searchTool = tool(
   async (s, input) =>
     isDirectoryPath(s.policy.root, input.path)
       ? searchDirectory(s, input)
-      : withPinnedFile(checkAccess(s.policy, input.path, 'read'), (pinned) => searchPinned(s, input, pinned), pinningOf(s)),
+      : withCheckedFile(checkAccess(s.policy, input.path, 'read'), (pinned) => searchPinned(s, input, pinned), pinningOf(s)),
   ' A directory: every file under it like rg (glob, context, next_cursor). Secrets match as redacted.',
 );
 
@@ -160,21 +170,21 @@ const listTool = tool('list', AgentListOutput, async (s, input) => {
 
 const outlineTool = tool('outline', AgentOutlineOutput, async (s, input) => {
   const real = checkAccess(s.policy, input.path, 'read');
-  const r = await withPinnedFile(real, (pinned) => runOp('outline', { ...input, path: pinned }, s.actor, ctxOf(s)), pinningOf(s));
+  const r = await withCheckedFile(real, (pinned) => runOp('outline', { ...input, path: pinned }, s.actor, ctxOf(s)), pinningOf(s));
   // Heading texts are file text: redacted like any other.
   return { output: { ...r, headings: redactStrings(s.rules, r.headings) }, audit: { path: real, version_before: r.version.etag, bytes_read: r.version.size } };
 });
 
 const fileInfoTool = tool('file_info', AgentFileInfoOutput, async (s, input) => {
   const real = checkAccess(s.policy, input.path, 'read');
-  const r = await withPinnedFile(real, (pinned) => runOp('file_info', { ...input, path: pinned }, s.actor, ctxOf(s)), pinningOf(s));
+  const r = await withCheckedFile(real, (pinned) => runOp('file_info', { ...input, path: pinned }, s.actor, ctxOf(s)), pinningOf(s));
   return { output: { ...r }, audit: { path: real, version_before: r.version.etag } };
 });
 
 /** The preview an agent sees: redacted as reads are (a new file's is the agent's own text, redacted by the rules alone). */
 async function agentPreview(s: AgentSession, real: string, preview: string, created: boolean): Promise<string> {
   if (created) return redactStrings(s.rules, preview);
-  return withPinnedFile(real, (pinned) => redactPreview(s.rules, pinned, preview), pinningOf(s));
+  return withCheckedFile(real, (pinned) => redactPreview(s.rules, pinned, preview), pinningOf(s));
 }
 
 /**
@@ -258,7 +268,7 @@ async function prepareUpsert(s: AgentSession, asked: OpInput<'upsert'>): Promise
   const extra = { checked, ...(create && s.policy.createFolders ? { createParents: true } : {}) };
   const { req, hidden } = create
     ? { req: { ...(await upsertRequestOf({ ...asked, path: real })).request, ...extra }, hidden: [] as number[] }
-    : await withPinnedFile(
+    : await withCheckedFile(
         real,
         async (pinned) => {
           // A section or JSON target becomes the line or byte edit it names, checked below like any other.
@@ -439,7 +449,7 @@ async function prepareEdit(s: AgentSession, asked: OpInput<'edit'> & { path: str
     target: { kind: 'replace' as const, start: r.start_line, end: Math.max(r.start_line, r.end_line), units: 'lines' as const },
     content: '',
   }));
-  const hidden = await withPinnedFile(
+  const hidden = await withCheckedFile(
     real,
     async (pinned) => {
       const hidden = await redactedTargetLines(s.rules, pinned, { ...lines[0]!, edits: lines, preconditions: {} });

@@ -41,5 +41,17 @@ export const FileInfo = z.object({
     build_ms: z.number().nonnegative(),
     from_cache: z.boolean(),
   }),
+  backend: z
+    .object({
+      scheme: z.string(),
+      version: z.string().describe("The backend's own version: xmin@ctid for PostgreSQL, the ETag for an object."),
+      index_from: z
+        .enum(['sidecar', 'stream', 'memory', 'extended'])
+        .describe(
+          'Where the line index came from: the sidecar kept with the value, a stream of it, this process, or the last version extended over appended bytes.',
+        ),
+    })
+    .optional()
+    .describe('Only for a remote locator (pg://, az://, s3://).'),
 });
 export type FileInfo = z.infer<typeof FileInfo>;

@@ -31,9 +31,14 @@ export function formatInfo(info: OpOutput<'file_info'>): string {
     [
       'index',
       `${bytesHuman(info.index.memory_bytes)} in memory, ${count(info.index.blocks)} blocks, ` +
-        (info.index.from_cache ? `loaded from cache in ${info.index.build_ms.toFixed(1)} ms` : `built in ${info.index.build_ms.toFixed(1)} ms`),
+        (info.index.from_cache
+          ? `loaded from ${info.backend ? 'the sidecar' : 'cache'} in ${info.index.build_ms.toFixed(1)} ms`
+          : `built in ${info.index.build_ms.toFixed(1)} ms`),
     ],
     ['version', info.version.etag],
+    ...(info.backend
+      ? [['backend', `${info.backend.scheme}, version ${info.backend.version}, index from ${info.backend.index_from}`] as [string, string]]
+      : []),
   ];
   const w = Math.max(...rows.map(([k]) => k.length)) + 1;
   return rows.map(([k, v]) => `${(k + ':').padEnd(w)} ${v}`).join('\n') + '\n';

@@ -107,7 +107,7 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
 
   const url = new URL(`http://${host}:${boundPort}/`);
   url.searchParams.set('token', token);
-  if (opts.file) url.searchParams.set('file', resolve(opts.file));
+  if (opts.file) url.searchParams.set('file', /^(pg|az|s3):\/\//.test(opts.file) ? opts.file : resolve(opts.file)); // a locator stays as it is
   if (opts.open) openInBrowser(url.href);
   // Agents and tools of this workspace find the server (and its token) here; only
   // the owner can read it.

@@ -10,7 +10,7 @@
  * too_large above it). Invalid JSON is `parse_error` with line and column. Offsets
  * from the parser are UTF-16 positions; answers give bytes of the file.
  */
-import { readFileSync } from 'node:fs';
+import { readBytes } from '../text/window.ts';
 import { applyEdits, modify, parseTree, printParseErrorCode, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser';
 import { FolioError } from '../errors.ts';
 import { onStableVersion, type TextVersion } from '../read/text-version.ts';
@@ -68,7 +68,7 @@ export async function loadJsonFile(path: string): Promise<LoadedJson> {
       });
     }
     if (last && last.v.path === v.path && last.v.version.etag === v.version.etag) return last;
-    const text = readFileSync(v.path).subarray(v.bomLen).toString('utf8');
+    const text = readBytes(v.path, 0, v.size).subarray(v.bomLen).toString('utf8');
     return parseJson(text, { path: v.path });
   });
   last = { ...result, v };

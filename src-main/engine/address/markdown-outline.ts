@@ -32,7 +32,7 @@
  * counts them. Outlines are cached per file version (etag).
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, readSync } from 'node:fs';
+import { closeFd, readAt } from '../index/byte-source.ts';
 import MarkdownIt from 'markdown-it';
 import { FolioError } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
@@ -122,11 +122,11 @@ function readFrontMatter(v: TextVersion): { section: FrontMatter; newlines: numb
   const fd = openForRead(v.path);
   try {
     const first = Buffer.alloc(Math.min(3, v.size - v.bomLen));
-    readSync(fd, first, 0, first.length, v.bomLen);
+    readAt(fd, first, 0, first.length, v.bomLen);
     if (first.toString() !== '---' && first.toString() !== '+++') return null;
     // One byte past the cap tells frontMatterOf whether the file goes on.
     const head = Buffer.alloc(Math.min(FRONT_MATTER_MAX_BYTES + 1, v.size - v.bomLen));
-    const n = readSync(fd, head, 0, head.length, v.bomLen);
+    const n = readAt(fd, head, 0, head.length, v.bomLen);
     const fm = frontMatterOf(head.subarray(0, n));
     if (!fm) return null;
     const block = head.subarray(0, fm.bytes);
@@ -145,7 +145,7 @@ function readFrontMatter(v: TextVersion): { section: FrontMatter; newlines: numb
     };
     return { section, newlines: fm.newlines };
   } finally {
-    closeSync(fd);
+    closeFd(fd);
   }
 }
 
@@ -171,7 +171,7 @@ async function scan(
       const want = Math.min(step, v.size - pos);
       const buf = Buffer.allocUnsafe(pending.length + want);
       pending.copy(buf);
-      const n = want > 0 ? readSync(fd, buf, pending.length, want, pos) : 0;
+      const n = want > 0 ? readAt(fd, buf, pending.length, want, pos) : 0;
       pos += n;
       pending = buf.subarray(0, pending.length + n);
       const atEnd = pos >= v.size || n === 0;
@@ -225,13 +225,13 @@ async function scan(
       await yieldToEventLoop();
     }
   } finally {
-    closeSync(fd);
+    closeFd(fd);
   }
 }
 
 function readBytesAt(fd: number, at: number, length: number): Buffer {
   const b = Buffer.alloc(Math.max(0, length));
-  if (at >= 0) readSync(fd, b, 0, b.length, at);
+  if (at >= 0) readAt(fd, b, 0, b.length, at);
   return b;
 }
 

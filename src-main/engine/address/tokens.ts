@@ -27,7 +27,7 @@
  * Long scans and pieced counts also hand the event loop back every SLICE_MS, so a
  * server counting a huge file keeps answering meanwhile.
  */
-import { closeSync, readSync } from 'node:fs';
+import { closeFd, readAt } from '../index/byte-source.ts';
 import { FolioError } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
 
@@ -194,13 +194,13 @@ function charStartAtOrBefore(path: string, at: number, floor: number): number {
   try {
     const b = Buffer.alloc(4);
     const from = Math.max(floor, at - 3);
-    const n = readSync(fd, b, 0, at + 1 - from, from);
+    const n = readAt(fd, b, 0, at + 1 - from, from);
     for (let i = Math.min(n, at + 1 - from) - 1; i >= 0; i--) {
       if ((b[i]! & 0xc0) !== 0x80) return from + i > floor ? from + i : at;
     }
     return at;
   } finally {
-    closeSync(fd);
+    closeFd(fd);
   }
 }
 
@@ -218,7 +218,7 @@ async function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte:
       const want = Math.min(SCAN_BYTES, m.size - pos);
       const buf = Buffer.allocUnsafe(carry.length + want);
       carry.copy(buf);
-      const n = want > 0 ? readSync(fd, buf, carry.length, want, pos) : 0;
+      const n = want > 0 ? readAt(fd, buf, carry.length, want, pos) : 0;
       const chunk = buf.subarray(0, carry.length + n);
       const chunkStart = pos - carry.length;
       pos += n;
@@ -242,7 +242,7 @@ async function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte:
       if (atEnd) break;
     }
   } finally {
-    closeSync(fd);
+    closeFd(fd);
   }
 }
 

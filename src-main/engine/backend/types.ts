@@ -70,6 +70,13 @@ export interface Backend {
     put(name: string, token: string, bytes: Uint8Array): Promise<void>;
   };
 
+  /**
+   * Optional: the SHA-256 (hex) of version `token`, computed where the bytes are
+   * (PostgreSQL's sha256()), for expected_sha256; without it the value is streamed
+   * and hashed here. `precondition_failed` if the resource is no longer `token`.
+   */
+  sha256?(token: string): Promise<string>;
+
   /** Release connections. */
   close(): Promise<void>;
 }

@@ -57,12 +57,13 @@ function cacheFile(path: string): string {
   return join(cacheDir(), createHash('sha256').update(cacheKeyOf(path)).digest('hex').slice(0, 32) + '.idx');
 }
 
-export function saveIndex(index: LineIndex): void {
+/** An index as bytes: u32 header length, JSON header, the table's Uint32 values. Also a remote value's sidecar. */
+export function indexToBytes(index: LineIndex, key: string = index.identity.path): Buffer {
   const s = index.state();
   const { cum, wraps } = s.table.toBuffers();
   const header: Header = {
     format: FORMAT,
-    identity: { ...s.identity, path: cacheKeyOf(s.identity.path) },
+    identity: { ...s.identity, path: key },
     head: s.head,
     tail: s.tail,
     newlines: s.newlines,
@@ -75,26 +76,19 @@ export function saveIndex(index: LineIndex): void {
   const json = Buffer.from(JSON.stringify(header));
   const len = Buffer.alloc(4);
   len.writeUInt32LE(json.length);
-  const file = cacheFile(s.identity.path);
-  mkdirSync(cacheDir(), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, Buffer.concat([len, json, Buffer.from(cum.buffer, cum.byteOffset, cum.byteLength)]));
-  renameSync(tmp, file);
+  return Buffer.concat([len, json, Buffer.from(cum.buffer, cum.byteOffset, cum.byteLength)]);
 }
 
-/** The cached index of `path` for this device and inode, or undefined. The caller checks freshness. */
-export function loadIndex(path: string, now: FileIdentity): LineIndex | undefined {
-  let buf: Buffer;
+/**
+ * The index indexToBytes wrote, reading through `path`, if its key is `key` and
+ * `accept` takes its identity; else undefined (the caller checks freshness).
+ */
+export function indexFromBytes(bytes: Uint8Array, path: string, key: string, accept: (id: FileIdentity) => boolean): LineIndex | undefined {
   try {
-    buf = readFileSync(cacheFile(path));
-  } catch {
-    return undefined;
-  }
-  try {
+    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const hlen = buf.readUInt32LE(0);
     const header = JSON.parse(buf.subarray(4, 4 + hlen).toString('utf8')) as Header;
-    if (header.format !== FORMAT || header.identity.path !== cacheKeyOf(path)) return undefined;
-    if (header.identity.dev !== now.dev || header.identity.ino !== now.ino) return undefined;
+    if (header.format !== FORMAT || header.identity.path !== key || !accept(header.identity)) return undefined;
     const body = buf.subarray(4 + hlen);
     // Copy into an aligned buffer of its own: the table is kept for the index's life.
     const cum = new Uint32Array(body.length / 4);
@@ -115,6 +109,26 @@ export function loadIndex(path: string, now: FileIdentity): LineIndex | undefine
   } catch {
     return undefined;
   }
+}
+
+export function saveIndex(index: LineIndex): void {
+  const bytes = indexToBytes(index, cacheKeyOf(index.identity.path));
+  const file = cacheFile(index.identity.path);
+  mkdirSync(cacheDir(), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, bytes);
+  renameSync(tmp, file);
+}
+
+/** The cached index of `path` for this device and inode, or undefined. The caller checks freshness. */
+export function loadIndex(path: string, now: FileIdentity): LineIndex | undefined {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(cacheFile(path));
+  } catch {
+    return undefined;
+  }
+  return indexFromBytes(buf, path, cacheKeyOf(path), (id) => id.dev === now.dev && id.ino === now.ino);
 }
 
 export function dropIndex(path: string): void {

@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { visibleSizeOf } from './append-limit.ts';
-import { closeSync, openSync, readSync, statSync, type BigIntStats, type Stats } from 'node:fs';
+import { openSync, statSync, type BigIntStats, type Stats } from 'node:fs';
+import { closeFd, mountedIndex, openMounted, readAt } from './byte-source.ts';
 import { resolve } from 'node:path';
 import { FolioError, fromFsError } from '../errors.ts';
 
@@ -64,6 +65,9 @@ export function refuseIrregular(path: string, st: Stats | BigIntStats): void {
  * caller ever opens something that can block or never end.
  */
 export function statRegularFile(path: string): FileIdentity {
+  // A remote value being read (byte-source.ts) is the version it was mounted at.
+  const mounted = mountedIndex(path);
+  if (mounted) return mounted.identity;
   const abs = resolve(path);
   let st: BigIntStats;
   try {
@@ -80,6 +84,8 @@ export function statRegularFile(path: string): FileIdentity {
 
 /** Open a regular file for reading, with typed errors. */
 export function openForRead(path: string): number {
+  const mounted = openMounted(path); // a remote resource's bytes (byte-source.ts)
+  if (mounted !== undefined) return mounted;
   try {
     return openSync(path, 'r');
   } catch (err) {
@@ -93,7 +99,7 @@ export function hashSpan(fd: number, start: number, end: number): string {
   const buf = Buffer.allocUnsafe(len);
   let done = 0;
   while (done < len) {
-    const n = readSync(fd, buf, done, len - done, start + done);
+    const n = readAt(fd, buf, done, len - done, start + done);
     if (n <= 0) break;
     done += n;
   }
@@ -109,7 +115,7 @@ export function edgeHashes(path: string, size: number): { head: string; tail: st
       tail: hashSpan(fd, Math.max(0, size - EDGE_BYTES), size),
     };
   } finally {
-    closeSync(fd);
+    closeFd(fd);
   }
 }
 

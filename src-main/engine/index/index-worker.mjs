@@ -34,6 +34,8 @@ import { BLOCK_SIZE, CHUNK_SIZE, loadKernels, textKernels } from '../kernels/ker
  * @param {import('../kernels/kernels.mjs').Kernels} o.kernels
  * @param {import('../kernels/kernels.mjs').TextLayout} [o.layout] how newlines are laid out (default 'utf-8': bytes)
  * @param {number} o.fd
+ * @param {(fd: number, buf: Uint8Array, off: number, len: number, pos: number) => number} [o.read] pread (default fs.readSync; a
+ *   mounted remote value's: index/byte-source.ts readAt). UTF-8 layout only.
  * @param {number} o.start block-aligned start byte
  * @param {number} o.end   end byte (block-aligned unless it is the file's end)
  * @param {boolean} o.isLast the range ends the file: a truncated UTF-8 tail is an error
@@ -47,10 +49,37 @@ import { BLOCK_SIZE, CHUNK_SIZE, loadKernels, textKernels } from '../kernels/ker
  * @param {'auto' | 'wasm' | 'isUtf8'} [o.utf8Check] how chunks are validated (see validateChunk); tests and benches force one
  * @returns {ScanResult}
  */
-export function scanRange({
+export function scanRange(o) {
+  const { kernels, layout = 'utf-8', fd, start, end, isLast, counts, firstBlock = 0, progress, slot = 0, cancel } = o;
+  if (layout !== 'utf-8') return scanRange16({ kernels, layout, fd, start, end, isLast, counts, firstBlock, progress, slot, cancel });
+  const read = o.read ?? readSync;
+  let prevIsCR = false;
+  if (start > 0) {
+    // The byte before the range decides CRLF pairs across the split, and whether the
+    // range starts inside a multi-byte sequence (at most 3 continuation bytes to skip).
+    const n = read(fd, kernels.input, 0, 1, start - 1);
+    prevIsCR = n === 1 && kernels.input[0] === 13;
+  }
+  const steps = scanSteps({ ...o, prevIsCR });
+  let step = steps.next();
+  while (!step.done) {
+    // Reads go straight into the kernels' input window.
+    step = steps.next(read(fd, kernels.input, 0, step.value.want, step.value.pos));
+  }
+  return step.value;
+}
+
+/**
+ * The UTF-8 scan of scanRange as steps: it yields `{ pos, want }` each time it needs
+ * the next chunk, and the caller puts up to `want` bytes from `pos` into
+ * kernels.input and passes back how many (0: no more). scanRange drives it with
+ * pread; a remote resource (engine/backend/remote-index.ts) with the chunks of a
+ * stream, so both count with the same code.
+ * @param {Omit<Parameters<typeof scanRange>[0], 'fd'> & { prevIsCR?: boolean }} o prevIsCR: the byte before `start` is '\r'
+ * @returns {Generator<{ pos: number, want: number }, ScanResult, number>}
+ */
+export function* scanSteps({
   kernels,
-  layout = 'utf-8',
-  fd,
   start,
   end,
   isLast,
@@ -61,8 +90,8 @@ export function scanRange({
   slot = 0,
   cancel,
   utf8Check = 'auto',
+  prevIsCR = false,
 }) {
-  if (layout !== 'utf-8') return scanRange16({ kernels, layout, fd, start, end, isLast, counts, firstBlock, progress, slot, cancel });
   const input = kernels.input;
   const utf8 = kernels.utf8Stream();
   let newlines = 0;
@@ -70,13 +99,6 @@ export function scanRange({
   let crlf = 0;
   let bad = -1;
   let skipped = 0;
-  let prevIsCR = false;
-  if (start > 0) {
-    // The byte before the range decides CRLF pairs across the split, and whether the
-    // range starts inside a multi-byte sequence (at most 3 continuation bytes to skip).
-    const n = readSync(fd, input, 0, 1, start - 1);
-    prevIsCR = n === 1 && input[0] === 13;
-  }
   let pos = start;
   let dense = utf8Check === 'isUtf8';
   // Bytes still to skip before validation starts; -1: skip leading continuation bytes (at most 3).
@@ -86,7 +108,7 @@ export function scanRange({
       return { newlines, cr, crlf, firstInvalid: -1, invalid: 0, multibyte: 0, skipped, pending: 0, cancelled: true };
     }
     const want = Math.min(CHUNK_SIZE, end - pos);
-    const got = readSync(fd, input, 0, want, pos);
+    const got = yield { pos, want };
     if (got <= 0) break; // file shrank under us: the caller compares sizes
     const lines = kernels.scanLines(got, counts, Math.floor(pos / BLOCK_SIZE) - firstBlock, prevIsCR);
     newlines += lines.newlines;

@@ -13,7 +13,7 @@
  * LF code units of a UTF-16 file (2 bytes at even offsets). Offsets stay file byte
  * offsets either way; a newline's offset is that of its unit's first byte.
  */
-import { closeSync, readSync } from 'node:fs';
+import { closeFd, readAt } from './byte-source.ts';
 import { BlockTable, blockCount } from './block-table.ts';
 import { FolioError } from '../errors.ts';
 import { edgeHashes, EDGE_BYTES, openForRead, statRegularFile, type FileIdentity } from './identity.ts';
@@ -234,7 +234,7 @@ export class LineIndex {
       const counts = new Uint32Array(CHUNK_SIZE / BLOCK_SIZE);
       while (pos < end && this.newlines < untilNewlines) {
         const want = Math.min(CHUNK_SIZE, end - pos);
-        const got = readSync(fd, k.input, 0, want, pos);
+        const got = readAt(fd, k.input, 0, want, pos);
         if (got <= 0) break;
         counts.fill(0);
         k.scanLines(got, counts, 0, false);
@@ -247,7 +247,7 @@ export class LineIndex {
       }
       this.indexedBytes = pos;
     } finally {
-      closeSync(fd);
+      closeFd(fd);
     }
   }
 
@@ -267,7 +267,7 @@ export class LineIndex {
     const len = Math.min(BLOCK_SIZE, limit - start);
     let done = 0;
     while (done < len) {
-      const n = readSync(fd, k.input, done, len - done, start + done);
+      const n = readAt(fd, k.input, done, len - done, start + done);
       if (n <= 0) break;
       done += n;
     }
@@ -288,7 +288,7 @@ export class LineIndex {
       if (at < 0) throw new FolioError('conflict', `file changed while reading its index: ${this.path}`, { path: this.path });
       return b * BLOCK_SIZE + at;
     } finally {
-      closeSync(fd);
+      closeFd(fd);
     }
   }
 
@@ -326,7 +326,7 @@ export class LineIndex {
       const len = this.loadBlock(k, fd, b, Math.min(offset, this.indexedBytes));
       return this.table.linesBefore(b) + k.countNewlines(0, len);
     } finally {
-      closeSync(fd);
+      closeFd(fd);
     }
   }
 
@@ -367,6 +367,7 @@ export class LineIndex {
         kernels: localKernels(),
         layout: this.layout,
         fd,
+        read: readAt,
         start: from,
         end: now.size,
         isLast: true,
@@ -402,15 +403,15 @@ export class LineIndex {
       if (old.size < EDGE_BYTES) this.head = edgesNow.head;
       return 'extended';
     } finally {
-      closeSync(fd);
+      closeFd(fd);
     }
   }
 
   private styleOf(k: TextKernels, fd: number, from: number, to: number): { cr: number; crlf: number } {
     if (to <= from) return { cr: 0, crlf: 0 };
     let prevIsCR = false;
-    if (from >= k.unit) prevIsCR = readSync(fd, k.input, 0, k.unit, from - k.unit) === k.unit && k.unitAt(k.input, 0) === 13;
-    const got = readSync(fd, k.input, 0, to - from, from);
+    if (from >= k.unit) prevIsCR = readAt(fd, k.input, 0, k.unit, from - k.unit) === k.unit && k.unitAt(k.input, 0) === 13;
+    const got = readAt(fd, k.input, 0, to - from, from);
     return k.countNewlineStyle(0, got, prevIsCR);
   }
 }
@@ -419,7 +420,7 @@ export class LineIndex {
 function pendingUtf8At(fd: number, size: number): number {
   const k = localKernels();
   const n = Math.min(3, size);
-  readSync(fd, k.input, 0, n, size - n);
+  readAt(fd, k.input, 0, n, size - n);
   const s = k.utf8Stream();
   s.feed(n);
   return s.pending();
@@ -430,7 +431,7 @@ export function lastUnitOf(fd: number, size: number, layout: TextLayout): number
   const unit = layout === 'utf-8' ? 1 : 2;
   if (size < unit || (unit === 2 && size % 2 === 1)) return -1;
   const b = Buffer.alloc(unit);
-  if (readSync(fd, b, 0, unit, size - unit) !== unit) return -1;
+  if (readAt(fd, b, 0, unit, size - unit) !== unit) return -1;
   if (unit === 1) return b[0]!;
   return layout === 'utf-16be' ? (b[0]! << 8) | b[1]! : (b[1]! << 8) | b[0]!;
 }
@@ -440,15 +441,15 @@ export function layoutOfFile(path: string, size: number): TextLayout {
   const fd = openForRead(path);
   try {
     const head = Buffer.alloc(Math.min(size, LAYOUT_SAMPLE_BYTES));
-    const n = readSync(fd, head, 0, head.length, 0);
+    const n = readAt(fd, head, 0, head.length, 0);
     return layoutOf(head.subarray(0, n));
   } finally {
-    closeSync(fd);
+    closeFd(fd);
   }
 }
 
 export function firstBytesOf(fd: number, size: number): number[] {
   const b = Buffer.alloc(3);
-  const n = readSync(fd, b, 0, Math.min(3, size), 0);
+  const n = readAt(fd, b, 0, Math.min(3, size), 0);
   return [...b.subarray(0, n)];
 }

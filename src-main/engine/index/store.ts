@@ -8,6 +8,7 @@
 import { startBuild, type BuildOptions, type IndexBuild } from './builder.ts';
 import { dropIndex, loadIndex, saveIndex } from './cache.ts';
 import { edgeHashes, statRegularFile } from './identity.ts';
+import { mountedIndex } from './byte-source.ts';
 import type { LineIndex } from './line-index.ts';
 
 /** Files at least this big get their index persisted (smaller ones rebuild in a few ms). */
@@ -56,7 +57,7 @@ function freshFromMemoryOrDisk(path: string, opts: OpenOptions): LineIndex | und
  * at once (partial, scanning on demand) and `done` settles with the complete index.
  */
 export function startIndex(path: string, opts: OpenOptions = {}): IndexBuild {
-  const ready = freshFromMemoryOrDisk(path, opts);
+  const ready = mountedIndex(path) ?? freshFromMemoryOrDisk(path, opts);
   if (ready) return { index: ready, done: Promise.resolve(ready), progress: () => ({ bytesDone: ready.size, totalBytes: ready.size }), cancel: () => {} };
   const id = statRegularFile(path);
   const running = entries.get(id.path)?.build;

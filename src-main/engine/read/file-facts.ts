@@ -8,7 +8,8 @@
  * answers from then on (keyed by version, so it is never stale).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readBytes } from '../text/window.ts';
+import { mountedSource } from '../index/byte-source.ts';
 import { Worker } from 'node:worker_threads';
 import { sniffBinary, type BinaryVerdict } from '../text/binary-sniff.ts';
 import { FolioError } from '../errors.ts';
@@ -77,10 +78,14 @@ function sha256Of(id: FileIdentity, etag: string): string | undefined {
   const known = digests.get(etag);
   if (known) return known;
   if (id.size <= INLINE_HASH_BYTES) {
-    const digest = createHash('sha256').update(readFileSync(id.path)).digest('hex');
+    const digest = createHash('sha256')
+      .update(readBytes(id.path, 0, id.size))
+      .digest('hex');
     digests.set(etag, digest);
     return digest;
   }
+  // A remote value's digest comes from its backend (factsOfIndex), never from a worker reading a path.
+  if (mountedSource(id.path)) return undefined;
   const running = hashing.get(id.path);
   if (running?.etag === etag) return undefined;
   running?.cancel();
@@ -134,6 +139,32 @@ export function binaryFileError(facts: FileFacts, note?: string): FolioError {
     ext,
     reason,
   });
+}
+
+/**
+ * Facts of a resource whose complete index is in hand (a remote value, indexed by
+ * engine/backend/remote-index.ts): no build to wait for, no background hash (a
+ * backend that knows the digest passes it).
+ */
+export async function factsOfIndex(index: LineIndex, sha256?: string): Promise<FileFacts> {
+  const identity = index.identity;
+  const etag = etagOf(identity);
+  if (sha256) digests.set(etag, sha256);
+  const verdict = await verdictOf(identity, etag);
+  const enc = encodingOf(verdict, index, etag);
+  const known = digests.get(etag);
+  return {
+    index,
+    identity,
+    version: { etag, size: identity.size, mtimeMs: identity.mtimeMs, ...(known ? { sha256: known } : {}) },
+    verdict,
+    encoding: enc.encoding,
+    ...(enc.confidence !== undefined ? { encodingConfidence: enc.confidence } : {}),
+    bom: index.bom,
+    newlineStyle: index.newlineStyle,
+    totalLines: index.lineCount,
+    indexing: null,
+  };
 }
 
 /** Facts of `path` now, without waiting for a big file's index to finish. */

@@ -3,7 +3,7 @@ import { sniffBinary } from '../text/binary-sniff.ts';
 import { encodingOf, type Encoding } from '../text/encoding-detect.ts';
 import { etagOf } from '../index/identity.ts';
 import { openIndex, type OpenOptions } from '../index/store.ts';
-import type { NewlineCounts, NewlineStyle } from '../index/line-index.ts';
+import type { LineIndex, NewlineCounts, NewlineStyle } from '../index/line-index.ts';
 
 export interface FileInfoResult {
   path: string;
@@ -30,7 +30,11 @@ export interface FileInfoResult {
 }
 
 export async function fileInfo(path: string, opts: OpenOptions = {}): Promise<FileInfoResult> {
-  const index = await openIndex(path, opts);
+  return fileInfoOf(await openIndex(path, opts));
+}
+
+/** file_info of a complete index (a local file's, or a remote value's: engine/backend/remote.ts). */
+export async function fileInfoOf(index: LineIndex): Promise<FileInfoResult> {
   const id = index.identity;
   const verdict = await sniffBinary(id.path, id.size);
   const valid = index.facts.firstInvalid === null;

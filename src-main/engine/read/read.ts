@@ -15,7 +15,7 @@
  *   the snake_case wire answer.
  */
 import { FolioError } from '../errors.ts';
-import { binaryFileError, factsOf } from './file-facts.ts';
+import { binaryFileError, factsOf, type FileFacts } from './file-facts.ts';
 import { codecFor } from '../text/codec.ts';
 import { linesText, type ReadContext } from './read-context.ts';
 import { READ_LIMITS, type ReadOptions, type ReadRequest, type ReadResult } from './read-result.ts';
@@ -73,7 +73,11 @@ function readMode(ctx: ReadContext, req: ReadRequest): Partial<ReadResult> {
 
 /** Read `path` as `req` asks. */
 export async function read(path: string, req: ReadRequest, opts: ReadOptions = {}): Promise<ReadResult> {
-  const facts = await factsOf(path);
+  return readFrom(await factsOf(path), req, opts);
+}
+
+/** Read as `req` asks from a file (or remote value) whose facts are known. */
+export function readFrom(facts: FileFacts, req: ReadRequest, opts: ReadOptions = {}): ReadResult {
   if (facts.verdict.isBinary && !opts.allowBinary) throw binaryFileError(facts);
   const cap = Math.min(opts.maxBytes ?? READ_LIMITS.maxWindowBytes, READ_LIMITS.maxWindowBytes);
   const codec = codecFor(facts.encoding);

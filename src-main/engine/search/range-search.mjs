@@ -42,6 +42,7 @@ export const MAX_LINE_BYTES = 256 * 1024 * 1024;
  * @typedef {object} RangeSearchOptions
  * @property {SearchPlan} plan
  * @property {number} fd
+ * @property {(fd: number, buf: Uint8Array, off: number, len: number, pos: number) => number} [read] how to pread (default fs.readSync; a remote value's mounted source: index/byte-source.ts)
  * @property {number} start  a line start
  * @property {number} end    a line start or the file size
  * @property {boolean} countOnly
@@ -96,7 +97,7 @@ export class RangeSearch {
     const want = Math.min(SEARCH_CHUNK, end - this.pos);
     let got = 0;
     while (got < want) {
-      const n = readSync(fd, buf, this.carry + got, want - got, this.pos + got);
+      const n = (this.o.read ?? readSync)(fd, buf, this.carry + got, want - got, this.pos + got);
       if (n <= 0) break;
       got += n;
     }

@@ -23,7 +23,7 @@
  * (search-budget.ts); past it the workers are stopped like after an abort and the
  * caller gets a `timeout` error saying how far the search got.
  */
-import { closeSync } from 'node:fs';
+import { BytesMissing, closeFd, readAt } from '../index/byte-source.ts';
 import { poolRegistry } from '../index/worker-pool.ts';
 import { FolioError, fromFsError, type ErrorCode } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
@@ -57,6 +57,11 @@ export interface SearchOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   onProgress?: (p: { bytesDone: number; totalBytes: number }) => void;
+  /**
+   * A remote value (engine/backend/remote.ts): search in this thread only (workers
+   * cannot see its mounted bytes), fetching the bytes a step lacks with this.
+   */
+  fetchMissing?: (startByte: number, endByte: number) => Promise<void>;
 }
 
 export interface SearchMatch {
@@ -205,8 +210,14 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
   const total = end - from;
   const small = threads === 0 || total < (opts.smallRangeBytes ?? SMALL_RANGE_BYTES);
   // An unbounded regex goes to a worker even for a small range: only a worker can be stopped mid-exec.
-  const inThread = small && plan.bounded;
-  const bounds = small ? [from, end] : splitAtLines(index, from, end, threads);
+  const inThread = (small || opts.fetchMissing !== undefined) && plan.bounded;
+  if (opts.fetchMissing && !inThread) {
+    throw invalid('this regex can only run in a worker thread (backreferences, lookarounds, i/u flags with quantifiers), which cannot search a remote value', {
+      path: index.path,
+      pattern: plan.pattern,
+    });
+  }
+  const bounds = small || inThread ? [from, end] : splitAtLines(index, from, end, threads);
   const pieces = bounds.length - 1;
   const control = new Int32Array(new SharedArrayBuffer(8));
   Atomics.store(control, 1, 0x7fffffff);
@@ -310,9 +321,21 @@ async function searchInThread(
       maxMatches: job.maxMatches,
       maxLineChars: job.maxLineChars,
       encoding: job.encoding,
+      read: readAt,
     });
+    const step = async (): Promise<boolean> => {
+      for (;;) {
+        try {
+          return rs.step();
+        } catch (err) {
+          // A step reads before it changes any state, so it runs again once the bytes are here.
+          if (!(err instanceof BytesMissing) || !opts.fetchMissing) throw err;
+          await opts.fetchMissing(err.start, err.end);
+        }
+      }
+    };
     // Yield after each ~1 MiB step (costs microseconds) so an abort or a progress reader gets a turn.
-    while (!rs.step()) {
+    while (!(await step())) {
       opts.onProgress?.({ bytesDone: rs.bytesDone, totalBytes: total });
       await new Promise((resolve) => setImmediate(resolve));
       if (opts.signal?.aborted) return { ...rs.result, cancelled: true };
@@ -325,7 +348,7 @@ async function searchInThread(
   } catch (err) {
     throw toFolioError(err, path);
   } finally {
-    closeSync(fd);
+    closeFd(fd);
   }
 }
 

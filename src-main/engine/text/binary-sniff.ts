@@ -11,7 +11,7 @@
  * UTF-16 (by its BOM, or without one when its head is unambiguous, see
  * text-layout.ts) is text that merely looks binary to the byte statistics.
  */
-import { closeSync, readSync } from 'node:fs';
+import { closeFd, readAt } from '../index/byte-source.ts';
 import { openForRead } from '../index/identity.ts';
 import { localKernels } from '../kernels/local-kernels.ts';
 import { layoutOf } from '../index/layout.ts';
@@ -65,12 +65,12 @@ export async function sniffBinary(path: string, size: number): Promise<BinaryVer
   try {
     let done = 0;
     while (done < len) {
-      const n = readSync(fd, head, done, len - done, done);
+      const n = readAt(fd, head, done, len - done, done);
       if (n <= 0) break;
       done += n;
     }
   } finally {
-    closeSync(fd);
+    closeFd(fd);
   }
   const bomEncoding = bomOf(head);
   if (len === 0) return { isBinary: false, type: null, ext: null, reason: 'empty file', bomEncoding };

@@ -8,7 +8,7 @@
  * the answer says how many were replaced and where the first one is.
  */
 import { isUtf8 } from 'node:buffer';
-import { closeSync, readSync } from 'node:fs';
+import { closeFd, readAt } from '../index/byte-source.ts';
 import { FolioError } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
 import { localKernels } from '../kernels/local-kernels.ts';
@@ -29,13 +29,13 @@ export function readBytes(path: string, start: number, end: number): Buffer {
   try {
     let done = 0;
     while (done < len) {
-      const n = readSync(fd, buf, done, len - done, start + done);
+      const n = readAt(fd, buf, done, len - done, start + done);
       if (n <= 0) break;
       done += n;
     }
     return done === len ? buf : buf.subarray(0, done);
   } finally {
-    closeSync(fd);
+    closeFd(fd);
   }
 }
 

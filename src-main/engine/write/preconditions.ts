@@ -16,7 +16,8 @@
  * at once without another read (and a ready-to-send read request, for bigger ones).
  */
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, readSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { closeFd, readAt } from '../index/byte-source.ts';
 import { FolioError } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
 import type { LineIndex } from '../index/line-index.ts';
@@ -131,13 +132,13 @@ function rangeSha256(path: string, start: number, end: number): string {
   try {
     const buf = Buffer.allocUnsafe(1 << 20);
     for (let pos = start; pos < end;) {
-      const n = readSync(fd, buf, 0, Math.min(buf.length, end - pos), pos);
+      const n = readAt(fd, buf, 0, Math.min(buf.length, end - pos), pos);
       if (n <= 0) break;
       h.update(buf.subarray(0, n));
       pos += n;
     }
   } finally {
-    closeSync(fd);
+    closeFd(fd);
   }
   return h.digest('hex');
 }

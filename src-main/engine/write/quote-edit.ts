@@ -45,6 +45,7 @@
  */
 import { FolioError } from '../errors.ts';
 import { statRegularFile } from '../index/identity.ts';
+import { mountedSource } from '../index/byte-source.ts';
 import type { LineIndex, NewlineCounts, NewlineStyle } from '../index/line-index.ts';
 import { codecFor, type TextCodec } from '../text/codec.ts';
 import { nearestMiss, type NearMissOptions } from './near-miss.ts';
@@ -176,7 +177,8 @@ export async function resolveQuotedEdits(index: LineIndex, encoding: string, edi
     fromByte: index.bomLength,
     toByte: index.size,
   });
-  const now = statRegularFile(index.path);
+  // A remote value's bytes are read of its indexed version only (engine/backend/remote.ts).
+  const now = mountedSource(index.path) ? version : statRegularFile(index.path);
   if (now.size !== version.size || now.mtimeNs !== version.mtimeNs || now.ino !== version.ino || now.dev !== version.dev) {
     throw new FolioError('conflict', `${version.path} changed while the quoted edits were being resolved`, {
       path: version.path,

@@ -20,6 +20,7 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import type { LineIndex } from '../index/line-index.ts';
+import { closeFd, openMounted, readAt } from '../index/byte-source.ts';
 import type { TextCodec } from '../text/codec.ts';
 
 export interface Needle {
@@ -51,6 +52,17 @@ export interface ScanOptions {
 
 export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 
+/** A handle on `path`: the file, or a remote value's mounted bytes (index/byte-source.ts), read through readAt. */
+async function openHandle(path: string): Promise<FileHandle> {
+  const fd = openMounted(path);
+  if (fd === undefined) return open(path, 'r');
+  const mounted = {
+    read: async (buf: Buffer, off: number, len: number, pos: number) => ({ bytesRead: readAt(fd, buf, off, len, pos), buffer: buf }),
+    close: async () => closeFd(fd),
+  };
+  return mounted as unknown as FileHandle;
+}
+
 async function readFully(fh: FileHandle, buf: Buffer, len: number, pos: number): Promise<number> {
   let done = 0;
   while (done < len) {
@@ -73,7 +85,7 @@ export async function scanNeedles(path: string, needles: Needle[], opts: ScanOpt
   const bufs = needles.map((n) => Buffer.from(n.bytes.buffer, n.bytes.byteOffset, n.bytes.byteLength));
   /** per needle: the first absolute byte a next match may start at */
   const nextFrom = needles.map(() => fromByte);
-  const fh = await open(path, 'r');
+  const fh = await openHandle(path);
   try {
     for (let pos = fromByte; pos < toByte; pos += chunk) {
       const want = Math.min(buf.length, toByte - pos);
@@ -118,7 +130,7 @@ export async function linesAt(index: LineIndex, codec: TextCodec, offsets: numbe
   const sorted = [...new Set(offsets)].sort((a, b) => a - b);
   const out = new Map<number, number>();
   if (sorted.length === 0) return out;
-  const fh = await open(index.path, 'r');
+  const fh = await openHandle(index.path);
   try {
     const buf = Buffer.allocUnsafe(COUNT_FORWARD_BYTES);
     let prev = -1;

@@ -13,7 +13,7 @@
 import { recoverInterruptedAppend } from './append-intent.ts';
 import { appendBytes, removeStaleTemps, rewriteRange } from './atomic-write.ts';
 import { FolioError, fromFsError } from '../errors.ts';
-import { binaryFileError, factsOf, type Version } from '../read/file-facts.ts';
+import { binaryFileError, factsOf, type FileFacts, type Version } from '../read/file-facts.ts';
 import { etagOf } from '../index/identity.ts';
 import { pinFile, renamedError } from '../index/pinned-file.ts';
 import { openWriteTarget, type WriteTarget } from './write-target.ts';
@@ -307,7 +307,7 @@ async function createAndWrite(target: WriteTarget, req: UpsertRequest, t0: numbe
 }
 
 /** A dry run of creating `path` with the request's text (UTF-8, lines as given, a final newline added for line targets). */
-function newFilePreview(path: string, req: UpsertRequest, t0: number): UpsertResult {
+export function newFilePreview(path: string, req: UpsertRequest, t0: number): UpsertResult {
   const edits = editsOf(req);
   const whole = edits.length === 1 && edits[0]!.target.kind === 'whole';
   let text = edits.map((e) => e.content).join('');
@@ -466,13 +466,46 @@ function hunksOf(placed: Placed[], after: LineIndex | null): UpsertHunk[] {
 }
 
 async function pinnedUpsert(target: WriteTarget, file: string, req: UpsertRequest, notes: string[], t0: number): Promise<UpsertResult> {
-  const abs = target.path;
   const cut = recoverInterruptedAppend(target.io, file);
   if (cut) notes.push(`truncated ${cut} byte(s) an interrupted append left`);
-  const facts = await factsOf(file, { hash: !hasPrecondition(req.preconditions) && !req.quoted });
+  const io: UpsertIo = {
+    path: target.path,
+    file,
+    facts: () => factsOf(file, { hash: !hasPrecondition(req.preconditions) && !req.quoted }),
+    index: () => openIndex(file),
+    write: async (index, r, append) => ({ after: await written(target.io, file, index, r, append, notes) }),
+  };
+  return upsertOn(io, req, notes, t0);
+}
+
+/**
+ * Where an upsert reads and writes: the pinned local file under its lock, or a
+ * remote value (engine/backend/remote.ts, whose write is one conditional splice).
+ */
+export interface UpsertIo {
+  /** the name answers carry */
+  path: string;
+  /** the name the engine reads through */
+  file: string;
+  facts(): Promise<FileFacts>;
+  /** the complete line index of the version `facts` describes */
+  index(): Promise<LineIndex>;
+  /**
+   * Write `r` (`append`: at the end). Returns the index after the write, or only
+   * the new version when the writer has no index of it yet (a remote value): the
+   * answer's line numbers after are then computed from the edit.
+   */
+  write(index: LineIndex, r: EditRegion, append: boolean): Promise<{ after: LineIndex } | { version: Version }>;
+}
+
+/** The upsert proper: place the edits, check the preconditions, write through `io`. */
+export async function upsertOn(io: UpsertIo, req: UpsertRequest, notes: string[], t0: number): Promise<UpsertResult> {
+  const abs = io.path;
+  const file = io.file;
+  const facts = await io.facts();
   if (!req.quoted) requirePrecondition(req.preconditions, { path: abs, version: facts.version });
   if (facts.verdict.isBinary) throw binaryFileError(facts, 'Folio edits text files');
-  const index = await openIndex(file);
+  const index = await io.index();
   refuseUneditableEncoding(abs, facts.encoding, facts.encodingConfidence, index);
   const codec = codecFor(facts.encoding);
   const before = versionOf(index);
@@ -545,7 +578,19 @@ async function pinnedUpsert(target: WriteTarget, file: string, req: UpsertReques
     });
   }
   const append = !several && editsOf(req)[0]!.target.kind === 'append';
-  const after = await written(target.io, file, index, r, append, notes);
+  const out = await io.write(index, r, append);
+  if (!('after' in out)) {
+    return {
+      ...base,
+      applied: true,
+      dry_run: false,
+      version_after: out.version,
+      range_after: plannedRange,
+      ...(several ? { hunks: hunksOf(placed, null) } : {}),
+      elapsed_ms: performance.now() - t0,
+    };
+  }
+  const after = out.after;
   const startLine = after.size === 0 ? 1 : after.lineAt(Math.min(r.start, after.size)) + 1;
   return {
     ...base,

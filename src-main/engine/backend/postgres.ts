@@ -1,0 +1,464 @@
+/**
+ * A value in PostgreSQL (`pg://TABLE/KEY/COLUMN`) behind the Backend interface,
+ * through the `pg` driver.
+ *
+ * Bytes: a bytea column is its bytes; a text (varchar) column is its UTF-8 bytes
+ * (the database must be UTF8, checked once), so byte offsets are exact for UTF-8:
+ * ranges are `substring(convert_to(col, 'UTF8') from S for N)` on octets, never
+ * `substring(text)` (which counts characters). Cost: a bytea column stored
+ * EXTERNAL (uncompressed) reads a range by fetching only its TOAST chunks; a text
+ * column is converted whole on the server for each range (PostgreSQL cannot slice
+ * text by bytes), so big text values read slower than bytea (docs/API.md). jsonb
+ * is its text form, read only.
+ *
+ * Version: `xmin` (the transaction that wrote the row version) plus `ctid` (where
+ * that version lives: two updates in one transaction share an xmin, never a ctid),
+ * and the size. A replace is one statement,
+ *   UPDATE t SET col = overlay(col placing $new from S for N)
+ *   WHERE key = $1 AND xmin = $x AND ctid = $c RETURNING xmin, ctid, octet_length(col)
+ * so of concurrent writers of one version exactly one matches (the others re-check
+ * the WHERE on the new row version under READ COMMITTED and match nothing).
+ *
+ * Index sidecars live in a Folio table (`folio_index` unless configured): one row
+ * per (locator, name) with the version token they were built for.
+ */
+import pg from 'pg';
+import { FolioError } from '../errors.ts';
+import type { Backend, BackendVersion } from './types.ts';
+import type { Locator } from './locator.ts';
+import { formatLocator } from './locator.ts';
+
+export interface PostgresConfig {
+  /** a libpq connection string (else DATABASE_URL, else PGHOST/PGPORT/PGUSER/PGDATABASE/PGPASSWORD) */
+  connectionString?: string;
+  host?: string;
+  port?: number;
+  user?: string;
+  password?: string;
+  database?: string;
+  /** the Folio table keeping line indexes (default folio_index) */
+  indexTable?: string;
+  /** connections per pool (default 4) */
+  maxConnections?: number;
+}
+
+type PgLocator = Extract<Locator, { scheme: 'pg' }>;
+type Kind = 'bytea' | 'text' | 'jsonb';
+
+interface ColumnMeta {
+  table: string;
+  keyColumn: string;
+  column: string;
+  kind: Kind;
+}
+
+const pools = new Map<string, pg.Pool>();
+
+function poolFor(cfg: PostgresConfig): pg.Pool {
+  const key = JSON.stringify(cfg);
+  let pool = pools.get(key);
+  if (!pool) {
+    const connectionString = cfg.connectionString ?? (cfg.host ? undefined : process.env.DATABASE_URL);
+    pool = new pg.Pool({
+      ...(connectionString ? { connectionString } : {}),
+      ...(cfg.host ? { host: cfg.host } : {}),
+      ...(cfg.port ? { port: cfg.port } : {}),
+      ...(cfg.user ? { user: cfg.user } : {}),
+      ...(cfg.password ? { password: cfg.password } : {}),
+      ...(cfg.database ? { database: cfg.database } : {}),
+      max: cfg.maxConnections ?? 4,
+      idleTimeoutMillis: 10_000,
+      // A CLI run ends when its work does, not 10 s later.
+      allowExitOnIdle: true,
+    });
+    // An idle client's error (the server went away) must not crash the process.
+    pool.on('error', () => undefined);
+    pools.set(key, pool);
+  }
+  return pool;
+}
+
+/** End every pool (tests, a server shutting down). */
+export async function closePostgresPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.end().catch(() => undefined)));
+}
+
+/** A driver error as a FolioError: missing tables and columns are not_found, the rest io_error. */
+function pgError(err: unknown, locator: string): FolioError {
+  if (err instanceof FolioError) return err;
+  const e = err as { code?: string; message?: string };
+  if (e.code === '42P01' || e.code === '42703' || e.code === '3F000') {
+    return new FolioError('not_found', `${locator}: ${e.message}`, { path: locator, sql_state: e.code });
+  }
+  if (e.code === '42501') return new FolioError('permission_denied', `${locator}: ${e.message}`, { path: locator, sql_state: e.code });
+  if (e.code === '22021' || e.code === '22P02') {
+    return new FolioError('encoding_mismatch', `${locator}: ${e.message}`, { path: locator, sql_state: e.code });
+  }
+  if (e.code === '54000') return new FolioError('too_large', `${locator}: ${e.message}`, { path: locator, sql_state: e.code });
+  return new FolioError('io_error', `${locator}: PostgreSQL: ${e.message ?? String(err)}`, { path: locator, ...(e.code ? { sql_state: e.code } : {}) });
+}
+
+const metas = new WeakMap<pg.Pool, Map<string, Promise<ColumnMeta>>>();
+const utf8Checked = new WeakMap<pg.Pool, Promise<void>>();
+
+function ident(name: string): string {
+  return name
+    .split('.')
+    .map((n) => `"${n.replaceAll('"', '""')}"`)
+    .join('.');
+}
+
+async function columnMeta(pool: pg.Pool, loc: PgLocator, locator: string): Promise<ColumnMeta> {
+  let byPool = metas.get(pool);
+  if (!byPool) metas.set(pool, (byPool = new Map()));
+  const key = `${loc.table}\0${loc.column}`;
+  let m = byPool.get(key);
+  if (!m) {
+    m = (async () => {
+      const table = ident(loc.table);
+      // to_regclass: NULL (not an error) for a missing table.
+      const t = await pool.query<{ oid: string | null }>('SELECT to_regclass($1)::oid::text AS oid', [table]);
+      const oid = t.rows[0]?.oid;
+      if (!oid) throw new FolioError('not_found', `${locator}: no table ${loc.table}`, { path: locator, table: loc.table });
+      const cols = await pool.query<{ attname: string; type: string; pk: boolean }>(
+        `SELECT a.attname, format_type(a.atttypid, NULL) AS type,
+                EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisprimary AND a.attnum = ANY (i.indkey)) AS pk
+           FROM pg_attribute a WHERE a.attrelid = $1::oid AND a.attnum > 0 AND NOT a.attisdropped`,
+        [oid],
+      );
+      const pks = cols.rows.filter((r) => r.pk);
+      if (pks.length !== 1) {
+        throw new FolioError('invalid_input', `${locator}: table ${loc.table} needs a one-column primary key to name rows by (it has ${pks.length})`, {
+          path: locator,
+        });
+      }
+      const col = cols.rows.find((r) => r.attname === loc.column);
+      if (!col) throw new FolioError('not_found', `${locator}: table ${loc.table} has no column ${loc.column}`, { path: locator, column: loc.column });
+      const kind: Kind | null =
+        col.type === 'bytea' ? 'bytea' : col.type === 'jsonb' ? 'jsonb' : ['text', 'character varying', 'character'].includes(col.type) ? 'text' : null;
+      if (!kind) {
+        throw new FolioError('invalid_input', `${locator}: column ${loc.column} is ${col.type}; Folio reads text, bytea and jsonb columns`, {
+          path: locator,
+          type: col.type,
+        });
+      }
+      return { table, keyColumn: ident(pks[0]!.attname), column: ident(loc.column), kind };
+    })();
+    byPool.set(key, m);
+    m.catch(() => byPool.delete(key));
+  }
+  return m;
+}
+
+async function requireUtf8(pool: pg.Pool, locator: string): Promise<void> {
+  let p = utf8Checked.get(pool);
+  if (!p) {
+    p = pool.query<{ enc: string }>('SELECT current_setting($1) AS enc', ['server_encoding']).then((r) => {
+      if (r.rows[0]?.enc !== 'UTF8') {
+        throw new FolioError('encoding_mismatch', `${locator}: the database encoding is ${r.rows[0]?.enc}; Folio serves text columns of UTF8 databases`, {
+          path: locator,
+          encoding: r.rows[0]?.enc,
+        });
+      }
+    });
+    utf8Checked.set(pool, p);
+    p.catch(() => utf8Checked.delete(pool));
+  }
+  return p;
+}
+
+/** The token of a row version. */
+function tokenOf(xmin: string, ctid: string): string {
+  return `${xmin}@${ctid}`;
+}
+
+function splitToken(token: string, locator: string): { xmin: string; ctid: string } {
+  const m = /^(\d+)@(\(\d+,\d+\))$/.exec(token);
+  if (!m) throw new FolioError('precondition_failed', `${locator}: "${token}" is not a version of a PostgreSQL value`, { path: locator, failed: ['version'] });
+  return { xmin: m[1]!, ctid: m[2]! };
+}
+
+/** Rows of the index stream: 1 MiB each (measured: 1.5x the rate of 8 MiB rows; pg parses smaller messages faster), 16 per FETCH. */
+const STREAM_CHUNK = 1024 * 1024;
+const STREAM_ROWS = 16;
+
+/**
+ * Queries return bytea as hex text, which pg-types decodes natively. (pg's binary
+ * result format is not used: its protocol parser reads every field as a UTF-8
+ * string first, which mangles bytes that are not UTF-8.)
+ */
+function byteQuery(text: string, values?: unknown[]): pg.QueryConfig {
+  return { text, ...(values ? { values } : {}) };
+}
+
+export class PostgresBackend implements Backend {
+  readonly scheme = 'pg' as const;
+  readonly locator: string;
+  private readonly pool: pg.Pool;
+  private readonly indexTable: string;
+  private indexTableReady: Promise<void> | undefined;
+
+  constructor(
+    private readonly loc: PgLocator,
+    cfg: PostgresConfig = {},
+  ) {
+    this.locator = formatLocator(loc);
+    this.pool = poolFor(cfg);
+    this.indexTable = ident(cfg.indexTable ?? 'folio_index');
+  }
+
+  private async meta(): Promise<ColumnMeta> {
+    try {
+      const m = await columnMeta(this.pool, this.loc, this.locator);
+      if (m.kind === 'text') await requireUtf8(this.pool, this.locator);
+      return m;
+    } catch (err) {
+      throw pgError(err, this.locator);
+    }
+  }
+
+  /** The SQL for the value's bytes. */
+  private bytesExpr(m: ColumnMeta): string {
+    return m.kind === 'bytea' ? m.column : m.kind === 'text' ? `convert_to(${m.column}, 'UTF8')` : `convert_to(${m.column}::text, 'UTF8')`;
+  }
+
+  /** Bytes of the value without converting it (octet_length of UTF8 text is its UTF-8 length). */
+  private sizeExpr(m: ColumnMeta): string {
+    return m.kind === 'jsonb' ? `octet_length(${m.column}::text)` : `octet_length(${m.column})`;
+  }
+
+  private absent(): FolioError {
+    return new FolioError('not_found', `${this.locator}: no such row, or its ${this.loc.column} is NULL`, { path: this.locator });
+  }
+
+  private changed(current: BackendVersion | null, asked: string): FolioError {
+    if (!current) return this.absent();
+    return new FolioError('precondition_failed', `${this.locator} changed: it is version ${current.token}, not ${asked}`, {
+      path: this.locator,
+      failed: ['version'],
+      current,
+    });
+  }
+
+  async stat(): Promise<BackendVersion> {
+    const v = await this.statOrNull();
+    if (!v) throw this.absent();
+    return v;
+  }
+
+  private async statOrNull(): Promise<BackendVersion | null> {
+    const m = await this.meta();
+    try {
+      const r = await this.pool.query<{ x: string; c: string; n: string | null }>(
+        `SELECT xmin::text AS x, ctid::text AS c, ${this.sizeExpr(m)}::text AS n FROM ${m.table} WHERE ${m.keyColumn} = $1`,
+        [this.loc.key],
+      );
+      const row = r.rows[0];
+      if (!row || row.n === null) return null;
+      return { token: tokenOf(row.x, row.c), size: Number(row.n) };
+    } catch (err) {
+      throw pgError(err, this.locator);
+    }
+  }
+
+  async read(start: number, end: number, token?: string): Promise<Uint8Array> {
+    const m = await this.meta();
+    const len = Math.max(0, end - start);
+    let row: { x: string; c: string; b: Buffer | null } | undefined;
+    try {
+      const r = await this.pool.query<{ x: string; c: string; b: Buffer | null }>(
+        byteQuery(
+          `SELECT xmin::text AS x, ctid::text AS c, substring(${this.bytesExpr(m)} from $2::int for $3::int) AS b
+             FROM ${m.table} WHERE ${m.keyColumn} = $1`,
+          [this.loc.key, start + 1, len],
+        ),
+      );
+      row = r.rows[0];
+    } catch (err) {
+      throw pgError(err, this.locator);
+    }
+    if (!row || row.b === null) throw this.absent();
+    const x = String(row.x);
+    const c = String(row.c);
+    if (token !== undefined && tokenOf(x, c) !== token) throw this.changed(await this.statOrNull(), token);
+    return new Uint8Array(row.b.buffer, row.b.byteOffset, row.b.byteLength);
+  }
+
+  /**
+   * The value from `start` in 8 MiB rows of one cursor: the value is converted once
+   * on the server (a text column too), and the rows come as the client asks.
+   */
+  async *stream(start = 0, token?: string): AsyncIterable<Uint8Array> {
+    const m = await this.meta();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw pgError(err, this.locator);
+    }
+    let began = false;
+    let pending: Promise<unknown> | null = null;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      began = true;
+      await client.query({
+        // OFFSET 0 keeps the subquery from being pulled up, so a text value is converted
+        // once, not once per row; no ORDER BY (generate_series yields in order, and a
+        // sort would materialize the whole value before the first row).
+        text: `DECLARE folio_stream NO SCROLL CURSOR FOR
+               SELECT s.x, s.c, substring(s.b from g for ${STREAM_CHUNK}) AS b
+                 FROM (SELECT xmin::text AS x, ctid::text AS c, ${this.bytesExpr(m)} AS b FROM ${m.table} WHERE ${m.keyColumn} = $1 OFFSET 0) s,
+                      generate_series($2::int, greatest(octet_length(s.b), 1), ${STREAM_CHUNK}) g`,
+        values: [this.loc.key, start + 1],
+      });
+      let first = true;
+      const fetch = () => client.query<{ x: string; c: string; b: Buffer | null }>(byteQuery(`FETCH ${STREAM_ROWS} FROM folio_stream`));
+      let next: ReturnType<typeof fetch> | null = fetch();
+      while (next) {
+        const r: Awaited<ReturnType<typeof fetch>> = await next;
+        // The server prepares the next rows while these are consumed.
+        next = r.rows.length === STREAM_ROWS ? fetch() : null;
+        pending = next;
+        if (first) {
+          first = false;
+          const row = r.rows[0];
+          if (!row) {
+            // No row, a NULL value, or start past the end: which one?
+            const now = await this.statOrNull();
+            if (!now) throw this.absent();
+            if (token !== undefined && now.token !== token) throw this.changed(now, token);
+            return;
+          }
+          if (token !== undefined && tokenOf(String(row.x), String(row.c)) !== token) throw this.changed(await this.statOrNull(), token);
+        }
+        for (const row of r.rows) if (row.b && row.b.length) yield new Uint8Array(row.b.buffer, row.b.byteOffset, row.b.byteLength);
+      }
+    } catch (err) {
+      throw pgError(err, this.locator);
+    } finally {
+      // A consumer that stopped early leaves a FETCH in flight: it settles before the rollback.
+      if (pending) await pending.catch(() => undefined);
+      if (began) await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+    }
+  }
+
+  async replace(start: number, end: number, content: Uint8Array, ifToken: string): Promise<BackendVersion> {
+    const m = await this.meta();
+    if (m.kind === 'jsonb') {
+      throw new FolioError('invalid_input', `${this.locator}: jsonb values are read only (their text is PostgreSQL's, not the one written)`, {
+        path: this.locator,
+      });
+    }
+    const { xmin, ctid } = splitToken(ifToken, this.locator);
+    const spliced = `overlay(${this.bytesExpr(m)} placing $2::bytea from $3::int for $4::int)`;
+    const value = m.kind === 'bytea' ? spliced : `convert_from(${spliced}, 'UTF8')`;
+    let row: { x: string; c: string; n: string } | undefined;
+    try {
+      const r = await this.pool.query<{ x: string; c: string; n: string }>(
+        `UPDATE ${m.table} SET ${m.column} = ${value}
+          WHERE ${m.keyColumn} = $1 AND xmin = $5::xid AND ctid = $6::tid
+          RETURNING xmin::text AS x, ctid::text AS c, ${this.sizeExpr(m)}::text AS n`,
+        [this.loc.key, Buffer.from(content.buffer, content.byteOffset, content.byteLength), start + 1, Math.max(0, end - start), xmin, ctid],
+      );
+      row = r.rows[0];
+    } catch (err) {
+      throw pgError(err, this.locator);
+    }
+    if (!row) throw this.changed(await this.statOrNull(), ifToken);
+    return { token: tokenOf(row.x, row.c), size: Number(row.n) };
+  }
+
+  async create(content: Uint8Array): Promise<BackendVersion> {
+    const m = await this.meta();
+    if (m.kind === 'jsonb') throw new FolioError('invalid_input', `${this.locator}: jsonb values are read only`, { path: this.locator });
+    const value = m.kind === 'bytea' ? '$2::bytea' : `convert_from($2::bytea, 'UTF8')`;
+    let row: { x: string; c: string; n: string } | undefined;
+    try {
+      // A missing row is inserted; an existing row with a NULL value is filled; anything else stays.
+      const r = await this.pool.query<{ x: string; c: string; n: string }>(
+        `INSERT INTO ${m.table} AS t (${m.keyColumn}, ${m.column}) VALUES ($1, ${value})
+           ON CONFLICT (${m.keyColumn}) DO UPDATE SET ${m.column} = EXCLUDED.${m.column} WHERE t.${m.column} IS NULL
+         RETURNING xmin::text AS x, ctid::text AS c, ${this.sizeExpr(m).replace(m.column, `t.${m.column}`)}::text AS n`,
+        [this.loc.key, Buffer.from(content.buffer, content.byteOffset, content.byteLength)],
+      );
+      row = r.rows[0];
+    } catch (err) {
+      throw pgError(err, this.locator);
+    }
+    if (!row) {
+      throw new FolioError('precondition_failed', `${this.locator} exists: if_none_match "*" creates only new values`, {
+        path: this.locator,
+        failed: ['if_none_match'],
+      });
+    }
+    return { token: tokenOf(row.x, row.c), size: Number(row.n) };
+  }
+
+  /** SHA-256 of the value, computed in the database (no bytes cross the wire), for expected_sha256. */
+  async sha256(token: string): Promise<string> {
+    const m = await this.meta();
+    const r = await this.pool
+      .query<{ x: string; c: string; h: string }>(
+        `SELECT xmin::text AS x, ctid::text AS c, encode(sha256(${this.bytesExpr(m)}), 'hex') AS h FROM ${m.table} WHERE ${m.keyColumn} = $1`,
+        [this.loc.key],
+      )
+      .catch((err) => {
+        throw pgError(err, this.locator);
+      });
+    const row = r.rows[0];
+    if (!row) throw this.absent();
+    if (tokenOf(row.x, row.c) !== token) throw this.changed(await this.statOrNull(), token);
+    return row.h;
+  }
+
+  private ensureIndexTable(): Promise<void> {
+    this.indexTableReady ??= this.pool
+      .query(
+        `CREATE TABLE IF NOT EXISTS ${this.indexTable} (
+           locator text NOT NULL, name text NOT NULL, version text NOT NULL, bytes bytea NOT NULL,
+           PRIMARY KEY (locator, name))`,
+      )
+      .then(() => undefined)
+      .catch((err) => {
+        this.indexTableReady = undefined;
+        // Two processes creating it at once: one wins, the other sees it exists.
+        if ((err as { code?: string }).code === '23505' || (err as { code?: string }).code === '42P07') return;
+        throw pgError(err, this.locator);
+      });
+    return this.indexTableReady;
+  }
+
+  readonly sidecar = {
+    get: async (name: string, token: string): Promise<Uint8Array | null> => {
+      try {
+        await this.ensureIndexTable();
+        const r = await this.pool.query<{ bytes: Buffer }>(
+          byteQuery(`SELECT bytes FROM ${this.indexTable} WHERE locator = $1 AND name = $2 AND version = $3`, [this.locator, name, token]),
+        );
+        const b = r.rows[0]?.bytes;
+        return b ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : null;
+      } catch {
+        return null; // no index table (no rights to make it): index again
+      }
+    },
+    put: async (name: string, token: string, bytes: Uint8Array): Promise<void> => {
+      await this.ensureIndexTable();
+      await this.pool
+        .query(
+          `INSERT INTO ${this.indexTable} (locator, name, version, bytes) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (locator, name) DO UPDATE SET version = EXCLUDED.version, bytes = EXCLUDED.bytes`,
+          [this.locator, name, token, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
+        )
+        .catch((err) => {
+          throw pgError(err, this.locator);
+        });
+    },
+  };
+
+  async close(): Promise<void> {
+    // The pool is shared by every value of one connection config (closePostgresPools ends it).
+  }
+}

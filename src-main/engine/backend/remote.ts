@@ -1,0 +1,207 @@
+/**
+ * The layer every non-local backend goes through: open a remote value (stat, its
+ * line index from the sidecar or built by streaming), then run the engine's own
+ * read modes, file info and search over it, and map upserts onto one conditional
+ * Backend.replace. Nothing here knows which backend it talks to.
+ *
+ * How the engine's synchronous pieces read remote bytes: the version's BlockCache
+ * is mounted under the locator (index/byte-source.ts), a step that needs bytes not
+ * fetched yet throws BytesMissing, `run` fetches them with one ranged read of that
+ * version and runs the step again. Steps are pure until they answer, so a rerun is
+ * only compute (a window of a big value costs 1-3 ranged reads).
+ *
+ * A value that changed between its index and a read (the ranged read of the
+ * indexed version fails with precondition_failed) is opened again (new stat, new
+ * index) and the read retried once; a second change in a row is the error.
+ */
+import { FolioError } from '../errors.ts';
+import { BytesMissing, withMountedSource } from '../index/byte-source.ts';
+import type { LineIndex } from '../index/line-index.ts';
+import { factsOfIndex, type FileFacts } from '../read/file-facts.ts';
+import { readFrom, type ReadOptions, type ReadRequest, type ReadResult } from '../read/read.ts';
+import { fileInfoOf, type FileInfoResult } from '../read/file-info.ts';
+import { searchFile, type SearchOptions, type SearchResult } from '../search/search.ts';
+import { backendFor } from './registry.ts';
+import { BlockCache, buildRemoteIndex, loadRemoteIndex, remoteIdentity, saveRemoteIndex, type RemoteIndexProgress } from './remote-index.ts';
+import { indexFromBytes, indexToBytes } from '../index/cache.ts';
+import { EDGE_BYTES } from '../index/identity.ts';
+import { BLOCK_SIZE } from '../kernels/kernels.mjs';
+import type { Backend, BackendVersion } from './types.ts';
+
+export { isRemoteLocator } from './locator.ts';
+
+/** One version of a remote value, opened: its backend, index and fetched bytes. */
+export interface RemoteValue {
+  backend: Backend;
+  version: BackendVersion;
+  index: LineIndex;
+  cache: BlockCache;
+  /** how the index came: read from the sidecar, or built by streaming now */
+  indexFrom: 'sidecar' | 'stream' | 'memory' | 'extended';
+}
+
+const opened = new Map<string, RemoteValue>();
+
+export interface OpenRemoteOptions {
+  onProgress?: (p: RemoteIndexProgress) => void;
+}
+
+/** Open `locator` at its current version (index from memory, the sidecar, or a stream). */
+export async function openRemote(locator: string, opts: OpenRemoteOptions = {}): Promise<RemoteValue> {
+  const backend = backendFor(locator);
+  const version = await backend.stat();
+  return openVersion(backend, version, opts);
+}
+
+async function openVersion(backend: Backend, version: BackendVersion, opts: OpenRemoteOptions): Promise<RemoteValue> {
+  const known = opened.get(backend.locator);
+  if (known && known.version.token === version.token) return { ...known, indexFrom: 'memory' };
+  const t0 = performance.now();
+  let index = await loadRemoteIndex(backend, version);
+  let indexFrom: RemoteValue['indexFrom'] = 'sidecar';
+  if (!index && known && version.size > known.version.size) {
+    index = await extendedIndex(known, backend, version);
+    if (index) {
+      indexFrom = 'extended';
+      await saveRemoteIndex(backend, index).catch(() => undefined);
+    }
+  }
+  if (!index) {
+    index = await buildRemoteIndex(backend, version, opts.onProgress);
+    indexFrom = 'stream';
+    // Another process opening this version reads the index instead of the value; a
+    // backend that cannot keep it (no rights) only costs the next process a stream.
+    await saveRemoteIndex(backend, index).catch(() => undefined);
+  }
+  index.buildMs = performance.now() - t0;
+  index.fromCache = indexFrom === 'sidecar';
+  const value: RemoteValue = { backend, version, index, cache: new BlockCache(backend, version), indexFrom };
+  opened.set(backend.locator, value);
+  return value;
+}
+
+/** Appends up to this size extend the index of the version before; bigger ones stream the value again. */
+const MAX_EXTEND_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The index of `version` made from `known`'s (an older version of the same value)
+ * when the value only grew: LineIndex.extend(), as for a growing file, over the
+ * new version's bytes (its first and last 64 KiB of the old size must be as they
+ * were; then only the bytes after the last whole block are scanned). Undefined if
+ * it was rewritten (or grew too much): then the value is streamed again.
+ */
+async function extendedIndex(known: RemoteValue, backend: Backend, version: BackendVersion): Promise<LineIndex | undefined> {
+  const old = known.index;
+  if (version.size - old.size > MAX_EXTEND_BYTES || !old.head || old.layout !== 'utf-8') return undefined;
+  // A copy: calls on the old version may still be using its index.
+  const copy = indexFromBytes(indexToBytes(old, backend.locator), backend.locator, backend.locator, () => true);
+  if (!copy) return undefined;
+  const cache = new BlockCache(backend, version);
+  try {
+    // What extend() reads, in two ranged reads: the head edge, and from the old tail edge on.
+    await cache.fetch(0, Math.min(EDGE_BYTES, old.size));
+    await cache.fetch(Math.max(0, Math.floor(old.size / BLOCK_SIZE) * BLOCK_SIZE - EDGE_BYTES), version.size);
+    const now = remoteIdentity(backend.locator, version);
+    const verdict = await runOn({ ...known, version, cache, index: copy }, () => copy.extend(now));
+    return verdict === 'extended' ? copy : undefined;
+  } catch (err) {
+    if (err instanceof FolioError && err.code === 'precondition_failed') throw err;
+    return undefined;
+  }
+}
+
+/** Forget what this process knows of remote values (tests; a server dropping state). */
+export function forgetRemote(locator?: string): void {
+  if (locator === undefined) opened.clear();
+  else opened.delete(locator);
+}
+
+/** Smallest ranged read a miss sends: a window usually needs its block and the next. */
+const MIN_FETCH_BYTES = 128 * 1024;
+
+/**
+ * Run `step` (the engine's pure synchronous pieces, maybe behind an await) over the
+ * value's bytes, fetching what it lacks and running it again.
+ */
+export async function runOn<T>(v: RemoteValue, step: () => T | Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await withMountedSource(v.backend.locator, v.cache, v.index, step);
+    } catch (err) {
+      if (!(err instanceof BytesMissing)) throw err;
+      await v.cache.fetch(err.start, err.end, MIN_FETCH_BYTES);
+    }
+  }
+}
+
+/**
+ * Open `locator` and run `use` on it; if the value changed since its index was made
+ * (a ranged read of that version failed), open it again and run once more.
+ */
+export async function withRemote<T>(locator: string, use: (v: RemoteValue) => Promise<T>, opts: OpenRemoteOptions = {}): Promise<T> {
+  const v = await openRemote(locator, opts);
+  try {
+    return await use(v);
+  } catch (err) {
+    // Only the backend's own check (the value is no longer the indexed version), not a
+    // caller's precondition that failed on the version it named.
+    const failed = err instanceof FolioError && err.code === 'precondition_failed' ? err.details.failed : undefined;
+    if (!Array.isArray(failed) || !failed.includes('version')) throw err;
+    forgetRemote(v.backend.locator);
+    return use(await openRemote(locator, opts));
+  }
+}
+
+export function remoteFacts(v: RemoteValue): Promise<FileFacts> {
+  return runOn(v, () => factsOfIndex(v.index));
+}
+
+export function readRemote(locator: string, req: ReadRequest, opts: ReadOptions = {}): Promise<ReadResult> {
+  return withRemote(locator, (v) => runOn(v, async () => readFrom(await factsOfIndex(v.index), req, opts)));
+}
+
+export interface RemoteInfo extends FileInfoResult {
+  backend: { scheme: string; version: string; indexFrom: RemoteValue['indexFrom'] };
+}
+
+export function remoteInfo(locator: string, opts: OpenRemoteOptions = {}): Promise<RemoteInfo> {
+  return withRemote(
+    locator,
+    async (v) => ({
+      ...(await runOn(v, () => fileInfoOf(v.index))),
+      backend: { scheme: v.backend.scheme, version: v.version.token, indexFrom: v.indexFrom },
+    }),
+    opts,
+  );
+}
+
+/** Bytes a search miss fetches at least: searches read ahead in big ranged reads. */
+const SEARCH_FETCH_BYTES = 8 * 1024 * 1024;
+
+export function searchRemote(locator: string, opts: SearchOptions): Promise<SearchResult> {
+  return withRemote(locator, (v) =>
+    runOn(v, async () => {
+      const facts = await factsOfIndex(v.index);
+      return searchFile(v.index, {
+        ...opts,
+        encoding: facts.encoding,
+        threads: 0,
+        fetchMissing: (s, e) => v.cache.fetch(s, e, SEARCH_FETCH_BYTES),
+      });
+    }),
+  );
+}
+
+/**
+ * Run `fn` over the value `locator` names, its bytes and index mounted: any engine
+ * function given `v.backend.locator` (the canonical locator) as its path reads the
+ * value (read, sections, JSON paths, tokens, outline, search with `searchHooksOf`).
+ */
+export function onRemote<T>(locator: string, fn: (v: RemoteValue) => Promise<T>, opts: OpenRemoteOptions = {}): Promise<T> {
+  return withRemote(locator, (v) => runOn(v, () => fn(v)), opts);
+}
+
+/** What a search of a mounted value needs: this thread, and big ranged reads ahead. */
+export function searchHooksOf(v: RemoteValue): Pick<SearchOptions, 'threads' | 'fetchMissing'> {
+  return { threads: 0, fetchMissing: (s, e) => v.cache.fetch(s, e, SEARCH_FETCH_BYTES) };
+}

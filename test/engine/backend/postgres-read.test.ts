@@ -1,0 +1,326 @@
+/**
+ * Every read mode over a PostgreSQL value (text and bytea columns) against a real
+ * server the suite starts, with the same bytes in a local file as the oracle: the
+ * local read path is itself checked against sed, grep and wc (test/engine/read.test.ts).
+ */
+import { execSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { read, type ReadRequest } from '../../../src-main/engine/read/read.ts';
+import { fileInfo } from '../../../src-main/engine/read/file-info.ts';
+import { searchFile } from '../../../src-main/engine/search/search.ts';
+import { openIndex } from '../../../src-main/engine/index/store.ts';
+import { configureBackends } from '../../../src-main/engine/backend/registry.ts';
+import { closePostgresPools } from '../../../src-main/engine/backend/postgres.ts';
+import { forgetRemote, openRemote, readRemote, remoteInfo, runOn, searchRemote } from '../../../src-main/engine/backend/remote.ts';
+import { startPostgres, type TestPostgres } from '../../fixtures/postgres.ts';
+import { engineTempDir } from '../../fixtures/engine-env.ts';
+import { readBytes } from '../../../src-main/engine/text/window.ts';
+
+const tmp = engineTempDir();
+let pgs: TestPostgres;
+
+/** ~3 MiB over many 64 KiB blocks: ASCII, multi-byte characters, CRLF lines, a long line, no final newline. */
+function sample(): Buffer {
+  const parts: string[] = [];
+  for (let i = 1; i <= 30000; i++) {
+    if (i % 997 === 0) parts.push(`${'long-line '.repeat(9000)}${i}\n`);
+    else if (i % 13 === 0) parts.push(`line ${i} ünïcödé ✓ 日本語 ${'x'.repeat(i % 50)}\r\n`);
+    else parts.push(`line ${i} ERROR? ${i % 7 === 0 ? 'ERROR disk full' : 'ok'} ${'y'.repeat(i % 80)}\n`);
+  }
+  parts.push('last line without newline');
+  return Buffer.from(parts.join(''));
+}
+
+const bytes = sample();
+let local: string;
+
+beforeAll(async () => {
+  pgs = await startPostgres();
+  configureBackends({ pg: { host: pgs.host, port: pgs.port, user: pgs.user, database: pgs.database } });
+  await pgs.client.query(`CREATE TABLE docs (id text PRIMARY KEY, body text, raw bytea, meta jsonb, n int)`);
+  await pgs.client.query(`ALTER TABLE docs ALTER COLUMN raw SET STORAGE EXTERNAL`);
+  await pgs.client.query(`INSERT INTO docs (id, body, raw) VALUES ('big', convert_from($1, 'UTF8'), $1), ('a/b', 'one\ntwo\n', NULL)`, [bytes]);
+  local = tmp.path('oracle.txt');
+  writeFileSync(local, bytes);
+});
+
+afterAll(async () => {
+  await closePostgresPools();
+  await pgs?.stop();
+});
+
+const requests: ReadRequest[] = [
+  { mode: 'lines', ranges: [{ start: 1, end: 5 }] },
+  { mode: 'lines', ranges: [{ start: 996, end: 999 }] },
+  {
+    mode: 'lines',
+    ranges: [
+      { start: 12000, end: 12040 },
+      { start: 29990, end: 30001 },
+    ],
+  },
+  { mode: 'bytes', startByte: 0, maxBytes: 4096 },
+  { mode: 'bytes', startByte: 1_500_001, maxBytes: 65536 },
+  { mode: 'bytes', startByte: bytes.length - 100, maxBytes: 65536 },
+  { mode: 'exact', startByte: 65530, endByte: 65550 },
+  { mode: 'exact', startByte: 131070, endByte: 200000 },
+  { mode: 'page', page: 1 },
+  { mode: 'page', page: 7, pageChars: 20000 },
+  { mode: 'head', lines: 20 },
+  { mode: 'tail', lines: 20 },
+];
+
+describe.each(['body', 'raw'])('pg://docs/big/%s reads like the same bytes in a local file', (column) => {
+  const loc = `pg://docs/big/${column}`;
+
+  it('every mode gives the same content, lines, bytes and totals', async () => {
+    for (const req of requests) {
+      for (const hashlines of [false, true]) {
+        const want = await read(local, req, { hashlines });
+        const got = await readRemote(loc, req, { hashlines });
+        const pick = (r: typeof want) => ({
+          content: r.content,
+          startLine: r.startLine,
+          endLine: r.endLine,
+          startByte: r.startByte,
+          endByte: r.endByte,
+          totalLines: r.totalLines,
+          truncated: r.truncated,
+          encoding: r.encoding,
+          newlineStyle: r.newlineStyle,
+          lineCut: r.lineCut,
+        });
+        expect(pick(got), `${JSON.stringify(req)} hashlines=${hashlines}`).toEqual(pick(want));
+        expect(got.path).toBe(loc);
+      }
+    }
+  });
+
+  it('lines read equal sed -n on the oracle file', async () => {
+    const r = await readRemote(loc, { mode: 'lines', ranges: [{ start: 25000, end: 25010 }] });
+    expect(r.content).toBe(execSync(`sed -n '25000,25010p' ${local}`).toString());
+  });
+
+  it('info: size, lines (wc -l plus the unterminated last line) and the version', async () => {
+    const info = await remoteInfo(loc);
+    expect(info.size).toBe(bytes.length);
+    expect(info.newlines).toBe(Number(execSync(`wc -l < ${local}`).toString().trim()));
+    expect(info.lines).toBe(info.newlines + 1);
+    expect(info.newlineCounts).toEqual((await fileInfo(local)).newlineCounts);
+    expect(info.backend.version).toMatch(/^\d+@\(\d+,\d+\)$/);
+    expect(info.index.blocks).toBe(Math.ceil(bytes.length / 65536));
+  });
+
+  it('search finds what grep finds, with line numbers', async () => {
+    const got = await searchRemote(loc, { pattern: 'ERROR disk', maxMatches: 10000 });
+    const grep = execSync(`grep -n 'ERROR disk' ${local}`).toString().trim().split('\n');
+    expect(got.matches.map((m) => m.line)).toEqual(grep.map((l) => Number(l.split(':')[0])));
+    const want = await searchFile(await openIndex(local), { pattern: 'ünïcödé ✓ 日本語 x{3}$', maxMatches: 100 });
+    const got2 = await searchRemote(loc, { pattern: 'ünïcödé ✓ 日本語 x{3}$', maxMatches: 100 });
+    expect(got2.matches).toEqual(want.matches);
+  });
+
+  it('a window after the index exists costs one or two ranged reads of the value', async () => {
+    forgetRemote();
+    const v = await openRemote(loc);
+    expect(v.indexFrom).toBe('sidecar');
+    const before = v.cache.fetches;
+    await readRemote(loc, { mode: 'bytes', startByte: 2_000_000, maxBytes: 65536 });
+    expect(v.cache.fetches - before).toBeGreaterThanOrEqual(1);
+    expect(v.cache.fetches - before).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('the index sidecar', () => {
+  it('is kept in the folio_index table by version, and a fresh process state reads it instead of the value', async () => {
+    forgetRemote();
+    const first = await openRemote('pg://docs/big/raw');
+    expect(['sidecar', 'stream']).toContain(first.indexFrom);
+    const rows = await pgs.client.query(`SELECT locator, version FROM folio_index WHERE locator = 'pg://docs/big/raw'`);
+    expect(rows.rows).toEqual([{ locator: 'pg://docs/big/raw', version: first.version.token }]);
+    forgetRemote();
+    const again = await openRemote('pg://docs/big/raw');
+    expect(again.indexFrom).toBe('sidecar');
+    expect(again.index.lineCount).toBe(first.index.lineCount);
+  });
+
+  it('a sidecar of another version is never used: the value is indexed again', async () => {
+    await pgs.client.query(`UPDATE docs SET raw = raw || '\nappended\n'::bytea WHERE id = 'big'`);
+    forgetRemote();
+    const v = await openRemote('pg://docs/big/raw');
+    expect(v.indexFrom).toBe('stream');
+    expect(v.index.lineCount).toBe(30002); // the last line gets its newline, then one more line
+    const tail = await readRemote('pg://docs/big/raw', { mode: 'tail', lines: 2 });
+    expect(tail.content).toBe('last line without newline\nappended\n');
+    await pgs.client.query(`UPDATE docs SET raw = $1 WHERE id = 'big'`, [bytes]);
+  });
+});
+
+describe('follow mode: polling the version', () => {
+  it('an unchanged value answers from this process (a stat, no stream); a changed one is a new version with its own index', async () => {
+    await pgs.client.query(`INSERT INTO docs (id, body) VALUES ('followed', 'a\nb\n')`);
+    const loc = 'pg://docs/followed/body';
+    const first = await remoteInfo(loc);
+    const again = await remoteInfo(loc);
+    expect(again.backend.indexFrom).toBe('memory');
+    expect(again.version.etag).toBe(first.version.etag);
+    await pgs.client.query(`UPDATE docs SET body = body || 'c\n' WHERE id = 'followed'`);
+    const grown = await remoteInfo(loc);
+    expect(grown.version.etag).not.toBe(first.version.etag);
+    expect(grown.backend.version).not.toBe(first.backend.version);
+    expect([grown.lines, grown.backend.indexFrom]).toEqual([3, 'extended']); // only the appended bytes were scanned
+  });
+});
+
+describe('a value that grows (a log appended to)', () => {
+  it("extends the last version's index over the new bytes, equal to a rebuild; a rewrite streams again", async () => {
+    const base = Buffer.from(Array.from({ length: 30000 }, (_, i) => `entry ${i} ✓ ${'y'.repeat(i % 90)}\r\n`).join('') + 'partial ü');
+    await pgs.client.query(`INSERT INTO docs (id, raw) VALUES ('growing', $1)`, [base]);
+    const loc = 'pg://docs/growing/raw';
+    forgetRemote();
+    expect((await openRemote(loc)).indexFrom).toBe('stream');
+    const more = Buffer.from(' tail\n' + 'next line ✓\r\n'.repeat(5000) + 'end');
+    await pgs.client.query(`UPDATE docs SET raw = raw || $1 WHERE id = 'growing'`, [more]);
+    const grown = await openRemote(loc);
+    expect(grown.indexFrom).toBe('extended');
+    const whole = Buffer.concat([base, more]);
+    const f = tmp.path('growing.txt');
+    writeFileSync(f, whole);
+    forgetRemote();
+    await pgs.client.query(`DELETE FROM folio_index WHERE locator = $1`, [loc]);
+    const rebuilt = await openRemote(loc);
+    expect(rebuilt.indexFrom).toBe('stream');
+    const facts = (i: typeof grown.index) => [i.lineCount, i.newlines, i.facts, i.newlineCounts, i.finalNewline, i.head, i.tail];
+    expect(facts(grown.index)).toEqual(facts(rebuilt.index));
+    for (const line of [1, 29999, 30001, 30002, 35001]) {
+      // Index lookups read a block of the value: with it mounted.
+      expect(await runOn(grown, () => grown.index.lineStart(line - 1))).toBe(await runOn(rebuilt, () => rebuilt.index.lineStart(line - 1)));
+    }
+    expect((await readRemote(loc, { mode: 'tail', lines: 2 })).content).toBe((await read(f, { mode: 'tail', lines: 2 })).content);
+    // Rewritten in the middle (same size or bigger): never extended.
+    await pgs.client.query(`UPDATE docs SET raw = overlay(raw placing 'ENTRY' from 1 for 5) || 'x'::bytea WHERE id = 'growing'`);
+    expect((await openRemote(loc)).indexFrom).toBe('stream');
+  });
+});
+
+describe('a value bigger than the block cache', () => {
+  it('an 80 MiB bytea value (built by the server) reads at both ends and the middle like its bytes', async () => {
+    // 80 MiB of numbered lines, made in the database; the same bytes fetched once to check against.
+    await pgs.client.query(
+      `INSERT INTO docs (id, raw) SELECT 'huge', convert_to(string_agg(format('line %s %s', g, repeat('x', 60)), E'\n' ORDER BY g) || E'\n', 'UTF8') FROM generate_series(1, 1200000) g`,
+    );
+    const loc = 'pg://docs/huge/raw';
+    const info = await remoteInfo(loc);
+    expect(info.lines).toBe(1200000);
+    expect(info.size).toBeGreaterThan(64 * 1024 * 1024);
+    for (const line of [1, 600000, 1200000, 2]) {
+      const r = await readRemote(loc, { mode: 'lines', ranges: [{ start: line, end: line }] });
+      expect(r.content).toBe(`line ${line} ${'x'.repeat(60)}\n`);
+    }
+    const hits = await searchRemote(loc, { pattern: '^line (1|1199999) x', maxMatches: 10 });
+    expect(hits.matches.map((m) => m.line)).toEqual([1, 1199999]);
+    const v = await openRemote(loc);
+    expect(v.cache.fetches).toBeGreaterThan(8); // the search read the value in ranges, the cache holds 64 MiB at most
+  });
+});
+
+describe('jsonb values', () => {
+  it('read as PostgreSQL prints them; JSON paths by the same RFC 9535 rules as files; never written', async () => {
+    await pgs.client.query(`INSERT INTO docs (id, meta) VALUES ('j', '{"b": [1, 2, {"c": "ü"}], "a": true}')`);
+    const loc = 'pg://docs/j/meta';
+    const r = await readRemote(loc, { mode: 'head', lines: 1 });
+    expect(r.content).toBe('{"a": true, "b": [1, 2, {"c": "ü"}]}'); // jsonb's own key order and spacing
+    const { readByInput } = await import('../../../src-main/api/read-address.ts');
+    const { onRemote } = await import('../../../src-main/engine/backend/remote.ts');
+    const j = await onRemote(loc, (v) => readByInput({ path: v.backend.locator, json_path: '$.b[?@.c]' }));
+    expect(j.json?.matches.map((m) => m.value)).toEqual([{ c: 'ü' }]);
+    const { upsertRemote } = await import('../../../src-main/engine/backend/remote-upsert.ts');
+    await expect(upsertRemote(loc, { target: { kind: 'whole' }, content: '{}', preconditions: { ifMatch: r.version.etag } })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+  });
+});
+
+describe('two versions of one value at once', () => {
+  it('each call reads the bytes of its own version, whatever the other mounts meanwhile', async () => {
+    await pgs.client.query(`INSERT INTO docs (id, body) VALUES ('twice', 'version A\n')`);
+    const loc = 'pg://docs/twice/body';
+    forgetRemote();
+    const a = await openRemote(loc);
+    await runOn(a, () => readBytes(loc, 0, 10)); // A's bytes fetched while A exists
+    await pgs.client.query(`UPDATE docs SET body = 'version B\n' WHERE id = 'twice'`);
+    const b = await openRemote(loc);
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // A's call reads after B's call has mounted B (and before B's ends).
+    const [fromA, fromB] = await Promise.all([
+      runOn(a, async () => {
+        await pause(30);
+        return readBytes(loc, 0, 10).toString();
+      }),
+      runOn(b, async () => {
+        await pause(5);
+        const first = readBytes(loc, 0, 10).toString();
+        await pause(60);
+        return first;
+      }),
+    ]);
+    expect([fromA, fromB]).toEqual(['version A\n', 'version B\n']);
+  });
+});
+
+describe('adversarial', () => {
+  it('a value changed between its index and a read is indexed again, never read with the old index', async () => {
+    await pgs.client.query(`INSERT INTO docs (id, body) VALUES ('moving', 'v1 line\n')`);
+    const a = await readRemote('pg://docs/moving/body', { mode: 'head', lines: 5 });
+    expect(a.content).toBe('v1 line\n');
+    // Changed behind this process's back: its cached index and version are stale.
+    await pgs.client.query(`UPDATE docs SET body = 'version two\nsecond\n' WHERE id = 'moving'`);
+    const b = await readRemote('pg://docs/moving/body', { mode: 'lines', ranges: [{ start: 2, end: 2 }] });
+    expect(b.content).toBe('second\n');
+    expect(b.version.etag).not.toBe(a.version.etag);
+  });
+
+  it('a key with a slash is percent-encoded; a missing row, table or column is not_found; a NULL value is not_found', async () => {
+    expect((await readRemote('pg://docs/a%2Fb/body', { mode: 'head', lines: 1 })).content).toBe('one\n');
+    await expect(readRemote('pg://docs/nope/body', { mode: 'head', lines: 1 })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(readRemote('pg://nosuch/k/body', { mode: 'head', lines: 1 })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(readRemote('pg://docs/big/nosuch', { mode: 'head', lines: 1 })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(readRemote('pg://docs/a%2Fb/raw', { mode: 'head', lines: 1 })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('bad locators are invalid_input naming the expected form; an int column is refused', async () => {
+    for (const bad of ['pg://docs/big', 'pg://docs//body', 'pg://do;cs/big/body', 'pg://docs/big/bo"dy', 'pg://docs/%zz/body', 'pg://a.b.c/k/body']) {
+      await expect(readRemote(bad, { mode: 'head', lines: 1 }), bad).rejects.toMatchObject({ code: 'invalid_input' });
+    }
+    await expect(readRemote('pg://docs/big/n', { mode: 'head', lines: 1 })).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('a key that looks like SQL is only ever a parameter', async () => {
+    await expect(readRemote(`pg://docs/${encodeURIComponent("x' OR '1'='1")}/body`, { mode: 'head', lines: 1 })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('read modes past the end answer as for a file', async () => {
+    const loc = 'pg://docs/big/body';
+    await expect(readRemote(loc, { mode: 'lines', ranges: [{ start: 40000, end: 40001 }] })).rejects.toMatchObject({
+      code: (await read(local, { mode: 'lines', ranges: [{ start: 40000, end: 40001 }] }).catch((e) => e)).code,
+    });
+    expect((await readRemote(loc, { mode: 'full' })).content).toBe((await read(local, { mode: 'full' })).content);
+    await expect(readRemote(loc, { mode: 'full' }, { maxFullBytes: 1024 })).rejects.toMatchObject({ code: 'too_large' });
+  });
+
+  it('bytes that are not UTF-8 come back as from a file: U+FFFD and the offset of the first bad byte', async () => {
+    const junk = Buffer.concat([Buffer.from('ok line\nbad \x80\xff here\n', 'latin1'), Buffer.from('✓ fine\n')]);
+    await pgs.client.query(`INSERT INTO docs (id, raw) VALUES ('junk', $1)`, [junk]);
+    const f = tmp.path('junk.txt');
+    writeFileSync(f, junk);
+    for (const req of requests.slice(0, 1).concat([{ mode: 'exact', startByte: 8, endByte: 20 }])) {
+      const want = await read(f, req);
+      const got = await readRemote('pg://docs/junk/raw', req);
+      expect([got.content, got.invalidUtf8, got.encoding]).toEqual([want.content, want.invalidUtf8, want.encoding]);
+    }
+    expect((await remoteInfo('pg://docs/junk/raw')).utf8).toEqual((await fileInfo(f)).utf8);
+  });
+});
