@@ -4,7 +4,7 @@
  * [--json]`: lines per level per time bucket over the whole file (histogram).
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { handle, type OpOutput } from '../../api/handle.ts';
+import { handle, type OpOutput } from '../../api/quick-handle.ts';
 import { count } from './format.ts';
 import { Exit, printError, type CliIO } from './main.ts';
 
