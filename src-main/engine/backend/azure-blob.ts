@@ -61,8 +61,13 @@ export function parseAzureLocator(locator: string): { container: string; blob: s
   return { container: m[1]!, blob: m[2]! };
 }
 
-export function openAzureBlob(locator: string, config: AzureBlobConfig = {}): Backend {
-  const { container, blob } = parseAzureLocator(locator);
+/**
+ * The blob `locator` names. `names`, when given, are the container and blob name the
+ * locator stands for (registry.ts passes the decoded parts of a canonical, percent-encoded
+ * locator); without them the locator's text is taken as the names verbatim.
+ */
+export function openAzureBlob(locator: string, config: AzureBlobConfig = {}, names?: { container: string; blob: string }): Backend {
+  const { container, blob } = names ?? parseAzureLocator(locator);
   const connectionString = config.connectionString ?? process.env.AZURE_STORAGE_CONNECTION_STRING;
   if (!connectionString) {
     throw new FolioError('invalid_input', `no Azure connection for ${locator}: set AZURE_STORAGE_CONNECTION_STRING or backends.az`, {

@@ -23,8 +23,9 @@ export type BackendFactory = (locator: Locator, config: Record<string, unknown>)
 
 const factories: Partial<Record<Exclude<BackendScheme, 'file'>, BackendFactory>> = {
   pg: (l, c) => new PostgresBackend(l as Extract<Locator, { scheme: 'pg' }>, c as PostgresConfig),
-  az: (l, c) => openAzureBlob(formatLocator(l), c as AzureBlobConfig),
-  s3: (l, c) => openS3Object(formatLocator(l), c as S3ObjectConfig),
+  // The canonical locator is percent-encoded; the adapter gets the decoded names with it.
+  az: (l, c) => openAzureBlob(formatLocator(l), c as AzureBlobConfig, l as Extract<Locator, { scheme: 'az' }>),
+  s3: (l, c) => openS3Object(formatLocator(l), c as S3ObjectConfig, l as Extract<Locator, { scheme: 's3' }>),
 };
 
 /** Add or replace the factory of a scheme (a backend module registers itself; tests swap one). */

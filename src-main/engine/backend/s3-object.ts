@@ -77,8 +77,13 @@ export function parseS3Locator(locator: string): { bucket: string; key: string }
   return { bucket: m[1]!, key: m[2]! };
 }
 
-export function openS3Object(locator: string, config: S3ObjectConfig = {}): Backend {
-  const { bucket, key } = parseS3Locator(locator);
+/**
+ * The object `locator` names. `names`, when given, are the bucket and key the locator
+ * stands for (registry.ts passes the decoded parts of a canonical, percent-encoded
+ * locator); without them the locator's text is taken as the names verbatim.
+ */
+export function openS3Object(locator: string, config: S3ObjectConfig = {}, names?: { bucket: string; key: string }): Backend {
+  const { bucket, key } = names ?? parseS3Locator(locator);
   const env = process.env;
   const endpoint = config.endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
   const client = new S3Client({
