@@ -1,0 +1,322 @@
+/**
+ * Every read mode over an object in object storage, az:// on Azurite and s3:// on the
+ * S3 server test/fixtures/s3-server.ts picks (Swift s3api, or s3rver), through the
+ * engine as the doors call it, with the same bytes in a local file as the oracle (the
+ * local read path is itself checked against sed, grep and wc in test/engine/read.test.ts),
+ * as postgres-read.test.ts does for pg://. The fixtures say what each server proves.
+ */
+import { execSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { read, type ReadRequest } from '../../../src-main/engine/read/read.ts';
+import { fileInfo } from '../../../src-main/engine/read/file-info.ts';
+import { searchFile } from '../../../src-main/engine/search/search.ts';
+import { openIndex } from '../../../src-main/engine/index/store.ts';
+import { forgetRemote, onRemote, openRemote, readRemote, remoteInfo, runOn, searchRemote } from '../../../src-main/engine/backend/remote.ts';
+import { readByInput } from '../../../src-main/api/read-address.ts';
+import { readBytes } from '../../../src-main/engine/text/window.ts';
+import { startObjectStores, type ObjectStore, type ObjectStores } from '../../fixtures/object-stores.ts';
+import { engineTempDir } from '../../fixtures/engine-env.ts';
+
+const tmp = engineTempDir();
+let stores: ObjectStores;
+
+/** ~3 MiB over many 64 KiB blocks: ASCII, multi-byte characters, CRLF lines, a long line, no final newline. */
+function sample(): Buffer {
+  const parts: string[] = [];
+  for (let i = 1; i <= 30000; i++) {
+    if (i % 997 === 0) parts.push(`${'long-line '.repeat(9000)}${i}\n`);
+    else if (i % 13 === 0) parts.push(`line ${i} ünïcödé ✓ 日本語 ${'x'.repeat(i % 50)}\r\n`);
+    else parts.push(`line ${i} ERROR? ${i % 7 === 0 ? 'ERROR disk full' : 'ok'} ${'y'.repeat(i % 80)}\n`);
+  }
+  parts.push('last line without newline');
+  return Buffer.from(parts.join(''));
+}
+
+const bytes = sample();
+const BIG = 'logs/big app.log'; // a space and a slash in the key, as object names have
+let local: string;
+
+beforeAll(async () => {
+  stores = await startObjectStores();
+  await Promise.all([stores.az.put(BIG, bytes), stores.s3.put(BIG, bytes)]);
+  local = tmp.path('oracle.txt');
+  writeFileSync(local, bytes);
+}, 120_000);
+
+afterAll(async () => {
+  await stores?.stop();
+});
+
+const requests: ReadRequest[] = [
+  { mode: 'lines', ranges: [{ start: 1, end: 5 }] },
+  { mode: 'lines', ranges: [{ start: 996, end: 999 }] },
+  {
+    mode: 'lines',
+    ranges: [
+      { start: 12000, end: 12040 },
+      { start: 29990, end: 30001 },
+    ],
+  },
+  { mode: 'bytes', startByte: 0, maxBytes: 4096 },
+  { mode: 'bytes', startByte: 1_500_001, maxBytes: 65536 },
+  { mode: 'bytes', startByte: bytes.length - 100, maxBytes: 65536 },
+  { mode: 'exact', startByte: 65530, endByte: 65550 },
+  { mode: 'exact', startByte: 131070, endByte: 200000 },
+  { mode: 'page', page: 1 },
+  { mode: 'page', page: 7, pageChars: 20000 },
+  { mode: 'head', lines: 20 },
+  { mode: 'tail', lines: 20 },
+];
+
+const pick = (r: Awaited<ReturnType<typeof read>>) => ({
+  content: r.content,
+  startLine: r.startLine,
+  endLine: r.endLine,
+  startByte: r.startByte,
+  endByte: r.endByte,
+  totalLines: r.totalLines,
+  truncated: r.truncated,
+  encoding: r.encoding,
+  newlineStyle: r.newlineStyle,
+  lineCut: r.lineCut,
+});
+
+describe.each(['az', 's3'] as const)('%s:// objects read like the same bytes in a local file', (scheme) => {
+  const store = (): ObjectStore => stores[scheme];
+  const loc = (): string => store().locator(BIG);
+
+  it('every mode gives the same content, lines, bytes and totals, with and without hashlines', async () => {
+    for (const req of requests) {
+      for (const hashlines of [false, true]) {
+        const want = await read(local, req, { hashlines });
+        const got = await readRemote(loc(), req, { hashlines });
+        expect(pick(got), `${JSON.stringify(req)} hashlines=${hashlines}`).toEqual(pick(want));
+        expect(got.path).toBe(`${scheme}://folio/logs/big%20app.log`); // the canonical locator
+      }
+    }
+  });
+
+  it('lines read equal sed -n on the oracle file', async () => {
+    const r = await readRemote(loc(), { mode: 'lines', ranges: [{ start: 25000, end: 25010 }] });
+    expect(r.content).toBe(execSync(`sed -n '25000,25010p' ${local}`).toString());
+  });
+
+  it("info: size, lines (wc -l plus the unterminated last line) and the object's ETag as the version", async () => {
+    const info = await remoteInfo(loc());
+    expect(info.size).toBe(bytes.length);
+    expect(info.newlines).toBe(Number(execSync(`wc -l < ${local}`).toString().trim()));
+    expect(info.lines).toBe(info.newlines + 1);
+    expect(info.newlineCounts).toEqual((await fileInfo(local)).newlineCounts);
+    expect(info.backend).toMatchObject({ scheme, version: await store().etag(BIG) });
+    expect(info.index.blocks).toBe(Math.ceil(bytes.length / 65536));
+  });
+
+  it('search finds what grep finds, with line numbers', async () => {
+    const got = await searchRemote(loc(), { pattern: 'ERROR disk', maxMatches: 10000 });
+    const grep = execSync(`grep -n 'ERROR disk' ${local}`).toString().trim().split('\n');
+    expect(got.matches.map((m) => m.line)).toEqual(grep.map((l) => Number(l.split(':')[0])));
+    const want = await searchFile(await openIndex(local), { pattern: 'ünïcödé ✓ 日本語 x{3}$', maxMatches: 100 });
+    const got2 = await searchRemote(loc(), { pattern: 'ünïcödé ✓ 日本語 x{3}$', maxMatches: 100 });
+    expect(got2.matches).toEqual(want.matches);
+  });
+
+  it('a window after the index exists costs one or two ranged reads of the object', async () => {
+    await remoteInfo(loc()); // the sidecar exists
+    forgetRemote();
+    const v = await openRemote(loc());
+    expect(v.indexFrom).toBe('sidecar');
+    const before = v.cache.fetches;
+    await readRemote(loc(), { mode: 'bytes', startByte: 2_000_000, maxBytes: 65536 });
+    expect(v.cache.fetches - before).toBeGreaterThanOrEqual(1);
+    expect(v.cache.fetches - before).toBeLessThanOrEqual(2);
+  });
+
+  it('sections, JSON paths and tokens read through the same engine calls as for a file', async () => {
+    const md = Buffer.from('# Title\n\nintro ✓\n\n## Part one\n\nalpha\nbeta\n\n## Part two\n\ngamma\n');
+    const json = Buffer.from(JSON.stringify({ a: true, b: [1, 2, { c: 'ü' }], d: { e: 'x'.repeat(100) } }, null, 2) + '\n');
+    await store().put('docs/readme.md', md);
+    await store().put('docs/data.json', json);
+    writeFileSync(tmp.path('readme.md'), md);
+    writeFileSync(tmp.path('data.json'), json);
+    const inputs: Array<[string, string, Record<string, unknown>]> = [
+      ['docs/readme.md', 'readme.md', { section: 'Part one' }],
+      ['docs/readme.md', 'readme.md', { lines: '3-6' }],
+      ['docs/data.json', 'data.json', { json_path: '$.b[?@.c]' }],
+      ['docs/data.json', 'data.json', { json_path: '$.d.e' }],
+      ['docs/readme.md', 'readme.md', { token_start: 3, token_end: 12 }],
+      ['docs/readme.md', 'readme.md', { page_tokens: 8, page: 2 }],
+    ];
+    for (const [key, file, input] of inputs) {
+      const want = await readByInput({ path: tmp.path(file), ...input } as Parameters<typeof readByInput>[0]).catch((e: unknown) => e);
+      const got = await onRemote(store().locator(key), (v) => readByInput({ path: v.backend.locator, ...input } as Parameters<typeof readByInput>[0])).catch(
+        (e: unknown) => e,
+      );
+      const strip = (r: unknown) =>
+        JSON.parse(JSON.stringify(r, (k, val) => (['path', 'version', 'elapsed_ms', 'etag', 'mtimeMs', 'mtime'].includes(k) ? undefined : val)));
+      expect(strip(got), `${key} ${JSON.stringify(input)}`).toEqual(strip(want));
+    }
+  });
+});
+
+describe.each(['az', 's3'] as const)('%s:// the index sidecar and versions', (scheme) => {
+  const store = (): ObjectStore => stores[scheme];
+
+  it("is an object under .folio-index/ named by the object's ETag; a fresh process state reads it instead of the object", async () => {
+    const key = 'side/kept.log';
+    await store().put(key, bytes.subarray(0, 400_000));
+    forgetRemote();
+    const first = await openRemote(store().locator(key));
+    expect(first.indexFrom).toBe('stream');
+    expect(first.version.token).toBe(await store().etag(key));
+    const sidecars = await store().list(`.folio-index/${key}/`);
+    expect(sidecars.length).toBeGreaterThanOrEqual(1);
+    forgetRemote();
+    const again = await openRemote(store().locator(key));
+    expect(again.indexFrom).toBe('sidecar');
+    expect(again.index.lineCount).toBe(first.index.lineCount);
+  });
+
+  it('a sidecar of another ETag is never used: the object is indexed again', async () => {
+    const key = 'side/rewritten.log';
+    await store().put(key, bytes.subarray(0, 300_000));
+    await remoteInfo(store().locator(key));
+    const changed = Buffer.concat([Buffer.from('new first line\n'), bytes.subarray(0, 300_000), Buffer.from('\nappended\n')]);
+    await store().put(key, changed);
+    forgetRemote();
+    const v = await openRemote(store().locator(key));
+    expect(v.indexFrom).toBe('stream');
+    const f = tmp.path(`${scheme}-rewritten.txt`);
+    writeFileSync(f, changed);
+    for (const req of [
+      { mode: 'tail', lines: 3 },
+      { mode: 'head', lines: 2 },
+    ] as ReadRequest[]) {
+      expect(pick(await readRemote(store().locator(key), req))).toEqual(pick(await read(f, req)));
+    }
+  });
+
+  it('follow mode: an unchanged object answers from this process; an appended one extends the index, equal to a rebuild', async () => {
+    const key = 'side/followed.log';
+    const base = Buffer.from(Array.from({ length: 30000 }, (_, i) => `entry ${i} ✓ ${'y'.repeat(i % 90)}\r\n`).join('') + 'partial ü');
+    await store().put(key, base);
+    const loc = store().locator(key);
+    forgetRemote();
+    const first = await remoteInfo(loc);
+    const again = await remoteInfo(loc);
+    expect(again.backend.indexFrom).toBe('memory');
+    expect(again.version.etag).toBe(first.version.etag);
+    const more = Buffer.from(' tail\n' + 'next line ✓\r\n'.repeat(5000) + 'end');
+    const whole = Buffer.concat([base, more]);
+    await store().put(key, whole); // objects are rewritten whole; the engine sees only a bigger object
+    const grown = await openRemote(loc);
+    expect(grown.indexFrom).toBe('extended');
+    const f = tmp.path(`${scheme}-growing.txt`);
+    writeFileSync(f, whole);
+    expect((await remoteInfo(loc)).lines).toBe((await fileInfo(f)).lines);
+    forgetRemote();
+    for (const s of await store().list(`.folio-index/${key}/`)) await store().remove(s);
+    const rebuilt = await openRemote(loc);
+    expect(rebuilt.indexFrom).toBe('stream');
+    const facts = (i: typeof grown.index) => [i.lineCount, i.newlines, i.facts, i.newlineCounts, i.finalNewline, i.head, i.tail];
+    expect(facts(grown.index)).toEqual(facts(rebuilt.index));
+    for (const line of [1, 29999, 30001, 30002, 35001]) {
+      expect(await runOn(grown, () => grown.index.lineStart(line - 1))).toBe(await runOn(rebuilt, () => rebuilt.index.lineStart(line - 1)));
+    }
+    expect((await readRemote(loc, { mode: 'tail', lines: 2 })).content).toBe((await read(f, { mode: 'tail', lines: 2 })).content);
+  });
+
+  it('two versions of one object at once: each call reads the bytes of its own version', async () => {
+    const key = 'side/twice.txt';
+    await store().put(key, Buffer.from('version A\n'));
+    const loc = store().locator(key);
+    forgetRemote();
+    const a = await openRemote(loc);
+    await runOn(a, () => readBytes(loc, 0, 10));
+    await store().put(key, Buffer.from('version B\n'));
+    const b = await openRemote(loc);
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const [fromA, fromB] = await Promise.all([
+      runOn(a, async () => {
+        await pause(30);
+        return readBytes(loc, 0, 10).toString();
+      }),
+      runOn(b, async () => {
+        await pause(5);
+        const first = readBytes(loc, 0, 10).toString();
+        await pause(60);
+        return first;
+      }),
+    ]);
+    expect([fromA, fromB]).toEqual(['version A\n', 'version B\n']);
+  });
+});
+
+describe.each(['az', 's3'] as const)('%s:// adversarial', (scheme) => {
+  const store = (): ObjectStore => stores[scheme];
+
+  it('an object changed between its index and a read is indexed again, never read with the old index', async () => {
+    const key = 'adv/moving.txt';
+    await store().put(key, Buffer.from('v1 line\n'));
+    const a = await readRemote(store().locator(key), { mode: 'head', lines: 5 });
+    expect(a.content).toBe('v1 line\n');
+    await store().put(key, Buffer.from('version two\nsecond\n'));
+    const b = await readRemote(store().locator(key), { mode: 'lines', ranges: [{ start: 2, end: 2 }] });
+    expect(b.content).toBe('second\n');
+    expect(b.version.etag).not.toBe(a.version.etag);
+  });
+
+  it('a missing object or container/bucket is not_found; a locator without a key is invalid_input', async () => {
+    await expect(readRemote(store().locator('adv/no such object'), { mode: 'head', lines: 1 })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(readRemote(`${scheme}://nosuchbucket/k.txt`, { mode: 'head', lines: 1 })).rejects.toMatchObject({ code: 'not_found' });
+    for (const bad of [`${scheme}://folio`, `${scheme}://folio/`, `${scheme}:///key`]) {
+      await expect(readRemote(bad, { mode: 'head', lines: 1 }), bad).rejects.toMatchObject({ code: 'invalid_input' });
+    }
+  });
+
+  it('a name with a space, +, % and non-ASCII is the object its percent-encoded locator names', async () => {
+    const key = 'odd/a b+c%d é.log';
+    await store().put(key, Buffer.from('odd one\n'));
+    await store().put('odd/a b+c%25d é.log', Buffer.from('decoy\n')); // what the encoded text would name verbatim
+    const encoded = `${scheme}://folio/${key.split('/').map(encodeURIComponent).join('/')}`;
+    const r = await readRemote(encoded, { mode: 'head', lines: 1 });
+    expect([r.content, r.path]).toEqual(['odd one\n', encoded]);
+    expect((await remoteInfo(encoded)).backend.version).toBe(await store().etag(key));
+  });
+
+  it('read modes past the end answer as for a file; full is capped like a file', async () => {
+    const loc = store().locator(BIG);
+    await expect(readRemote(loc, { mode: 'lines', ranges: [{ start: 40000, end: 40001 }] })).rejects.toMatchObject({
+      code: (await read(local, { mode: 'lines', ranges: [{ start: 40000, end: 40001 }] }).catch((e) => e)).code,
+    });
+    expect((await readRemote(loc, { mode: 'full' })).content).toBe((await read(local, { mode: 'full' })).content);
+    await expect(readRemote(loc, { mode: 'full' }, { maxFullBytes: 1024 })).rejects.toMatchObject({ code: 'too_large' });
+  });
+
+  it('an empty object reads as an empty file', async () => {
+    await store().put('adv/empty.txt', Buffer.alloc(0));
+    const f = tmp.path('empty.txt');
+    writeFileSync(f, '');
+    for (const req of [
+      { mode: 'head', lines: 5 },
+      { mode: 'tail', lines: 5 },
+      { mode: 'bytes', startByte: 0, maxBytes: 10 },
+    ] as ReadRequest[]) {
+      expect(pick(await readRemote(store().locator('adv/empty.txt'), req))).toEqual(pick(await read(f, req)));
+    }
+    expect((await remoteInfo(store().locator('adv/empty.txt'))).lines).toBe((await fileInfo(f)).lines);
+  });
+
+  it('bytes that are not UTF-8 come back as from a file: U+FFFD and the offset of the first bad byte', async () => {
+    const junk = Buffer.concat([Buffer.from('ok line\nbad \x80\xff here\n', 'latin1'), Buffer.from('✓ fine\n')]);
+    await store().put('adv/junk.txt', junk);
+    const f = tmp.path('junk.txt');
+    writeFileSync(f, junk);
+    for (const req of requests.slice(0, 1).concat([{ mode: 'exact', startByte: 8, endByte: 20 }])) {
+      const want = await read(f, req);
+      const got = await readRemote(store().locator('adv/junk.txt'), req);
+      expect([got.content, got.invalidUtf8, got.encoding]).toEqual([want.content, want.invalidUtf8, want.encoding]);
+    }
+    expect((await remoteInfo(store().locator('adv/junk.txt'))).utf8).toEqual((await fileInfo(f)).utf8);
+  });
+});
