@@ -2,7 +2,8 @@
  * The viewer toolbar at small windows (issue 17): with a log open, every toolbar
  * control is fully visible inside the window and inside the viewer column (not
  * scrolled out of a sideways-scrolling row, not under the review column), and is
- * the element a click at its centre lands on; clicking Wrap there works.
+ * the element a click at its centre lands on; clicking Wrap there works. The
+ * toolbar is as tall as the page's first window's empty one, so rows do not move.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,7 +40,11 @@ interface Placed {
 }
 
 /** Every control of the toolbar: where it is, and whether its centre reaches it. */
-async function toolbarControls(page: Page): Promise<{ controls: Placed[]; toolbar: { right: number; scrolls: boolean }; viewerRight: number }> {
+async function toolbarControls(page: Page): Promise<{
+  controls: Placed[];
+  toolbar: { right: number; scrolls: boolean; height: number; emptyHeight: number };
+  viewerRight: number;
+}> {
   return page.evaluate(() => {
     const bar = document.querySelector('.viewer-toolbar')!;
     const controls = [...bar.querySelectorAll('button, input, select')].map((el) => {
@@ -54,9 +59,20 @@ async function toolbarControls(page: Page): Promise<{ controls: Placed[]; toolba
         hitsItself: hit !== null && (hit === el || el.contains(hit)),
       };
     });
+    // The page's first window draws an empty toolbar: it must be as tall, or the rows move when the app mounts.
+    const empty = document.createElement('div');
+    empty.className = 'viewer-toolbar';
+    bar.parentElement!.append(empty);
+    const emptyHeight = empty.getBoundingClientRect().height;
+    empty.remove();
     return {
       controls,
-      toolbar: { right: bar.getBoundingClientRect().right, scrolls: bar.scrollWidth > bar.clientWidth },
+      toolbar: {
+        right: bar.getBoundingClientRect().right,
+        scrolls: bar.scrollWidth > bar.clientWidth,
+        height: bar.getBoundingClientRect().height,
+        emptyHeight,
+      },
       viewerRight: document.querySelector('.viewer')!.getBoundingClientRect().right,
     };
   });
@@ -78,6 +94,7 @@ for (const [width, height] of [
     for (const expected of ['Find', 'Filter', 'Histogram', 'Highlights', 'Marks', 'Wrap lines', 'JSON']) expect(names).toContain(expected);
     expect(names.some((n) => /copy link/i.test(n))).toBe(true);
     expect(toolbar.scrolls, 'the toolbar scrolls sideways').toBe(false);
+    expect(toolbar.height, 'the toolbar is as tall as the first window’s empty one').toBe(toolbar.emptyHeight);
     for (const c of controls) {
       expect.soft(c.left, `${c.name} starts left of the window`).toBeGreaterThanOrEqual(0);
       expect.soft(c.top, `${c.name} starts above the window`).toBeGreaterThanOrEqual(0);
