@@ -57,6 +57,10 @@ export interface FilterState {
 
 let latest = 0;
 
+/** After the next frame is painted (a timer where there are no frames). */
+const nextPaint = () =>
+  new Promise<void>((resolve) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(resolve, 0)) : setTimeout(resolve, 0)));
+
 export const useFilterStore = create<FilterState>()((set, get) => {
   /** Rows from `startByte` until `wanted` more are in or the file ends; the list's frontier is also the count's while `counts`. */
   async function fetchRows(request: number, startByte: number, wanted: number, counts: boolean): Promise<void> {
@@ -169,6 +173,7 @@ export const useFilterStore = create<FilterState>()((set, get) => {
       // the list fills in up to KEPT_ROWS, not after it (listing is mostly round trips and
       // rows sent, which would leave the engine's cores idle).
       await fetchRows(request, 0, FIRST_ROWS, true);
+      if (get().nextStartByte !== null) await nextPaint(); // the first rows are drawn before the count takes the cores
       const { nextStartByte, rows } = get();
       if (request !== latest || nextStartByte === null) return;
       void countRest(request, nextStartByte);
