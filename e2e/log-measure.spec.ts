@@ -5,6 +5,7 @@
  * throughput; the histogram of the whole file; renderer memory (CDP heap after a
  * forced GC) and DOM nodes while paging 500 windows. The asserts are loose (the
  * machine is shared); the goals are in the printed lines.
+ * DIAG=1 also prints the histogram's api calls as sent and answered (ms after the click).
  * FOLIO_E2E_BIG_LOG names an existing log of the same generator (bench/.data) to
  * skip generating one; FOLIO_E2E_LOG_BYTES picks another size.
  */
@@ -66,7 +67,11 @@ test('filter: first lines painted, and the whole file filtered', async ({ page }
   await panel.getByRole('group', { name: 'Levels' }).getByRole('button', { name: 'ERROR' }).click();
   await page.waitForFunction(() => document.querySelector('[data-testid="filter-row"]') !== null, undefined, { polling: 'raf' });
   const firstMs = Math.round(performance.now() - t0);
-  await expect(panel.getByTestId('filter-status')).toContainText('whole file searched', { timeout: 150_000 });
+  // Polled every frame: the locator asserts poll at up to 500 ms, as coarse as what is measured.
+  await page.waitForFunction(() => document.querySelector('[data-testid="filter-status"]')?.textContent?.includes('whole file searched'), undefined, {
+    polling: 'raf',
+    timeout: 150_000,
+  });
   const wholeMs = Math.round(performance.now() - t0);
   console.log(`[measure] filter (ERROR level + /timeout/) → first lines painted on ${count(size)} bytes: ${firstMs} ms (goal ≤ 300 ms)`);
   console.log(`[measure] filter: whole file in ${wholeMs} ms = ${(size / 1e9 / (wholeMs / 1000)).toFixed(2)} GB/s (goal ≥ 1 GB/s)`);
@@ -77,13 +82,28 @@ test('histogram of the whole file', async ({ page }) => {
   test.setTimeout(180_000);
   await open(page);
   const t0 = performance.now();
+  const diag: string[] = [];
+  page.on(
+    'request',
+    (r) => r.url().includes('/api/') && diag.push(`${Math.round(performance.now() - t0)} > ${r.url().split('/api/')[1]} ${r.postData()?.slice(0, 80)}`),
+  );
+  page.on(
+    'requestfinished',
+    (r) =>
+      r.url().includes('/api/') &&
+      diag.push(
+        `${Math.round(performance.now() - t0)} < ${r.url().split('/api/')[1]} server ${Math.round(r.timing().responseStart - r.timing().requestStart)} ms`,
+      ),
+  );
   await page.getByRole('button', { name: 'Histogram', exact: true }).click();
   const panel = page.getByRole('region', { name: 'Histogram' });
-  await expect(panel.getByTestId('histogram-summary')).toBeVisible({ timeout: 60_000 });
+  // Polled every frame, as the filter's (a locator assert polls at up to 500 ms).
+  await page.waitForFunction(() => document.querySelector('[data-testid="histogram-summary"]') !== null, undefined, { polling: 'raf', timeout: 60_000 });
   const firstBarsMs = Math.round(performance.now() - t0);
-  await expect(page.getByTestId('histogram-progress')).toHaveCount(0, { timeout: 150_000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid="histogram-progress"]') === null, undefined, { polling: 'raf', timeout: 150_000 });
   const wholeMs = Math.round(performance.now() - t0);
   await expect(panel.getByTestId('histogram-summary')).toContainText(`${count(lines)} lines`);
+  if (process.env.DIAG) console.log(diag.join('\n'));
   console.log(`[measure] histogram: first bars ${firstBarsMs} ms, whole ${count(size)} bytes counted in ${wholeMs} ms (goal ≤ 2 s)`);
 });
 

@@ -2,10 +2,10 @@
  * The filter view's store: the lines of the open file that pass the filters
  * (filter-query.ts), fetched with the engine's `search` in byte slices, each
  * continuing at the last one's `next_start_byte`. The first slice is small and
- * capped at FIRST_ROWS, so the first lines show at once on a big file; the list
- * then fills in up to KEPT_ROWS, and the rest of the file is only counted
- * (count_only) for the total and the progress. Scrolling to the end of the list
- * (`more()`) fetches the next rows.
+ * capped at FIRST_ROWS, so the first lines show at once on a big file; from there
+ * the rest of the file is counted (count_only) for the total and the progress
+ * while, at the same time, the list fills in up to KEPT_ROWS. Scrolling to the
+ * end of the list (`more()`) fetches the next rows.
  */
 import { create } from 'zustand';
 import type { SearchOutput } from '../../src-main/api/schemas.ts';
@@ -56,6 +56,10 @@ export interface FilterState {
 }
 
 let latest = 0;
+
+/** After the next frame is painted (a timer where there are no frames). */
+const nextPaint = () =>
+  new Promise<void>((resolve) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(resolve, 0)) : setTimeout(resolve, 0)));
 
 export const useFilterStore = create<FilterState>()((set, get) => {
   /** Rows from `startByte` until `wanted` more are in or the file ends; the list's frontier is also the count's while `counts`. */
@@ -165,9 +169,15 @@ export const useFilterStore = create<FilterState>()((set, get) => {
         });
       if (!path || !info || pattern === null) return set({ ...reset, appliedFor: null, error: null });
       set({ ...reset, error: null, appliedFor: { path, pattern, caseSensitive } });
-      await fetchRows(request, 0, KEPT_ROWS, true);
-      const { nextStartByte } = get();
-      if (request === latest && nextStartByte !== null) void countRest(request, nextStartByte);
+      // The first rows, counted as they come; then the rest of the file is counted while
+      // the list fills in up to KEPT_ROWS, not after it (listing is mostly round trips and
+      // rows sent, which would leave the engine's cores idle).
+      await fetchRows(request, 0, FIRST_ROWS, true);
+      if (get().nextStartByte !== null) await nextPaint(); // the first rows are drawn before the count takes the cores
+      const { nextStartByte, rows } = get();
+      if (request !== latest || nextStartByte === null) return;
+      void countRest(request, nextStartByte);
+      if (rows.length < KEPT_ROWS) await fetchRows(request, nextStartByte, KEPT_ROWS - rows.length, false);
     },
     async more() {
       const { nextStartByte, loading, appliedFor } = get();

@@ -19,6 +19,12 @@ export const HISTOGRAM_BUCKETS = 120;
 /** Slices: at least this many bytes each, at most SLICES of them. */
 const MIN_SLICE_BYTES = 32 * 1024 * 1024;
 const SLICES = 8;
+/**
+ * Slices asked for at once. The engine counts each slice on every core and answers
+ * when its slowest piece is done; with the next slice already queued the cores
+ * never wait for an answer's round trip, the panel's update and the next request.
+ */
+const IN_FLIGHT = 2;
 
 export interface HistogramView {
   path: string;
@@ -89,14 +95,26 @@ export const useTimeStore = create<TimeState>()((set, get) => ({
     const size = info.size;
     const slice = Math.max(MIN_SLICE_BYTES, Math.ceil(size / SLICES));
     set({ computing: true, doneBytes: 0, totalBytes: size, histogram: null, error: null, jumpProblem: null });
+    const starts: number[] = [];
+    for (let start = 0; start < size || starts.length === 0; start += slice) starts.push(start);
     let view: HistogramView | null = null;
+    // Answers are taken in order, so the bars fill in from the file's start and doneBytes is a frontier.
+    const asked: Promise<z.infer<typeof HistogramOutput>>[] = [];
+    const ask = () => {
+      const start = starts[asked.length];
+      if (start === undefined || mine !== run) return;
+      const answer = call('histogram', { path, max_buckets: HISTOGRAM_BUCKETS, start_byte: start, end_byte: Math.min(size, start + slice) });
+      answer.catch(() => undefined); // a later slice's failure is seen when its turn comes, or not at all after an earlier one
+      asked.push(answer);
+    };
     try {
-      for (let start = 0; start < size || (start === 0 && size === 0); start += slice) {
-        const r = await call('histogram', { path, max_buckets: HISTOGRAM_BUCKETS, start_byte: start, end_byte: Math.min(size, start + slice) });
+      for (let i = 0; i < IN_FLIGHT; i++) ask();
+      for (let i = 0; i < asked.length; i++) {
+        const r = await asked[i]!;
         if (mine !== run) return;
+        ask();
         view = view ? addSlice(view, r) : viewOf(path, r);
         set({ histogram: view, doneBytes: r.scanned.end_byte });
-        if (size === 0) break;
       }
       set({ computing: false, doneBytes: size });
     } catch (err) {
