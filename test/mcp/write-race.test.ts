@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectStdio, type McpSession } from '../fixtures/mcp-client.ts';
 import { tempDir } from '../fixtures/generate.ts';
-import { swapDirectory, swapFile } from '../fixtures/path-attacker.ts';
+import { stopAttacker, swapDirectory, swapFile } from '../fixtures/path-attacker.ts';
 
 const tmp = tempDir('folio-write-race-');
 const ws = tmp.path('ws');
@@ -70,8 +70,7 @@ describe('an agent writing while an attacker swaps the path', () => {
     const mtime = statSync(join(outside, 'f.txt')).mtimeMs;
     attacker = swapDirectory(join(ws, 'd'), outside);
     const { applied, refused } = await agentWrites('d/f.txt', CALLS);
-    attacker.kill('SIGKILL');
-    await new Promise((r) => setTimeout(r, 100));
+    await stopAttacker(attacker, join(ws, 'd'));
     const after = snapshot(outside);
     expect(Object.keys(after).sort(), 'files appeared outside the root').toEqual(Object.keys(before).sort());
     expect(after, `the file outside the root changed (${applied} applied, ${refused} refused)`).toEqual(before);
@@ -84,8 +83,8 @@ describe('an agent writing while an attacker swaps the path', () => {
     const file = join(ws, 'e/g.txt');
     attacker = swapFile(file, join(outside, 'secret.txt'));
     const { applied, refused, answers } = await agentWrites('e/g.txt', CALLS);
-    attacker.kill('SIGKILL');
-    await new Promise((r) => setTimeout(r, 100));
+    // Killed between its renames, the attacker would leave g.txt as its link to the outside file.
+    await stopAttacker(attacker, file);
     expect(snapshot(outside), `the file outside the root changed (${applied} applied, ${refused} refused)`).toEqual(before);
     const leaks = answers.filter((a) => a.includes('OUTSIDE'));
     expect(leaks.length, `answers showed the outside text: ${leaks[0]?.slice(0, 300)}`).toBe(0);

@@ -9,13 +9,13 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isFolioError } from '../../src-main/engine/errors.ts';
 import { propose, approve } from '../../src-main/review/proposals.ts';
 import { undo } from '../../src-main/review/journal.ts';
 import { tempDir } from '../fixtures/generate.ts';
-import { swapDirectory, swapFile } from '../fixtures/path-attacker.ts';
+import { stopAttacker, swapDirectory, swapFile } from '../fixtures/path-attacker.ts';
 
 const PROPOSALS = 150;
 const LATER = Date.parse('2100-01-01T00:00:00Z');
@@ -69,8 +69,9 @@ async function approveUnderAttack(root: string, rel: string, attack: () => Child
       refused.push(err.code);
     }
   }
-  attacker.kill('SIGKILL');
-  await new Promise((r) => setTimeout(r, 50));
+  // Killed between its renames, the attacker would leave the file or its folder as its link outside.
+  await stopAttacker(attacker, join(root, rel));
+  await stopAttacker(attacker, dirname(join(root, rel)));
   return { applied, undone, refused };
 }
 
