@@ -104,7 +104,11 @@ describe('histogram', () => {
           expect(summed).toEqual(want.counts);
         },
       ),
-      { numRuns: 25 },
+      {
+        numRuns: 25,
+        // Found on CI: a preamble line, then a stamped line longer than the 64 KiB the format is detected from.
+        examples: [[{ lines: 1, stepMs: 0, traceEvery: 0, crlf: false, preamble: 1, longAt: 1, bucketMs: undefined, seed: 1, threads: 0 }]],
+      },
     );
   }, 120_000);
 });

@@ -39,7 +39,9 @@ export function timeSchemeOf(fd: number, path: string, size: number, encoding: s
   const buf = Buffer.allocUnsafe(Math.min(size, PROBE_BYTES));
   const n = readSync(fd, buf, 0, buf.length, 0);
   const cut = n < size ? buf.lastIndexOf(10, n - 1) + 1 : n;
-  const found = detectTimeFormat(buf.subarray(0, cut > 0 ? cut : n));
+  // Whole lines first; a line longer than the probe (a 1.5 MB stamped line after a preamble)
+  // still shows its stamp at its start, so the cut-off line counts when the whole ones say nothing.
+  const found = detectTimeFormat(buf.subarray(0, cut > 0 ? cut : n)) ?? (cut > 0 && cut < n ? detectTimeFormat(buf.subarray(0, n)) : null);
   if (!found) {
     throw new FolioError('no_timestamps', `no timestamps at the starts of the first lines of ${path} (ISO 8601, syslog, Apache/nginx, epoch)`, { path });
   }
