@@ -25,8 +25,8 @@ export interface ShownLine {
  * The lines FileView paints, top to bottom: the number in Monaco's gutter paired
  * with the text on the same row (matched by their `top`).
  */
-export function shownLinesOf(page: Page): Promise<ShownLine[]> {
-  return page.evaluate(() => {
+export function shownLinesOf(page: Page, { whole = false }: { whole?: boolean } = {}): Promise<ShownLine[]> {
+  return page.evaluate((whole) => {
     const view = document.querySelector('[data-testid="file-view"]');
     if (!view) return [];
     const topOf = (el: Element) => Math.round(parseFloat((el as HTMLElement).style.top));
@@ -45,9 +45,13 @@ export function shownLinesOf(page: Page): Promise<ShownLine[]> {
     const box = view.querySelector('.lines-content')?.getBoundingClientRect();
     const viewBox = view.getBoundingClientRect();
     const shift = box ? box.top - viewBox.top : 0;
-    return rows
-      .filter((r) => r.top + shift >= -1 && r.top + shift < viewBox.height - 10)
-      .sort((a, b) => a.top - b.top)
-      .map(({ lineNo, text }) => ({ lineNo, text }));
-  });
+    return (
+      rows
+        // `whole`: only rows wholly in view, as the app counts its top line (Monaco's
+        // completely visible range); otherwise a row cut by a pixel counts too.
+        .filter((r) => r.top + shift >= (whole ? -0.5 : -1) && r.top + shift < viewBox.height - 10)
+        .sort((a, b) => a.top - b.top)
+        .map(({ lineNo, text }) => ({ lineNo, text }))
+    );
+  }, whole);
 }
