@@ -178,11 +178,36 @@ async function routeRequest(req: IncomingMessage, res: ServerResponse, ctx: Rout
   await serveRendererFile(ctx.rendererDir, url.pathname, req, res);
 }
 
-/** A failure thrown while routing, as the error payload with its status (a body too large closes the connection: the rest is not read). */
+/** A failure thrown while routing, as the error payload with its status (a body too large closes the connection: the rest is not kept). */
 function sendFailure(res: ServerResponse, err: unknown): void {
   const error = errorPayloadOf(err);
-  if (error.code === 'too_large') res.setHeader('Connection', 'close');
+  if (error.code === 'too_large') closeLingering(res);
   sendJson(res, httpStatusOf(error.code), { error });
+}
+
+/** How long a connection closed after a 413 goes on reading (and dropping) what the client still sends. */
+const LINGER_MS = 2_000;
+
+/**
+ * Close the connection after this answer without losing the answer. Node ends a
+ * `Connection: close` answer with `socket.destroySoon()`, which closes the socket
+ * while the client's unread body is still arriving; the kernel then resets the
+ * connection, and a client still sending can lose the 413 before reading it
+ * (EPIPE / ECONNRESET). Instead, like Apache's and nginx's lingering close: send
+ * FIN after the answer, go on reading and dropping the rest, and destroy when
+ * the client closes its side or after LINGER_MS.
+ */
+function closeLingering(res: ServerResponse): void {
+  res.setHeader('Connection', 'close');
+  const socket = res.socket;
+  if (!socket) return;
+  socket.destroySoon = () => {
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+    socket.once('end', () => socket.destroy());
+    socket.end();
+  };
 }
 
 /**
