@@ -30,43 +30,36 @@ export interface IntentRegion {
   pieces?: WritePiece[];
 }
 
+/** An approval's write: which proposal (or batch) and hunks it applies, by whom. */
+interface ApplyWhat {
+  action: 'apply';
+  entry_id: string;
+  proposal_id: string | null;
+  actor: ReviewActor;
+  decided_by: ReviewActor;
+  edited_content: StoredBytes | null;
+  group?: GroupTag;
+  /** the proposal's edits (0-based) this write applies, when it has several */
+  proposal_hunks?: number[];
+  /** a batch approval (batch.ts): the proposals this write applies (proposal_id is null) */
+  batch?: BatchMember[];
+}
+
+interface UndoWhat {
+  action: 'undo' | 'redo';
+  entry_id: string;
+  by: ReviewActor;
+}
+
 export type ReviewIntent = IntentRegion & {
   id: string;
   pid: number;
   path: string;
   /** a whole-file delete, move or restore instead of a region write (file-op-intents.ts) */
   file_op?: FileOpIntent;
-} & (
-    | {
-        action: 'apply';
-        entry_id: string;
-        proposal_id: string | null;
-        actor: ReviewActor;
-        decided_by: ReviewActor;
-        edited_content: StoredBytes | null;
-        group?: GroupTag;
-        proposal_hunks?: number[];
-        batch?: BatchMember[];
-        plan: Pick<WritePlan, 'version_before' | 'range_before' | 'range_after'>;
-      }
-    | { action: 'undo' | 'redo'; entry_id: string; by: ReviewActor; version_before: Version }
-  );
+} & ((ApplyWhat & { plan: Pick<WritePlan, 'version_before' | 'range_before' | 'range_after'> }) | (UndoWhat & { version_before: Version }));
 
-export type IntentWhat =
-  | {
-      action: 'apply';
-      entry_id: string;
-      proposal_id: string | null;
-      actor: ReviewActor;
-      decided_by: ReviewActor;
-      edited_content: StoredBytes | null;
-      group?: GroupTag;
-      /** the proposal's edits (0-based) this write applies, when it has several */
-      proposal_hunks?: number[];
-      /** a batch approval (batch.ts): the proposals this write applies (proposal_id is null) */
-      batch?: BatchMember[];
-    }
-  | { action: 'undo' | 'redo'; entry_id: string; by: ReviewActor };
+export type IntentWhat = ApplyWhat | UndoWhat;
 
 export function intentsDirOf(store: IntentStore): string {
   return join(store.dir, 'intents');
