@@ -11,6 +11,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { read } from '../../../src-main/engine/read/read.ts';
 import { upsert, type UpsertRequest } from '../../../src-main/engine/write/upsert.ts';
@@ -281,6 +282,48 @@ describe('s3:// conditional writes decided by the conditional proxy', () => {
     const v = stores.s3Plumbing.conditional!.verdicts.filter((x) => x.key === key);
     return { forwarded: v.filter((x) => x.outcome === 'forwarded').length, refused: v.filter((x) => x.outcome !== 'forwarded').map((x) => x.outcome) };
   };
+
+  it('the proxy answers conditional PutObjects as AWS documents: 412 PreconditionFailed, 404 NoSuchKey, 409 ConditionalRequestConflict, and writes nothing', async (ctx) => {
+    const conditional = proxied(ctx);
+    const { server } = stores.s3Plumbing;
+    const client = new S3Client({
+      endpoint: conditional.url,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: server.credentials,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      maxAttempts: 1,
+    });
+    const Bucket = server.bucket;
+    const Key = 'up/conditions.txt';
+    const put = (Body: string, c: { IfMatch?: string; IfNoneMatch?: string }) =>
+      client.send(new PutObjectCommand({ Bucket, Key, Body, ...c })).then(
+        (r) => `200 ${r.ETag ? 'etag' : 'no etag'}`,
+        (e: S3ServiceException) => `${e.$metadata.httpStatusCode} ${e.name}`,
+      );
+    try {
+      await stores.s3.remove(Key);
+      expect(await put('v0', { IfMatch: '"0123456789abcdef0123456789abcdef"' })).toBe('404 NoSuchKey');
+      expect(await put('v1', { IfNoneMatch: '*' })).toBe('200 etag');
+      const etag = await stores.s3.etag(Key);
+      expect(await put('v2', { IfNoneMatch: '*' })).toBe('412 PreconditionFailed');
+      expect(await put('v2', { IfMatch: '"0123456789abcdef0123456789abcdef"' })).toBe('412 PreconditionFailed');
+      expect((await stores.s3.get(Key)).toString()).toBe('v1');
+      expect(await put('v3', { IfMatch: etag })).toBe('200 etag');
+      expect((await stores.s3.get(Key)).toString()).toBe('v3');
+      // In the 409 mode a conditional write meeting another write of the key under way is refused at once.
+      conditional.conflicts = '409';
+      const etag3 = await stores.s3.etag(Key);
+      conditional.before = lineUp(2); // both under way at once, whatever the machine's load
+      const both = await Promise.all([put('v4', { IfMatch: etag3 }), put('v5', { IfMatch: etag3 })]);
+      expect(both.sort()).toEqual(['200 etag', '409 ConditionalRequestConflict']);
+      expect(['v4', 'v5']).toContain((await stores.s3.get(Key)).toString());
+    } finally {
+      conditional.before = undefined;
+      conditional.conflicts = 'serialise';
+      client.destroy();
+    }
+  });
 
   it('8 writers held until each passed its own checks: the proxy lets one commit and refuses 7 (412); with the proxy bypassed, all 8 "win" and 7 updates are lost', async (ctx) => {
     const conditional = proxied(ctx);
