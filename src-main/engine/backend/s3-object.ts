@@ -372,7 +372,14 @@ class S3ObjectBackend implements Backend {
   private async mapCreateError(err: unknown): Promise<FolioError> {
     const status = err instanceof S3ServiceException ? err.$metadata.httpStatusCode : undefined;
     if (status === 412 || status === 409) {
-      return new FolioError('precondition_failed', `${this.locator} already exists`, { current: await this.head() });
+      // 409 ConditionalRequestConflict: another write of the key was under way, and may
+      // not have landed yet: nothing of ours was written either way, the object may be absent.
+      const current = await this.head().catch((e: unknown) => {
+        if (status === 409 && e instanceof FolioError && e.code === 'not_found') return undefined;
+        throw e;
+      });
+      const why = current ? 'already exists' : 'is being created by another writer (409 ConditionalRequestConflict)';
+      return new FolioError('precondition_failed', `${this.locator} ${why}`, current ? { current } : { s3Code: 'ConditionalRequestConflict' });
     }
     return this.mapError(err);
   }
