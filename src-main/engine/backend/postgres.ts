@@ -468,24 +468,22 @@ export class PostgresBackend implements Backend {
     const m = await this.meta();
     const { xmin, ctid } = splitToken(token, this.locator);
     const v = m.column;
+    const params: unknown[] = [this.loc.key, xmin, ctid];
+    const param = (x: unknown, cast: string) => `$${params.push(x)}::${cast}`;
+    const path = edit.path.length || edit.op !== 'set' ? param(edit.path, 'text[]') : '';
+    const value = edit.op === 'delete' ? '' : param(JSON.stringify(edit.value), 'jsonb');
     const expr =
       edit.op === 'set'
-        ? edit.path.length
-          ? `jsonb_set(${v}, $4::text[], $5::jsonb, true)`
-          : '$5::jsonb'
+        ? path
+          ? `jsonb_set(${v}, ${path}, ${value}, true)`
+          : value
         : edit.op === 'insert'
           ? edit.append
-            ? `jsonb_set(${v}, $4::text[], $5::jsonb, true)`
-            : `jsonb_insert(${v}, $4::text[], $5::jsonb)`
-          : `${v} #- $4::text[]`;
+            ? `jsonb_set(${v}, ${path}, ${value}, true)`
+            : `jsonb_insert(${v}, ${path}, ${value})`
+          : `${v} #- ${path}`;
     const r = await this.pool
-      .query<{ t: string }>(`SELECT (${expr})::text AS t FROM ${m.table} WHERE ${m.keyColumn} = $1 AND xmin = $2::xid AND ctid = $3::tid`, [
-        this.loc.key,
-        xmin,
-        ctid,
-        edit.path,
-        edit.op === 'delete' ? null : JSON.stringify(edit.value),
-      ])
+      .query<{ t: string }>(`SELECT (${expr})::text AS t FROM ${m.table} WHERE ${m.keyColumn} = $1 AND xmin = $2::xid AND ctid = $3::tid`, params)
       .catch((err) => {
         throw pgError(err, this.locator);
       });

@@ -10,13 +10,15 @@
  *   writers racing for one version exactly one wins every round;
  * - review: a json edit of a jsonb value is a proposal; approve, undo, redo.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../../src-main/api/operations.ts';
+import { upsertRequestOf } from '../../../src-main/api/upsert-request.ts';
 import { configureBackends } from '../../../src-main/engine/backend/registry.ts';
 import { closePostgresPools } from '../../../src-main/engine/backend/postgres.ts';
-import { readRemote } from '../../../src-main/engine/backend/remote.ts';
-import { forgetStores } from '../../../src-main/review/index.ts';
+import { forgetRemote, readRemote } from '../../../src-main/engine/backend/remote.ts';
+import { upsertRemote } from '../../../src-main/engine/backend/remote-upsert.ts';
+import { approve, forgetStores, propose, redo, undo } from '../../../src-main/review/index.ts';
 import { startPostgres, type TestPostgres } from '../../fixtures/postgres.ts';
 import { engineTempDir } from '../../fixtures/engine-env.ts';
 
@@ -24,6 +26,7 @@ const tmp = engineTempDir();
 let pgs: TestPostgres;
 let ws: string;
 const person = { kind: 'human' as const, name: 'pat' };
+const agent = { kind: 'agent' as const, name: 'bot' };
 
 const DOC = {
   store: {
@@ -108,6 +111,7 @@ let canonical: string;
 
 const ctx = () => ({ workspace: ws });
 const readOp = (input: Record<string, unknown>) => operations.read.run(input as never, person, ctx());
+const upsertOp = (input: Record<string, unknown>) => operations.upsert.run(input as never, person, ctx());
 
 beforeAll(async () => {
   pgs = await startPostgres();
@@ -210,5 +214,205 @@ describe('JSONPath reads of a jsonb value run in PostgreSQL and answer as the fi
     expect(r.json!.matches[0]!.value).toBe(evil);
     const f = await readOp({ path: 'pg://docs/evil/meta', json_path: `$[?@ == ${JSON.stringify(evil)}]` });
     expect(f.json!.matches.map((m) => m.pointer)).toEqual([`/${evil.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+  });
+});
+
+const metaOf = async (id: string) =>
+  (await pgs.client.query(`SELECT meta::text AS t, xmin::text AS x FROM docs WHERE id = $1`, [id])).rows[0] as { t: string; x: string };
+const printed = async (json: string) => (await pgs.client.query(`SELECT $1::jsonb::text AS t`, [json])).rows[0].t as string;
+const etagOf = async (path: string) => (await readOp({ path, json_path: '$' })).version.etag;
+
+let n = 0;
+/** A fresh row holding DOC and a local file holding its printed text. */
+async function pair(): Promise<{ id: string; loc: string; file: string }> {
+  const id = `e${n++}`;
+  await pgs.client.query(`INSERT INTO docs (id, meta) VALUES ($1, $2)`, [id, JSON.stringify(DOC)]);
+  const f = tmp.path(`${id}.json`);
+  writeFileSync(f, canonical);
+  return { id, loc: `pg://docs/${id}/meta`, file: f };
+}
+
+/** `doc` without the node at JSON Pointer `pointer`. */
+function withoutNode(doc: unknown, pointer: string): unknown {
+  const tokens = pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const last = tokens.pop()!;
+  const parent = tokens.reduce((x: unknown, t) => (x as Record<string, unknown>)[t], doc) as Record<string, unknown> | unknown[];
+  if (Array.isArray(parent)) parent.splice(Number(last), 1);
+  else delete parent[last];
+  return doc;
+}
+
+type JsonTarget = { path: string; op: 'set' | 'insert' | 'delete'; value?: unknown; index?: number };
+const EDITS: JsonTarget[] = [
+  { path: '$.store.book[0].price', op: 'set', value: 9.5 },
+  { path: '$.store.bicycle', op: 'set', value: { color: 'blue', spokes: [1, 2] } },
+  { path: '$.store.bicycle.gears', op: 'set', value: 21 },
+  { path: '$.store.a', op: 'set', value: 'sorts first in jsonb' },
+  { path: '$.store.book[5]', op: 'set', value: { title: 'appended' } },
+  { path: '$.store.book[?@.isbn == "0-553-21311-3"].price', op: 'set', value: 1 },
+  { path: '$.store.book[4].title', op: 'set', value: 'ü ✓ 𝄞 "quoted" \\ back' },
+  { path: '/store/book/1/title', op: 'set', value: null },
+  { path: '$', op: 'set', value: { replaced: true } },
+  { path: '$.mixed', op: 'insert', value: 'first', index: 0 },
+  { path: '$.mixed', op: 'insert', value: { at: 'end' } },
+  { path: '$.store.book[1].tags', op: 'insert', value: 'x', index: 1 },
+  { path: '$.mixed[13]', op: 'insert', value: 'into empty', index: 0 },
+  { path: '$.store.book[0]', op: 'delete' },
+  { path: '$.store.bicycle.color', op: 'delete' },
+  { path: '$.deep..d[1]', op: 'delete' },
+  { path: '$.mixed[-1]', op: 'delete' },
+  { path: '$.mixed[0]', op: 'delete' },
+  { path: '$.store.book[4].title', op: 'delete' },
+];
+
+describe('json edits of a jsonb value are computed by PostgreSQL and written as one conditional splice', () => {
+  it.each(EDITS.map((e) => [`${e.op} ${e.path}`, e] as const))('%s: the same JSON as the file edit, as PostgreSQL prints it', async (_name, t) => {
+    const { id, loc, file: f } = await pair();
+    let want: unknown;
+    if (t.op === 'delete') {
+      // The oracle of a delete is the document without the node the file read names
+      // (jsonc-parser 3.3.1's modify() mangles a file when the last item of an array is an array or object).
+      const [m] = (await readOp({ path: f, json_path: t.path })).json!.matches;
+      want = withoutNode(JSON.parse(canonical), m!.pointer);
+    } else {
+      await upsertOp({ path: f, target: { json: t }, if_match: await etagOf(f) });
+      want = JSON.parse(readFileSync(f, 'utf8')) as unknown;
+    }
+    const before = await metaOf(id);
+    const a = await upsertOp({ path: loc, target: { json: t }, if_match: await etagOf(loc) });
+    const after = await metaOf(id);
+    expect(after.x).not.toBe(before.x);
+    expect(JSON.parse(after.t)).toEqual(want);
+    expect(after.t).toBe(await printed(after.t));
+    expect(a.applied).toBe(true);
+    // The answer's version is the row's new one.
+    expect(a.version_after!.etag).toBe(await etagOf(loc));
+    // And it is journaled: undo puts the old text back exactly.
+    await undo(ws, person);
+    expect((await metaOf(id)).t).toBe(canonical);
+  });
+
+  it('ambiguous and missing paths, stale versions and bad operations are typed errors; nothing is written', async () => {
+    const { id, loc } = await pair();
+    const before = await metaOf(id);
+    const etag = await etagOf(loc);
+    const cases: [JsonTarget, string | undefined, string][] = [
+      [{ path: '$.store.book[*].price', op: 'set', value: 1 }, etag, 'ambiguous'],
+      [{ path: '$.nope.deeper', op: 'set', value: 1 }, etag, 'not_found'],
+      [{ path: '$.store.book[9]', op: 'set', value: 1 }, etag, 'not_found'],
+      [{ path: '$.store.book[0].nope', op: 'delete' }, etag, 'not_found'],
+      [{ path: '$.store.bicycle', op: 'insert', value: 1 }, etag, 'invalid_input'],
+      [{ path: '$.mixed', op: 'insert', value: 1, index: 99 }, etag, 'out_of_bounds'],
+      [{ path: '$', op: 'delete' }, etag, 'invalid_input'],
+      [{ path: '$.store[', op: 'set', value: 1 }, etag, 'invalid_input'],
+      [{ path: '$.limits.cheap', op: 'set', value: 1 }, undefined, 'precondition_required'],
+      [{ path: '$.limits.cheap', op: 'set', value: 1 }, 'AAAAAAAAAAAAAAAAAAAA', 'precondition_failed'],
+    ];
+    for (const [t, ifMatch, code] of cases) {
+      await expect(upsertOp({ path: loc, target: { json: t }, ...(ifMatch ? { if_match: ifMatch } : {}) }), `${t.op} ${t.path}`).rejects.toMatchObject({
+        code,
+      });
+    }
+    // Changed by someone else after the read: the read's etag no longer applies.
+    await pgs.client.query(`UPDATE docs SET meta = jsonb_set(meta, '{limits,cheap}', '10') WHERE id = $1`, [id]);
+    const changed = await metaOf(id);
+    await expect(upsertOp({ path: loc, target: { json: { path: '$.limits.cheap', op: 'set', value: 1 } }, if_match: etag })).rejects.toMatchObject({
+      code: 'precondition_failed',
+    });
+    expect(changed.x).not.toBe(before.x);
+    expect(await metaOf(id)).toEqual(changed);
+    // A dry run previews and writes nothing.
+    const dry = await upsertOp({ path: loc, target: { json: { path: '$.limits.cheap', op: 'set', value: 1 } }, if_match: await etagOf(loc), dry_run: true });
+    expect(dry.applied).toBe(false);
+    expect(dry.preview).toContain('"cheap": 1');
+    expect(await metaOf(id)).toEqual(changed);
+  });
+
+  it('a byte edit whose result PostgreSQL prints otherwise is refused; invalid JSON is parse_error; nothing is written', async () => {
+    const { id, loc } = await pair();
+    const before = await metaOf(id);
+    const etag = await etagOf(loc);
+    await expect(upsertOp({ path: loc, target: { whole_file: true }, content: '{"b":1,"a":2}', if_match: etag })).rejects.toMatchObject({
+      code: 'invalid_input',
+      details: { printed_as: '{"a": 2, "b": 1}' },
+    });
+    await expect(upsertOp({ path: loc, edits: undefined, target: { whole_file: true }, content: '{"a": ', if_match: etag })).rejects.toMatchObject({
+      code: 'parse_error',
+    });
+    expect(await metaOf(id)).toEqual(before);
+    // Text as PostgreSQL prints it is written like any splice.
+    await upsertOp({ path: loc, target: { whole_file: true }, content: '{"a": 2, "b": 1}', if_match: etag });
+    expect((await metaOf(id)).t).toBe('{"a": 2, "b": 1}');
+  });
+});
+
+describe('8 writers on 8 connections race for one jsonb version', () => {
+  it('exactly one json edit wins each round, the others are precondition_failed, and no edit is lost', async () => {
+    await pgs.client.query(`INSERT INTO docs (id, meta) VALUES ('race', '{"log": []}')`);
+    const loc = 'pg://docs/race/meta';
+    const ROUNDS = 12;
+    for (let round = 0; round < ROUNDS; round++) {
+      forgetRemote();
+      const etag = await etagOf(loc);
+      const results = await Promise.allSettled(
+        Array.from({ length: 8 }, async (_, w) => {
+          // Half prepend (jsonb_insert), half append (jsonb_set past the end).
+          const plan = await upsertRequestOf({
+            path: loc,
+            target: { json: { path: '$.log', op: 'insert', value: { round, w }, ...(w % 2 ? {} : { index: 0 }) } },
+            if_match: etag,
+          } as never);
+          return upsertRemote(plan.path, plan.request);
+        }),
+      );
+      const won = results.filter((r) => r.status === 'fulfilled');
+      const lost = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+      expect(won).toHaveLength(1);
+      expect(lost.map((l) => (l.reason as { code: string }).code)).toEqual(Array(7).fill('precondition_failed'));
+    }
+    // Each round's one winner is in the log, once.
+    const log = (JSON.parse((await metaOf('race')).t) as { log: { round: number; w: number }[] }).log;
+    expect(log.map((e) => e.round).sort((x, y) => x - y)).toEqual(Array.from({ length: ROUNDS }, (_, i) => i));
+  });
+});
+
+describe('review of json edits of jsonb values', () => {
+  it('an agent’s json edit is a proposal that writes nothing; approve applies it; undo and redo restore each side exactly', async () => {
+    const root = tmp.path('review');
+    mkdirSync(root);
+    const { id, loc } = await pair();
+    const plan = await upsertRequestOf({
+      path: loc,
+      target: { json: { path: '$.store.book[?@.author == "Herman Melville"].title', op: 'set', value: 'Moby-Dick; or, The Whale' } },
+      if_match: await etagOf(loc),
+    } as never);
+    const p = await propose(root, agent, { path: plan.path, ...plan.request });
+    expect(p.preview).toContain('+');
+    expect((await metaOf(id)).t).toBe(canonical);
+    await approve(root, person, p.proposal_id);
+    const edited = (await metaOf(id)).t;
+    expect((JSON.parse(edited) as typeof DOC).store.book[2]!.title).toBe('Moby-Dick; or, The Whale');
+    expect(edited).toBe(canonical.replace('"Moby Dick"', '"Moby-Dick; or, The Whale"'));
+    await undo(root, person);
+    expect((await metaOf(id)).t).toBe(canonical);
+    await redo(root, person);
+    expect((await metaOf(id)).t).toBe(edited);
+    await undo(root, person);
+    expect((await metaOf(id)).t).toBe(canonical);
+  });
+
+  it('a proposal whose value changed before approval is precondition_failed and writes nothing', async () => {
+    const root = tmp.path('review2');
+    mkdirSync(root);
+    const { id, loc } = await pair();
+    const plan = await upsertRequestOf({ path: loc, target: { json: { path: '$.limits.cheap', op: 'set', value: 5 } }, if_match: await etagOf(loc) } as never);
+    const p = await propose(root, agent, { path: plan.path, ...plan.request });
+    await pgs.client.query(`UPDATE docs SET meta = jsonb_set(meta, '{limits,cheap}', '7') WHERE id = $1`, [id]);
+    const changed = await metaOf(id);
+    await expect(approve(root, person, p.proposal_id)).rejects.toMatchObject({ code: 'precondition_failed' });
+    expect(await metaOf(id)).toEqual(changed);
   });
 });
