@@ -219,28 +219,50 @@ interface JsonHit {
   text: () => string;
 }
 
+/**
+ * A JSON read of a jsonb value (pg://…) that PostgreSQL answers (engine/backend/postgres-jsonpath.ts):
+ * null if `input` is no such read (another locator or column, jsonl_line), or the
+ * query has a construct PostgreSQL cannot evaluate exactly (`untranslatable` names it).
+ * Needs no mounted bytes: the operation runs it before opening the value.
+ */
+export async function readJsonb(input: ReadInput, opts: ReadOptions = {}): Promise<{ answer: ReadOutput | null; untranslatable?: string }> {
+  // (A token count of the answer goes the whole way, readByInput.)
+  if (input.json_path === undefined || input.jsonl_line !== undefined || input.tokenizer !== undefined || !input.path.startsWith('pg://'))
+    return { answer: null };
+  const a = await jsonbAnswer(input, opts);
+  if (!a || 'untranslatable' in a) return { answer: null, ...(a ? { untranslatable: a.untranslatable } : {}) };
+  return { answer: readWireOf(a.r, a.addressing) };
+}
+
+async function jsonbAnswer(input: ReadInput, opts: ReadOptions): Promise<AddressedRead | { untranslatable: string } | null> {
+  if (input.head !== undefined || input.tail !== undefined) return null;
+  addressOf(input); // one read mode
+  const [{ JSON_LIMITS }, { queryJsonb }] = await Promise.all([import('../engine/address/json-address.ts'), import('../engine/backend/postgres-jsonb.ts')]);
+  const a = await queryJsonb(input.path, input.json_path!, JSON_LIMITS.maxMatches);
+  if (!a) return null;
+  if (a.kind === 'untranslatable') return { untranslatable: a.construct };
+  const hits = a.matches.map((m) => ({
+    pointer: m.pointer,
+    start_line: 1, // jsonb prints on one line
+    end_line: 1,
+    start_byte: m.startByte,
+    end_byte: m.endByte,
+    value: () => JSON.parse(m.text) as unknown,
+    text: () => m.text,
+  }));
+  const src = { path: a.locator, version: a.version, totalLines: 1, bom: false };
+  return jsonAnswerOf(input, src, hits, opts, ['evaluated by PostgreSQL on the jsonb value']);
+}
+
 async function readJson(input: ReadInput, opts: ReadOptions): Promise<AddressedRead> {
   const expr = input.json_path!;
-  const { jsonValueOf, loadJsonFile, locate, queryJson, JSON_LIMITS } = await import('../engine/address/json-address.ts');
+  const { jsonValueOf, loadJsonFile, locate, queryJson } = await import('../engine/address/json-address.ts');
   const notes: string[] = [];
   if (input.jsonl_line === undefined && input.path.startsWith('pg://')) {
     // A jsonb value: PostgreSQL selects the nodes (engine/backend/postgres-jsonpath.ts).
-    const { queryJsonb } = await import('../engine/backend/postgres-jsonb.ts');
-    const a = await queryJsonb(input.path, expr, JSON_LIMITS.maxMatches);
-    if (a?.kind === 'matches') {
-      const hits = a.matches.map((m) => ({
-        pointer: m.pointer,
-        start_line: 1, // jsonb prints on one line
-        end_line: 1,
-        start_byte: m.startByte,
-        end_byte: m.endByte,
-        value: () => JSON.parse(m.text) as unknown,
-        text: () => m.text,
-      }));
-      const src = { path: a.locator, version: a.version, totalLines: 1, bom: false };
-      return jsonAnswerOf(input, src, hits, opts, ['evaluated by PostgreSQL on the jsonb value']);
-    }
-    if (a) notes.push(`evaluated by Folio over the jsonb value's text: ${a.construct} has no exact PostgreSQL form`);
+    const a = await jsonbAnswer(input, opts);
+    if (a && !('untranslatable' in a)) return a;
+    if (a) notes.push(`evaluated by Folio over the jsonb value's text: ${a.untranslatable} has no exact PostgreSQL form`);
   }
   let src: JsonSource;
   if (input.jsonl_line !== undefined) {

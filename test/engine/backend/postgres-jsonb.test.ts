@@ -16,7 +16,7 @@ import { operations } from '../../../src-main/api/operations.ts';
 import { upsertRequestOf } from '../../../src-main/api/upsert-request.ts';
 import { configureBackends } from '../../../src-main/engine/backend/registry.ts';
 import { closePostgresPools } from '../../../src-main/engine/backend/postgres.ts';
-import { forgetRemote, readRemote } from '../../../src-main/engine/backend/remote.ts';
+import { forgetRemote, openRemote, readRemote } from '../../../src-main/engine/backend/remote.ts';
 import { upsertRemote } from '../../../src-main/engine/backend/remote-upsert.ts';
 import { approve, forgetStores, propose, redo, undo } from '../../../src-main/review/index.ts';
 import { startPostgres, type TestPostgres } from '../../fixtures/postgres.ts';
@@ -158,6 +158,23 @@ describe('JSONPath reads of a jsonb value run in PostgreSQL and answer as the fi
     const v2 = await readOp({ path: 'pg://docs/v/meta', json_path: '$.n' });
     expect(v2.json!.matches[0]!.value).toBe(2);
     expect(v2.version.etag).not.toBe(v1.version.etag);
+  });
+
+  it('a JSON read of a jsonb value does not open the value (no stream, no line index): PostgreSQL answers', async () => {
+    await pgs.client.query(
+      `INSERT INTO docs (id, meta) SELECT 'big', jsonb_build_object('rows', jsonb_agg(jsonb_build_object('n', g, 'pad', repeat('x', 200))) ) FROM generate_series(1, 20000) g`,
+    );
+    const loc = 'pg://docs/big/meta';
+    forgetRemote();
+    const r = await readOp({ path: loc, json_path: '$.rows[?@.n == 12345].n' });
+    expect(r.json!.matches.map((m) => m.value)).toEqual([12345]);
+    expect(r.version.size).toBeGreaterThan(4_000_000);
+    // Nothing of it was opened here: the first open streams it to index it.
+    expect((await openRemote(loc)).indexFrom).toBe('stream');
+    // A construct with no PostgreSQL form opens it and answers the same.
+    const m = await readOp({ path: loc, json_path: '$.rows[?@.n == 12345 && match(@.pad, "x+")].n' });
+    expect(m.json!.matches.map((x) => x.value)).toEqual([12345]);
+    expect((await openRemote(loc)).indexFrom).toBe('memory');
   });
 
   it('match() and search() (I-Regexp, not PostgreSQL regular expressions) are evaluated over the text, said so, with the file answer', async () => {
