@@ -131,18 +131,27 @@ function walk(segments: Segments, from: string, q: Params, root: string): { ctes
   let prev = from;
   for (const seg of segments) {
     const name = q.name('s');
-    const src = seg.descendant ? q.name('d') : prev;
+    let branches: string[];
     if (seg.descendant) {
-      // Descendants-or-self in preorder (dk: the ordinalities down from the input node).
-      ctes.push(`${src} AS (SELECT s.o, ARRAY[]::bigint[] AS dk, s.p, s.v, s.off FROM ${prev} s
-        UNION ALL SELECT d.o, d.dk || c.k, d.p || c.seg, c.v, c.off FROM ${src} d, LATERAL ${children('d')} c
-        WHERE jsonb_typeof(c.v) IN ('object', 'array'))`);
+      // Every node under each input node, in preorder (dk: the ordinalities down from
+      // the input node), each with what a selector tests (key, idx, len, k) as a child
+      // of its parent (pdk): RFC 9535 §2.5.2.2 applies the selectors to the children of
+      // each node in turn, so a descendant's rank is (its parent's dk, selector, k).
+      const d = q.name('d');
+      ctes.push(`${d} AS (SELECT s.o, ARRAY[]::bigint[] AS dk, NULL::bigint[] AS pdk, s.p, s.v, s.off,
+          NULL::text AS key, NULL::bigint AS idx, NULL::bigint AS len, NULL::bigint AS k, true AS self FROM ${prev} s
+        UNION ALL SELECT d.o, d.dk || c.k, d.dk, d.p || c.seg, c.v, c.off, c.key, c.idx, c.len, c.k, false FROM ${d} d, LATERAL ${children('d')} c
+          WHERE jsonb_typeof(d.v) IN ('object', 'array'))`);
+      branches = seg.selectors.map((sel, j) => {
+        const { cond, sort } = selectorSql(sel, q, root);
+        return `SELECT c.o, c.pdk AS dk, ${j} AS j, ${sort} AS sk, c.p, c.v, c.off FROM ${d} c WHERE NOT c.self AND ${cond}`;
+      });
+    } else {
+      branches = seg.selectors.map((sel, j) => {
+        const { cond, sort } = selectorSql(sel, q, root);
+        return `SELECT s.o, NULL::bigint[] AS dk, ${j} AS j, ${sort} AS sk, s.p || c.seg AS p, c.v, c.off FROM ${prev} s, LATERAL ${children('s')} c WHERE ${cond}`;
+      });
     }
-    const dk = seg.descendant ? 's.dk' : 'NULL::bigint[]';
-    const branches = seg.selectors.map((sel, j) => {
-      const { cond, sort } = selectorSql(sel, q, root);
-      return `SELECT s.o, ${dk} AS dk, ${j} AS j, ${sort} AS sk, s.p || c.seg AS p, c.v, c.off FROM ${src} s, LATERAL ${children('s')} c WHERE ${cond}`;
-    });
     ctes.push(`${name} AS (SELECT row_number() OVER (ORDER BY x.o, x.dk, x.j, x.sk) AS o, x.p, x.v, x.off FROM (${branches.join(' UNION ALL ')}) x)`);
     prev = name;
   }
