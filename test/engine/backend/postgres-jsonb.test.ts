@@ -11,6 +11,7 @@
  * - review: a json edit of a jsonb value is a proposal; approve, undo, redo.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../../src-main/api/operations.ts';
 import { upsertRequestOf } from '../../../src-main/api/upsert-request.ts';
@@ -145,6 +146,60 @@ describe('JSONPath reads of a jsonb value run in PostgreSQL and answer as the fi
     expect([got.start_line, got.end_line, got.start_byte, got.end_byte]).toEqual([want.start_line, want.end_line, want.start_byte, want.end_byte]);
     // Every match's text is the bytes at its offsets in the value's text.
     for (const m of got.json!.matches) expect(Buffer.from(canonical).subarray(m.start_byte, m.end_byte).toString()).toBe(m.text);
+  });
+
+  it('property: on random documents, random-shaped queries answer as the file read does (or fail with the same code)', async () => {
+    // Strings without U+0000 (jsonb refuses it) and without lone surrogates (not UTF-8).
+    const str = fc.string({ unit: 'grapheme', maxLength: 6 }).filter((x) => !x.includes('\u0000'));
+    const doc = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.constantFrom(null, true, false),
+        fc.integer({ min: -1000, max: 1000 }),
+        fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }),
+        str,
+        fc.array(tie('value'), { maxLength: 5 }),
+        fc.dictionary(fc.oneof(str, fc.constantFrom('a', 'b', '0', '')), tie('value'), { maxKeys: 5 }),
+      ),
+    })).value;
+    const queries = [
+      '$.*',
+      '$..*',
+      '$..[0]',
+      '$..a',
+      '$..[-1:0:-2]',
+      '$..[?@ > 1]',
+      '$..[?@.a == @.b]',
+      '$..[?!@.a && @ != "x"]',
+      // (not length(): on characters outside the BMP json-p3 counts UTF-16 units; the next test)
+      '$[?count(@.*) >= 2]',
+      '/a/0',
+    ];
+    let k = 0;
+    await fc.assert(
+      fc.asyncProperty(doc, async (d) => {
+        const id = `prop${k++}`;
+        await pgs.client.query(`INSERT INTO docs (id, meta) VALUES ($1, $2)`, [id, JSON.stringify(d)]);
+        const text = (await pgs.client.query(`SELECT meta::text AS t FROM docs WHERE id = $1`, [id])).rows[0].t as string;
+        const f = tmp.path(`${id}.json`);
+        writeFileSync(f, text);
+        for (const q of queries) {
+          const outcome = (path: string) =>
+            readOp({ path, json_path: q }).then(
+              (r) => ({ matches: r.json!.matches }),
+              (e: { code?: string }) => ({ code: e.code }),
+            );
+          expect(await outcome(`pg://docs/${id}/meta`), `${q} on ${text}`).toEqual(await outcome(f));
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('length() counts characters as RFC 9535 says (json-p3, for files, counts UTF-16 units)', async () => {
+    await pgs.client.query(`INSERT INTO docs (id, meta) VALUES ('astral', '["𐀀", "ab"]')`);
+    const r = await readOp({ path: 'pg://docs/astral/meta', json_path: '$[?length(@) == 1]' });
+    expect(r.json!.matches.map((m) => m.value)).toEqual(['𐀀']);
   });
 
   it('the version is the value’s (xmin@ctid): the same etag a line read gives, and it changes with the row', async () => {
