@@ -261,8 +261,12 @@ async function readJson(input: ReadInput, opts: ReadOptions): Promise<AddressedR
   if (input.jsonl_line === undefined && input.path.startsWith('pg://')) {
     // A jsonb value: PostgreSQL selects the nodes (engine/backend/postgres-jsonpath.ts).
     const a = await jsonbAnswer(input, opts);
-    if (a && !('untranslatable' in a)) return a;
-    if (a) notes.push(`evaluated by Folio over the jsonb value's text: ${a.untranslatable} has no exact PostgreSQL form`);
+    if (a && !('untranslatable' in a)) {
+      // The value is mounted here (the agent door: its bytes are what redaction reads):
+      // an answer of another version than the mounted one is not used.
+      if ((await textVersionOf(input.path)).version.etag === a.r.version.etag) return a;
+      notes.push('the value changed while it was read: evaluated by Folio over the version opened');
+    } else if (a) notes.push(`evaluated by Folio over the jsonb value's text: ${a.untranslatable} has no exact PostgreSQL form`);
   }
   let src: JsonSource;
   if (input.jsonl_line !== undefined) {

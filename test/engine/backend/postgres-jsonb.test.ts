@@ -232,6 +232,30 @@ describe('JSONPath reads of a jsonb value run in PostgreSQL and answer as the fi
     expect((await openRemote(loc)).indexFrom).toBe('memory');
   });
 
+  it('with the value mounted (the agent door), the answer is of the mounted version, never of a newer one', async () => {
+    await pgs.client.query(`INSERT INTO docs (id, meta) VALUES ('mounted', '{"secret": "old"}')`);
+    const loc = 'pg://docs/mounted/meta';
+    forgetRemote();
+    const { readByInput } = await import('../../../src-main/api/read-address.ts');
+    const { onRemote } = await import('../../../src-main/engine/backend/remote.ts');
+    let changed = false;
+    const seen: string[] = [];
+    const r = await onRemote(loc, async (v) => {
+      seen.push(v.version.token);
+      if (!changed) {
+        changed = true;
+        // Changed after the value was opened, before PostgreSQL is asked.
+        await pgs.client.query(`UPDATE docs SET meta = '{"secret": "new, longer"}' WHERE id = 'mounted'`);
+      }
+      return readByInput({ path: v.backend.locator, json_path: '$.secret' });
+    });
+    // The first try's DB answer (the new version) was not used over the old mount; the
+    // old version's bytes were gone, so the call reopened the value and answered from it.
+    expect(new Set(seen).size).toBe(2); // (a step runs again after fetching bytes it lacked)
+    expect(r.json!.matches.map((m) => [m.value, m.text])).toEqual([['new, longer', '"new, longer"']]);
+    expect(r.version.etag).toBe((await readRemote(loc, { mode: 'head', lines: 0 })).version.etag);
+  });
+
   it('match() and search() (I-Regexp, not PostgreSQL regular expressions) are evaluated over the text, said so, with the file answer', async () => {
     for (const q of ['$.store.book[?match(@.author, "[A-Z].*e.*")]', '$..[?search(@, "^[0-9]-")]']) {
       const want = await readOp({ path: file, json_path: q });
