@@ -18,7 +18,8 @@
  * order jsonb stores and prints), descendants with a recursive CTE in preorder.
  * Mapped exactly: names, indexes (negative too), wildcards, slices (any step),
  * descendant segments, filters with ==, !=, <, <=, >, >= (Nothing, mixed types and
- * deep equality as RFC 9535 §2.3.5.2.2 says), &&, ||, !, existence tests of any
+ * deep equality as RFC 9535 §2.3.5.2.2 says; numbers compared exactly, as jsonb
+ * keeps them, where json-p3 compares doubles), &&, ||, !, existence tests of any
  * query, and the functions length(), count(), value(). Not mapped: match() and
  * search(), whose I-Regexp (RFC 9485) is not PostgreSQL's regular expression
  * dialect: `Untranslatable`, and the caller evaluates the query with json-p3 over
@@ -203,11 +204,18 @@ function testSql(e: Filter, cur: string, root: string, q: Params): string {
   throw new Untranslatable(`the test ${e.toString()}`);
 }
 
+const JSON_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$/;
+
 /** A comparable (literal, singular query, function) as a SQL jsonb expression; NULL is Nothing. */
 function valueSql(e: Filter, cur: string, root: string, q: Params): string {
   if (e instanceof X.NullLiteral) return `'null'::jsonb`;
   if (e instanceof X.BooleanLiteral) return e.value ? `'true'::jsonb` : `'false'::jsonb`;
-  if (e instanceof X.StringLiteral || e instanceof X.NumberLiteral) return q.add(JSON.stringify(e.value), 'jsonb');
+  if (e instanceof X.StringLiteral) return q.add(JSON.stringify(e.value), 'jsonb');
+  if (e instanceof X.NumberLiteral) {
+    // The literal as written (exact, as jsonb keeps numbers): 1e400 is not a double's Infinity (JSON null).
+    const written = e.token.value;
+    return q.add(JSON_NUMBER.test(written) ? written : JSON.stringify(e.value), 'jsonb');
+  }
   const fq = queryOf(e);
   if (fq) {
     if (fq.query.singularQuery()) return singularSql(fq.query, fq.base(cur, root), q);

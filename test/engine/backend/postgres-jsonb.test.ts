@@ -196,6 +196,16 @@ describe('JSONPath reads of a jsonb value run in PostgreSQL and answer as the fi
     );
   });
 
+  it('number literals are compared exactly as written: 1e400 is a number, not JSON null', async () => {
+    await pgs.client.query(`INSERT INTO docs (id, meta) VALUES ('nums', '[null, 1e400, 12345678901234567890, 12345678901234567891, -0, 0.1]')`);
+    const values = async (q: string) => (await readOp({ path: 'pg://docs/nums/meta', json_path: q })).json!.matches.map((m) => m.pointer);
+    expect(await values('$[?@ == 1e400]')).toEqual(['/1']);
+    expect(await values('$[?@ == 12345678901234567891]')).toEqual(['/3']);
+    expect(await values('$[?@ == 0]')).toEqual(['/4']);
+    expect(await values('$[?@ == 1E-1]')).toEqual(['/5']);
+    expect(await values('$[?@ == null]')).toEqual(['/0']);
+  });
+
   it('length() counts characters as RFC 9535 says (json-p3, for files, counts UTF-16 units)', async () => {
     await pgs.client.query(`INSERT INTO docs (id, meta) VALUES ('astral', '["𐀀", "ab"]')`);
     const r = await readOp({ path: 'pg://docs/astral/meta', json_path: '$[?length(@) == 1]' });
@@ -425,6 +435,21 @@ describe('json edits of a jsonb value are computed by PostgreSQL and written as 
     expect(dry.applied).toBe(false);
     expect(dry.preview).toContain('"cheap": 1');
     expect(await metaOf(id)).toEqual(changed);
+  });
+
+  it('keys with commas, braces, quotes, backslashes, an empty key and a numeric name reach jsonb_set as one path element each', async () => {
+    const keys = ['a,b', '{c}', 'd"e', 'f\\g', '', '0', "h'); DROP TABLE docs; --"];
+    const id = 'keys';
+    await pgs.client.query(`INSERT INTO docs (id, meta) VALUES ($1, $2)`, [id, JSON.stringify({ o: Object.fromEntries(keys.map((k) => [k, { v: 1 }])) })]);
+    const loc = `pg://docs/${id}/meta`;
+    for (const k of keys) {
+      await upsertOp({ path: loc, target: { json: { path: `$.o[${JSON.stringify(k)}].v`, op: 'set', value: k } }, if_match: await etagOf(loc) });
+    }
+    const o = (JSON.parse((await metaOf(id)).t) as { o: Record<string, { v: unknown }> }).o;
+    expect(Object.keys(o).sort()).toEqual([...keys].sort());
+    for (const k of keys) expect(o[k]).toEqual({ v: k });
+    await upsertOp({ path: loc, target: { json: { path: '$.o["{c}"]', op: 'delete' } }, if_match: await etagOf(loc) });
+    expect(Object.keys((JSON.parse((await metaOf(id)).t) as { o: object }).o)).not.toContain('{c}');
   });
 
   it('a byte edit whose result PostgreSQL prints otherwise is refused; invalid JSON is parse_error; nothing is written', async () => {
