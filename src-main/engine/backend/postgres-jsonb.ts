@@ -18,7 +18,7 @@
 import { FolioError } from '../errors.ts';
 import { etagOf } from '../index/identity.ts';
 import type { Version } from '../read/file-facts.ts';
-import { editLocation, parseJson, type JsonEditOp } from '../address/json-address.ts';
+import { JSON_LIMITS, editLocation, parseJson, type JsonEditOp } from '../address/json-address.ts';
 import { compileAddress, nodeAt, pointerOf, type Segment } from '../address/json-select.ts';
 import { PostgresBackend } from './postgres.ts';
 import { Untranslatable } from './postgres-jsonpath.ts';
@@ -109,7 +109,17 @@ export interface JsonbSplice {
  */
 export async function jsonbSpliceOf(locator: string, expr: string, edit: JsonEditOp): Promise<JsonbSplice | null> {
   const pg = postgresOf(locator);
-  if (!pg) return null;
+  if (!pg || !(await pg.isJsonb())) return null;
+  // The edit is located on the parsed text, as a file's: the same size cap (not the value into memory first).
+  const size = (await pg.stat()).size;
+  if (size > JSON_LIMITS.maxBytes) {
+    throw new FolioError('too_large', `${pg.locator} is ${size} bytes; JSON edits parse the value whole, up to ${JSON_LIMITS.maxBytes} bytes`, {
+      path: pg.locator,
+      size,
+      limit: JSON_LIMITS.maxBytes,
+      hint: 'edit it with an UPDATE … jsonb_set in SQL, or by its text (lines, bytes)',
+    });
+  }
   const before = await pg.jsonbText();
   if (!before) return null;
   const doc = parseJson(before.text, { path: pg.locator });

@@ -441,6 +441,11 @@ export class PostgresBackend implements Backend {
     };
   }
 
+  /** Whether the column is jsonb (its JSON reads and edits go through PostgreSQL: postgres-jsonb.ts). */
+  async isJsonb(): Promise<boolean> {
+    return (await this.meta()).kind === 'jsonb';
+  }
+
   /** jsonb only: the value's text (as PostgreSQL prints it) and version; null for other columns. */
   async jsonbText(): Promise<{ version: BackendVersion; text: string } | null> {
     const m = await this.meta();

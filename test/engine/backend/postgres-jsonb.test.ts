@@ -452,6 +452,24 @@ describe('json edits of a jsonb value are computed by PostgreSQL and written as 
     expect(Object.keys((JSON.parse((await metaOf(id)).t) as { o: object }).o)).not.toContain('{c}');
   });
 
+  it('a jsonb value over the JSON size cap is too_large for json edits, as a file is; nothing is fetched or written', async () => {
+    const { JSON_LIMITS } = await import('../../../src-main/engine/address/json-address.ts');
+    const cap = JSON_LIMITS.maxBytes;
+    JSON_LIMITS.maxBytes = 100;
+    try {
+      const { id, loc } = await pair();
+      const before = await metaOf(id);
+      await expect(
+        upsertOp({ path: loc, target: { json: { path: '$.limits.cheap', op: 'set', value: 1 } }, if_match: await etagOf(loc) }),
+      ).rejects.toMatchObject({
+        code: 'too_large',
+      });
+      expect(await metaOf(id)).toEqual(before);
+    } finally {
+      JSON_LIMITS.maxBytes = cap;
+    }
+  });
+
   it('a byte edit whose result PostgreSQL prints otherwise is refused; invalid JSON is parse_error; nothing is written', async () => {
     const { id, loc } = await pair();
     const before = await metaOf(id);
