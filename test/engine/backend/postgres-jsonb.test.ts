@@ -21,6 +21,8 @@ import { forgetRemote, openRemote, readRemote } from '../../../src-main/engine/b
 import { upsertRemote } from '../../../src-main/engine/backend/remote-upsert.ts';
 import { approve, forgetStores, propose, redo, undo } from '../../../src-main/review/index.ts';
 import { startPostgres, type TestPostgres } from '../../fixtures/postgres.ts';
+import { loadCts, pointerOfNormalizedPath } from '../../fixtures/jsonpath-cts.ts';
+import { queryJsonb } from '../../../src-main/engine/backend/postgres-jsonb.ts';
 import { engineTempDir } from '../../fixtures/engine-env.ts';
 
 const tmp = engineTempDir();
@@ -553,5 +555,43 @@ describe('review of json edits of jsonb values', () => {
     const changed = await metaOf(id);
     await expect(approve(root, person, p.proposal_id)).rejects.toMatchObject({ code: 'precondition_failed' });
     expect(await metaOf(id)).toEqual(changed);
+  });
+});
+
+describe('the JSONPath Compliance Test Suite (RFC 9535), evaluated by PostgreSQL', () => {
+  // jsonb cannot hold U+0000 in a string; those documents are left out.
+  const valid = loadCts().filter((c) => !c.invalid_selector && !JSON.stringify(c.document).includes('\\u0000'));
+  let untranslatable = 0;
+
+  it.each(valid.map((c, i) => [c.name, c, i] as const))('%s', async (_name, c, i) => {
+    const id = `cts${i}`;
+    await pgs.client.query(`INSERT INTO docs (id, meta) VALUES ($1, $2)`, [id, JSON.stringify(c.document)]);
+    const text = (await pgs.client.query(`SELECT meta::text AS t FROM docs WHERE id = $1`, [id])).rows[0].t as string;
+    let got: { values: unknown[]; pointers: string[] };
+    try {
+      const a = await queryJsonb(`pg://docs/${id}/meta`, c.selector, 10_000);
+      if (a?.kind !== 'matches') {
+        // match() / search(): evaluated by Folio instead (the file path, which runs this suite itself).
+        expect(a?.kind).toBe('untranslatable');
+        expect(c.selector).toMatch(/match|search/);
+        untranslatable++;
+        return;
+      }
+      got = { values: a.matches.map((m) => JSON.parse(m.text) as unknown), pointers: a.matches.map((m) => m.pointer) };
+      for (const m of a.matches) expect(Buffer.from(text).subarray(m.startByte, m.endByte).toString()).toBe(m.text);
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'not_found') throw err;
+      got = { values: [], pointers: [] };
+    }
+    const allowed = (c.results ?? [c.result!]).map((values, k) => ({
+      values,
+      pointers: (c.results_paths?.[k] ?? c.result_paths ?? []).map(pointerOfNormalizedPath),
+    }));
+    expect(allowed).toContainEqual(got);
+  });
+
+  it('evaluates all but the match() and search() cases in PostgreSQL', () => {
+    expect(valid.length).toBeGreaterThan(400);
+    expect(untranslatable).toBe(valid.filter((c) => /\b(match|search)\(/.test(c.selector)).length);
   });
 });
