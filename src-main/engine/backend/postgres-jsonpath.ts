@@ -134,26 +134,32 @@ function walk(segments: Segments, from: string, q: Params, root: string): { ctes
     const name = q.name('s');
     let branches: string[];
     if (seg.descendant) {
-      // Every node under each input node, in preorder (dk: the ordinalities down from
-      // the input node), each with what a selector tests (key, idx, len, k) as a child
-      // of its parent (pdk): RFC 9535 §2.5.2.2 applies the selectors to the children of
-      // each node in turn, so a descendant's rank is (its parent's dk, selector, k).
+      // Every node under each input node, in preorder (dt: the ordinalities down from
+      // the input node, 12 digits each), each with what a selector tests (key, idx,
+      // len, k) as a child of its parent (pdt): RFC 9535 §2.5.2.2 applies the selectors
+      // to the children of each node in turn, so a descendant ranks by (its parent's
+      // dt, '!', selector, k); '!' sorts before digits, so a node's own results come
+      // before its descendants'.
       const d = q.name('d');
-      ctes.push(`${d} AS (SELECT s.o, ARRAY[]::bigint[] AS dk, NULL::bigint[] AS pdk, s.p, s.v, s.off,
+      ctes.push(`${d} AS (SELECT s.o, ''::text AS dt, NULL::text AS pdt, s.p, s.v, s.off,
           NULL::text AS key, NULL::bigint AS idx, NULL::bigint AS len, NULL::bigint AS k, true AS self FROM ${prev} s
-        UNION ALL SELECT d.o, d.dk || c.k, d.dk, d.p || c.seg, c.v, c.off, c.key, c.idx, c.len, c.k, false FROM ${d} d, LATERAL ${children('d')} c
-          WHERE jsonb_typeof(d.v) IN ('object', 'array'))`);
+        UNION ALL SELECT d.o, d.dt || lpad(c.k::text, 12, '0'), d.dt, d.p || c.seg, c.v, c.off, c.key, c.idx, c.len, c.k, false
+          FROM ${d} d, LATERAL ${children('d')} c WHERE jsonb_typeof(d.v) IN ('object', 'array'))`);
       branches = seg.selectors.map((sel, j) => {
         const { cond, sort } = selectorSql(sel, q, root);
-        return `SELECT c.o, c.pdk AS dk, ${j} AS j, ${sort} AS sk, c.p, c.v, c.off FROM ${d} c WHERE NOT c.self AND ${cond}`;
+        return `SELECT c.o || '.' || c.pdt || '!' AS o, ${j} AS j, ${sort} AS sk, c.p, c.v, c.off FROM ${d} c WHERE NOT c.self AND ${cond}`;
       });
     } else {
       branches = seg.selectors.map((sel, j) => {
         const { cond, sort } = selectorSql(sel, q, root);
-        return `SELECT s.o, NULL::bigint[] AS dk, ${j} AS j, ${sort} AS sk, s.p || c.seg AS p, c.v, c.off FROM ${prev} s, LATERAL ${children('s')} c WHERE ${cond}`;
+        return `SELECT s.o || '.' AS o, ${j} AS j, ${sort} AS sk, s.p || c.seg AS p, c.v, c.off FROM ${prev} s, LATERAL ${children('s')} c WHERE ${cond}`;
       });
     }
-    ctes.push(`${name} AS (SELECT row_number() OVER (ORDER BY x.o, x.dk, x.j, x.sk) AS o, x.p, x.v, x.off FROM (${branches.join(' UNION ALL ')}) x)`);
+    // The order key: the input node's, then selector and sort key in fixed widths
+    // (sk may be a negated index: offset to stay positive), compared bytewise
+    // (COLLATE "C"). No sort per segment: nodes (and their values) are sorted once, at the end.
+    ctes.push(`${name} AS (SELECT x.o || lpad(x.j::text, 4, '0') || lpad((x.sk + 1099511627776)::text, 14, '0') AS o, x.p, x.v, x.off
+      FROM (${branches.join(' UNION ALL ')}) x)`);
     prev = name;
   }
   return { ctes, last: prev };
@@ -163,7 +169,7 @@ function walk(segments: Segments, from: string, q: Params, root: string): { ctes
 function nodesSql(query: JSONPathQuery, base: string, q: Params, root: string): string {
   const start = q.name('b');
   const { ctes, last } = walk(segmentsOf(query), start, q, root);
-  return `WITH RECURSIVE ${[`${start} AS (SELECT 1::bigint AS o, '[]'::jsonb AS p, (${base}) AS v, 0::bigint AS off)`, ...ctes].join(', ')} SELECT * FROM ${last}`;
+  return `WITH RECURSIVE ${[`${start} AS (SELECT ''::text AS o, '[]'::jsonb AS p, (${base}) AS v, 0::bigint AS off)`, ...ctes].join(', ')} SELECT * FROM ${last}`;
 }
 
 /** A singular query (names and indexes only) as a chain of -> (NULL: Nothing). */
@@ -289,9 +295,9 @@ export function jsonbSelectSql(address: JsonAddress, t: { table: string; keyColu
   const { ctes, last } = walk(segments, 's_root', q, root);
   const text = `WITH RECURSIVE
     r AS (SELECT xmin::text AS x, ctid::text AS c, octet_length(${t.column}::text) AS n, ${t.column} AS v FROM ${t.table} WHERE ${t.keyColumn} = $1),
-    s_root AS (SELECT 1::bigint AS o, '[]'::jsonb AS p, r.v, 0::bigint AS off FROM r WHERE r.v IS NOT NULL)
+    s_root AS (SELECT ''::text AS o, '[]'::jsonb AS p, r.v, 0::bigint AS off FROM r WHERE r.v IS NOT NULL)
     ${ctes.map((c) => `, ${c}`).join('\n')},
-    m AS (SELECT * FROM ${last} ORDER BY o LIMIT ${int(limit, 'limit')})
-    SELECT r.x, r.c, r.n::text AS n, m.p, m.v::text AS text, m.off::text AS off, m.o FROM r LEFT JOIN m ON true ORDER BY m.o`;
+    m AS (SELECT * FROM ${last} ORDER BY o COLLATE "C" LIMIT ${int(limit, 'limit')})
+    SELECT r.x, r.c, r.n::text AS n, m.p, m.v::text AS text, m.off::text AS off, m.o FROM r LEFT JOIN m ON true ORDER BY m.o COLLATE "C"`;
   return { text, values: q.values };
 }
