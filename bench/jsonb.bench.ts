@@ -14,7 +14,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { readByInput } from '../src-main/api/read-address.ts';
+import { readByInput, readJsonb } from '../src-main/api/read-address.ts';
 import { loadJsonFile, queryJson } from '../src-main/engine/address/json-address.ts';
 import { configureBackends } from '../src-main/engine/backend/registry.ts';
 import { closePostgresPools } from '../src-main/engine/backend/postgres.ts';
@@ -59,7 +59,7 @@ export async function benchJsonb(o: BenchOptions): Promise<void> {
     const viaText = (q: string) => onRemote(loc, async (v) => queryJson(await loadJsonFile(v.backend.locator), q, loc).length);
     const rows: (string | number)[][] = [];
     for (const q of QUERIES) {
-      const inDb = await time(touch, () => readByInput({ path: loc, json_path: q }).then((r) => r.json!.matches.length));
+      const inDb = await time(touch, () => readJsonb({ path: loc, json_path: q }).then((r) => r.answer!.json!.matches.length));
       const textCold = await time(
         async () => (await touch(), forgetRemote()),
         () => viaText(q),
