@@ -11,7 +11,7 @@
  * text by bytes), so big text values read slower than bytea (docs/API.md). jsonb
  * is its text as PostgreSQL prints it (`col::text`); JSONPath reads of it run in the
  * database (postgres-jsonpath.ts), and edits are splices of that text the database
- * must print back exactly (jsonb-edit.ts computes them with jsonb_set/jsonb_insert).
+ * must print back exactly (postgres-jsonb.ts computes them with jsonb_set/jsonb_insert).
  *
  * Version: `xmin` (the transaction that wrote the row version) plus `ctid` (where
  * that version lives: two updates in one transaction share an xmin, never a ctid),
