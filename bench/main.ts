@@ -7,6 +7,7 @@ import { benchBackends } from './backends.bench.ts';
 import { benchCli } from './cli.bench.ts';
 import { benchCrash } from './crash.bench.ts';
 import { benchIndex } from './index.bench.ts';
+import { benchJsonb } from './jsonb.bench.ts';
 import { benchLineStep } from './line-step.bench.ts';
 import { benchLog } from './log.bench.ts';
 import { benchMcp } from './mcp.bench.ts';
@@ -36,6 +37,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   log: benchLog,
   'backends-obj': benchBackendsObj,
   backends: benchBackends,
+  jsonb: benchJsonb,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -208,9 +208,66 @@ export async function jsonlLine(path: string, lineNo: number, opts: ReadOptions)
   }
 }
 
+/** One match of a JSON read, placed in the file; its value and text are made only if it fits the answer. */
+interface JsonHit {
+  pointer: string;
+  start_line: number;
+  end_line: number;
+  start_byte: number;
+  end_byte: number;
+  value: () => unknown;
+  text: () => string;
+}
+
+/**
+ * A JSON read of a jsonb value (pg://…) that PostgreSQL answers (engine/backend/postgres-jsonpath.ts):
+ * null if `input` is no such read (another locator or column, jsonl_line), or the
+ * query has a construct PostgreSQL cannot evaluate exactly (`untranslatable` names it).
+ * Needs no mounted bytes: the operation runs it before opening the value.
+ */
+export async function readJsonb(input: ReadInput, opts: ReadOptions = {}): Promise<{ answer: ReadOutput | null; untranslatable?: string }> {
+  // (A token count of the answer goes the whole way, readByInput.)
+  if (input.json_path === undefined || input.jsonl_line !== undefined || input.tokenizer !== undefined || !input.path.startsWith('pg://'))
+    return { answer: null };
+  const a = await jsonbAnswer(input, opts);
+  if (!a || 'untranslatable' in a) return { answer: null, ...(a ? { untranslatable: a.untranslatable } : {}) };
+  return { answer: readWireOf(a.r, a.addressing) };
+}
+
+async function jsonbAnswer(input: ReadInput, opts: ReadOptions): Promise<AddressedRead | { untranslatable: string } | null> {
+  if (input.head !== undefined || input.tail !== undefined) return null;
+  addressOf(input); // one read mode
+  const [{ JSON_LIMITS }, { queryJsonb }] = await Promise.all([import('../engine/address/json-address.ts'), import('../engine/backend/postgres-jsonb.ts')]);
+  const a = await queryJsonb(input.path, input.json_path!, JSON_LIMITS.maxMatches);
+  if (!a) return null;
+  if (a.kind === 'untranslatable') return { untranslatable: a.construct };
+  const hits = a.matches.map((m) => ({
+    pointer: m.pointer,
+    start_line: 1, // jsonb prints on one line
+    end_line: 1,
+    start_byte: m.startByte,
+    end_byte: m.endByte,
+    value: () => JSON.parse(m.text) as unknown,
+    text: () => m.text,
+  }));
+  const src = { path: a.locator, version: a.version, totalLines: 1, bom: false };
+  return jsonAnswerOf(input, src, hits, opts, ['evaluated by PostgreSQL on the jsonb value']);
+}
+
 async function readJson(input: ReadInput, opts: ReadOptions): Promise<AddressedRead> {
   const expr = input.json_path!;
   const { jsonValueOf, loadJsonFile, locate, queryJson } = await import('../engine/address/json-address.ts');
+  const notes: string[] = [];
+  if (input.jsonl_line === undefined && input.path.startsWith('pg://')) {
+    // A jsonb value: PostgreSQL selects the nodes (engine/backend/postgres-jsonpath.ts).
+    const a = await jsonbAnswer(input, opts);
+    if (a && !('untranslatable' in a)) {
+      // The value is mounted here (the agent door: its bytes are what redaction reads):
+      // an answer of another version than the mounted one is not used.
+      if ((await textVersionOf(input.path)).version.etag === a.r.version.etag) return a;
+      notes.push('the value changed while it was read: evaluated by Folio over the version opened');
+    } else if (a) notes.push(`evaluated by Folio over the jsonb value's text: ${a.untranslatable} has no exact PostgreSQL form`);
+  }
   let src: JsonSource;
   if (input.jsonl_line !== undefined) {
     if (input.jsonl_line < 1) throw new FolioError('invalid_range', `jsonl_line must be >= 1, got ${input.jsonl_line}`, { jsonl_line: input.jsonl_line });
@@ -225,29 +282,45 @@ async function readJson(input: ReadInput, opts: ReadOptions): Promise<AddressedR
     src.doc.text,
     matches.flatMap((m) => [m.node.offset, m.node.offset + m.node.length]),
   );
-  const cap = Math.min(opts.maxBytes ?? READ_LIMITS.maxWindowBytes, READ_LIMITS.maxWindowBytes);
-  let used = 0;
-  let omitted = 0;
-  const out = matches.map((m, i) => {
+  const hits = matches.map((m, i): JsonHit => {
     const a = at[2 * i]!;
     const b = at[2 * i + 1]!;
-    const pos = {
+    return {
+      pointer: m.pointer,
       start_line: src.baseLineIdx + a.lineIdx + 1,
       end_line: src.baseLineIdx + b.lineIdx + 1,
       start_byte: src.baseByte + a.byte,
       end_byte: src.baseByte + b.byte,
+      value: () => jsonValueOf(m.node),
+      text: () => src.doc.text.slice(m.node.offset, m.node.offset + m.node.length),
     };
-    const size = b.byte - a.byte;
+  });
+  return jsonAnswerOf(input, src, hits, opts, notes);
+}
+
+/** The answer of a JSON read: the hits that fit the byte cap with their values, the rest marked omitted. */
+function jsonAnswerOf(
+  input: ReadInput,
+  src: Pick<JsonSource, 'path' | 'version' | 'totalLines' | 'bom'>,
+  hits: JsonHit[],
+  opts: ReadOptions,
+  notes: string[],
+): AddressedRead {
+  const cap = Math.min(opts.maxBytes ?? READ_LIMITS.maxWindowBytes, READ_LIMITS.maxWindowBytes);
+  let used = 0;
+  let omitted = 0;
+  const out = hits.map(({ value, text, pointer, ...pos }) => {
+    const size = pos.end_byte - pos.start_byte;
     if (used + size > cap) {
       omitted++;
-      return { pointer: m.pointer, omitted: true, ...pos };
+      return { pointer, omitted: true, ...pos };
     }
     used += size;
-    return { pointer: m.pointer, value: jsonValueOf(m.node), text: src.doc.text.slice(m.node.offset, m.node.offset + m.node.length), ...pos };
+    return { pointer, value: value(), text: text(), ...pos };
   });
-  const notes = omitted ? [`${omitted} of ${out.length} match(es) omitted at the ${cap}-byte cap: read their byte ranges or a narrower path`] : [];
+  if (omitted) notes.push(`${omitted} of ${out.length} match(es) omitted at the ${cap}-byte cap: read their byte ranges or a narrower path`);
   const r: ReadAnswer = {
-    path,
+    path: src.path,
     version: src.version,
     encoding: 'utf-8',
     bom: src.bom,
@@ -264,5 +337,6 @@ async function readJson(input: ReadInput, opts: ReadOptions): Promise<AddressedR
     notes,
     truncated: omitted > 0,
   };
+  const expr = input.json_path!;
   return { r, addressing: { json: { json_path: expr, ...(input.jsonl_line !== undefined ? { jsonl_line: input.jsonl_line } : {}), matches: out } } };
 }

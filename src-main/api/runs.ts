@@ -111,7 +111,13 @@ export const runs: {
   read: async (input, _actor, ctx) => {
     const { readByInput } = await import('./read-address.ts');
     if (!isRemoteLocator(input.path)) return readByInput(input, ctx.readCaps);
-    return (await remoteOps(ctx)).onRemotePath(input.path, (path) => readByInput({ ...input, path }, ctx.readCaps));
+    const ops = await remoteOps(ctx);
+    if (input.json_path !== undefined && input.path.startsWith('pg://')) {
+      // A jsonb value's JSON read runs in PostgreSQL: the value is not opened (indexed) for it.
+      const { answer } = await (await import('./read-address.ts')).readJsonb(input, ctx.readCaps);
+      if (answer) return answer;
+    }
+    return ops.onRemotePath(input.path, (path) => readByInput({ ...input, path }, ctx.readCaps));
   },
   search: async (input, _actor, ctx) => {
     const [{ searchPath }, { toSearchOptions }, { searchWireOf }] = await Promise.all([

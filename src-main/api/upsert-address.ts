@@ -18,7 +18,9 @@
  * - JSON Lines edits: the hashline anchor of the edited line, so appends to the
  *   file (its usual growth) do not block the edit.
  * JSON edits are byte replaces of the smallest range jsonc-parser's modify()
- * changes, with newline normalization off: every other byte stays as it was.
+ * changes, with newline normalization off: every other byte stays as it was. Of a
+ * jsonb value (pg://…), the range PostgreSQL's jsonb_set / jsonb_insert / #-
+ * changes in its printed text (engine/backend/postgres-jsonb.ts).
  */
 import { createHash } from 'node:crypto';
 import { FolioError } from '../engine/errors.ts';
@@ -121,6 +123,25 @@ export async function jsonUpsertOf(input: UpsertInput, t: JsonTarget, pre: Addre
         preconditions: { anchors: [...(pre.anchors ?? []), anchor] },
       },
     };
+  }
+  if (input.path.startsWith('pg://')) {
+    // A jsonb value: PostgreSQL computes the edit (jsonb_set / jsonb_insert / #-), written as a splice of its text.
+    const { jsonbSpliceOf } = await import('../engine/backend/postgres-jsonb.ts');
+    const e = await jsonbSpliceOf(input.path, t.path, edit);
+    if (e) {
+      const read = { path: e.locator, json_path: t.path };
+      requirePrecondition(pre, { path: e.locator, version: e.version }, { read });
+      await checkResolvedVersion(pre, { path: e.locator, version: e.version }, { read });
+      return {
+        path: e.locator,
+        request: {
+          ...common,
+          target: bytes(e.startByte, e.endByte),
+          content: e.replacement,
+          preconditions: { ifMatch: e.version.etag, ...anchorsOf(pre) },
+        },
+      };
+    }
   }
   const doc = await loadJsonFile(input.path);
   const path = doc.v.path;

@@ -18,6 +18,8 @@ let pgs: TestPostgres;
 beforeAll(async () => {
   pgs = await startPostgres();
   await pgs.client.query(`CREATE TABLE docs (id text PRIMARY KEY, body text)`);
+  await pgs.client.query(`CREATE TABLE jdocs (id text PRIMARY KEY, meta jsonb)`);
+  await pgs.client.query(`INSERT INTO jdocs VALUES ('j', '{"tags": ["a", "b"], "n": 1}')`);
   await pgs.client.query(`INSERT INTO docs VALUES ('readme', $1), ('conf', '{"a": {"b": [1, 2, 3]}, "name": "x"}\n')`, [
     '# Title\n\nintro\n\n## Install\n\nrun it\n\n## Use\n\nuse it\n',
   ]);
@@ -98,6 +100,21 @@ describe('folio on pg:// locators', () => {
     expect(await body('new')).toBe('fresh\n');
     const again = folio(['upsert', 'pg://docs/new/body', '--whole-file', '--content', 'x', '--if-none-match', '*', '--json']);
     expect(JSON.parse(again.stdout).error.code).toBe('precondition_failed');
+  });
+
+  it('reads a jsonb value by JSONPath in PostgreSQL and edits it with jsonb_set / jsonb_insert / #-', async () => {
+    const meta = async () => (await pgs.client.query(`SELECT meta::text AS t FROM jdocs WHERE id = 'j'`)).rows[0].t as string;
+    const r = json(['read', 'pg://jdocs/j/meta', '--json-path', '$.tags[?@ > "a"]']);
+    expect(r.json.matches).toEqual([{ pointer: '/tags/1', value: 'b', text: '"b"', start_line: 1, end_line: 1, start_byte: 23, end_byte: 26 }]);
+    expect(r.notes).toContain('evaluated by PostgreSQL on the jsonb value');
+    let etag = r.version.etag;
+    etag = json(['upsert', 'pg://jdocs/j/meta', '--json-path', '$.n', '--json-set', '{"x": [1]}', '--if-match', etag]).version_after.etag;
+    etag = json(['upsert', 'pg://jdocs/j/meta', '--json-path', '$.tags', '--json-insert', '"first"', '--index', '0', '--if-match', etag]).version_after.etag;
+    json(['upsert', 'pg://jdocs/j/meta', '--json-path', '$.tags[-1]', '--json-delete', '--if-match', etag]);
+    expect(await meta()).toBe('{"n": {"x": [1]}, "tags": ["first", "a"]}');
+    const stale = folio(['upsert', 'pg://jdocs/j/meta', '--json-path', '$.n', '--json-set', '2', '--if-match', etag, '--json']);
+    expect([stale.status, JSON.parse(stale.stdout).error.code]).toEqual([1, 'precondition_failed']);
+    expect(await meta()).toBe('{"n": {"x": [1]}, "tags": ["first", "a"]}');
   });
 
   it('connects as folio.config.json → backends says, with no PG* variables', () => {

@@ -19,6 +19,8 @@ beforeAll(async () => {
   await pgs.client.query(`CREATE TABLE logs (name text PRIMARY KEY, body bytea)`);
   const lines = Array.from({ length: 50000 }, (_, i) => `2026-01-01 INFO line ${i + 1}\n`).join('');
   await pgs.client.query(`INSERT INTO logs VALUES ('app', convert_to($1, 'UTF8'))`, [lines]);
+  await pgs.client.query(`CREATE TABLE jdocs (id text PRIMARY KEY, meta jsonb)`);
+  await pgs.client.query(`INSERT INTO jdocs VALUES ('j', '{"a": [1, 2, 3], "b": null}')`);
 });
 afterAll(async () => {
   forgetStores();
@@ -71,6 +73,19 @@ describe('POST /api/* on pg://logs/app/body', () => {
       expect(undo.status, JSON.stringify(undo.body)).toBe(200);
       const back = (await pgs.client.query(`SELECT body FROM logs WHERE name = 'app'`)).rows[0].body as Buffer;
       expect(back.equals(Buffer.concat([original, Buffer.from('2026-01-01 INFO line 50001\n')]))).toBe(true);
+
+      // A jsonb value: the JSONPath runs in PostgreSQL; a json edit (jsonb_set) is journaled and undone.
+      const jloc = 'pg://jdocs/j/meta';
+      const meta = async () => (await pgs.client.query(`SELECT meta::text AS t FROM jdocs WHERE id = 'j'`)).rows[0].t as string;
+      const jr = await post('read', { path: jloc, json_path: '$.a[?@ > 1]' });
+      expect(jr.status, JSON.stringify(jr.body)).toBe(200);
+      expect(jr.body.json.matches.map((m: { value: unknown }) => m.value)).toEqual([2, 3]);
+      expect(jr.body.notes).toContain('evaluated by PostgreSQL on the jsonb value');
+      const je = await post('upsert', { path: jloc, target: { json: { path: '$.b', op: 'set', value: { c: true } } }, if_match: jr.body.version.etag });
+      expect(je.status, JSON.stringify(je.body)).toBe(200);
+      expect(await meta()).toBe('{"a": [1, 2, 3], "b": {"c": true}}');
+      expect((await post('review_undo', { path: jloc })).status).toBe(200);
+      expect(await meta()).toBe('{"a": [1, 2, 3], "b": null}');
     } finally {
       await server.close();
     }

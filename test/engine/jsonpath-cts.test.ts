@@ -9,63 +9,14 @@
  * The suite is vendored in test/fixtures/data/jsonpath-cts (see its README);
  * FOLIO_JSONPATH_CTS names another cts.json to run instead.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FolioError } from '../../src-main/engine/errors.ts';
 import { jsonValueOf, parseJson, queryJson, type JsonMatch } from '../../src-main/engine/address/json-address.ts';
+import { loadCts, pointerOfNormalizedPath } from '../fixtures/jsonpath-cts.ts';
 
-interface CtsCase {
-  name: string;
-  selector: string;
-  document?: unknown;
-  result?: unknown[];
-  result_paths?: string[];
-  results?: unknown[][];
-  results_paths?: string[][];
-  invalid_selector?: boolean;
-}
-
-const ctsPath = process.env.FOLIO_JSONPATH_CTS ?? new URL('../fixtures/data/jsonpath-cts/cts.json', import.meta.url).pathname;
-const cases = (JSON.parse(readFileSync(ctsPath, 'utf8')) as { tests: CtsCase[] }).tests;
+const cases = loadCts();
 const valid = cases.filter((c) => !c.invalid_selector);
 const invalid = cases.filter((c) => c.invalid_selector);
-
-/**
- * A normalized path (RFC 9535 §2.7: `$['a'][0]`, names single-quoted with
- * backslash escapes) as a JSON Pointer, parsed here on its own so the comparison
- * does not go through the implementation under test.
- */
-export function pointerOfNormalizedPath(np: string): string {
-  let i = 1;
-  let out = '';
-  const escapes: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', "'": "'", '\\': '\\', '/': '/' };
-  while (i < np.length) {
-    if (np[i] !== '[') throw new Error(`bad normalized path ${np}`);
-    i++;
-    let token = '';
-    if (np[i] === "'") {
-      i++;
-      while (np[i] !== "'") {
-        if (np[i] === '\\') {
-          const e = np[i + 1]!;
-          if (e === 'u') {
-            token += String.fromCharCode(parseInt(np.slice(i + 2, i + 6), 16));
-            i += 6;
-          } else {
-            token += escapes[e]!;
-            i += 2;
-          }
-        } else token += np[i++];
-      }
-      i++;
-    } else {
-      while (np[i] !== ']') token += np[i++];
-    }
-    i++; // ']'
-    out += '/' + token.replace(/~/g, '~0').replace(/\//g, '~1');
-  }
-  return out;
-}
 
 /** The matches of `selector` in `document` written as indented JSON text; [] when it selects nothing. */
 function matchesIn(document: unknown, selector: string): { text: string; matches: JsonMatch[] } {

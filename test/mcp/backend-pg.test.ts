@@ -25,12 +25,13 @@ const PASSWORD = 'hunter2-correct-horse';
 
 beforeAll(async () => {
   pgs = await startPostgres();
-  await pgs.client.query(`CREATE TABLE docs (id text PRIMARY KEY, body text)`);
+  await pgs.client.query(`CREATE TABLE docs (id text PRIMARY KEY, body text, meta jsonb)`);
   await pgs.client.query(`CREATE TABLE secrets (id text PRIMARY KEY, body text)`);
   await pgs.client.query(`INSERT INTO docs VALUES ('cfg', $1), ('frozen', 'do not touch\n'), ('logs', 'l1\nl2\n')`, [
     `# settings\npassword = "${PASSWORD}"\nregion = eu-west-1\n`,
   ]);
   await pgs.client.query(`INSERT INTO secrets VALUES ('k', 'top secret\n')`);
+  await pgs.client.query(`INSERT INTO docs (id, meta) VALUES ('j', $1)`, [JSON.stringify({ db: { password: PASSWORD, region: 'eu' }, n: [1, 2, 3] })]);
   mkdirSync(ws, { recursive: true });
   const backends = { pg: { host: pgs.host, port: pgs.port, user: pgs.user, database: pgs.database } };
   writeFileSync(
@@ -100,5 +101,31 @@ describe('agents on pg:// values', () => {
     expect(r.isError, r.text).toBe(false);
     expect(r.body.applied).toBe(true);
     expect(await body('logs')).toBe('l1\nl2\nl3\n');
+  });
+});
+
+describe('agents on jsonb values', () => {
+  const meta = async () => (await pgs.client.query(`SELECT meta::text AS t FROM docs WHERE id = 'j'`)).rows[0]?.t as string;
+
+  it('a JSONPath read is answered by PostgreSQL, with secrets redacted', async () => {
+    const r = await mcp.call('read', { path: 'pg://docs/j/meta', json_path: '$.n[?@ > 1]' });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.body.json.matches.map((m: { value: unknown }) => m.value)).toEqual([2, 3]);
+    expect(r.body.notes).toContain('evaluated by PostgreSQL on the jsonb value');
+    const d = await mcp.call('read', { path: 'pg://docs/j/meta', json_path: '$.db' });
+    expect(d.isError, d.text).toBe(false);
+    expect(d.text).toContain('region');
+    expect(d.text).not.toContain(PASSWORD);
+  });
+
+  it('a json edit becomes a proposal; approved, PostgreSQL’s jsonb_set result is the row', async () => {
+    const before = await meta();
+    const etag = (await mcp.call('read', { path: 'pg://docs/j/meta', json_path: '$' })).body.version.etag;
+    const r = await mcp.call('upsert', { path: 'pg://docs/j/meta', if_match: etag, target: { json: { path: '$.db.region', op: 'set', value: '"us"' } } });
+    expect(r.isError, r.text).toBe(false);
+    expect([r.body.applied, r.body.policy]).toEqual([false, 'review']);
+    expect(await meta()).toBe(before);
+    await approve(ws, { kind: 'human', name: 'pat' }, r.body.proposal_id);
+    expect(await meta()).toBe(before.replace('"region": "eu"', '"region": "us"'));
   });
 });

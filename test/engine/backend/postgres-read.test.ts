@@ -226,7 +226,7 @@ describe('a value bigger than the block cache', () => {
 });
 
 describe('jsonb values', () => {
-  it('read as PostgreSQL prints them; JSON paths by the same RFC 9535 rules as files; never written', async () => {
+  it('read as PostgreSQL prints them; JSON paths by the same RFC 9535 rules as files; text PostgreSQL would print otherwise is never written', async () => {
     await pgs.client.query(`INSERT INTO docs (id, meta) VALUES ('j', '{"b": [1, 2, {"c": "ü"}], "a": true}')`);
     const loc = 'pg://docs/j/meta';
     const r = await readRemote(loc, { mode: 'head', lines: 1 });
@@ -236,9 +236,12 @@ describe('jsonb values', () => {
     const j = await onRemote(loc, (v) => readByInput({ path: v.backend.locator, json_path: '$.b[?@.c]' }));
     expect(j.json?.matches.map((m) => m.value)).toEqual([{ c: 'ü' }]);
     const { upsertRemote } = await import('../../../src-main/engine/backend/remote-upsert.ts');
-    await expect(upsertRemote(loc, { target: { kind: 'whole' }, content: '{}', preconditions: { ifMatch: r.version.etag } })).rejects.toMatchObject({
+    // jsonb keeps its own text: a write whose text it would print otherwise is refused (postgres-jsonb.test.ts edits it).
+    await expect(upsertRemote(loc, { target: { kind: 'whole' }, content: '{"z":1}', preconditions: { ifMatch: r.version.etag } })).rejects.toMatchObject({
       code: 'invalid_input',
+      details: { printed_as: '{"z": 1}' },
     });
+    expect((await pgs.client.query(`SELECT meta::text AS t FROM docs WHERE id = 'j'`)).rows[0].t).toBe(r.content);
   });
 });
 
