@@ -205,12 +205,49 @@ export function jsonEdit(doc: JsonDoc, expr: string, edit: JsonEditOp, path: str
     const root = doc.root;
     return { start: root.offset, end: root.offset + root.length, replacement: JSON.stringify(value, null, indentOf(options.formattingOptions)), pointer: '' };
   }
-  const edits = modify(doc.text, segments, value, { ...options, isArrayInsertion });
+  const arrayDelete = edit.op === 'delete' ? arrayItemRemoval(doc.root, segments) : undefined;
+  const edits = arrayDelete ? [arrayDelete] : modify(doc.text, segments, value, { ...options, isArrayInsertion });
   if (!edits.length) return { start: 0, end: 0, replacement: '', pointer: pointerOf(segments) };
   const start = Math.min(...edits.map((e) => e.offset));
   const end = Math.max(...edits.map((e) => e.offset + e.length));
   const after = applyEdits(doc.text, edits);
+  assertStillJson(after, expr);
   return { start, end, replacement: after.slice(start, after.length - (doc.text.length - end)), pointer: pointerOf(segments) };
+}
+
+/**
+ * The removal of an array item with its separator. jsonc-parser 3.3.1's modify()
+ * gets this wrong when the last item is an array or object (`[1, []]` → `[1]]`,
+ * microsoft/node-jsonc-parser#108, fixed only in 4.0 pre-releases), so array
+ * deletes are cut here: an item and the comma after it, the last item and the
+ * comma before it, or an only item leaving `[]`.
+ */
+function arrayItemRemoval(root: Node, segments: Segment[]): { offset: number; length: number; content: string } | undefined {
+  const index = segments[segments.length - 1];
+  const parent = nodeAt(root, segments.slice(0, -1));
+  if (typeof index !== 'number' || parent?.type !== 'array' || !parent.children?.[index]) return undefined;
+  const items = parent.children;
+  const item = items[index]!;
+  const cut = (from: number, to: number) => ({ offset: from, length: to - from, content: '' });
+  if (items.length === 1) return cut(parent.offset + 1, parent.offset + parent.length - 1);
+  if (index < items.length - 1) return cut(item.offset, items[index + 1]!.offset);
+  const before = items[index - 1]!;
+  return cut(before.offset + before.length, item.offset + item.length);
+}
+
+/** A JSON edit never leaves a file that is not JSON: if the computed text does not parse, nothing is written. */
+function assertStillJson(text: string, expr: string): void {
+  const errors: ParseError[] = [];
+  parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+  if (errors.length) {
+    throw new FolioError(
+      'parse_error',
+      `the edit at ${expr} would leave text that is not JSON (${printParseErrorCode(errors[0]!.error)} at ${errors[0]!.offset}); nothing written`,
+      {
+        json_path: expr,
+      },
+    );
+  }
 }
 
 function indentOf(f: FormattingOptions | undefined): string | undefined {
