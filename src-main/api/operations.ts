@@ -448,7 +448,7 @@ export const operations = {
     output: AppOpenOutput,
     description: 'Show a file in the app windows connected to this server, as an open_file event (what `folio open FILE` does when a server runs).',
     run: async (input, _actor, ctx) => {
-      const path = resolvePath(workspaceOf(ctx), input.path);
+      const path = isRemoteLocator(input.path) ? input.path : resolvePath(workspaceOf(ctx), input.path);
       const { publishOpenFile } = await import('./events.ts');
       return { path, windows: publishOpenFile(workspaceOf(ctx), path) };
     },
