@@ -290,3 +290,33 @@ test('a missing blob or row, and a malformed locator, show a typed error; an age
     await agent.close();
   }
 });
+
+test('a blob opened for the first time is streamed once to index it, then paged by ranged GETs', async ({ page }) => {
+  const FRESH = 'az://logs/fresh.log';
+  await stores.putBlob('logs', 'fresh.log', readFileSync(log.path));
+  const seen = watchPage(page);
+  await page.setViewportSize({ width: 1400, height: 800 });
+  await page.goto(server.url.href);
+  const proxy = stores.azurite.proxy;
+  proxy.reset();
+  const t0 = performance.now();
+  await openByPathBox(page, FRESH);
+  await expect(page.getByTestId('file-lines')).toHaveText(count(log.lines));
+  expectSedRows(log.path, await waitForTop(page, (top) => top === 1, 'line 1 at the top'));
+  const openMs = Math.round(performance.now() - t0);
+  const down = proxy.counts.down.GET ?? 0;
+  console.log(`[measure] az:// first open (no index yet): lines painted ${openMs} ms after Enter, ${count(down)} bytes down for ${count(log.size)}`);
+  // The app's file_info and first window open it at once: one stream between them, not one each.
+  expect(down).toBeGreaterThanOrEqual(log.size);
+  expect(down).toBeLessThan(log.size * 1.2);
+  await expect(page.getByTestId('file-backend')).toHaveAttribute('title', 'the line index came from: stream');
+
+  proxy.reset();
+  const deep = log.lines - 1_234;
+  await page.getByTestId('goto-input').fill(String(deep));
+  await page.getByTestId('goto-input').press('Enter');
+  const shown = await waitForTop(page, (top) => top <= deep && deep < top + 30, `line ${deep} in view`);
+  expect(shown.find((r) => r.lineNo === deep)?.text).toBe(sedLine(log.path, deep));
+  expect(proxy.counts.down.GET ?? 0, 'a window after the index exists').toBeLessThan(1024 * 1024);
+  expect(seen.problems).toEqual([]);
+});
