@@ -413,13 +413,12 @@ export const operations = {
   marks_list: op({
     input: MarksListInput,
     output: MarksOutput,
-    description: 'The marked lines of a file (per user, by real path), ascending.',
+    description: 'The marked lines of a file (per user, by real path; a remote value by its locator), ascending.',
     run: async (input, _actor, ctx) => {
-      const path = resolvePath(workspaceOf(ctx), input.path);
-      const { realpathSync } = await import('node:fs');
-      const { listMarks } = await import('./app/view-state.ts');
+      const path = isRemoteLocator(input.path) ? input.path : resolvePath(workspaceOf(ctx), input.path);
+      const { listMarks, markedPathOf } = await import('./app/view-state.ts');
       const lines = listMarks(path);
-      return { path: realpathSync(path), lines };
+      return { path: markedPathOf(path), lines };
     },
   }),
   marks_set: op({
@@ -427,18 +426,21 @@ export const operations = {
     output: MarksOutput,
     description: "Mark or unmark one line of a file (per user); answers the file's marks.",
     run: async (input, _actor, ctx) => {
-      const path = resolvePath(workspaceOf(ctx), input.path);
-      const { realpathSync } = await import('node:fs');
+      const remote = isRemoteLocator(input.path);
+      const path = remote ? input.path : resolvePath(workspaceOf(ctx), input.path);
       if (input.marked) {
         // Unmarking stays possible past the end: a file that shrank keeps marks the person can remove.
-        const total = (await (await import('../engine/read/file-info.ts')).fileInfo(path, ctx)).lines;
+        const total = remote
+          ? (await (await remoteOps(ctx)).remoteFileInfo(path)).lines
+          : (await (await import('../engine/read/file-info.ts')).fileInfo(path, ctx)).lines;
         if (input.line > total) {
           const { FolioError } = await import('../engine/errors.ts');
           throw new FolioError('out_of_bounds', `line ${input.line} is past the end of ${path} (${total} lines)`, { line: input.line, total_lines: total });
         }
       }
-      const lines = await (await import('./app/view-state.ts')).setMark(path, input.line, input.marked);
-      return { path: realpathSync(path), lines };
+      const { markedPathOf, setMark } = await import('./app/view-state.ts');
+      const lines = await setMark(path, input.line, input.marked);
+      return { path: markedPathOf(path), lines };
     },
   }),
   app_open: op({
@@ -446,7 +448,7 @@ export const operations = {
     output: AppOpenOutput,
     description: 'Show a file in the app windows connected to this server, as an open_file event (what `folio open FILE` does when a server runs).',
     run: async (input, _actor, ctx) => {
-      const path = resolvePath(workspaceOf(ctx), input.path);
+      const path = isRemoteLocator(input.path) ? input.path : resolvePath(workspaceOf(ctx), input.path);
       const { publishOpenFile } = await import('./events.ts');
       return { path, windows: publishOpenFile(workspaceOf(ctx), path) };
     },

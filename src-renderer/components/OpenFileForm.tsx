@@ -1,7 +1,8 @@
 import { forwardRef, useEffect, useState, type FormEvent } from 'react';
 
 /**
- * The path box: type a path, press Enter or Open (Ctrl/Cmd+O focuses it). It
+ * The path box: type a path, or a locator of a value elsewhere (pg://TABLE/KEY/COLUMN,
+ * az://CONTAINER/BLOB, s3://BUCKET/KEY), press Enter or Open (Ctrl/Cmd+O focuses it). It
  * shows the open file's path whenever a file is opened another way (recent files,
  * a drop, the Electron menu).
  */
@@ -26,8 +27,8 @@ export const OpenFileForm = forwardRef<HTMLInputElement, { currentPath: string; 
         type="text"
         spellCheck={false}
         autoComplete="off"
-        placeholder="/path/to/a/file (or drop a file here)"
-        title="A file's path (Ctrl+O)"
+        placeholder="/path/to/a/file, pg://TABLE/KEY/COLUMN, az://CONTAINER/BLOB, s3://BUCKET/KEY"
+        title="A file's path (or drop a file here), or a locator: pg://TABLE/KEY/COLUMN, az://CONTAINER/BLOB, s3://BUCKET/KEY (Ctrl+O)"
         value={path}
         onChange={(event) => setPath(event.target.value)}
       />

@@ -1,5 +1,5 @@
 import type { FileInfo } from '../../src-main/api/schemas.ts';
-import { count, encodingLabelOf, newlineLabelOf, sizeLabelOf } from '../model/file-labels.ts';
+import { backendLabelOf, count, encodingLabelOf, newlineLabelOf, sizeLabelOf } from '../model/file-labels.ts';
 
 /** One line of facts about the open file (file_info) and where the view is. */
 export function StatusBar({ info, topLine, visibleLines }: { info: FileInfo; topLine: number; visibleLines: number }) {
@@ -16,6 +16,11 @@ export function StatusBar({ info, topLine, visibleLines }: { info: FileInfo; top
       <span data-testid="file-size">{sizeLabelOf(info.size)}</span>
       <span data-testid="file-encoding">{encodingLabelOf(info)}</span>
       <span data-testid="file-newline">{newlineLabelOf(info)}</span>
+      {info.backend && (
+        <span data-testid="file-backend" title={`the line index came from: ${info.backend.index_from}`}>
+          {backendLabelOf(info.backend)}
+        </span>
+      )}
       <span>
         version <code data-testid="file-version">{info.version.etag}</code>
       </span>

@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
 import { useTabStore } from '../stores/tab-store.ts';
+import { tabNameOf as nameOf } from '../model/file-labels.ts';
 import { tabKeyOf } from '../model/tab-keys.ts';
-
-const nameOf = (path: string) => path.split(/[\\/]/).pop() || path;
 
 /**
  * The open files as tabs (in the header, so opening a second file moves nothing

@@ -44,6 +44,29 @@ export function newlineLabelOf(info: FileInfo): string {
   return `${NEWLINE_LABELS[info.newline_style]}${info.final_newline ? '' : ', no final newline'}`;
 }
 
+const BACKEND_NAMES: Record<string, string> = { pg: 'PostgreSQL row', az: 'Azure blob', s3: 'S3 object' };
+
+/**
+ * Where a remote value lives and its own version: "Azure blob, ETag "0x8DC…"",
+ * "PostgreSQL row, xmin 812, ctid (0,3)" (the row version follow mode polls).
+ */
+export function backendLabelOf(backend: NonNullable<FileInfo['backend']>): string {
+  const name = BACKEND_NAMES[backend.scheme] ?? `${backend.scheme}://`;
+  if (backend.scheme !== 'pg') return `${name}, ETag ${backend.version}`;
+  const at = backend.version.indexOf('@');
+  return at < 0 ? `${name}, xmin ${backend.version}` : `${name}, xmin ${backend.version.slice(0, at)}, ctid ${backend.version.slice(at + 1)}`;
+}
+
+/**
+ * A tab's name: a file's base name; a blob's or object's last name segment; a
+ * PostgreSQL value's KEY/COLUMN (its column alone says little).
+ */
+export function tabNameOf(path: string): string {
+  const pg = /^pg:\/\/[^/]+\/([^/]+)\/([^/]+)$/.exec(path);
+  if (pg) return `${pg[1]}/${pg[2]}`;
+  return path.split(/[\\/]/).pop() || path;
+}
+
 /** "3 min ago" for an ISO time, relative to `now` (ms). */
 export function ageLabelOf(iso: string, now: number): string {
   const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));

@@ -298,6 +298,9 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
       if (topLine !== get().topLine || visibleLines !== get().visibleLines) set({ topLine, visibleLines });
     },
     async refresh() {
+      // Following: the new version's end is what to show (a review event, e.g. another
+      // process's journaled append, must not load the window where the view was instead).
+      if (get().following) return pollFollow();
       const { topLine } = get();
       refreshing = true;
       try {

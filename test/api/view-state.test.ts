@@ -86,6 +86,17 @@ describe('marks', () => {
     await expect(setMark(join(dir, 'files', 'gone.log'), 1, true, { env })).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('a remote value is kept under its canonical locator (it has no real path); a bad locator is invalid_input', async () => {
+    expect(await setMark('az://logs/a b.log', 7, true, { env })).toEqual([7]);
+    expect(await setMark('pg://applogs/app/body', 2, true, { env })).toEqual([2]);
+    expect(listMarks('az://logs/a%20b.log', env)).toEqual([7]);
+    expect(Object.keys(JSON.parse(readFileSync(join(dir, 'config', 'marks.json'), 'utf8')).files).sort()).toEqual([
+      'az://logs/a%20b.log',
+      'pg://applogs/app/body',
+    ]);
+    expect(() => listMarks('pg://applogs/app', env)).toThrow(expect.objectContaining({ code: 'invalid_input' }));
+  });
+
   it('concurrent marks from two windows are all kept (the file lock)', async () => {
     const a = file('a.log');
     await Promise.all(Array.from({ length: 20 }, (_, i) => setMark(a, i + 1, true, { env })));

@@ -5,6 +5,7 @@
  */
 import { expect, test } from 'vitest';
 import { BROWSER_DROP_MESSAGE, dropOutcomeOf, pathOfFileUri, type DropData } from '../../src-renderer/model/dropped-path.ts';
+import { backendLabelOf, tabNameOf } from '../../src-renderer/model/file-labels.ts';
 import { lineNoOf, needsNeighbourWindow, windowAround, windowLinesFor } from '../../src-renderer/model/line-window.ts';
 import { filteredIndicesOf, headingIndexAt, isMarkdownPath, rowOfHeading, scrollTopToShow, visibleRowsOf } from '../../src-renderer/model/outline-rows.ts';
 import { approveQuestionOf, replacedLineCountOf } from '../../src-renderer/model/replaced-lines.ts';
@@ -174,4 +175,17 @@ test('only the rows in view are rendered, and a row out of view is centred', () 
   expect(scrollTopToShow(10, 0, 220, 22)).toBe(22 * 10 - 99);
   expect(scrollTopToShow(1_000, 0, 220, 22)).toBe(22_000 - 99);
   expect(scrollTopToShow(0, 500, 220, 22)).toBe(0);
+});
+
+test('a remote value is named by its backend and own version, its tab by its last names', () => {
+  expect(backendLabelOf({ scheme: 'az', version: '"0x8DC1A2B3C4D5E6F"', index_from: 'sidecar' })).toBe('Azure blob, ETag "0x8DC1A2B3C4D5E6F"');
+  expect(backendLabelOf({ scheme: 's3', version: '"9b2cf535f27731c974343645a3985328"', index_from: 'stream' })).toBe(
+    'S3 object, ETag "9b2cf535f27731c974343645a3985328"',
+  );
+  expect(backendLabelOf({ scheme: 'pg', version: '812@(0,3)', index_from: 'memory' })).toBe('PostgreSQL row, xmin 812, ctid (0,3)');
+  expect(tabNameOf('/var/log/app.log')).toBe('app.log');
+  expect(tabNameOf('az://logs/2026/app.log')).toBe('app.log');
+  expect(tabNameOf('s3://bucket/a/b.txt')).toBe('b.txt');
+  expect(tabNameOf('pg://applogs/app/body')).toBe('app/body');
+  expect(tabNameOf('pg://docs/a%2Fb/body')).toBe('a%2Fb/body');
 });

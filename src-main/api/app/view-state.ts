@@ -1,7 +1,7 @@
 /**
  * The log viewer's per-user state besides recent files: highlight rules (one list
  * for all files, like klogg's highlighters and lnav's highlights) and marked lines
- * (per file, by real path, like lnav's bookmarks). Both live in the config
+ * (per file, by real path or a remote value's locator, like lnav's bookmarks). Both live in the config
  * directory of recent-files.ts, each one small JSON file rewritten whole and
  * atomically under the engine's file lock, so two app windows never lose a
  * change or leave half a file. A corrupt or missing file reads as empty.
@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { FolioError, fromFsError } from '../../engine/errors.ts';
 import { isLinearTimeRegex } from '../../engine/search/regex-engine.mjs';
+import { formatLocator, isRemoteLocator, parseLocator } from '../../engine/backend/locator.ts';
 import { writeFileAtomic } from '../../engine/write/atomic-write.ts';
 import { withFileLock } from '../../engine/write/file-lock.ts';
 import { HighlightColor } from '../schemas/app.ts';
@@ -134,7 +135,9 @@ function storedFiles(data: Record<string, unknown>): Record<string, StoredMarks>
   return out;
 }
 
-function realPathOf(path: string): string {
+/** The name a file's marks are kept under: its real path, or a remote value's canonical locator (it has no real path). */
+export function markedPathOf(path: string): string {
+  if (isRemoteLocator(path)) return formatLocator(parseLocator(path));
   try {
     return realpathSync(path);
   } catch (err) {
@@ -144,13 +147,13 @@ function realPathOf(path: string): string {
 
 /** The marked lines of `path` (its real path), ascending. */
 export function listMarks(path: string, env: Env = process.env): number[] {
-  return storedFiles(loadJson(marksFile(env)))[realPathOf(path)]?.lines ?? [];
+  return storedFiles(loadJson(marksFile(env)))[markedPathOf(path)]?.lines ?? [];
 }
 
 /** Mark (or unmark) `lineNo` of `path`; returns the file's marks, ascending. */
 export async function setMark(path: string, lineNo: number, marked: boolean, opts: { env?: Env; now?: Date } = {}): Promise<number[]> {
   const env = opts.env ?? process.env;
-  const real = realPathOf(path);
+  const real = markedPathOf(path);
   return updateJson(env, marksFile(env), (data) => {
     const files = storedFiles(data);
     const lines = new Set(files[real]?.lines ?? []);

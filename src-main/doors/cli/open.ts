@@ -100,7 +100,8 @@ export function registerOpen(program: Command, io: CliIO): void {
     .argument('<file>', 'file to show')
     .option('--open', 'open the URL in the default browser')
     .action(async (file: string, opts: { open?: boolean }) => {
-      const abs = resolve(file);
+      // A locator (pg://, az://, s3://) is shown as it is; a path is made absolute for the server.
+      const abs = /^(pg|az|s3):\/\//.test(file) ? file : resolve(file);
       const running = await runningServerOf(process.cwd(), abs);
       if (running) {
         io.stdout.write(running.url + '\n');

@@ -29,7 +29,7 @@ export function schemeOf(s: string): BackendScheme {
 }
 
 function bad(locator: string, why: string, form: string): FolioError {
-  return new FolioError('invalid_input', `bad locator ${JSON.stringify(locator)}: ${why}`, { locator, expected: form });
+  return new FolioError('invalid_input', `bad locator ${JSON.stringify(locator)}: ${why} (the form is ${form})`, { locator, expected: form });
 }
 
 function decode(locator: string, seg: string, form: string): string {

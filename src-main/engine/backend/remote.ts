@@ -53,9 +53,25 @@ export async function openRemote(locator: string, opts: OpenRemoteOptions = {}):
   return openVersion(backend, version, opts);
 }
 
+/**
+ * Versions being indexed now, by locator and token: calls that open one at once (the
+ * app's file_info and first window, the page's own first window) share its one
+ * stream instead of each streaming the value.
+ */
+const opening = new Map<string, Promise<RemoteValue>>();
+
 async function openVersion(backend: Backend, version: BackendVersion, opts: OpenRemoteOptions): Promise<RemoteValue> {
   const known = opened.get(backend.locator);
   if (known && known.version.token === version.token) return { ...known, indexFrom: 'memory' };
+  const key = `${backend.locator}\n${version.token}`;
+  const pending = opening.get(key);
+  if (pending) return pending;
+  const indexing = indexVersion(backend, version, known, opts).finally(() => opening.delete(key));
+  opening.set(key, indexing);
+  return indexing;
+}
+
+async function indexVersion(backend: Backend, version: BackendVersion, known: RemoteValue | undefined, opts: OpenRemoteOptions): Promise<RemoteValue> {
   const t0 = performance.now();
   let index = await loadRemoteIndex(backend, version);
   let indexFrom: RemoteValue['indexFrom'] = 'sidecar';
