@@ -21,6 +21,23 @@ interface Entry {
 
 const entries = new Map<string, Entry>();
 
+/** An index handed out at least this big counts as a big file opened (onBigIndex). */
+const BIG_INDEX_BYTES = 64 * 1024 * 1024;
+let bigIndexListener: ((index: LineIndex) => void) | null = null;
+
+/**
+ * Hear of every complete index of a big file handed out (at once when fresh, when
+ * its build is done otherwise): search/warm-workers.ts warms the scan workers of the
+ * app's doors with it. Called often (every read of the file): it must be cheap.
+ */
+export function onBigIndex(listener: ((index: LineIndex) => void) | null): void {
+  bigIndexListener = listener;
+}
+
+function heardBig(index: LineIndex): void {
+  if (bigIndexListener && index.complete && index.size >= BIG_INDEX_BYTES) bigIndexListener(index);
+}
+
 export interface OpenOptions extends BuildOptions {
   /** Skip the persisted cache (benchmarks, tests). */
   noCache?: boolean;
@@ -58,6 +75,7 @@ function freshFromMemoryOrDisk(path: string, opts: OpenOptions): LineIndex | und
  */
 export function startIndex(path: string, opts: OpenOptions = {}): IndexBuild {
   const ready = mountedIndex(path) ?? freshFromMemoryOrDisk(path, opts);
+  if (ready) heardBig(ready);
   if (ready) return { index: ready, done: Promise.resolve(ready), progress: () => ({ bytesDone: ready.size, totalBytes: ready.size }), cancel: () => {} };
   const id = statRegularFile(path);
   const running = entries.get(id.path)?.build;
@@ -68,6 +86,7 @@ export function startIndex(path: string, opts: OpenOptions = {}): IndexBuild {
   build.done.then(
     (index) => {
       delete entry.build;
+      heardBig(index);
       if (!opts.noCache && index.size >= PERSIST_MIN_BYTES) {
         try {
           saveIndex(index);

@@ -136,11 +136,42 @@ const pools = poolRegistry<HistogramJob, HistogramPart>(
   new URL('./histogram-worker.mjs', import.meta.url),
   () => ({ folioHistogramWorker: true }),
   'histogram',
+  { foreground: true },
 );
+
+/** The histogram pool of `size` workers (search/warm-workers.ts warms the default one). */
+export const histogramPool = (size: number) => pools.get(size);
 
 /** Stop the histogram workers (tests, shutdown). */
 export async function closeHistogramPools(): Promise<void> {
   await pools.closeAll();
+}
+
+/**
+ * Warm-up jobs for the histogram pool (warm-workers.ts): `ranges` of the file counted
+ * as histogramFile would, with the whole file's buckets. Throws no_timestamps when
+ * the file has none.
+ */
+export function warmHistogramJobs(index: LineIndex, fd: number, ranges: { start: number; end: number }[]): HistogramJob[] {
+  const scheme = timeSchemeOf(fd, index.path, index.size, index.layout);
+  const first = firstStampFrom(fd, index, 0, scheme);
+  const last = lastStampBefore(fd, index, index.lineCount, scheme);
+  if (!first || !last) return [];
+  const bucketMs = niceBucketMs(Math.max(0, last.timeMs - first.timeMs), 120);
+  const originMs = Math.floor(first.timeMs / bucketMs) * bucketMs;
+  const buckets = Math.floor((Math.max(last.timeMs, first.timeMs) - originMs) / bucketMs) + 1;
+  if (buckets > 10_000) return [];
+  return ranges.map(({ start, end }) => ({
+    path: index.path,
+    start,
+    end,
+    format: scheme.format,
+    year: scheme.year,
+    originMs,
+    bucketMs,
+    buckets,
+    carryMs: NaN,
+  }));
 }
 
 export async function histogramFile(index: LineIndex, opts: HistogramOptions = {}): Promise<HistogramResult> {

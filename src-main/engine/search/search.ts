@@ -409,10 +409,35 @@ function toFolioError(err: unknown, path: string): FolioError {
 
 // ---------------------------------------------------------------------------
 
-const pools = poolRegistry<RangeJob, RangeResult>(new URL('./search-worker.mjs', import.meta.url), () => ({ folioSearchWorker: true }), 'search');
+const pools = poolRegistry<RangeJob, RangeResult>(new URL('./search-worker.mjs', import.meta.url), () => ({ folioSearchWorker: true }), 'search', {
+  foreground: true,
+});
 
-function pool(size: number) {
+/** The search pool of `size` workers (search/warm-workers.ts warms the default one). */
+export function pool(size: number) {
   return pools.get(size);
+}
+
+/** Warm-up jobs for the search pool (warm-workers.ts): count the lines of each range matching `pattern`. */
+export function warmSearchJobs(index: LineIndex, ranges: { start: number; end: number }[], pattern: string): RangeJob[] {
+  const plan = compile(pattern, '');
+  const control = new Int32Array(new SharedArrayBuffer(8));
+  Atomics.store(control, 1, 0x7fffffff);
+  const progress = new Int32Array(new SharedArrayBuffer(8 * Math.max(1, ranges.length)));
+  return ranges.map(({ start, end }, piece) => ({
+    path: index.path,
+    pattern: plan.pattern,
+    flags: plan.flags,
+    start,
+    end,
+    countOnly: true,
+    maxMatches: DEFAULT_MAX_MATCHES,
+    maxLineChars: DEFAULT_MAX_LINE_CHARS,
+    encoding: index.layout,
+    piece,
+    control: control.buffer as SharedArrayBuffer,
+    progress: progress.buffer as SharedArrayBuffer,
+  }));
 }
 
 /** Stop all search workers (tests, shutdown). */

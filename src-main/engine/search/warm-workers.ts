@@ -1,0 +1,73 @@
+/**
+ * Warm the search and histogram workers of the app's doors when a big file is
+ * opened, so that the first filter or histogram runs at full speed. A fresh worker
+ * thread counts its first 128 MiB of a log in about twice the time of the next
+ * (V8 compiling the scan loops, measured in the histogram: ~290 ms, then ~130 ms),
+ * and spawning it costs tens of ms more; the pools keep their workers for the
+ * process's life, so this is paid once, right after the index of the first big file
+ * is complete (a filter or histogram waits for that index anyway).
+ *
+ * Each warm-up job counts a few MiB of the opened file itself (its own time format
+ * and line shapes, which is what the compiled code is specialized on): the histogram
+ * with the file's buckets, the search with the level filter the app offers first.
+ */
+import { closeSync } from 'node:fs';
+import { defaultThreads } from '../index/builder.ts';
+import { openForRead } from '../index/identity.ts';
+import type { LineIndex } from '../index/line-index.ts';
+import { onBigIndex } from '../index/store.ts';
+
+/** Bytes each warm-up job counts (per worker, each its own part of the file's start). */
+const WARM_BYTES = 16 * 1024 * 1024;
+/** The regex the filter view's ERROR chip sends (filter-query.ts). */
+const WARM_PATTERN = '\\b(?:ERROR|ERR)\\b';
+/** An index handed out as the page loads is not warmed on before this (the first paint goes first). */
+const AFTER_OPEN_MS = 300;
+
+let warming: Promise<void> | null = null;
+
+/** Whether this process warms its scan workers on the first big file opened (the app's doors: yes). */
+export function warmScanWorkersOnOpen(on: boolean): void {
+  onBigIndex(on ? heard : null);
+}
+
+function heard(index: LineIndex): void {
+  if (warming) return;
+  warming = new Promise<void>((resolve) => setTimeout(resolve, AFTER_OPEN_MS).unref())
+    .then(() => warmScanWorkers(index))
+    .catch(() => undefined) // a warm-up that fails only costs speed
+    .finally(() => (warming = null));
+}
+
+/** Spawn the default-sized search and histogram pools and run a warm-up job on each cold worker; resolves when they are done. */
+export async function warmScanWorkers(index: LineIndex, threads = defaultThreads()): Promise<void> {
+  const [{ histogramPool, warmHistogramJobs }, { pool: searchPool, warmSearchJobs }] = await Promise.all([import('./histogram.ts'), import('./search.ts')]);
+  const hp = histogramPool(threads);
+  const sp = searchPool(threads);
+  if (!hp.cold && !sp.cold) return;
+  const ranges = warmRanges(index, threads);
+  const fd = openForRead(index.path);
+  let histogramJobs: ReturnType<typeof warmHistogramJobs> = [];
+  try {
+    histogramJobs = hp.cold ? warmHistogramJobs(index, fd, ranges) : [];
+  } catch {
+    // no timestamps (or not an ASCII-compatible encoding): no histogram to warm for
+  } finally {
+    closeSync(fd);
+  }
+  await Promise.all([hp.warm(histogramJobs), sp.cold ? sp.warm(warmSearchJobs(index, ranges, WARM_PATTERN)) : undefined]);
+}
+
+/** One range of whole lines per worker from the file's start, each about WARM_BYTES. */
+function warmRanges(index: LineIndex, threads: number): { start: number; end: number }[] {
+  const ranges: { start: number; end: number }[] = [];
+  let start = 0;
+  for (let i = 0; i < threads && start < index.size; i++) {
+    const next = index.lineStart(index.lineAt(Math.min(index.size - 1, start + WARM_BYTES)) + 1);
+    const end = next < 0 ? index.size : next;
+    if (end <= start) break;
+    ranges.push({ start, end });
+    start = end;
+  }
+  return ranges;
+}
