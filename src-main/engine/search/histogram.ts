@@ -14,7 +14,7 @@ import { closeSync } from 'node:fs';
 import { FolioError, fromFsError } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
 import { defaultThreads } from '../index/builder.ts';
-import { poolRegistry } from '../index/worker-pool.ts';
+import { foregroundScans, poolRegistry } from '../index/worker-pool.ts';
 import type { LineIndex } from '../index/line-index.ts';
 import { firstStampFrom, lastStampBefore, timeSchemeOf, type TimeScheme } from './time-probe.ts';
 import { histogramPiece, type HistogramJob, type HistogramPart } from './histogram-worker.mjs';
@@ -149,8 +149,8 @@ export async function closeHistogramPools(): Promise<void> {
 
 /**
  * Warm-up jobs for the histogram pool (warm-workers.ts): `ranges` of the file counted
- * as histogramFile would, with the whole file's buckets. Throws no_timestamps when
- * the file has none.
+ * as histogramFile would, with the whole file's buckets, stopping when a real scan
+ * starts. Throws no_timestamps when the file has none.
  */
 export function warmHistogramJobs(index: LineIndex, fd: number, ranges: { start: number; end: number }[]): HistogramJob[] {
   const scheme = timeSchemeOf(fd, index.path, index.size, index.layout);
@@ -171,6 +171,8 @@ export function warmHistogramJobs(index: LineIndex, fd: number, ranges: { start:
     bucketMs,
     buckets,
     carryMs: NaN,
+    // Cancelled while a real scan runs (non-zero count of running foreground jobs): a warm-up gives way.
+    control: foregroundScans.buffer as SharedArrayBuffer,
   }));
 }
 
