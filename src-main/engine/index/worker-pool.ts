@@ -117,18 +117,17 @@ export class WorkerPool<J extends object, R> {
   }
 
   /**
-   * Spawn the pool's workers and run a warm-up job on each not yet warmed (one of
-   * `jobs` per worker, in turn); their answers (and failures) are dropped. Real jobs
-   * sent meanwhile queue behind them on the same threads.
+   * Spawn the pool's workers and run warm-up jobs on each not yet warmed, one after
+   * another (`jobsFor(i)` for the i-th of them); their answers (and failures) are
+   * dropped. Real jobs sent meanwhile queue behind them on the same threads.
    */
-  async warm(jobs: J[]): Promise<void> {
-    if (jobs.length === 0) return;
+  async warm(jobsFor: (i: number) => J[]): Promise<void> {
     while (this.slots.length < this.size) this.slots.push(this.spawn());
     const runs = this.slots
       .filter((s) => !s.warmed)
-      .map((slot, i) => {
+      .map(async (slot, i) => {
         slot.warmed = true;
-        return this.runOn(slot, jobs[i % jobs.length]!).done.catch(() => undefined);
+        for (const job of jobsFor(i)) await this.runOn(slot, job).done.catch(() => undefined);
       });
     await Promise.all(runs);
   }

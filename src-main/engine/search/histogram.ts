@@ -161,7 +161,9 @@ export function warmHistogramJobs(index: LineIndex, fd: number, ranges: { start:
   const originMs = Math.floor(first.timeMs / bucketMs) * bucketMs;
   const buckets = Math.floor((Math.max(last.timeMs, first.timeMs) - originMs) / bucketMs) + 1;
   if (buckets > 10_000) return [];
-  return ranges.map(({ start, end }) => ({
+  // Shaped as histogramFile's jobs (progress, piece, a carried stamp), or the compiled code deopts on the first real one.
+  const progress = new SharedArrayBuffer(4 * Math.max(1, ranges.length));
+  return ranges.map(({ start, end }, piece) => ({
     path: index.path,
     start,
     end,
@@ -170,7 +172,9 @@ export function warmHistogramJobs(index: LineIndex, fd: number, ranges: { start:
     originMs,
     bucketMs,
     buckets,
-    carryMs: NaN,
+    carryMs: start === 0 ? NaN : first.timeMs,
+    piece,
+    progress,
     // Cancelled while a real scan runs (non-zero count of running foreground jobs): a warm-up gives way.
     control: foregroundScans.buffer as SharedArrayBuffer,
   }));

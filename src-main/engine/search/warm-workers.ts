@@ -27,6 +27,12 @@ import { onBigIndex } from '../index/store.ts';
  * 2-core machine), so the warm-up covers that much.
  */
 const WARM_BYTES = 64 * 1024 * 1024;
+/**
+ * In this many jobs: the first real job after a single warm-up job deopted ("wrong
+ * call target": each job makes new closures, and code compiled in one job inlined
+ * that job's), so each worker sees a few.
+ */
+const WARM_STEPS = 4;
 /** The regex the filter view's ERROR chip sends (filter-query.ts). */
 const WARM_PATTERN = '\\b(?:ERROR|ERR)\\b';
 /** An index handed out as the page loads is not warmed on before this (the first paint goes first). */
@@ -53,7 +59,7 @@ export async function warmScanWorkers(index: LineIndex, threads = defaultThreads
   const hp = histogramPool(threads);
   const sp = searchPool(threads);
   if (!hp.cold && !sp.cold) return;
-  const ranges = warmRanges(index, threads);
+  const ranges = warmRanges(index, threads * WARM_STEPS);
   const fd = openForRead(index.path);
   let histogramJobs: ReturnType<typeof warmHistogramJobs> = [];
   try {
@@ -63,15 +69,21 @@ export async function warmScanWorkers(index: LineIndex, threads = defaultThreads
   } finally {
     closeSync(fd);
   }
-  await Promise.all([hp.warm(histogramJobs), sp.cold ? sp.warm(warmSearchJobs(index, ranges, WARM_PATTERN)) : undefined]);
+  const searchJobs = sp.cold ? warmSearchJobs(index, ranges, WARM_PATTERN) : [];
+  // Worker i: its own WARM_STEPS ranges, one after another.
+  const mine =
+    <J>(jobs: J[]) =>
+    (i: number) =>
+      jobs.slice(i * WARM_STEPS, (i + 1) * WARM_STEPS);
+  await Promise.all([hp.warm(mine(histogramJobs)), sp.warm(mine(searchJobs))]);
 }
 
-/** One range of whole lines per worker from the file's start, each about WARM_BYTES. */
-function warmRanges(index: LineIndex, threads: number): { start: number; end: number }[] {
+/** `count` ranges of whole lines from the file's start, each about WARM_BYTES / WARM_STEPS. */
+function warmRanges(index: LineIndex, count: number): { start: number; end: number }[] {
   const ranges: { start: number; end: number }[] = [];
   let start = 0;
-  for (let i = 0; i < threads && start < index.size; i++) {
-    const next = index.lineStart(index.lineAt(Math.min(index.size - 1, start + WARM_BYTES)) + 1);
+  for (let i = 0; i < count && start < index.size; i++) {
+    const next = index.lineStart(index.lineAt(Math.min(index.size - 1, start + WARM_BYTES / WARM_STEPS)) + 1);
     const end = next < 0 ? index.size : next;
     if (end <= start) break;
     ranges.push({ start, end });
