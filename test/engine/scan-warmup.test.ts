@@ -15,7 +15,7 @@ import { foregroundScans } from '../../src-main/engine/index/worker-pool.ts';
 import { factsOf } from '../../src-main/engine/read/file-facts.ts';
 import { closeHistogramPools, histogramFile, histogramPool } from '../../src-main/engine/search/histogram.ts';
 import { closeSearchPools, pool as searchPool, searchFile } from '../../src-main/engine/search/search.ts';
-import { warmScanWorkersOnOpen } from '../../src-main/engine/search/warm-workers.ts';
+import { warmScanWorkers, warmScanWorkersOnOpen } from '../../src-main/engine/search/warm-workers.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { writeLogFile } from '../fixtures/generate.ts';
 
@@ -78,12 +78,29 @@ describe.runIf(process.platform === 'linux')('scan workers warmed on open', () =
 
   it('a process that did not ask (the CLI) spawns no scan worker on open', async () => {
     warmScanWorkersOnOpen(false);
+    await sleep(1_000); // a warm-up of the test before, if one is still waiting for quiet, gives up
     await Promise.all([closeHistogramPools(), closeSearchPools()]);
     forgetIndexes();
     await startIndex(big).done;
     await sleep(600);
     expect(histogramPool(n).cold).toBe(true);
     expect(searchPool(n).cold).toBe(true);
+  });
+
+  it('a warm-up gives way to a running scan, leaves its workers cold, and warms them once called again', async () => {
+    await Promise.all([closeHistogramPools(), closeSearchPools()]);
+    const index = await startIndex(big).done;
+    Atomics.add(foregroundScans, 0, 1); // a scan is running
+    try {
+      expect(await warmScanWorkers(index)).toBe(false);
+      expect(histogramPool(n).cold).toBe(true);
+      expect(searchPool(n).cold).toBe(true);
+    } finally {
+      if (Atomics.sub(foregroundScans, 0, 1) === 1) Atomics.notify(foregroundScans, 0);
+    }
+    expect(await warmScanWorkers(index)).toBe(true);
+    expect(histogramPool(n).cold).toBe(false);
+    expect(searchPool(n).cold).toBe(false);
   });
 
   it('a search over workers counts as a foreground scan while it runs', async () => {

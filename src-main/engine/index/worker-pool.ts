@@ -4,9 +4,10 @@
  * are ref'd while busy and unref'd while idle, so an idle pool never keeps a CLI
  * process alive. A worker that dies rejects its jobs and is replaced on next use.
  *
- * A fresh thread runs its first hundred MiB at about half speed while V8 compiles the
- * scan loops; `warm()` spawns every worker and runs a small job on each ahead of the
- * first real one (the app's doors do so when a big file is opened, search/warm-workers.ts).
+ * A fresh thread scans its first 50-80 MiB several times slower while V8 compiles
+ * the scan loops; `warm()` spawns every worker and runs a few jobs on each ahead of
+ * the first real one (the app's doors do so when a big file is opened,
+ * search/warm-workers.ts).
  * Jobs of a foreground pool (search, histogram: someone waits for them) are counted in
  * `foregroundScans`, which background work (the whole-file hash) waits on.
  */
@@ -15,9 +16,14 @@ import { Worker } from 'node:worker_threads';
 interface Slot {
   worker: Worker;
   busy: number;
-  /** has run a warm-up job (or is running one) */
-  warmed: boolean;
+  /** warm: has finished its warm-up jobs, or run WARM_AFTER_JOBS real ones; 'warming' while a warm-up runs */
+  warm: boolean | 'warming';
+  /** real jobs sent to it */
+  jobs: number;
 }
+
+/** A worker that has run this many real jobs has warmed up by itself (its code is compiled by then). */
+const WARM_AFTER_JOBS = 4;
 
 /**
  * [jobs of foreground pools running now, foreground jobs started so far]: shared with
@@ -60,7 +66,7 @@ export class WorkerPool<J extends object, R> {
 
   private spawn(): Slot {
     const worker = new Worker(this.script, { workerData: this.workerData() });
-    const slot: Slot = { worker, busy: 0, warmed: false };
+    const slot: Slot = { worker, busy: 0, warm: false, jobs: 0 };
     worker.on('message', (msg: WorkerReply<R>) => {
       const w = this.waiting.get(msg.id);
       if (!w) return;
@@ -90,6 +96,7 @@ export class WorkerPool<J extends object, R> {
     if (!slot && this.slots.length < this.size) this.slots.push((slot = this.spawn()));
     slot ??= this.slots[this.next++ % this.slots.length]!;
     const run = this.runOn(slot, job);
+    if (++slot.jobs >= WARM_AFTER_JOBS && slot.warm === false) slot.warm = true;
     if (this.opts.foreground) {
       Atomics.add(foregroundScans, 0, 1);
       Atomics.add(foregroundScans, 1, 1);
@@ -111,23 +118,33 @@ export class WorkerPool<J extends object, R> {
     return { id, done };
   }
 
-  /** Some worker is yet to be spawned or warmed. */
+  /** Some worker is yet to be spawned or warmed (and is not warming now). */
   get cold(): boolean {
-    return this.slots.length < this.size || this.slots.some((s) => !s.warmed);
+    return this.slots.length < this.size || this.slots.some((s) => s.warm === false);
   }
 
   /**
-   * Spawn the pool's workers and run warm-up jobs on each not yet warmed, one after
-   * another (`jobsFor(i)` for the i-th of them); their answers (and failures) are
-   * dropped. Real jobs sent meanwhile queue behind them on the same threads.
+   * Spawn the pool's workers and run warm-up jobs on each cold one, one after another
+   * (`jobsFor(i)` for the i-th of them); their answers and failures are dropped. A
+   * worker whose warm-up was cut short (`stopped` says so of an answer: it gave way
+   * to a real job) stays cold, for a later warm-up. Real jobs sent meanwhile queue
+   * behind the warm-up's on the same threads.
    */
-  async warm(jobsFor: (i: number) => J[]): Promise<void> {
+  async warm(jobsFor: (i: number) => J[], stopped: (r: R) => boolean = () => false): Promise<void> {
     while (this.slots.length < this.size) this.slots.push(this.spawn());
     const runs = this.slots
-      .filter((s) => !s.warmed)
+      .filter((s) => s.warm === false)
       .map(async (slot, i) => {
-        slot.warmed = true;
-        for (const job of jobsFor(i)) await this.runOn(slot, job).done.catch(() => undefined);
+        slot.warm = 'warming';
+        let whole = true;
+        for (const job of jobsFor(i)) {
+          const r = await this.runOn(slot, job).done.catch(() => null);
+          if (r === null || stopped(r)) {
+            whole = false;
+            break;
+          }
+        }
+        if (slot.warm === 'warming') slot.warm = whole || slot.jobs >= WARM_AFTER_JOBS;
       });
     await Promise.all(runs);
   }

@@ -12,13 +12,16 @@
  * with the file's buckets, the search with the level filter the app offers first.
  * A warm-up never delays a real scan: its jobs stop as soon as a search or histogram
  * starts (their cancel flag is foregroundScans' count of running scans), and the
- * real job then runs on code as warm as the warm-up got it.
+ * real job then runs on code as warm as the warm-up got it; the workers left cold
+ * are warmed once no scan has run for a moment (a filter's search stops the
+ * histogram's warm-up too, and the histogram may be the next thing asked).
  */
 import { closeSync } from 'node:fs';
 import { defaultThreads } from '../index/builder.ts';
 import { openForRead } from '../index/identity.ts';
 import type { LineIndex } from '../index/line-index.ts';
 import { onBigIndex } from '../index/store.ts';
+import { foregroundScans } from '../index/worker-pool.ts';
 
 /**
  * Bytes each warm-up job counts (per worker, each its own part of the file's start).
@@ -38,36 +41,67 @@ const WARM_PATTERN = '\\b(?:ERROR|ERR)\\b';
 /** An index handed out as the page loads is not warmed on before this (the first paint goes first). */
 const AFTER_OPEN_MS = 300;
 
+/** A warm-up cut short by a real scan is tried again once no scan has started for this long. */
+const QUIET_MS = 300;
+/** Tries per file opened, at most. */
+const WARM_TRIES = 10;
+
+let enabled = false;
 let warming: Promise<void> | null = null;
+/** Every worker was warm after a warm-up: the pools keep them (one that dies is replaced, and warms up on its own jobs). */
+let allWarm = false;
 
 /** Whether this process warms its scan workers on the first big file opened (the app's doors: yes). */
 export function warmScanWorkersOnOpen(on: boolean): void {
+  enabled = on;
+  allWarm = false;
   onBigIndex(on ? heard : null);
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** Until no search or histogram has run or started for QUIET_MS. */
+async function quiet(): Promise<void> {
+  for (;;) {
+    const started = Atomics.load(foregroundScans, 1);
+    await sleep(QUIET_MS);
+    if (Atomics.load(foregroundScans, 0) === 0 && Atomics.load(foregroundScans, 1) === started) return;
+  }
+}
+
 function heard(index: LineIndex): void {
-  if (warming) return;
-  warming = new Promise<void>((resolve) => setTimeout(resolve, AFTER_OPEN_MS).unref())
-    .then(() => warmScanWorkers(index))
+  if (warming || allWarm) return;
+  warming = (async () => {
+    await sleep(AFTER_OPEN_MS);
+    for (let i = 0; i < WARM_TRIES && enabled; i++) {
+      await quiet();
+      if (enabled && (allWarm = await warmScanWorkers(index))) return;
+    }
+  })()
     .catch(() => undefined) // a warm-up that fails only costs speed
     .finally(() => (warming = null));
 }
 
-/** Spawn the default-sized search and histogram pools and run a warm-up job on each cold worker; resolves when they are done. */
-export async function warmScanWorkers(index: LineIndex, threads = defaultThreads()): Promise<void> {
+/**
+ * Spawn the default-sized search and histogram pools and run warm-up jobs on each
+ * cold worker; true when every worker is warm after them (or the file has no
+ * timestamps for the histogram's), false when a real scan cut them short.
+ */
+export async function warmScanWorkers(index: LineIndex, threads = defaultThreads()): Promise<boolean> {
   const [{ histogramPool, warmHistogramJobs }, { pool: searchPool, warmSearchJobs }] = await Promise.all([import('./histogram.ts'), import('./search.ts')]);
   const hp = histogramPool(threads);
   const sp = searchPool(threads);
-  if (!hp.cold && !sp.cold) return;
   const ranges = warmRanges(index, threads * WARM_STEPS);
-  const fd = openForRead(index.path);
   let histogramJobs: ReturnType<typeof warmHistogramJobs> = [];
-  try {
-    histogramJobs = hp.cold ? warmHistogramJobs(index, fd, ranges) : [];
-  } catch {
-    // no timestamps (or not an ASCII-compatible encoding): no histogram to warm for
-  } finally {
-    closeSync(fd);
+  if (hp.cold) {
+    const fd = openForRead(index.path);
+    try {
+      histogramJobs = warmHistogramJobs(index, fd, ranges);
+    } catch {
+      // no timestamps (or not an ASCII-compatible encoding): no histogram to warm for
+    } finally {
+      closeSync(fd);
+    }
   }
   const searchJobs = sp.cold ? warmSearchJobs(index, ranges, WARM_PATTERN) : [];
   // Worker i: its own WARM_STEPS ranges, one after another.
@@ -75,7 +109,12 @@ export async function warmScanWorkers(index: LineIndex, threads = defaultThreads
     <J>(jobs: J[]) =>
     (i: number) =>
       jobs.slice(i * WARM_STEPS, (i + 1) * WARM_STEPS);
-  await Promise.all([hp.warm(mine(histogramJobs)), sp.warm(mine(searchJobs))]);
+  const stopped = (r: { cancelled: boolean }) => r.cancelled;
+  await Promise.all([
+    histogramJobs.length > 0 ? hp.warm(mine(histogramJobs), stopped) : undefined,
+    searchJobs.length > 0 ? sp.warm(mine(searchJobs), stopped) : undefined,
+  ]);
+  return (histogramJobs.length === 0 || !hp.cold) && !sp.cold;
 }
 
 /** `count` ranges of whole lines from the file's start, each about WARM_BYTES / WARM_STEPS. */
