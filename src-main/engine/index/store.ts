@@ -23,19 +23,20 @@ const entries = new Map<string, Entry>();
 
 /** An index handed out at least this big counts as a big file opened (onBigIndex). */
 const BIG_INDEX_BYTES = 64 * 1024 * 1024;
-let bigIndexListener: ((index: LineIndex) => void) | null = null;
+let bigIndexListener: ((index: LineIndex, justBuilt: boolean) => void) | null = null;
 
 /**
  * Hear of every complete index of a big file handed out (at once when fresh, when
- * its build is done otherwise): search/warm-workers.ts warms the scan workers of the
- * app's doors with it. Called often (every read of the file): it must be cheap.
+ * its build is done otherwise: `justBuilt`): search/warm-workers.ts warms the scan
+ * workers of the app's doors with it. Called often (every read of the file): it
+ * must be cheap.
  */
-export function onBigIndex(listener: ((index: LineIndex) => void) | null): void {
+export function onBigIndex(listener: ((index: LineIndex, justBuilt: boolean) => void) | null): void {
   bigIndexListener = listener;
 }
 
-function heardBig(index: LineIndex): void {
-  if (bigIndexListener && index.complete && index.size >= BIG_INDEX_BYTES) bigIndexListener(index);
+function heardBig(index: LineIndex, justBuilt: boolean): void {
+  if (bigIndexListener && index.complete && index.size >= BIG_INDEX_BYTES) bigIndexListener(index, justBuilt);
 }
 
 export interface OpenOptions extends BuildOptions {
@@ -75,7 +76,7 @@ function freshFromMemoryOrDisk(path: string, opts: OpenOptions): LineIndex | und
  */
 export function startIndex(path: string, opts: OpenOptions = {}): IndexBuild {
   const ready = mountedIndex(path) ?? freshFromMemoryOrDisk(path, opts);
-  if (ready) heardBig(ready);
+  if (ready) heardBig(ready, false);
   if (ready) return { index: ready, done: Promise.resolve(ready), progress: () => ({ bytesDone: ready.size, totalBytes: ready.size }), cancel: () => {} };
   const id = statRegularFile(path);
   const running = entries.get(id.path)?.build;
@@ -86,7 +87,7 @@ export function startIndex(path: string, opts: OpenOptions = {}): IndexBuild {
   build.done.then(
     (index) => {
       delete entry.build;
-      heardBig(index);
+      heardBig(index, true);
       if (!opts.noCache && index.size >= PERSIST_MIN_BYTES) {
         try {
           saveIndex(index);

@@ -69,12 +69,13 @@ async function quiet(): Promise<void> {
   }
 }
 
-function heard(index: LineIndex): void {
+function heard(index: LineIndex, justBuilt: boolean): void {
   if (warming || allWarm) return;
   warming = (async () => {
-    await sleep(AFTER_OPEN_MS);
+    // An index at hand at once is handed out as the page loads; a build took longer than the first paint.
+    if (!justBuilt) await sleep(AFTER_OPEN_MS);
     for (let i = 0; i < WARM_TRIES && enabled; i++) {
-      await quiet();
+      if (i > 0) await quiet(); // the last try gave way to a scan
       if (enabled && (allWarm = await warmScanWorkers(index))) return;
     }
   })()
