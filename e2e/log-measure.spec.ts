@@ -58,6 +58,19 @@ async function open(page: Page) {
   await expect(page.getByTestId('file-lines')).not.toHaveText('', { timeout: 120_000 });
   await expect(page.getByTestId('file-lines')).toHaveText(/^[\d,]+$/, { timeout: 120_000 });
   lines = Number((await page.getByTestId('file-lines').textContent())!.replace(/,/g, ''));
+  // The app in place, as a user sees it before reaching for a tool: the editor has taken over
+  // from the plain first rows (mounting it is a long task a click would wait behind).
+  await expect(page.locator('[data-testid="file-view"] .view-line').first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('plain-lines')).toHaveCount(0, { timeout: 60_000 });
+}
+
+/** When the first api call `op` was sent, in ms after `t0` (performance.now() of the test), as the page's network saw it. */
+function firstRequestOf(page: Page, op: string, t0: () => number): () => number | null {
+  let at: number | null = null;
+  page.on('request', (r) => {
+    if (at === null && r.url().endsWith(`/api/${op}`)) at = Math.round(performance.now() - t0());
+  });
+  return () => at;
 }
 
 test('filter: first lines painted, and the whole file filtered', async ({ page }) => {
@@ -66,7 +79,9 @@ test('filter: first lines painted, and the whole file filtered', async ({ page }
   await page.getByRole('button', { name: 'Filter', exact: true }).click();
   const panel = page.getByRole('region', { name: 'Filter view' });
   await panel.getByRole('textbox', { name: 'Filter 1' }).fill('timeout');
-  const t0 = performance.now();
+  let t0 = performance.now();
+  const firstSearch = firstRequestOf(page, 'search', () => t0);
+  t0 = performance.now();
   await panel.getByRole('group', { name: 'Levels' }).getByRole('button', { name: 'ERROR' }).click();
   await page.waitForFunction(() => document.querySelector('[data-testid="filter-row"]') !== null, undefined, { polling: 'raf' });
   const firstMs = Math.round(performance.now() - t0);
@@ -76,7 +91,9 @@ test('filter: first lines painted, and the whole file filtered', async ({ page }
     timeout: 150_000,
   });
   const wholeMs = Math.round(performance.now() - t0);
-  console.log(`[measure] filter (ERROR level + /timeout/) → first lines painted on ${count(size)} bytes: ${firstMs} ms (goal ≤ 300 ms), ${load()}`);
+  console.log(
+    `[measure] filter (ERROR level + /timeout/) → first lines painted on ${count(size)} bytes: ${firstMs} ms (goal ≤ 300 ms; first search sent at ${firstSearch()} ms), ${load()}`,
+  );
   console.log(`[measure] filter: whole file in ${wholeMs} ms = ${(size / 1e9 / (wholeMs / 1000)).toFixed(2)} GB/s (goal ≥ 1 GB/s), ${load()}`);
   expect(firstMs).toBeLessThan(3_000);
 });
@@ -84,7 +101,8 @@ test('filter: first lines painted, and the whole file filtered', async ({ page }
 test('histogram of the whole file', async ({ page }) => {
   test.setTimeout(180_000);
   await open(page);
-  const t0 = performance.now();
+  let t0 = performance.now();
+  const firstSlice = firstRequestOf(page, 'histogram', () => t0);
   const diag: string[] = [];
   page.on(
     'request',
@@ -98,6 +116,7 @@ test('histogram of the whole file', async ({ page }) => {
         `${Math.round(performance.now() - t0)} < ${r.url().split('/api/')[1]} server ${Math.round(r.timing().responseStart - r.timing().requestStart)} ms`,
       ),
   );
+  t0 = performance.now();
   await page.getByRole('button', { name: 'Histogram', exact: true }).click();
   const panel = page.getByRole('region', { name: 'Histogram' });
   // Polled every frame, as the filter's (a locator assert polls at up to 500 ms).
@@ -107,7 +126,9 @@ test('histogram of the whole file', async ({ page }) => {
   const wholeMs = Math.round(performance.now() - t0);
   await expect(panel.getByTestId('histogram-summary')).toContainText(`${count(lines)} lines`);
   if (process.env.DIAG) console.log(diag.join('\n'));
-  console.log(`[measure] histogram: first bars ${firstBarsMs} ms, whole ${count(size)} bytes counted in ${wholeMs} ms (goal ≤ 2 s), ${load()}`);
+  console.log(
+    `[measure] histogram: first bars ${firstBarsMs} ms, whole ${count(size)} bytes counted in ${wholeMs} ms (goal ≤ 2 s; first slice sent at ${firstSlice()} ms), ${load()}`,
+  );
 });
 
 interface MemorySample {
