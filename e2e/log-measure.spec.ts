@@ -64,6 +64,19 @@ async function open(page: Page) {
   await expect(page.getByTestId('plain-lines')).toHaveCount(0, { timeout: 60_000 });
 }
 
+/** DIAG=1: each api call as sent (>) and answered (<), in ms after `t0`, with the server's time. */
+function diagnose(page: Page, t0: () => number): string[] {
+  const diag: string[] = [];
+  const at = () => Math.round(performance.now() - t0());
+  const op = (url: string) => url.split('/api/')[1];
+  page.on('request', (r) => r.url().includes('/api/') && diag.push(`${at()} > ${op(r.url())} ${r.postData()?.slice(0, 160)}`));
+  page.on(
+    'requestfinished',
+    (r) => r.url().includes('/api/') && diag.push(`${at()} < ${op(r.url())} server ${Math.round(r.timing().responseStart - r.timing().requestStart)} ms`),
+  );
+  return diag;
+}
+
 /** When the first api call `op` was sent, in ms after `t0` (performance.now() of the test), as the page's network saw it. */
 function firstRequestOf(page: Page, op: string, t0: () => number): () => number | null {
   let at: number | null = null;
@@ -81,6 +94,7 @@ test('filter: first lines painted, and the whole file filtered', async ({ page }
   await panel.getByRole('textbox', { name: 'Filter 1' }).fill('timeout');
   let t0 = performance.now();
   const firstSearch = firstRequestOf(page, 'search', () => t0);
+  const diag = diagnose(page, () => t0);
   t0 = performance.now();
   await panel.getByRole('group', { name: 'Levels' }).getByRole('button', { name: 'ERROR' }).click();
   await page.waitForFunction(() => document.querySelector('[data-testid="filter-row"]') !== null, undefined, { polling: 'raf' });
@@ -91,6 +105,7 @@ test('filter: first lines painted, and the whole file filtered', async ({ page }
     timeout: 150_000,
   });
   const wholeMs = Math.round(performance.now() - t0);
+  if (process.env.DIAG) console.log(diag.join('\n'));
   console.log(
     `[measure] filter (ERROR level + /timeout/) → first lines painted on ${count(size)} bytes: ${firstMs} ms (goal ≤ 300 ms; first search sent at ${firstSearch()} ms), ${load()}`,
   );
@@ -103,19 +118,7 @@ test('histogram of the whole file', async ({ page }) => {
   await open(page);
   let t0 = performance.now();
   const firstSlice = firstRequestOf(page, 'histogram', () => t0);
-  const diag: string[] = [];
-  page.on(
-    'request',
-    (r) => r.url().includes('/api/') && diag.push(`${Math.round(performance.now() - t0)} > ${r.url().split('/api/')[1]} ${r.postData()?.slice(0, 80)}`),
-  );
-  page.on(
-    'requestfinished',
-    (r) =>
-      r.url().includes('/api/') &&
-      diag.push(
-        `${Math.round(performance.now() - t0)} < ${r.url().split('/api/')[1]} server ${Math.round(r.timing().responseStart - r.timing().requestStart)} ms`,
-      ),
-  );
+  const diag = diagnose(page, () => t0);
   t0 = performance.now();
   await page.getByRole('button', { name: 'Histogram', exact: true }).click();
   const panel = page.getByRole('region', { name: 'Histogram' });
