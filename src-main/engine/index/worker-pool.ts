@@ -124,29 +124,32 @@ export class WorkerPool<J extends object, R> {
   }
 
   /**
-   * Spawn the pool's workers and run warm-up jobs on each cold one, one after another
-   * (`jobsFor(i)` for the i-th of them); their answers and failures are dropped. A
+   * Spawn the pool's workers and run warm-up jobs on each cold one, one worker and
+   * one job after another (`jobsFor(i)` for the i-th of them); their answers and
+   * failures are dropped. A
    * worker whose warm-up was cut short (`stopped` says so of an answer: it gave way
    * to a real job) stays cold, for a later warm-up. Real jobs sent meanwhile queue
    * behind the warm-up's on the same threads.
    */
   async warm(jobsFor: (i: number) => J[], stopped: (r: R) => boolean = () => false): Promise<void> {
     while (this.slots.length < this.size) this.slots.push(this.spawn());
-    const runs = this.slots
-      .filter((s) => s.warm === false)
-      .map(async (slot, i) => {
-        slot.warm = 'warming';
-        let whole = true;
-        for (const job of jobsFor(i)) {
-          const r = await this.runOn(slot, job).done.catch(() => null);
-          if (r === null || stopped(r)) {
-            whole = false;
-            break;
-          }
+    const cold = this.slots.filter((s) => s.warm === false);
+    cold.forEach((slot) => (slot.warm = 'warming'));
+    // One worker at a time: a warm-up takes one core, never both of a 2-core machine
+    // from the browser painting the file just opened.
+    for (const [i, slot] of cold.entries()) {
+      let whole = true;
+      for (const job of jobsFor(i)) {
+        const r = await this.runOn(slot, job).done.catch(() => null);
+        if (r === null || stopped(r)) {
+          whole = false;
+          break;
         }
-        if (slot.warm === 'warming') slot.warm = whole || slot.jobs >= WARM_AFTER_JOBS;
-      });
-    await Promise.all(runs);
+      }
+      if (slot.warm === 'warming') slot.warm = whole || slot.jobs >= WARM_AFTER_JOBS;
+      if (!whole) break; // gave way to a scan: the rest wait for a later warm-up
+    }
+    for (const slot of cold) if (slot.warm === 'warming') slot.warm = slot.jobs >= WARM_AFTER_JOBS;
   }
 
   /** Kill the worker running job `id` (a runaway job after an abort); its jobs reject. */

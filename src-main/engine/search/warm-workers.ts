@@ -113,8 +113,9 @@ export async function warmScanWorkers(index: LineIndex, threads = defaultThreads
     (i: number) =>
       jobs.slice(i * WARM_STEPS, (i + 1) * WARM_STEPS);
   const stopped = (r: { cancelled: boolean }) => r.cancelled;
-  // One pool after the other: two threads on two cores finish sooner than four. The
-  // filter first (the view people reach for first); the histogram's slices follow.
+  // One pool after the other (and one worker at a time, worker-pool.ts): the warm-up
+  // takes one core, the other stays for the browser and the server's main thread.
+  // The filter first (the view people reach for first); the histogram's follow.
   if (searchJobs.length > 0) await sp.warm(mine(searchJobs), stopped);
   if (histogramJobs.length > 0) await hp.warm(mine(histogramJobs), stopped);
   return (histogramJobs.length === 0 || !hp.cold) && !sp.cold;
