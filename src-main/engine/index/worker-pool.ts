@@ -4,7 +4,7 @@
  * are ref'd while busy and unref'd while idle, so an idle pool never keeps a CLI
  * process alive. A worker that dies rejects its jobs and is replaced on next use.
  *
- * A fresh thread scans its first 50-80 MiB several times slower while V8 compiles
+ * A fresh thread scans its first tens of MiB several times slower while V8 compiles
  * the scan loops; `warm()` spawns every worker and runs a few jobs on each ahead of
  * the first real one (the app's doors do so when a big file is opened,
  * search/warm-workers.ts).
@@ -126,10 +126,9 @@ export class WorkerPool<J extends object, R> {
   /**
    * Spawn the pool's workers and run warm-up jobs on each cold one, one worker and
    * one job after another (`jobsFor(i)` for the i-th of them); their answers and
-   * failures are dropped. A
-   * worker whose warm-up was cut short (`stopped` says so of an answer: it gave way
-   * to a real job) stays cold, for a later warm-up. Real jobs sent meanwhile queue
-   * behind the warm-up's on the same threads.
+   * failures are dropped. A worker whose warm-up was cut short (`stopped` says so of
+   * an answer: it gave way to a real job) stays cold, for a later warm-up, and so do
+   * the ones after it. Real jobs sent meanwhile queue behind the warm-up's.
    */
   async warm(jobsFor: (i: number) => J[], stopped: (r: R) => boolean = () => false): Promise<void> {
     while (this.slots.length < this.size) this.slots.push(this.spawn());

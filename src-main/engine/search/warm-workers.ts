@@ -1,11 +1,12 @@
 /**
  * Warm the search and histogram workers of the app's doors when a big file is
  * opened, so that the first filter or histogram runs at full speed. A fresh worker
- * thread counts its first 128 MiB of a log in about twice the time of the next
- * (V8 compiling the scan loops, measured in the histogram: ~290 ms, then ~130 ms),
- * and spawning it costs tens of ms more; the pools keep their workers for the
- * process's life, so this is paid once, right after the index of the first big file
- * is complete (a filter or histogram waits for that index anyway).
+ * thread scans its first tens of MiB of a log up to 10x slower than later ones (V8
+ * compiling the scan loops; the first 128 MiB histogram slice took 485-1,346 ms
+ * on fresh workers, ~100-200 ms warm, load 8), and spawning it costs tens of ms
+ * more; the pools keep their workers for the process's life, so this is paid once,
+ * right after the index of the first big file is complete (a filter or histogram
+ * waits for that index anyway).
  *
  * Each warm-up job counts part of the opened file itself (its own time format and
  * line shapes, which is what the compiled code is specialized on): the histogram
