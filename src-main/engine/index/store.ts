@@ -75,8 +75,9 @@ function freshFromMemoryOrDisk(path: string, opts: OpenOptions): LineIndex | und
  * at once (partial, scanning on demand) and `done` settles with the complete index.
  */
 export function startIndex(path: string, opts: OpenOptions = {}): IndexBuild {
-  const ready = mountedIndex(path) ?? freshFromMemoryOrDisk(path, opts);
-  if (ready) heardBig(ready, false);
+  const mounted = mountedIndex(path);
+  const ready = mounted ?? freshFromMemoryOrDisk(path, opts);
+  if (ready && !mounted) heardBig(ready, false); // a remote value's bytes are not in a file the workers can read
   if (ready) return { index: ready, done: Promise.resolve(ready), progress: () => ({ bytesDone: ready.size, totalBytes: ready.size }), cancel: () => {} };
   const id = statRegularFile(path);
   const running = entries.get(id.path)?.build;
