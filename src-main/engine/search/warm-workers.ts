@@ -39,8 +39,8 @@ const WARM_BYTES = 32 * 1024 * 1024;
  * that job's), so each worker sees a few.
  */
 const WARM_STEPS = 4;
-/** The regex the filter view's ERROR chip sends (filter-query.ts). */
-const WARM_PATTERN = '\\b(?:ERROR|ERR)\\b';
+/** The regex the filter view's ERROR chip sends (filter-query.ts: a lookahead per term, so the scan's line mode). */
+const WARM_PATTERN = '^(?=.*?(?:\\b(?:ERROR|ERR)\\b))';
 /** An index handed out as the page loads is not warmed on before this (the first paint goes first). */
 const AFTER_OPEN_MS = 300;
 
