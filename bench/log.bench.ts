@@ -13,6 +13,7 @@ import { openIndex } from '../src-main/engine/index/store.ts';
 import { closeHistogramPools, histogramFile } from '../src-main/engine/search/histogram.ts';
 import { closeSearchPools, searchFile } from '../src-main/engine/search/search.ts';
 import { timeSeek } from '../src-main/engine/search/time-seek.ts';
+import { warmScanWorkers } from '../src-main/engine/search/warm-workers.ts';
 import type { BenchOptions } from './main.ts';
 import { DATA_DIR, gbps, median, syntheticLog, table, timeCommand, timeMedian, warmPageCache } from './lib.ts';
 import { prng } from '../test/fixtures/generate.ts';
@@ -46,6 +47,29 @@ export async function benchLog(o: BenchOptions): Promise<void> {
   const levelMs = await timeMedian(runs, () => searchFile(index, { pattern: LEVEL, countOnly: true, encoding: 'utf-8' }));
   const levelCount = (await searchFile(index, { pattern: LEVEL, countOnly: true, encoding: 'utf-8' })).count;
   const grepLevel = timeCommand(runs, 'grep', ['-cwE', 'ERROR|ERR', file], [0, 1]);
+
+  // The app's first histogram / filter of a file: on fresh workers, and on workers the
+  // app's doors warmed when the file was opened (warm-workers.ts), each run from new pools.
+  const fresh = async () => Promise.all([closeHistogramPools(), closeSearchPools()]);
+  const coldHist: number[] = [];
+  const warmHist: number[] = [];
+  const coldCount: number[] = [];
+  const warmCount: number[] = [];
+  const warmUps: number[] = [];
+  const timed = async (fn: () => Promise<unknown>) => {
+    const t = performance.now();
+    await fn();
+    return performance.now() - t;
+  };
+  for (let i = 0; i < runs; i++) {
+    await fresh();
+    coldHist.push(await timed(() => histogramFile(index, { encoding: 'utf-8' })));
+    coldCount.push(await timed(() => searchFile(index, { pattern: FILTER, countOnly: true, encoding: 'utf-8' })));
+    await fresh();
+    warmUps.push(await timed(() => warmScanWorkers(index)));
+    warmHist.push(await timed(() => histogramFile(index, { encoding: 'utf-8' })));
+    warmCount.push(await timed(() => searchFile(index, { pattern: FILTER, countOnly: true, encoding: 'utf-8' })));
+  }
 
   const rand = prng(11);
   const seeks: number[] = [];
@@ -85,6 +109,20 @@ export async function benchLog(o: BenchOptions): Promise<void> {
         ratio(levelMs, grepLevel.ms) + ' of grep',
       ],
       [`grep -cwE 'ERROR|ERR' (${grepLevel.stdout.trim()})`, Math.round(grepLevel.ms), gbps(size, grepLevel.ms), 'baseline'],
+      [`histogram, first call on fresh workers`, Math.round(median(coldHist)), gbps(size, median(coldHist)), 'baseline'],
+      [
+        `histogram, first call after the warm-up (${Math.round(median(warmUps))} ms, done on open)`,
+        Math.round(median(warmHist)),
+        gbps(size, median(warmHist)),
+        ratio(median(warmHist), median(coldHist)) + ' of fresh',
+      ],
+      [`filter count, first call on fresh workers (after a histogram)`, Math.round(median(coldCount)), gbps(size, median(coldCount)), 'baseline'],
+      [
+        `filter count, first call after the warm-up (and a histogram)`,
+        Math.round(median(warmCount)),
+        gbps(size, median(warmCount)),
+        ratio(median(warmCount), median(coldCount)) + ' of fresh',
+      ],
       [`time_seek, 50 random times (median; at most ${probes} windows)`, median(seeks).toFixed(1), '', ''],
     ]) + '\n',
   );

@@ -286,6 +286,35 @@ test('marks: m and a click in the gutter lane mark lines, u / U step through the
   expect(seen.problems.slice(fromReload)).toEqual([]);
 });
 
+test('marked lines show on the whole-file scrollbar at their place in the file, and go when unmarked', async ({ page }) => {
+  await open(page);
+  const ticks = page.getByTestId('scrollbar-line-mark');
+  await expect(ticks).toHaveCount(0); // the test before unmarked its lines
+  for (const lineNo of [30_001, 270_002]) {
+    await goTo(page, lineNo - 1);
+    await clickLine(page, lineNo);
+    await page.keyboard.press('m');
+  }
+  await expect(ticks).toHaveCount(2);
+  const track = (await page.getByTestId('file-scrollbar').boundingBox())!;
+  for (const lineNo of [30_001, 270_002]) {
+    const tick = page.locator(`[data-testid="scrollbar-line-mark"][data-line="${lineNo}"]`);
+    await expect(tick).toHaveAttribute('title', `Marked line ${count(lineNo)}`);
+    const box = (await tick.boundingBox())!;
+    // Where the line is in the file, as a fraction of the track.
+    expect(Math.abs(box.y - track.y - ((lineNo - 1) / TOTAL) * track.height)).toBeLessThan(2);
+  }
+  await goTo(page, 30_000);
+  await clickLine(page, 30_001);
+  await page.keyboard.press('m');
+  await expect(ticks).toHaveCount(1);
+  await expect(ticks).toHaveAttribute('data-line', '270002');
+  await goTo(page, 270_001);
+  await clickLine(page, 270_002);
+  await page.keyboard.press('m');
+  await expect(ticks).toHaveCount(0);
+});
+
 test('e / E and h / H step to the next / previous error and highlighted line over the whole file, wrapping at the ends', async ({ page }) => {
   const seen = watchPage(page);
   await open(page);

@@ -10,6 +10,7 @@
  * skip generating one; FOLIO_E2E_LOG_BYTES picks another size.
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { writeLogFile } from '../test/fixtures/generate.ts';
@@ -19,6 +20,8 @@ import { shownLinesOf } from './page-helpers.ts';
 
 const LOG_BYTES = Number(process.env.FOLIO_E2E_LOG_BYTES ?? 1024 ** 3);
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
+/** The machine's 1-minute load average (the machine is shared: every figure is printed with it). */
+const load = () => `load ${loadavg()[0]!.toFixed(1)}`;
 
 let fixtures: ReturnType<typeof makeFixtureDir>;
 let server: FolioServe;
@@ -55,6 +58,32 @@ async function open(page: Page) {
   await expect(page.getByTestId('file-lines')).not.toHaveText('', { timeout: 120_000 });
   await expect(page.getByTestId('file-lines')).toHaveText(/^[\d,]+$/, { timeout: 120_000 });
   lines = Number((await page.getByTestId('file-lines').textContent())!.replace(/,/g, ''));
+  // The app in place, as a user sees it before reaching for a tool: the editor has taken over
+  // from the plain first rows (mounting it is a long task a click would wait behind).
+  await expect(page.locator('[data-testid="file-view"] .view-line').first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('plain-lines')).toHaveCount(0, { timeout: 60_000 });
+}
+
+/** DIAG=1: each api call as sent (>) and answered (<), in ms after `t0`, with the server's time. */
+function diagnose(page: Page, t0: () => number): string[] {
+  const diag: string[] = [];
+  const at = () => Math.round(performance.now() - t0());
+  const op = (url: string) => url.split('/api/')[1];
+  page.on('request', (r) => r.url().includes('/api/') && diag.push(`${at()} > ${op(r.url())} ${r.postData()?.slice(0, 160)}`));
+  page.on(
+    'requestfinished',
+    (r) => r.url().includes('/api/') && diag.push(`${at()} < ${op(r.url())} server ${Math.round(r.timing().responseStart - r.timing().requestStart)} ms`),
+  );
+  return diag;
+}
+
+/** When the first api call `op` was sent, in ms after `t0` (performance.now() of the test), as the page's network saw it. */
+function firstRequestOf(page: Page, op: string, t0: () => number): () => number | null {
+  let at: number | null = null;
+  page.on('request', (r) => {
+    if (at === null && r.url().endsWith(`/api/${op}`)) at = Math.round(performance.now() - t0());
+  });
+  return () => at;
 }
 
 test('filter: first lines painted, and the whole file filtered', async ({ page }) => {
@@ -63,7 +92,10 @@ test('filter: first lines painted, and the whole file filtered', async ({ page }
   await page.getByRole('button', { name: 'Filter', exact: true }).click();
   const panel = page.getByRole('region', { name: 'Filter view' });
   await panel.getByRole('textbox', { name: 'Filter 1' }).fill('timeout');
-  const t0 = performance.now();
+  let t0 = performance.now();
+  const firstSearch = firstRequestOf(page, 'search', () => t0);
+  const diag = diagnose(page, () => t0);
+  t0 = performance.now();
   await panel.getByRole('group', { name: 'Levels' }).getByRole('button', { name: 'ERROR' }).click();
   await page.waitForFunction(() => document.querySelector('[data-testid="filter-row"]') !== null, undefined, { polling: 'raf' });
   const firstMs = Math.round(performance.now() - t0);
@@ -73,28 +105,21 @@ test('filter: first lines painted, and the whole file filtered', async ({ page }
     timeout: 150_000,
   });
   const wholeMs = Math.round(performance.now() - t0);
-  console.log(`[measure] filter (ERROR level + /timeout/) → first lines painted on ${count(size)} bytes: ${firstMs} ms (goal ≤ 300 ms)`);
-  console.log(`[measure] filter: whole file in ${wholeMs} ms = ${(size / 1e9 / (wholeMs / 1000)).toFixed(2)} GB/s (goal ≥ 1 GB/s)`);
+  if (process.env.DIAG) console.log(diag.join('\n'));
+  console.log(
+    `[measure] filter (ERROR level + /timeout/) → first lines painted on ${count(size)} bytes: ${firstMs} ms (goal ≤ 300 ms; first search sent at ${firstSearch()} ms), ${load()}`,
+  );
+  console.log(`[measure] filter: whole file in ${wholeMs} ms = ${(size / 1e9 / (wholeMs / 1000)).toFixed(2)} GB/s (goal ≥ 1 GB/s), ${load()}`);
   expect(firstMs).toBeLessThan(3_000);
 });
 
 test('histogram of the whole file', async ({ page }) => {
   test.setTimeout(180_000);
   await open(page);
-  const t0 = performance.now();
-  const diag: string[] = [];
-  page.on(
-    'request',
-    (r) => r.url().includes('/api/') && diag.push(`${Math.round(performance.now() - t0)} > ${r.url().split('/api/')[1]} ${r.postData()?.slice(0, 80)}`),
-  );
-  page.on(
-    'requestfinished',
-    (r) =>
-      r.url().includes('/api/') &&
-      diag.push(
-        `${Math.round(performance.now() - t0)} < ${r.url().split('/api/')[1]} server ${Math.round(r.timing().responseStart - r.timing().requestStart)} ms`,
-      ),
-  );
+  let t0 = performance.now();
+  const firstSlice = firstRequestOf(page, 'histogram', () => t0);
+  const diag = diagnose(page, () => t0);
+  t0 = performance.now();
   await page.getByRole('button', { name: 'Histogram', exact: true }).click();
   const panel = page.getByRole('region', { name: 'Histogram' });
   // Polled every frame, as the filter's (a locator assert polls at up to 500 ms).
@@ -104,7 +129,9 @@ test('histogram of the whole file', async ({ page }) => {
   const wholeMs = Math.round(performance.now() - t0);
   await expect(panel.getByTestId('histogram-summary')).toContainText(`${count(lines)} lines`);
   if (process.env.DIAG) console.log(diag.join('\n'));
-  console.log(`[measure] histogram: first bars ${firstBarsMs} ms, whole ${count(size)} bytes counted in ${wholeMs} ms (goal ≤ 2 s)`);
+  console.log(
+    `[measure] histogram: first bars ${firstBarsMs} ms, whole ${count(size)} bytes counted in ${wholeMs} ms (goal ≤ 2 s; first slice sent at ${firstSlice()} ms), ${load()}`,
+  );
 });
 
 interface MemorySample {

@@ -28,6 +28,7 @@ import type { GoToTarget } from './model/goto-target.ts';
 import { useConnectionStore } from './stores/connection-store.ts';
 import { useFilterStore } from './stores/filter-store.ts';
 import { useFindStore } from './stores/find-store.ts';
+import { useMarksStore } from './stores/marks-store.ts';
 import { followViewerFile, useOutlineStore } from './stores/outline-store.ts';
 import { useRecentStore } from './stores/recent-store.ts';
 import { useReviewStore } from './stores/review-store.ts';
@@ -47,6 +48,8 @@ function keyPlaceOf(target: Element | null): KeyPlace {
 }
 /** Open a file chosen any way (the path box, recent files, a drop, the Electron menu) in its tab. */
 const openPath = (path: string) => void useTabStore.getState().open(path);
+/** No marked lines (one array, so the store selector's answer stays the same). */
+const NO_LINES: readonly number[] = [];
 
 export function App() {
   const {
@@ -75,6 +78,7 @@ export function App() {
   const queue = useReviewStore((s) => s.queue);
   const selectedId = useReviewStore((s) => s.selectedId);
   const marks = useMemo(() => regionMarksOf(queue, path, selectedId), [queue, path, selectedId]);
+  const markedLines = useMarksStore((s) => (s.path === path ? s.lines : NO_LINES));
   const pathInput = useRef<HTMLInputElement>(null);
   const goToInput = useRef<HTMLInputElement>(null);
   const findInput = useRef<HTMLInputElement>(null);
@@ -222,6 +226,7 @@ export function App() {
             visibleLines={visibleLines}
             totalLines={info?.lines ?? 0}
             marks={marks}
+            markedLines={markedLines}
             onJump={(lineNo) => void goToLine(lineNo, { at: 'top', select: false })}
           />
         </div>

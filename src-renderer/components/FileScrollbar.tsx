@@ -5,16 +5,20 @@ const MIN_THUMB_PX = 24;
 /** While dragging, jump at most this often; the store drops stale answers anyway. */
 const DRAG_JUMP_MS = 60;
 
+/** Marked lines drawn at most (a tick each; past this many the track is a solid band anyway). */
+const LINE_MARKS_MAX = 1_000;
+
 /**
  * A scrollbar over the whole file, not the editor's window: the thumb shows where
- * the view is, marks show where proposals wait; clicking or dragging jumps to
- * that fraction of the file.
+ * the view is, marks show where proposals wait and which lines the user marked;
+ * clicking or dragging jumps to that fraction of the file.
  */
 export function FileScrollbar({
   topLine,
   visibleLines,
   totalLines,
   marks = [],
+  markedLines = [],
   onJump,
 }: {
   topLine: number;
@@ -22,6 +26,8 @@ export function FileScrollbar({
   totalLines: number;
   /** pending proposals of the file */
   marks?: RegionMark[];
+  /** lines the user marked (marks-store), ascending */
+  markedLines?: readonly number[];
   onJump(lineNo: number): void;
 }) {
   const trackRef = useRef<HTMLDivElement>(null);
@@ -85,6 +91,16 @@ export function FileScrollbar({
       onPointerUp={up}
       onPointerCancel={up}
     >
+      {markedLines.slice(0, LINE_MARKS_MAX).map((lineNo) => (
+        <div
+          key={`line-${lineNo}`}
+          className="line-mark"
+          data-testid="scrollbar-line-mark"
+          data-line={lineNo}
+          title={`Marked line ${lineNo.toLocaleString('en-US')}`}
+          style={markBoxOf({ startLine: lineNo, endLine: lineNo }, totalLines, trackPx, 2)}
+        />
+      ))}
       {marks.map((m) => (
         <div
           key={m.proposalId}

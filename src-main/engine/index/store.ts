@@ -21,6 +21,24 @@ interface Entry {
 
 const entries = new Map<string, Entry>();
 
+/** An index handed out at least this big counts as a big file opened (onBigIndex). */
+const BIG_INDEX_BYTES = 64 * 1024 * 1024;
+let bigIndexListener: ((index: LineIndex, justBuilt: boolean) => void) | null = null;
+
+/**
+ * Hear of every complete index of a big file handed out (at once when fresh, when
+ * its build is done otherwise: `justBuilt`): search/warm-workers.ts warms the scan
+ * workers of the app's doors with it. Called often (every read of the file): it
+ * must be cheap.
+ */
+export function onBigIndex(listener: ((index: LineIndex, justBuilt: boolean) => void) | null): void {
+  bigIndexListener = listener;
+}
+
+function heardBig(index: LineIndex, justBuilt: boolean): void {
+  if (bigIndexListener && index.complete && index.size >= BIG_INDEX_BYTES) bigIndexListener(index, justBuilt);
+}
+
 export interface OpenOptions extends BuildOptions {
   /** Skip the persisted cache (benchmarks, tests). */
   noCache?: boolean;
@@ -57,7 +75,9 @@ function freshFromMemoryOrDisk(path: string, opts: OpenOptions): LineIndex | und
  * at once (partial, scanning on demand) and `done` settles with the complete index.
  */
 export function startIndex(path: string, opts: OpenOptions = {}): IndexBuild {
-  const ready = mountedIndex(path) ?? freshFromMemoryOrDisk(path, opts);
+  const mounted = mountedIndex(path);
+  const ready = mounted ?? freshFromMemoryOrDisk(path, opts);
+  if (ready && !mounted) heardBig(ready, false); // a remote value's bytes are not in a file the workers can read
   if (ready) return { index: ready, done: Promise.resolve(ready), progress: () => ({ bytesDone: ready.size, totalBytes: ready.size }), cancel: () => {} };
   const id = statRegularFile(path);
   const running = entries.get(id.path)?.build;
@@ -68,6 +88,7 @@ export function startIndex(path: string, opts: OpenOptions = {}): IndexBuild {
   build.done.then(
     (index) => {
       delete entry.build;
+      heardBig(index, true);
       if (!opts.noCache && index.size >= PERSIST_MIN_BYTES) {
         try {
           saveIndex(index);

@@ -17,6 +17,7 @@ import { etagOf, type FileIdentity } from '../index/identity.ts';
 import { encodingOf, type Encoding } from '../text/encoding-detect.ts';
 import type { IndexProgress } from '../index/builder.ts';
 import { startIndex, type OpenOptions } from '../index/store.ts';
+import { foregroundScans } from '../index/worker-pool.ts';
 import type { LineIndex, NewlineStyle } from '../index/line-index.ts';
 
 export interface Version {
@@ -59,6 +60,58 @@ const hashing = new Map<string, { etag: string; cancel: () => void }>();
 /** A big file's version must hold this long before it is hashed in the background. */
 const HASH_SETTLE_MS = 1000;
 
+/**
+ * The background hash of a big file: background work, so on Linux at nice 10 (as the
+ * app's index threads, index-worker.mjs), and paused while a search or histogram runs
+ * (worker-pool.ts's foregroundScans) and for QUIET_MS after the last one started: on
+ * 2 cores a whole-file hash (~1 s of CPU a GiB) took a core from the first filter or
+ * histogram of the file just opened. Read in 1 MiB steps, checking between steps.
+ */
+const HASH_WORKER = `
+  const { createHash } = require('node:crypto');
+  const { closeSync, openSync, readSync, readlinkSync } = require('node:fs');
+  const { setPriority } = require('node:os');
+  const { parentPort, workerData } = require('node:worker_threads');
+  const QUIET_MS = 300;
+  if (process.platform === 'linux') {
+    try {
+      const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+      if (Number.isInteger(tid) && tid !== process.pid) setPriority(tid, 10);
+    } catch {}
+  }
+  const scans = new Int32Array(workerData.scans);
+  let seen = Atomics.load(scans, 1);
+  const yieldToScans = () => {
+    for (;;) {
+      const running = Atomics.load(scans, 0);
+      if (running !== 0) { Atomics.wait(scans, 0, running, 1000); continue; }
+      const started = Atomics.load(scans, 1);
+      if (started === seen) return;
+      seen = started;
+      Atomics.wait(scans, 1, started, QUIET_MS);
+    }
+  };
+  try {
+    const h = createHash('sha256');
+    const buf = Buffer.allocUnsafe(1 << 20);
+    const fd = openSync(workerData.path, 'r');
+    try {
+      for (let pos = 0; pos < workerData.size; ) {
+        yieldToScans();
+        const n = readSync(fd, buf, 0, Math.min(buf.length, workerData.size - pos), pos);
+        if (n <= 0) throw new Error('the file shrank while it was hashed');
+        h.update(buf.subarray(0, n));
+        pos += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    parentPort.postMessage(h.digest('hex'));
+  } catch (e) {
+    parentPort.postMessage({ error: e.message });
+  }
+`;
+
 async function verdictOf(id: FileIdentity, etag: string): Promise<BinaryVerdict> {
   let v = verdicts.get(etag);
   if (!v) {
@@ -93,17 +146,7 @@ function sha256Of(id: FileIdentity, etag: string): string | undefined {
   // second would otherwise start (and cancel) a whole-file hash per append.
   let worker: Worker | undefined;
   const timer = setTimeout(() => {
-    worker = new Worker(
-      `const { createHash } = require('node:crypto');
-       const { createReadStream } = require('node:fs');
-       const { parentPort, workerData } = require('node:worker_threads');
-       const h = createHash('sha256');
-       createReadStream(workerData.path, { highWaterMark: 1 << 20, end: workerData.size - 1 })
-         .on('data', (d) => h.update(d))
-         .on('end', () => parentPort.postMessage(h.digest('hex')))
-         .on('error', (e) => parentPort.postMessage({ error: e.message }));`,
-      { eval: true, workerData: { path: id.path, size: id.size } },
-    );
+    worker = new Worker(HASH_WORKER, { eval: true, workerData: { path: id.path, size: id.size, scans: foregroundScans.buffer } });
     const w = worker;
     const done = () => {
       if (hashing.get(id.path)?.etag === etag) hashing.delete(id.path);

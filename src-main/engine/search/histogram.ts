@@ -14,7 +14,7 @@ import { closeSync } from 'node:fs';
 import { FolioError, fromFsError } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
 import { defaultThreads } from '../index/builder.ts';
-import { poolRegistry } from '../index/worker-pool.ts';
+import { foregroundScans, poolRegistry } from '../index/worker-pool.ts';
 import type { LineIndex } from '../index/line-index.ts';
 import { firstStampFrom, lastStampBefore, timeSchemeOf, type TimeScheme } from './time-probe.ts';
 import { histogramPiece, type HistogramJob, type HistogramPart } from './histogram-worker.mjs';
@@ -136,11 +136,48 @@ const pools = poolRegistry<HistogramJob, HistogramPart>(
   new URL('./histogram-worker.mjs', import.meta.url),
   () => ({ folioHistogramWorker: true }),
   'histogram',
+  { foreground: true },
 );
+
+/** The histogram pool of `size` workers (search/warm-workers.ts warms the default one). */
+export const histogramPool = (size: number) => pools.get(size);
 
 /** Stop the histogram workers (tests, shutdown). */
 export async function closeHistogramPools(): Promise<void> {
   await pools.closeAll();
+}
+
+/**
+ * Warm-up jobs for the histogram pool (warm-workers.ts): `ranges` of the file counted
+ * as histogramFile would, with the whole file's buckets, stopping when a real scan
+ * starts. Throws no_timestamps when the file has none.
+ */
+export function warmHistogramJobs(index: LineIndex, fd: number, ranges: { start: number; end: number }[]): HistogramJob[] {
+  const scheme = timeSchemeOf(fd, index.path, index.size, index.layout);
+  const first = firstStampFrom(fd, index, 0, scheme);
+  const last = lastStampBefore(fd, index, index.lineCount, scheme);
+  if (!first || !last) return [];
+  const bucketMs = niceBucketMs(Math.max(0, last.timeMs - first.timeMs), 120);
+  const originMs = Math.floor(first.timeMs / bucketMs) * bucketMs;
+  const buckets = Math.floor((Math.max(last.timeMs, first.timeMs) - originMs) / bucketMs) + 1;
+  if (buckets > 10_000) return [];
+  // Shaped as histogramFile's jobs (progress, piece, a carried stamp), or the compiled code deopts on the first real one.
+  const progress = new SharedArrayBuffer(4 * Math.max(1, ranges.length));
+  return ranges.map(({ start, end }, piece) => ({
+    path: index.path,
+    start,
+    end,
+    format: scheme.format,
+    year: scheme.year,
+    originMs,
+    bucketMs,
+    buckets,
+    carryMs: start === 0 ? NaN : first.timeMs,
+    piece,
+    progress,
+    // Cancelled while a real scan runs (non-zero count of running foreground jobs): a warm-up gives way.
+    control: foregroundScans.buffer as SharedArrayBuffer,
+  }));
 }
 
 export async function histogramFile(index: LineIndex, opts: HistogramOptions = {}): Promise<HistogramResult> {

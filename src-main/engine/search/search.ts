@@ -24,7 +24,7 @@
  * caller gets a `timeout` error saying how far the search got.
  */
 import { BytesMissing, closeFd, readAt } from '../index/byte-source.ts';
-import { poolRegistry } from '../index/worker-pool.ts';
+import { foregroundScans, poolRegistry } from '../index/worker-pool.ts';
 import { FolioError, fromFsError, type ErrorCode } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
 import { defaultThreads } from '../index/builder.ts';
@@ -409,10 +409,38 @@ function toFolioError(err: unknown, path: string): FolioError {
 
 // ---------------------------------------------------------------------------
 
-const pools = poolRegistry<RangeJob, RangeResult>(new URL('./search-worker.mjs', import.meta.url), () => ({ folioSearchWorker: true }), 'search');
+const pools = poolRegistry<RangeJob, RangeResult>(new URL('./search-worker.mjs', import.meta.url), () => ({ folioSearchWorker: true }), 'search', {
+  foreground: true,
+});
 
-function pool(size: number) {
+/** The search pool of `size` workers (search/warm-workers.ts warms the default one). */
+export function pool(size: number) {
   return pools.get(size);
+}
+
+/**
+ * Warm-up jobs for the search pool (warm-workers.ts): count the lines of each range
+ * matching `pattern`, stopping when a real scan starts. Their control is
+ * foregroundScans: [running foreground jobs: non-zero cancels, jobs started: never
+ * below piece 0, so never "an earlier piece is capped"].
+ */
+export function warmSearchJobs(index: LineIndex, ranges: { start: number; end: number }[], pattern: string): RangeJob[] {
+  const plan = compile(pattern, '');
+  const progress = new Int32Array(new SharedArrayBuffer(8 * Math.max(1, ranges.length)));
+  return ranges.map(({ start, end }) => ({
+    path: index.path,
+    pattern: plan.pattern,
+    flags: plan.flags,
+    start,
+    end,
+    countOnly: true,
+    maxMatches: DEFAULT_MAX_MATCHES,
+    maxLineChars: DEFAULT_MAX_LINE_CHARS,
+    encoding: index.layout,
+    piece: 0,
+    control: foregroundScans.buffer as SharedArrayBuffer,
+    progress: progress.buffer as SharedArrayBuffer,
+  }));
 }
 
 /** Stop all search workers (tests, shutdown). */
