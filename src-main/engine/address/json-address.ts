@@ -171,6 +171,23 @@ export interface JsonEdit {
   pointer: string;
 }
 
+/** Where an insert at `segments` goes: the array there and the index (its length by default); typed errors otherwise. */
+export function insertIndexOf(doc: JsonDoc, segments: Segment[], expr: string, wanted: number | undefined): { index: number; length: number } {
+  const node = nodeAt(doc.root, segments);
+  if (node?.type !== 'array') {
+    throw new FolioError('invalid_input', `insert needs an array at ${expr}; it is ${node?.type ?? 'missing'} (use set for object members)`, {
+      json_path: expr,
+      type: node?.type ?? null,
+    });
+  }
+  const length = node.children?.length ?? 0;
+  const index = wanted ?? length;
+  if (!Number.isInteger(index) || index < 0 || index > length) {
+    throw new FolioError('out_of_bounds', `insert index ${index} is outside the array (length ${length})`, { json_path: expr, index, length });
+  }
+  return { index, length };
+}
+
 /** The smallest replacement of the text that performs `edit` at `expr`. */
 export function jsonEdit(doc: JsonDoc, expr: string, edit: JsonEditOp, path: string): JsonEdit {
   let segments = editLocation(doc, expr, path, edit.op === 'set');
@@ -178,19 +195,7 @@ export function jsonEdit(doc: JsonDoc, expr: string, edit: JsonEditOp, path: str
   let value: unknown;
   let isArrayInsertion = false;
   if (edit.op === 'insert') {
-    const node = nodeAt(doc.root, segments);
-    if (node?.type !== 'array') {
-      throw new FolioError('invalid_input', `insert needs an array at ${expr}; it is ${node?.type ?? 'missing'} (use set for object members)`, {
-        json_path: expr,
-        type: node?.type ?? null,
-      });
-    }
-    const length = node.children?.length ?? 0;
-    const index = edit.index ?? length;
-    if (!Number.isInteger(index) || index < 0 || index > length) {
-      throw new FolioError('out_of_bounds', `insert index ${index} is outside the array (length ${length})`, { json_path: expr, index, length });
-    }
-    segments = [...segments, index];
+    segments = [...segments, insertIndexOf(doc, segments, expr, edit.index).index];
     value = edit.value;
     isArrayInsertion = true;
   } else if (edit.op === 'set') {

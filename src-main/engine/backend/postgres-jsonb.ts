@@ -18,8 +18,8 @@
 import { FolioError } from '../errors.ts';
 import { etagOf } from '../index/identity.ts';
 import type { Version } from '../read/file-facts.ts';
-import { JSON_LIMITS, editLocation, parseJson, type JsonEditOp } from '../address/json-address.ts';
-import { compileAddress, nodeAt, pointerOf, type Segment } from '../address/json-select.ts';
+import { JSON_LIMITS, editLocation, insertIndexOf, parseJson, type JsonEditOp } from '../address/json-address.ts';
+import { compileAddress, pointerOf, type Segment } from '../address/json-select.ts';
 import { PostgresBackend } from './postgres.ts';
 import { Untranslatable } from './postgres-jsonpath.ts';
 import { backendFor } from './registry.ts';
@@ -127,18 +127,7 @@ export async function jsonbSpliceOf(locator: string, expr: string, edit: JsonEdi
   const path = (s: Segment[]) => s.map(String);
   let after: string;
   if (edit.op === 'insert') {
-    const node = nodeAt(doc.root, segments);
-    if (node?.type !== 'array') {
-      throw new FolioError('invalid_input', `insert needs an array at ${expr}; it is ${node?.type ?? 'missing'} (use set for object members)`, {
-        json_path: expr,
-        type: node?.type ?? null,
-      });
-    }
-    const length = node.children?.length ?? 0;
-    const index = edit.index ?? length;
-    if (!Number.isInteger(index) || index < 0 || index > length) {
-      throw new FolioError('out_of_bounds', `insert index ${index} is outside the array (length ${length})`, { json_path: expr, index, length });
-    }
+    const { index, length } = insertIndexOf(doc, segments, expr, edit.index);
     segments = [...segments, index];
     // jsonb_insert puts the value before item `index`; past the last item, jsonb_set appends it.
     after = await pg.jsonbEdited(before.version.token, { op: 'insert', path: path(segments), value: edit.value, append: index === length });
