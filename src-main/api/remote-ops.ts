@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FolioError } from '../engine/errors.ts';
 import { configureBackends, type BackendsConfig } from '../engine/backend/registry.ts';
-import { isRemoteLocator, onRemote, remoteInfo, searchHooksOf } from '../engine/backend/remote.ts';
-import type { FileInfo } from './schemas.ts';
+import { isRemoteLocator, onRemote, onRemoteHead, remoteInfo, searchHooksOf } from '../engine/backend/remote.ts';
+import type { FileInfo, ReadOutput } from './schemas.ts';
 
 export { isRemoteLocator };
 
@@ -42,6 +42,20 @@ export async function remoteFileInfo(locator: string, onProgress?: (p: { bytesDo
 /** Run `fn` with the canonical locator as its path, over the value's bytes (reads, outline, search). */
 export function onRemotePath<T>(locator: string, fn: (path: string, hooks: ReturnType<typeof searchHooksOf>) => Promise<T>): Promise<T> {
   return onRemote(locator, (v) => fn(v.backend.locator, searchHooksOf(v)));
+}
+
+/**
+ * The head window of a value with no index yet (onRemoteHead): `read` runs with the
+ * canonical locator over one ranged read of its first bytes. The answer has no
+ * total lines and says how far the index build has streamed. Undefined: take the
+ * indexed path.
+ */
+export async function readRemoteHead(locator: string, maxBytes: number, read: (path: string) => Promise<ReadOutput>): Promise<ReadOutput | undefined> {
+  return onRemoteHead(locator, maxBytes, async (v, p) => ({
+    ...(await read(v.backend.locator)),
+    total_lines: null,
+    indexing: { bytes_done: p.bytesDone, total_bytes: p.totalBytes },
+  }));
 }
 
 /** A remote value's upsert: one conditional splice (no journal yet: undo of remote edits is not wired). */

@@ -34,6 +34,18 @@ export async function remoteOps(ctx: CallContext) {
 /** pg://, az://, s3:// (engine/backend/locator.ts); anything else is a local path. */
 export const isRemoteLocator = (path: string) => /^(pg|az|s3):\/\//.test(path);
 
+/** Fields a head window may carry besides its address (start_byte 0 and max_bytes): none changes which bytes it needs. */
+const HEAD_WINDOW_FIELDS = new Set(['path', 'start_byte', 'max_bytes', 'hashlines', 'invalid_utf8']);
+
+/** A byte window at offset 0 (the app's first window), nothing else asked. */
+function isHeadWindow(input: ReadInput): input is ReadInput & { max_bytes: number } {
+  return (
+    input.start_byte === 0 &&
+    input.max_bytes !== undefined &&
+    Object.entries(input).every(([k, val]) => val === undefined || HEAD_WINDOW_FIELDS.has(k))
+  );
+}
+
 type Run<I extends z.ZodType, O extends z.ZodType> = (input: z.infer<I>, actor: Actor, ctx: CallContext) => Promise<z.infer<O>>;
 
 /** An engine answer without the journal's captured bytes. */
@@ -116,6 +128,11 @@ export const runs: {
       // A jsonb value's JSON read runs in PostgreSQL: the value is not opened (indexed) for it.
       const { answer } = await (await import('./read-address.ts')).readJsonb(input, ctx.readCaps);
       if (answer) return answer;
+    }
+    if (isHeadWindow(input)) {
+      // The app's first window of a value never indexed: served from its first bytes while the index streams.
+      const head = await ops.readRemoteHead(input.path, input.max_bytes, (path) => readByInput({ ...input, path }, ctx.readCaps));
+      if (head) return head;
     }
     return ops.onRemotePath(input.path, (path) => readByInput({ ...input, path }, ctx.readCaps));
   },

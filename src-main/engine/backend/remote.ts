@@ -16,7 +16,6 @@
  */
 import { FolioError } from '../errors.ts';
 import { BytesMissing, withMountedSource } from '../index/byte-source.ts';
-import type { LineIndex } from '../index/line-index.ts';
 import { factsOfIndex, type FileFacts } from '../read/file-facts.ts';
 import { readFrom, type ReadOptions, type ReadRequest, type ReadResult } from '../read/read.ts';
 import { fileInfoOf, type FileInfoResult } from '../read/file-info.ts';
@@ -26,6 +25,9 @@ import { BlockCache, buildRemoteIndex, loadRemoteIndex, remoteIdentity, saveRemo
 import { indexFromBytes, indexToBytes } from '../index/cache.ts';
 import { EDGE_BYTES } from '../index/identity.ts';
 import { BLOCK_SIZE } from '../kernels/kernels.mjs';
+import { LineIndex } from '../index/line-index.ts';
+import { BlockTable, blockCount } from '../index/block-table.ts';
+import { layoutOf, LAYOUT_SAMPLE_BYTES } from '../index/layout.ts';
 import type { Backend, BackendVersion } from './types.ts';
 
 export { isRemoteLocator } from './locator.ts';
@@ -59,6 +61,8 @@ export async function openRemote(locator: string, opts: OpenRemoteOptions = {}):
  * stream instead of each streaming the value.
  */
 const opening = new Map<string, Promise<RemoteValue>>();
+/** How far the streams of `opening` are, by the same key: what a head read reports while the index builds. */
+const streamed = new Map<string, RemoteIndexProgress>();
 
 async function openVersion(backend: Backend, version: BackendVersion, opts: OpenRemoteOptions): Promise<RemoteValue> {
   const known = opened.get(backend.locator);
@@ -66,7 +70,15 @@ async function openVersion(backend: Backend, version: BackendVersion, opts: Open
   const key = `${backend.locator}\n${version.token}`;
   const pending = opening.get(key);
   if (pending) return pending;
-  const indexing = indexVersion(backend, version, known, opts).finally(() => opening.delete(key));
+  streamed.set(key, { bytesDone: 0, totalBytes: version.size });
+  const onProgress = (p: RemoteIndexProgress) => {
+    streamed.set(key, p);
+    opts.onProgress?.(p);
+  };
+  const indexing = indexVersion(backend, version, known, { onProgress }).finally(() => {
+    opening.delete(key);
+    streamed.delete(key);
+  });
   opening.set(key, indexing);
   return indexing;
 }
@@ -189,6 +201,74 @@ export function remoteInfo(locator: string, opts: OpenRemoteOptions = {}): Promi
     }),
     opts,
   );
+}
+
+/** A head read fetches at most this much of a value that has no index yet; a bigger window waits for the index. */
+export const HEAD_READ_MAX_BYTES = 1024 * 1024;
+/** ... and at least this much: one ranged read covers the window asked for and the line it ends in. */
+const HEAD_READ_MIN_BYTES = 256 * 1024;
+
+/**
+ * Run `fn` over the head of `locator` before its line index exists: the first
+ * window the app paints (a byte window at offset 0) comes from one ranged read of
+ * the first bytes of the current version, not after streaming the whole value.
+ * The index build starts (or goes on) in the background; `fn` runs over a partial
+ * index of that version (as a local file's first window does while its build runs:
+ * lines counted on demand, total lines unknown), so its answer is the indexed
+ * answer's content. Undefined when the value is indexed already, small, not UTF-8,
+ * or changed under the read: the caller then takes the indexed path.
+ */
+export async function onRemoteHead<T>(
+  locator: string,
+  maxBytes: number,
+  fn: (v: RemoteValue, indexing: RemoteIndexProgress) => Promise<T>,
+): Promise<T | undefined> {
+  const backend = backendFor(locator);
+  const version = await backend.stat();
+  const known = opened.get(backend.locator);
+  if (known && known.version.token === version.token) return undefined;
+  const want = Math.max(HEAD_READ_MIN_BYTES, Math.ceil((maxBytes + 2 * BLOCK_SIZE) / BLOCK_SIZE) * BLOCK_SIZE);
+  if (want > HEAD_READ_MAX_BYTES || want >= version.size) return undefined;
+  // The build every other read mode waits for; its failure is theirs to report.
+  openVersion(backend, version, {}).catch(() => undefined);
+  const cache = new BlockCache(backend, version);
+  try {
+    await cache.fetch(0, want);
+  } catch (err) {
+    if (err instanceof FolioError && err.code === 'precondition_failed') return undefined;
+    throw err;
+  }
+  const head = new Uint8Array(Math.min(LAYOUT_SAMPLE_BYTES, version.size));
+  cache.readInto(head, 0, head.length, 0);
+  if (layoutOf(head) !== 'utf-8') return undefined;
+  // A fresh partial index for every run of the step: one that met a missing block
+  // mid-scan may have counted some of its blocks (LineIndex.scanForward assumes reads
+  // never fail), so a rerun must not start from it.
+  const partialIndex = () =>
+    new LineIndex({
+      identity: remoteIdentity(backend.locator, version),
+      // Edge hashes and the last byte are the build's: this index is never kept, extended, or asked past its window.
+      head: '',
+      tail: '',
+      table: new BlockTable(blockCount(version.size)),
+      indexedBytes: 0,
+      newlines: 0,
+      facts: { cr: 0, crlf: 0, firstInvalid: null, pendingUtf8: 0, utf8: { invalid: 0, multibyte: 0 } },
+      lastUnit: -1,
+      firstBytes: [...head.subarray(0, 3)],
+      layout: 'utf-8',
+    });
+  const key = `${backend.locator}\n${version.token}`;
+  const indexing = streamed.get(key) ?? { bytesDone: 0, totalBytes: version.size };
+  for (;;) {
+    const v: RemoteValue = { backend, version, index: partialIndex(), cache, indexFrom: 'stream' };
+    try {
+      return await withMountedSource(backend.locator, cache, v.index, () => fn(v, indexing));
+    } catch (err) {
+      if (!(err instanceof BytesMissing)) throw err;
+      await cache.fetch(err.start, err.end, MIN_FETCH_BYTES);
+    }
+  }
 }
 
 /** Bytes a search miss fetches at least: searches read ahead in big ranged reads. */
