@@ -110,6 +110,11 @@ describe('az:// head window before the index', () => {
     try {
       head = await read('az://logs/big.log');
       downBefore = azurite.proxy.counts.down.GET ?? 0;
+      // The app asks the head again for the build's progress: a stat, no second ranged read.
+      const again = await read('az://logs/big.log', { max_bytes: 1 });
+      expect(again.total_lines).toBeNull();
+      expect({ ...windowOf(again), version: '' }).toEqual({ ...windowOf(await read(oracles['big.log']!, { max_bytes: 1 })), version: '' });
+      expect(azurite.proxy.counts.down.GET ?? 0).toBe(downBefore);
     } finally {
       hold.release();
       azurite.proxy.before = undefined;

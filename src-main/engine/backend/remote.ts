@@ -63,6 +63,12 @@ export async function openRemote(locator: string, opts: OpenRemoteOptions = {}):
 const opening = new Map<string, Promise<RemoteValue>>();
 /** How far the streams of `opening` are, by the same key: what a head read reports while the index builds. */
 const streamed = new Map<string, RemoteIndexProgress>();
+/**
+ * The first bytes head reads fetched, by the same key, until the index is built: the
+ * app asks the head again for the build's progress, and that costs a stat, not a
+ * second ranged read.
+ */
+const heads = new Map<string, BlockCache>();
 
 async function openVersion(backend: Backend, version: BackendVersion, opts: OpenRemoteOptions): Promise<RemoteValue> {
   const known = opened.get(backend.locator);
@@ -78,6 +84,7 @@ async function openVersion(backend: Backend, version: BackendVersion, opts: Open
   const indexing = indexVersion(backend, version, known, { onProgress }).finally(() => {
     opening.delete(key);
     streamed.delete(key);
+    heads.delete(key);
   });
   opening.set(key, indexing);
   return indexing;
@@ -229,14 +236,20 @@ export async function onRemoteHead<T>(
   if (known && known.version.token === version.token) return undefined;
   const want = Math.max(HEAD_READ_MIN_BYTES, Math.ceil((maxBytes + 2 * BLOCK_SIZE) / BLOCK_SIZE) * BLOCK_SIZE);
   if (want > HEAD_READ_MAX_BYTES || want >= version.size) return undefined;
+  const key = `${backend.locator}\n${version.token}`;
   // The build every other read mode waits for; its failure is theirs to report.
-  openVersion(backend, version, {}).catch(() => undefined);
-  const cache = new BlockCache(backend, version);
-  try {
-    await cache.fetch(0, want);
-  } catch (err) {
-    if (err instanceof FolioError && err.code === 'precondition_failed') return undefined;
-    throw err;
+  void openVersion(backend, version, {}).catch(() => undefined);
+  let cache = heads.get(key);
+  if (!cache?.hasBlock(want / BLOCK_SIZE - 1)) {
+    cache = new BlockCache(backend, version);
+    try {
+      await cache.fetch(0, want);
+    } catch (err) {
+      if (err instanceof FolioError && err.code === 'precondition_failed') return undefined;
+      throw err;
+    }
+    // Kept while the build runs (it may have ended already: then it is not kept).
+    if (opening.has(key)) heads.set(key, cache);
   }
   const head = new Uint8Array(Math.min(LAYOUT_SAMPLE_BYTES, version.size));
   cache.readInto(head, 0, head.length, 0);
@@ -258,7 +271,6 @@ export async function onRemoteHead<T>(
       firstBytes: [...head.subarray(0, 3)],
       layout: 'utf-8',
     });
-  const key = `${backend.locator}\n${version.token}`;
   const indexing = streamed.get(key) ?? { bytesDone: 0, totalBytes: version.size };
   for (;;) {
     const v: RemoteValue = { backend, version, index: partialIndex(), cache, indexFrom: 'stream' };
