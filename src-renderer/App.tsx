@@ -18,7 +18,7 @@ import { OutlineButton } from './components/OutlineButton.tsx';
 import { OutlinePanel } from './components/OutlinePanel.tsx';
 import { RecentFiles } from './components/RecentFiles.tsx';
 import { ReviewPanel } from './components/ReviewPanel.tsx';
-import { StatusBar } from './components/StatusBar.tsx';
+import { IndexingStatusBar, StatusBar } from './components/StatusBar.tsx';
 import { TabBar } from './components/TabBar.tsx';
 import { launchParamsOf } from './launch-params.ts';
 import { regionMarksOf } from './model/change-order.ts';
@@ -55,6 +55,7 @@ export function App() {
   const {
     path,
     info,
+    indexing,
     error,
     loading,
     window: lines,
@@ -236,6 +237,7 @@ export function App() {
       </main>
       <ReviewPanel />
       {info && <StatusBar info={info} topLine={topLine} visibleLines={visibleLines} />}
+      {!info && path && indexing && <IndexingStatusBar path={path} indexing={indexing} />}
       <FileDropZone onOpen={openPath} />
     </div>
   );

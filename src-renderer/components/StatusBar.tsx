@@ -1,4 +1,5 @@
 import type { FileInfo } from '../../src-main/api/schemas.ts';
+import type { IndexingProgress } from '../stores/viewer-store.ts';
 import { backendLabelOf, count, encodingLabelOf, newlineLabelOf, sizeLabelOf } from '../model/file-labels.ts';
 
 /** One line of facts about the open file (file_info) and where the view is. */
@@ -23,6 +24,28 @@ export function StatusBar({ info, topLine, visibleLines }: { info: FileInfo; top
       )}
       <span>
         version <code data-testid="file-version">{info.version.etag}</code>
+      </span>
+    </footer>
+  );
+}
+
+/**
+ * The status bar before file_info answers, while the open file is indexed (a remote
+ * value streamed once): its first lines are shown already; the line count is not
+ * known, so none is shown, only how far the index build is.
+ */
+export function IndexingStatusBar({ path, indexing }: { path: string; indexing: IndexingProgress }) {
+  const percent = indexing.totalBytes > 0 ? Math.floor((100 * indexing.bytesDone) / indexing.totalBytes) : 0;
+  return (
+    <footer className="status-bar" data-testid="status-bar">
+      <span className="path" data-testid="file-path" title={path}>
+        {path}
+      </span>
+      <span>
+        Lines: <span data-testid="file-lines">counting…</span>
+      </span>
+      <span data-testid="indexing-progress" title={`${count.format(indexing.bytesDone)} of ${count.format(indexing.totalBytes)} bytes streamed for the line index`}>
+        indexing {percent}% of {sizeLabelOf(indexing.totalBytes)}
       </span>
     </footer>
   );

@@ -33,10 +33,20 @@ export const FOLLOW_POLL_MS = 250;
 export const CHANGE_POLL_MS = 1000;
 /** The first window is read by bytes, in parallel with file_info: it needs no line count, so it never waits for the index. */
 const FIRST_WINDOW_BYTES = 65_536;
+/** How often the app asks how far a remote value's index build is, while it has no file_info yet. */
+export const INDEXING_POLL_MS = 500;
+
+/** How far the open file's index build is, while file_info waits for it (a remote value streamed for its index). */
+export interface IndexingProgress {
+  bytesDone: number;
+  totalBytes: number;
+}
 
 export interface ViewerState {
   path: string | null;
   info: FileInfo | null;
+  /** the index build's progress until file_info answers, when the first window said it is building */
+  indexing: IndexingProgress | null;
   error: ErrorPayload | null;
   loading: boolean;
   window: LineWindow | null;
@@ -132,6 +142,7 @@ export function restoreView(s: ViewSnapshot): void {
   useViewerStore.setState((now) => ({
     ...s,
     following: false,
+    indexing: null,
     loading: false,
     windowSeq: now.windowSeq + 1,
     reveal: { kind: 'line', lineNo: s.topLine, at: 'top', select: false },
@@ -181,11 +192,33 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
       const lines = answer.content.replace(/\r?\n$/, '').split('\n').length;
       const window = windowOf(answer, { startLine: 1, endLine: lines });
       set((s) => ({ window, windowSeq: s.windowSeq + 1, reveal: { kind: 'line', lineNo: 1, at: 'top', select: false }, highlightLine: null }));
+      if (answer.indexing && !get().info) void followIndexing(path, openRequest, answer.indexing);
       return true;
     } catch {
       // binary, unreadable, …: file_info says why
       return false;
     }
+  }
+
+  /**
+   * Show how far the index build of `path` is until file_info answers: the head
+   * window's answer carries it, and asking the head again (one byte) is a stat on
+   * the server while the build runs (engine/backend/remote.ts onRemoteHead).
+   */
+  async function followIndexing(path: string, openRequest: number, first: NonNullable<ReadOutput['indexing']>): Promise<void> {
+    const stillOpening = () => openRequest === latestOpen && !get().info;
+    let at: ReadOutput['indexing'] = first;
+    while (at && stillOpening()) {
+      set({ indexing: { bytesDone: at.bytes_done, totalBytes: at.total_bytes } });
+      await new Promise((resolve) => setTimeout(resolve, INDEXING_POLL_MS));
+      if (!stillOpening()) break;
+      try {
+        at = (await call('read', { path, start_byte: 0, max_bytes: 1 })).indexing;
+      } catch {
+        break; // file_info reports what went wrong
+      }
+    }
+    if (openRequest === latestOpen) set({ indexing: null });
   }
 
   /**
@@ -225,6 +258,7 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
   return {
     path: null,
     info: null,
+    indexing: null,
     error: null,
     loading: false,
     window: null,
@@ -244,13 +278,13 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
       latestWindow++;
       pendingJump = null;
       longLineHeads.clear();
-      set({ path, loading: true, error: null, info: null, window: null, topLine: 1, highlightLine: null });
+      set({ path, loading: true, error: null, info: null, indexing: null, window: null, topLine: 1, highlightLine: null });
       const firstWindow = loadFirstWindow(path, request, firstRead);
       const firstWindowRequest = latestWindow;
       try {
         const info = await call('file_info', { path });
         if (request !== latestOpen) return;
-        set({ info, loading: false });
+        set({ info, indexing: null, loading: false });
         void useRecentStore.getState().add(path);
         if (info.binary.is_binary || info.lines === 0) {
           latestWindow++;
@@ -269,7 +303,7 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
       } catch (err) {
         if (request !== latestOpen) return;
         latestWindow++;
-        set({ info: null, window: null, error: errorPayloadOf(err), loading: false });
+        set({ info: null, indexing: null, window: null, error: errorPayloadOf(err), loading: false });
       }
     },
     goToLine(lineNo, how = { at: 'center', select: true }) {
