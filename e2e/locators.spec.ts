@@ -320,3 +320,45 @@ test('a blob opened for the first time is streamed once to index it, then paged 
   expect(proxy.counts.down.GET ?? 0, 'a window after the index exists').toBeLessThan(1024 * 1024);
   expect(seen.problems).toEqual([]);
 });
+
+test('a blob never indexed shows its first lines before its index is built, then its line count', async ({ page }) => {
+  const FIRST = 'az://logs/first.log';
+  await stores.putBlob('logs', 'first.log', readFileSync(log.path));
+  const seen = watchPage(page);
+  await page.setViewportSize({ width: 1400, height: 800 });
+  await page.goto(server.url.href);
+  const proxy = stores.azurite.proxy;
+  // The index stream (a Get Blob of the whole blob, no range or an open one) is held until the first lines are checked.
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let held = 0;
+  proxy.before = async (req) => {
+    const range = String(req.headers['x-ms-range'] ?? req.headers.range ?? '');
+    const blob = decodeURIComponent((req.url ?? '').split('?')[0]!);
+    if (req.method === 'GET' && blob === '/devstoreaccount1/logs/first.log' && (range === '' || range.endsWith('-'))) {
+      held++;
+      await gate;
+    }
+  };
+  try {
+    proxy.reset();
+    const t0 = performance.now();
+    await openByPathBox(page, FIRST);
+    expectSedRows(log.path, await waitForTop(page, (top) => top === 1, 'line 1 at the top while the index stream is held'));
+    const paintMs = Math.round(performance.now() - t0);
+    const down = proxy.counts.down.GET ?? 0;
+    console.log(`[measure] az:// never indexed: first lines painted ${paintMs} ms after Enter, ${count(down)} bytes down before them for ${count(log.size)}`);
+    expect(held, 'the index build is under way').toBe(1);
+    expect(down, 'bytes down before the first lines').toBeLessThanOrEqual(1024 * 1024);
+    // No wrong total: the count is not known yet, the build's progress is.
+    await expect(page.getByTestId('file-lines')).toHaveText('counting…');
+    await expect(page.getByTestId('indexing-progress')).toHaveText(/^indexing \d+% of /);
+  } finally {
+    release();
+    proxy.before = undefined;
+  }
+  await expect(page.getByTestId('file-lines')).toHaveText(count(log.lines), { timeout: 30_000 });
+  await expect(page.getByTestId('indexing-progress')).toHaveCount(0);
+  expectSedRows(log.path, await waitForTop(page, (top) => top === 1, 'line 1 still at the top'));
+  expect(seen.problems).toEqual([]);
+});
