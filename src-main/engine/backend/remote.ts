@@ -14,6 +14,7 @@
  * indexed version fails with precondition_failed) is opened again (new stat, new
  * index) and the read retried once; a second change in a row is the error.
  */
+import { isUtf8 } from 'node:buffer';
 import { FolioError } from '../errors.ts';
 import { BytesMissing, withMountedSource } from '../index/byte-source.ts';
 import { factsOfIndex, type FileFacts } from '../read/file-facts.ts';
@@ -216,6 +217,18 @@ export const HEAD_READ_MAX_BYTES = 1024 * 1024;
 const HEAD_READ_MIN_BYTES = 256 * 1024;
 
 /**
+ * Are the first `bytes` valid UTF-8 (up to their last newline)? Only then is the
+ * head read as UTF-8 before the index: invalid bytes may make the whole value's
+ * encoding a legacy one (encoding-detect.ts), which only the index can tell.
+ */
+function isUtf8Head(cache: BlockCache, bytes: number): boolean {
+  const buf = new Uint8Array(bytes);
+  const got = cache.readInto(buf, 0, bytes, 0);
+  const end = buf.subarray(0, got).lastIndexOf(10) + 1;
+  return isUtf8(buf.subarray(0, end));
+}
+
+/**
  * Run `fn` over the head of `locator` before its line index exists: the first
  * window the app paints (a byte window at offset 0) comes from one ranged read of
  * the first bytes of the current version, not after streaming the whole value.
@@ -253,7 +266,7 @@ export async function onRemoteHead<T>(
   }
   const head = new Uint8Array(Math.min(LAYOUT_SAMPLE_BYTES, version.size));
   cache.readInto(head, 0, head.length, 0);
-  if (layoutOf(head) !== 'utf-8') return undefined;
+  if (layoutOf(head) !== 'utf-8' || !isUtf8Head(cache, want)) return undefined;
   // A fresh partial index for every run of the step: one that met a missing block
   // mid-scan may have counted some of its blocks (LineIndex.scanForward assumes reads
   // never fail), so a rerun must not start from it.

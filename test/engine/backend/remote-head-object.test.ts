@@ -13,9 +13,13 @@ let stores: ObjectStores;
 const KEY = 'head/big.log';
 const bytes = Buffer.from(Array.from({ length: 40_000 }, (_, i) => `line ${i + 1} ${i % 9 === 0 ? 'ünï ✓' : ''} ${'z'.repeat((i * 13) % 97)}\n`).join(''));
 
+/** windows-1252 text (é as 0xE9): not UTF-8, which only the whole value's index may call a legacy encoding. */
+const LATIN1 = 'head/latin1.log';
+const latin1 = Buffer.from(Array.from({ length: 40_000 }, (_, i) => `ligne ${i + 1} café ${'w'.repeat(i % 50)}\n`).join(''), 'latin1');
+
 beforeAll(async () => {
   stores = await startObjectStores();
-  await Promise.all([stores.az.put(KEY, bytes), stores.s3.put(KEY, bytes)]);
+  await Promise.all([stores.az.put(KEY, bytes), stores.s3.put(KEY, bytes), stores.az.put(LATIN1, latin1), stores.s3.put(LATIN1, latin1)]);
 }, 120_000);
 
 afterAll(async () => {
@@ -38,5 +42,10 @@ describe.each(['az', 's3'] as const)('%s head window before the index', (scheme)
       // Indexed now: the head path steps aside.
       expect(await onRemoteHead(loc, maxBytes, async () => 'head')).toBeUndefined();
     }
+  });
+
+  it('leaves a head that is not UTF-8 to the index', async () => {
+    forgetRemote();
+    expect(await onRemoteHead(stores[scheme].locator(LATIN1), 65_536, async () => 'head')).toBeUndefined();
   });
 });
