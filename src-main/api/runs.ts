@@ -39,11 +39,7 @@ const HEAD_WINDOW_FIELDS = new Set(['path', 'start_byte', 'max_bytes', 'hashline
 
 /** A byte window at offset 0 (the app's first window), nothing else asked. */
 function isHeadWindow(input: ReadInput): input is ReadInput & { max_bytes: number } {
-  return (
-    input.start_byte === 0 &&
-    input.max_bytes !== undefined &&
-    Object.entries(input).every(([k, val]) => val === undefined || HEAD_WINDOW_FIELDS.has(k))
-  );
+  return input.start_byte === 0 && input.max_bytes !== undefined && Object.entries(input).every(([k, val]) => val === undefined || HEAD_WINDOW_FIELDS.has(k));
 }
 
 type Run<I extends z.ZodType, O extends z.ZodType> = (input: z.infer<I>, actor: Actor, ctx: CallContext) => Promise<z.infer<O>>;

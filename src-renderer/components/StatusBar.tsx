@@ -44,7 +44,10 @@ export function IndexingStatusBar({ path, indexing }: { path: string; indexing: 
       <span>
         Lines: <span data-testid="file-lines">counting…</span>
       </span>
-      <span data-testid="indexing-progress" title={`${count.format(indexing.bytesDone)} of ${count.format(indexing.totalBytes)} bytes streamed for the line index`}>
+      <span
+        data-testid="indexing-progress"
+        title={`${count.format(indexing.bytesDone)} of ${count.format(indexing.totalBytes)} bytes streamed for the line index`}
+      >
         indexing {percent}% of {sizeLabelOf(indexing.totalBytes)}
       </span>
     </footer>

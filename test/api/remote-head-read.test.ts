@@ -28,7 +28,10 @@ let workspace: string;
 
 /** ~24 MB of log lines of many lengths, some with multi-byte characters. */
 const big = Buffer.from(
-  Array.from({ length: 260_000 }, (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z ${i % 11 === 0 ? 'WARN ünïcödé ✓' : 'INFO'} line ${i + 1} ${'x'.repeat((i * 7) % 131)}\n`).join(''),
+  Array.from(
+    { length: 260_000 },
+    (_, i) => `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z ${i % 11 === 0 ? 'WARN ünïcödé ✓' : 'INFO'} line ${i + 1} ${'x'.repeat((i * 7) % 131)}\n`,
+  ).join(''),
 );
 /** A first line longer than the window (the answer cuts it), then short lines: 3 MB. */
 const longFirst = Buffer.from(`${'L'.repeat(300_000)}\n${Array.from({ length: 100_000 }, (_, i) => `short ${i}\n`).join('')}`);
@@ -182,5 +185,29 @@ describe('pg:// head window before the index', () => {
     const indexed = await read('pg://docs/big/body');
     expect(indexed.total_lines).toBe(260_000);
     expect(windowOf(head)).toEqual(windowOf(indexed));
+  });
+});
+
+describe.each(['body', 'raw'])('pg:// %s after a head read', (column) => {
+  it('follows a value appended to by another writer, as without one', async () => {
+    forgetRemote();
+    await pgs.client.query(`ALTER TABLE docs ADD COLUMN IF NOT EXISTS raw bytea`);
+    await pgs.client.query(`INSERT INTO docs (id, body, raw) VALUES ('follow-${column}', convert_from($1, 'UTF8'), $1)`, [big]);
+    const loc = `pg://docs/follow-${column}/${column}`;
+    const [head, info] = await Promise.all([read(loc), handle('file_info', { path: loc }, HUMAN, ctx())]);
+    expect(head.content).toBe(sed(oracles['big.log']!, 1, head.end_line!));
+    expect(info.lines).toBe(260_000);
+    const more = Array.from({ length: 250 }, (_, i) => `appended ${i + 1}\n`).join('');
+    await pgs.client.query(
+      column === 'body'
+        ? `UPDATE docs SET body = body || $1 WHERE id = 'follow-body'`
+        : `UPDATE docs SET raw = raw || convert_to($1, 'UTF8') WHERE id = 'follow-raw'`,
+      [more],
+    );
+    const next = await handle('file_info', { path: loc }, HUMAN, ctx());
+    expect(next.lines).toBe(260_250);
+    expect(next.version.etag).not.toBe(info.version.etag);
+    const tail = (await handle('read', { path: loc, offset: 260_241, limit: 10 }, HUMAN, ctx())) as ReadOutput;
+    expect(tail.content).toBe(more.split('\n').slice(240, 250).join('\n') + '\n');
   });
 });
