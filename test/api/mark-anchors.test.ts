@@ -141,6 +141,15 @@ describe('marks follow their lines', () => {
     expect(at.get(4)).not.toBe(at.get(3));
   });
 
+  it('a UTF-16 file keeps its marks on their numbers (it is not fingerprinted)', async () => {
+    const utf16 = (lines: string[]) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(lines.join('\n') + '\n', 'utf16le')]);
+    const lines = numbered(20);
+    writeFileSync(log, utf16(lines));
+    await setMark(log, 5, true, { env });
+    writeFileSync(log, utf16(['x', ...lines]));
+    expect(await listMarksAnchored(log, { env })).toEqual({ lines: [5], lost: [] });
+  });
+
   it('marks_list answers the moved marks and names the lost ones', async () => {
     const me = { kind: 'human' as const, name: 'me' };
     const saved = process.env.FOLIO_CONFIG_DIR;
