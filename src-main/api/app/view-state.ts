@@ -169,10 +169,10 @@ async function lineSourceFor(real: string, open: OpenOptions): Promise<LineSourc
 }
 
 /** `entry` anchored on `src`: unchanged when it was taken at this version. */
-function anchored(entry: StoredMarks | undefined, src: LineSource | null): { entry: StoredMarks | undefined; lost: number[]; changed: boolean } {
-  if (!entry || !src || (entry.etag === src.etag && entry.prints)) return { entry, lost: [], changed: false };
+function anchored(entry: StoredMarks | undefined, src: LineSource | null): { entry: StoredMarks | undefined; lost: number[] } {
+  if (!entry || !src || (entry.etag === src.etag && entry.prints)) return { entry, lost: [] };
   const { lines, prints, lost } = reanchorMarks(entry.lines, entry.etag ? entry.prints : undefined, src);
-  return { entry: { ...entry, lines, prints, etag: src.etag }, lost, changed: true };
+  return { entry: { ...entry, lines, prints, etag: src.etag }, lost };
 }
 
 /**
