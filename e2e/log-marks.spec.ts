@@ -570,12 +570,13 @@ test('a mark follows its line when the CLI inserts lines above it: the gutter an
     await page.setViewportSize({ width: 1300, height: 860 });
     await page.goto(own.url.href);
     await expect(page.getByTestId('plain-lines')).toHaveCount(0);
-    const marked = sed(30);
-    await clickLine(page, 30);
+    const marked = sed(20);
+    await waitForLine(page, 20);
+    await clickLine(page, 20);
     await page.keyboard.press('m');
     await page.getByRole('button', { name: 'Marks', exact: true }).click();
     await expect(page.getByTestId('mark-text')).toHaveText([marked]);
-    await expect.poll(signedLines).toEqual(['30']);
+    await expect.poll(signedLines).toEqual(['20']);
 
     // Another process inserts 3 lines above the mark; the app sees the new version and lists the marks again.
     const info = JSON.parse(execFileSync(process.execPath, [BIN, 'info', file, '--json'], { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8' }));
@@ -584,10 +585,10 @@ test('a mark follows its line when the CLI inserts lines above it: the gutter an
       [BIN, 'upsert', file, '--insert-at', '10', '--content', 'inserted one\ninserted two\ninserted three\n', '--if-match', info.version.etag],
       { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8' },
     );
-    expect(sed(33)).toBe(marked);
-    await expect(page.getByRole('button', { name: 'Show marked line 33' })).toBeVisible({ timeout: 10_000 });
-    await expect(page.getByTestId('mark-text')).toHaveText([sed(33)]);
-    await expect.poll(signedLines).toEqual(['33']);
+    expect(sed(23)).toBe(marked);
+    await expect(page.getByRole('button', { name: 'Show marked line 23' })).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByTestId('mark-text')).toHaveText([sed(23)]);
+    await expect.poll(signedLines).toEqual(['23']);
     await expect(page.getByTestId('marks-lost')).toHaveCount(0);
   } finally {
     await own.stop();
