@@ -10,6 +10,7 @@ import { benchIndex } from './index.bench.ts';
 import { benchJsonb } from './jsonb.bench.ts';
 import { benchLineStep } from './line-step.bench.ts';
 import { benchLog } from './log.bench.ts';
+import { benchMarks } from './marks.bench.ts';
 import { benchMcp } from './mcp.bench.ts';
 import { benchRead } from './read.bench.ts';
 import { benchReview } from './review.bench.ts';
@@ -35,6 +36,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   cli: benchCli,
   'line-step': benchLineStep,
   log: benchLog,
+  marks: benchMarks,
   'backends-obj': benchBackendsObj,
   backends: benchBackends,
   jsonb: benchJsonb,

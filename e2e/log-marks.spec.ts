@@ -11,7 +11,7 @@ import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:f
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { makeFixtureDir } from './fixtures.ts';
-import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { BIN, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { connectAgent } from './mcp-agent.ts';
 import { shownLinesOf, watchPage, type ShownLine } from './page-helpers.ts';
 
@@ -545,6 +545,52 @@ test('with an agent’s insertion drawn inline (rows without a file line), the g
     expect(signs).toEqual(['20', '25']);
   } finally {
     await agent.close();
+    await own.stop();
+  }
+});
+
+test('a mark follows its line when the CLI inserts lines above it: the gutter and the Marks list show the same text at its new number', async ({ page }) => {
+  const dir = join(fixtures.dir, 'follow-marks');
+  mkdirSync(dir);
+  const file = join(dir, 'moving.log');
+  writeFileSync(file, Array.from({ length: 80 }, (_, i) => lineOf(i + 1)).join('\n') + '\n');
+  const env = { ...serveEnv, FOLIO_CACHE_DIR: join(fixtures.dir, 'follow-marks-cache') };
+  const own = await startFolioServe([file], { cwd: dir, env });
+  const sed = (n: number) => execFileSync('sed', ['-n', `${n}p`, file], { encoding: 'utf8' }).replace(/\n$/, '');
+  /** File line numbers of the gutter rows with a mark sign. */
+  const signedLines = () =>
+    page.evaluate(() => {
+      const view = document.querySelector('[data-testid="file-view"]')!;
+      return [...view.querySelectorAll('.margin-view-overlays > div')]
+        .filter((el) => el.querySelector('.folio-mark-sign'))
+        .map((el) => el.querySelector('.line-numbers')?.textContent?.trim() ?? '')
+        .filter(Boolean);
+    });
+  try {
+    await page.setViewportSize({ width: 1300, height: 860 });
+    await page.goto(own.url.href);
+    await expect(page.getByTestId('plain-lines')).toHaveCount(0);
+    const marked = sed(20);
+    await waitForLine(page, 20);
+    await clickLine(page, 20);
+    await page.keyboard.press('m');
+    await page.getByRole('button', { name: 'Marks', exact: true }).click();
+    await expect(page.getByTestId('mark-text')).toHaveText([marked]);
+    await expect.poll(signedLines).toEqual(['20']);
+
+    // Another process inserts 3 lines above the mark; the app sees the new version and lists the marks again.
+    const info = JSON.parse(execFileSync(process.execPath, [BIN, 'info', file, '--json'], { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8' }));
+    execFileSync(
+      process.execPath,
+      [BIN, 'upsert', file, '--insert-at', '10', '--content', 'inserted one\ninserted two\ninserted three\n', '--if-match', info.version.etag],
+      { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8' },
+    );
+    expect(sed(23)).toBe(marked);
+    await expect(page.getByRole('button', { name: 'Show marked line 23' })).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByTestId('mark-text')).toHaveText([sed(23)]);
+    await expect.poll(signedLines).toEqual(['23']);
+    await expect(page.getByTestId('marks-lost')).toHaveCount(0);
+  } finally {
     await own.stop();
   }
 });

@@ -413,12 +413,13 @@ export const operations = {
   marks_list: op({
     input: MarksListInput,
     output: MarksOutput,
-    description: 'The marked lines of a file (per user, by real path; a remote value by its locator), ascending.',
+    description:
+      "The marked lines of a file (per user, by real path; a remote value by its locator), ascending. Marks follow their line's text when lines are inserted or deleted above them; `lost` names marks whose line's text is gone (they stay at their number).",
     run: async (input, _actor, ctx) => {
       const path = isRemoteLocator(input.path) ? input.path : resolvePath(workspaceOf(ctx), input.path);
-      const { listMarks, markedPathOf } = await import('./app/view-state.ts');
-      const lines = listMarks(path);
-      return { path: markedPathOf(path), lines };
+      const { listMarksAnchored, markedPathOf } = await import('./app/view-state.ts');
+      const { lines, lost } = await listMarksAnchored(path, { open: ctx });
+      return { path: markedPathOf(path), lines, ...(lost.length > 0 ? { lost } : {}) };
     },
   }),
   marks_set: op({
@@ -439,7 +440,7 @@ export const operations = {
         }
       }
       const { markedPathOf, setMark } = await import('./app/view-state.ts');
-      const lines = await setMark(path, input.line, input.marked);
+      const lines = await setMark(path, input.line, input.marked, { open: ctx });
       return { path: markedPathOf(path), lines };
     },
   }),

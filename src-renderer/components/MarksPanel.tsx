@@ -4,7 +4,7 @@ import { useViewerStore } from '../stores/viewer-store.ts';
 
 /** The "Marks" panel: the open file's marked lines with their text; a click (or Enter) shows the line; × unmarks it. */
 export function MarksPanel() {
-  const { lines, texts, error, toggleOpen, toggle } = useMarksStore();
+  const { lines, lost, texts, error, toggleOpen, toggle } = useMarksStore();
   return (
     <section className="marks-panel" aria-label="Marks" data-testid="marks-panel" onKeyDown={(e) => e.key === 'Escape' && toggleOpen()}>
       <span className="muted">
@@ -12,6 +12,12 @@ export function MarksPanel() {
           ? 'No marked lines: m or a click in the gutter lane marks one'
           : `${count.format(lines.length)} marked · m marks, u / U next / previous`}
       </span>
+      {lost.length > 0 && (
+        <span className="muted" data-testid="marks-lost">
+          {lost.length === 1 ? '1 marked line was edited' : `${count.format(lost.length)} marked lines were edited`}: kept at{' '}
+          {lost.length === 1 ? 'its number' : 'their numbers'}
+        </span>
+      )}
       {error && (
         <p className="find-error" role="alert">
           {error.message}

@@ -2,7 +2,8 @@
  * The open file's marked lines (marks_list / marks_set, kept per file per user):
  * marked with `m` or a click in the gutter lane, listed in the Marks panel with
  * their text, stepped through with u / U (lnav's bookmark keys). Follows the
- * viewer's file.
+ * viewer's file, and re-lists when the file has a new version (approve, refresh,
+ * follow): marks_list moves the marks with their lines' text.
  */
 import { create } from 'zustand';
 import { call, type ErrorPayload } from '../transport.ts';
@@ -17,6 +18,8 @@ const MARK_TEXT_CHARS = 300;
 export interface MarksState {
   path: string | null;
   lines: number[];
+  /** marks whose line's text was gone at the last re-list (edited or deleted lines): kept at their number */
+  lost: number[];
   /** text of marked lines, by line number */
   texts: Record<number, string>;
   error: ErrorPayload | null;
@@ -25,6 +28,8 @@ export interface MarksState {
   status: string | null;
   toggleOpen(): void;
   load(path: string): Promise<void>;
+  /** List again, keeping what is shown until the answer: after the file changed. */
+  reload(): Promise<void>;
   /** Mark `lineNo` if it is not, else unmark it (default: the current line). */
   toggle(lineNo?: number): Promise<void>;
   /** The next (+1) or previous (-1) mark from the current line, around the ends. */
@@ -53,12 +58,12 @@ export const useMarksStore = create<MarksState>()((set, get) => {
       // the list still names the lines
     }
   }
-  async function take(path: string, answer: Promise<{ lines: number[] }>): Promise<void> {
+  async function take(path: string, answer: Promise<{ lines: number[]; lost?: number[] }>): Promise<void> {
     const request = ++latest;
     try {
-      const { lines } = await answer;
+      const { lines, lost } = await answer;
       if (request !== latest) return;
-      set({ path, lines, error: null });
+      set((s) => ({ path, lines, lost: lost ?? s.lost.filter((n) => lines.includes(n)), error: null }));
       void loadTexts(path, lines, request);
     } catch (err) {
       if (request === latest) set({ error: errorPayloadOf(err) });
@@ -67,14 +72,19 @@ export const useMarksStore = create<MarksState>()((set, get) => {
   return {
     path: null,
     lines: [],
+    lost: [],
     texts: {},
     error: null,
     open: false,
     status: null,
     toggleOpen: () => set((s) => ({ open: !s.open })),
     load(path) {
-      set({ path, lines: [], texts: {}, status: null });
+      set({ path, lines: [], lost: [], texts: {}, status: null });
       return take(path, call('marks_list', { path }));
+    },
+    reload() {
+      const { path } = get();
+      return path ? take(path, call('marks_list', { path })) : Promise.resolve();
     },
     async toggle(lineNo = currentLineOf()) {
       const path = useViewerStore.getState().path;
@@ -95,9 +105,10 @@ export const useMarksStore = create<MarksState>()((set, get) => {
   };
 });
 
-/** Load the marks of each file the viewer opens. Returns unsubscribe. */
+/** Load the marks of each file the viewer opens, and again on each new version of it. Returns unsubscribe. */
 export function followViewerMarks(): () => void {
   return useViewerStore.subscribe((s, prev) => {
     if (s.path && s.path !== prev.path) void useMarksStore.getState().load(s.path);
+    else if (s.path && s.info && prev.info && s.info.version.etag !== prev.info.version.etag) void useMarksStore.getState().reload();
   });
 }

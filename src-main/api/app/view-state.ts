@@ -13,6 +13,8 @@ import { isLinearTimeRegex } from '../../engine/search/regex-engine.mjs';
 import { formatLocator, isRemoteLocator, parseLocator } from '../../engine/backend/locator.ts';
 import { writeFileAtomic } from '../../engine/write/atomic-write.ts';
 import { withFileLock } from '../../engine/write/file-lock.ts';
+import { openIndex, type OpenOptions } from '../../engine/index/store.ts';
+import { lineSourceOf, printsAt, reanchorMarks, type LineSource } from './mark-anchors.ts';
 import { HighlightColor } from '../schemas/app.ts';
 import { configDir } from './recent-files.ts';
 
@@ -118,6 +120,9 @@ export async function setHighlights(rules: HighlightRule[], env: Env = process.e
 interface StoredMarks {
   lines: number[];
   updated_at: string;
+  /** the file version the lines were last anchored at, and each line's fingerprint then (mark-anchors.ts); absent in old entries */
+  etag?: string;
+  prints?: string[];
 }
 
 function storedFiles(data: Record<string, unknown>): Record<string, StoredMarks> {
@@ -127,9 +132,12 @@ function storedFiles(data: Record<string, unknown>): Record<string, StoredMarks>
   for (const [path, v] of Object.entries(files as Record<string, unknown>)) {
     const entry = v as Partial<StoredMarks> | null;
     if (!entry || !Array.isArray(entry.lines)) continue;
+    const lines = entry.lines.filter((n): n is number => Number.isInteger(n) && n >= 1);
+    const prints = Array.isArray(entry.prints) && entry.prints.length === entry.lines.length && lines.length === entry.lines.length ? entry.prints : undefined;
     out[path] = {
-      lines: entry.lines.filter((n): n is number => Number.isInteger(n) && n >= 1),
+      lines,
       updated_at: typeof entry.updated_at === 'string' ? entry.updated_at : '',
+      ...(prints && typeof entry.etag === 'string' && prints.every((p) => typeof p === 'string') ? { etag: entry.etag, prints } : {}),
     };
   }
   return out;
@@ -145,26 +153,74 @@ export function markedPathOf(path: string): string {
   }
 }
 
-/** The marked lines of `path` (its real path), ascending. */
+/** The marked lines of `path` (its real path), ascending, as stored (not re-anchored). */
 export function listMarks(path: string, env: Env = process.env): number[] {
   return storedFiles(loadJson(marksFile(env)))[markedPathOf(path)]?.lines ?? [];
 }
 
-/** Mark (or unmark) `lineNo` of `path`; returns the file's marks, ascending. */
-export async function setMark(path: string, lineNo: number, marked: boolean, opts: { env?: Env; now?: Date } = {}): Promise<number[]> {
+/** The current version of a local file's lines; null for a remote value (its marks stay on their numbers). */
+async function lineSourceFor(real: string, open: OpenOptions): Promise<LineSource | null> {
+  if (isRemoteLocator(real)) return null;
+  try {
+    return lineSourceOf(await openIndex(real, open));
+  } catch (err) {
+    throw err instanceof FolioError ? err : fromFsError(err, real);
+  }
+}
+
+/** `entry` anchored on `src`: unchanged when it was taken at this version. */
+function anchored(entry: StoredMarks | undefined, src: LineSource | null): { entry: StoredMarks | undefined; lost: number[] } {
+  if (!entry || !src || (entry.etag === src.etag && entry.prints)) return { entry, lost: [] };
+  const { lines, prints, lost } = reanchorMarks(entry.lines, entry.etag ? entry.prints : undefined, src);
+  return { entry: { ...entry, lines, prints, etag: src.etag }, lost };
+}
+
+/**
+ * The marked lines of `path`, ascending, after following their lines to the
+ * file's current version (mark-anchors.ts); the re-anchored marks are kept.
+ * `lost` names the marks whose text was not found near where they were (their
+ * line was edited or deleted): they stay at their number, moved by the shift
+ * of the lines above them.
+ */
+export async function listMarksAnchored(path: string, opts: { env?: Env; open?: OpenOptions } = {}): Promise<{ lines: number[]; lost: number[] }> {
   const env = opts.env ?? process.env;
   const real = markedPathOf(path);
+  const stored = storedFiles(loadJson(marksFile(env)))[real];
+  if (!stored) return { lines: [], lost: [] };
+  const src = await lineSourceFor(real, opts.open ?? {});
+  if (!src || (stored.etag === src.etag && stored.prints)) return { lines: stored.lines, lost: [] };
   return updateJson(env, marksFile(env), (data) => {
     const files = storedFiles(data);
-    const lines = new Set(files[real]?.lines ?? []);
-    if (marked) lines.add(lineNo);
-    else lines.delete(lineNo);
-    if (lines.size > MARKS_PER_FILE_MAX) {
+    const { entry, lost } = anchored(files[real], src);
+    if (entry) files[real] = entry;
+    return { stored: { files }, answer: { lines: entry?.lines ?? [], lost } };
+  });
+}
+
+/** Mark (or unmark) `lineNo` of `path`; returns the file's marks, ascending. */
+export async function setMark(path: string, lineNo: number, marked: boolean, opts: { env?: Env; now?: Date; open?: OpenOptions } = {}): Promise<number[]> {
+  const env = opts.env ?? process.env;
+  const real = markedPathOf(path);
+  // The other marks follow their lines first, so the new one is taken at the same version.
+  const src = await lineSourceFor(real, opts.open ?? {});
+  return updateJson(env, marksFile(env), (data) => {
+    const files = storedFiles(data);
+    const current = anchored(files[real], src).entry;
+    const prints = new Map((current?.lines ?? []).map((n, i) => [n, current?.prints?.[i] ?? ''] as const));
+    if (marked) prints.set(lineNo, src ? (printsAt(src, [lineNo])[0] ?? '') : '');
+    else prints.delete(lineNo);
+    if (prints.size > MARKS_PER_FILE_MAX) {
       throw new FolioError('too_large', `at most ${MARKS_PER_FILE_MAX} marked lines per file`, { max: MARKS_PER_FILE_MAX, path: real });
     }
-    const sorted = [...lines].sort((a, b) => a - b);
+    const sorted = [...prints.keys()].sort((a, b) => a - b);
     if (sorted.length === 0) delete files[real];
-    else files[real] = { lines: sorted, updated_at: (opts.now ?? new Date()).toISOString() };
+    else {
+      files[real] = {
+        lines: sorted,
+        updated_at: (opts.now ?? new Date()).toISOString(),
+        ...(src ? { etag: src.etag, prints: sorted.map((n) => prints.get(n)!) } : {}),
+      };
+    }
     // The files changed longest ago go first past the cap.
     const kept = Object.entries(files)
       .sort((a, b) => b[1].updated_at.localeCompare(a[1].updated_at))

@@ -43,4 +43,10 @@ export const MarkSetInput = z.object({
 export const MarksOutput = z.object({
   path: z.string().describe('The real path the marks are kept under.'),
   lines: z.array(z.number().int()).describe('Marked lines, ascending.'),
+  lost: z
+    .array(z.number().int())
+    .optional()
+    .describe(
+      "Present when the file changed and some marks' line text was not found near them (the line was edited or deleted): those marks, which stay at their number moved by the lines inserted or deleted above.",
+    ),
 });
