@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { stopChild } from '../test/fixtures/server-plumbing.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The CLI entry, absolute so that any working directory works. */
@@ -68,15 +69,6 @@ function firstLineOf(child: ChildProcess, timeoutMs: number): Promise<string> {
       reject(new Error(`folio exited with ${code} before printing a URL`));
     });
   });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** Runs `folio serve ARGS` expecting it to fail; returns its exit code and stderr. */
