@@ -1,8 +1,9 @@
 /**
- * The HTTP door's credentials on a real server on 127.0.0.1: the printed URL's token
- * is traded once for an HttpOnly SameSite=Strict cookie, the page and its API calls
- * go by the cookie, agents by the bearer header, and a query-string token on /api
- * is refused.
+ * The person's credentials on the HTTP door, on a real server on 127.0.0.1: the
+ * printed URL's token is traded once for an HttpOnly SameSite=Strict cookie, the
+ * page and its API calls go by the cookie, the person's scripts by the bearer
+ * header, and a query-string token on /api is refused. (The agent's token, which
+ * opens /api/mcp only: http-principals.test.ts.)
  */
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -104,8 +105,8 @@ describe('folio serve: the token is traded once for a page cookie', () => {
     ];
     for (const headers of crossOrigin) {
       const refused = await fileInfo({ cookie, ...headers });
-      expect(refused.status, JSON.stringify(headers)).toBe(401);
-      expect(JSON.parse(refused.text).error.code).toBe('unauthorized');
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(JSON.parse(refused.text).error).toMatchObject({ code: 'permission_denied', reason: 'cross_origin' });
     }
     expect((await fileInfo({ cookie: 'folio_1=abc' })).status).toBe(401);
     expect((await fileInfo({ cookie: cookie.replace(/=.*/, '=wrong') })).status).toBe(401);
@@ -122,7 +123,7 @@ describe('folio serve: the token is traded once for a page cookie', () => {
     expect(events.status).toBe(401);
   });
 
-  it('agents keep the bearer header; no token is 401, a foreign Host 421, no CORS header anywhere, the state file 0600', async () => {
+  it("the person's scripts keep the bearer header; no token is 401, a foreign Host 421, no CORS header anywhere, the state file 0600", async () => {
     const bearer = await fileInfo({ authorization: `Bearer ${server.token}` });
     expect(bearer.status).toBe(200);
     const none = await fileInfo({});

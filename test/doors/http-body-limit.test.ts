@@ -13,6 +13,7 @@ const tmp = tempDir();
 let server: RunningServer;
 let origin: string;
 let auth: Record<string, string>;
+let agentAuth: Record<string, string>;
 const OVER = MAX_BODY_BYTES + (4 << 20);
 
 beforeAll(async () => {
@@ -24,6 +25,7 @@ beforeAll(async () => {
   server = await serve({ port: 0, rendererDir: renderer, workspace: ws });
   origin = new URL(server.url).origin;
   auth = { authorization: `Bearer ${server.token}` };
+  agentAuth = { authorization: `Bearer ${server.agentToken}` };
 });
 afterAll(async () => {
   await server?.close();
@@ -38,9 +40,9 @@ function expectTooLarge(a: { status: number; text: string }): void {
 
 describe('folio serve: one body limit on every route', () => {
   it('/api/mcp: a body over the limit is 413 too_large, announced by Content-Length or sent chunked', async () => {
-    expectTooLarge(await sendLargeBody(`${origin}/api/mcp`, { headers: { ...auth, accept: 'application/json, text/event-stream' }, bodyBytes: OVER }));
+    expectTooLarge(await sendLargeBody(`${origin}/api/mcp`, { headers: { ...agentAuth, accept: 'application/json, text/event-stream' }, bodyBytes: OVER }));
     expectTooLarge(
-      await sendLargeBody(`${origin}/api/mcp`, { headers: { ...auth, accept: 'application/json, text/event-stream' }, bodyBytes: OVER, chunked: true }),
+      await sendLargeBody(`${origin}/api/mcp`, { headers: { ...agentAuth, accept: 'application/json, text/event-stream' }, bodyBytes: OVER, chunked: true }),
     );
   });
 

@@ -140,14 +140,14 @@ describe('MCP over Streamable HTTP: sessions are freed', () => {
     for (const c of [busy, fourth, fifth]) await c.client.close();
   });
 
-  it('through folio serve: the session limits apply at /api/mcp behind the bearer token', async () => {
+  it("through folio serve: the session limits apply at /api/mcp behind the agent's bearer token", async () => {
     const renderer = tmp.path('renderer');
     mkdirSync(renderer, { recursive: true });
     writeFileSync(`${renderer}/index.html`, '<!doctype html><title>t</title>');
     const server = await serve({ port: 0, rendererDir: renderer, workspace: ws, mcpSessions: { idleMs: 200 } });
     try {
       const url = new URL('/api/mcp', server.url);
-      const auth = { authorization: `Bearer ${server.token}` };
+      const auth = { authorization: `Bearer ${server.agentToken}` };
       const { client, sessionId } = await connect(url, auth);
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
       await client.close();

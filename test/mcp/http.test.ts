@@ -1,4 +1,4 @@
-/** The MCP door over Streamable HTTP at /api/mcp on a real `folio serve` child, behind its bearer token. */
+/** The MCP door over Streamable HTTP at /api/mcp on a real `folio serve` child, behind the agent's bearer token. */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,14 +30,17 @@ const INITIALIZE = {
 };
 
 describe('folio serve: MCP over Streamable HTTP', () => {
-  it('prints its URL first and writes .folio/serve.json (mode 0600) with the url, the mcp endpoint and the token', () => {
+  it("prints its URL first, the agent's MCP client config on stderr, and writes both tokens to .folio/serve.json (mode 0600)", () => {
     expect(serve.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
     expect(serve.state).toMatchObject({ url: serve.url, mcp: `${serve.origin}/api/mcp`, token: new URL(serve.url).searchParams.get('token') });
+    expect(serve.state.agent_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(serve.state.agent_token).not.toBe(serve.state.token);
+    expect(serve.mcpConfig).toEqual({ type: 'http', url: serve.state.mcp, headers: { Authorization: `Bearer ${serve.state.agent_token}` } });
     expect(statSync(serve.statePath).mode & 0o777).toBe(0o600);
   });
 
-  it('with the bearer token an SDK client lists the agent tools, reads and proposes an edit', async () => {
-    const mcp = await connectHttp(serve.state.mcp, serve.state.token);
+  it('with the config folio serve printed, an SDK client lists the agent tools, reads and proposes an edit', async () => {
+    const mcp = await connectHttp(serve.mcpConfig.url, serve.mcpConfig.headers.Authorization!.replace(/^Bearer /, ''));
     try {
       const { tools } = await mcp.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(AGENT_TOOL_NAMES);
@@ -56,7 +59,7 @@ describe('folio serve: MCP over Streamable HTTP', () => {
     }
   });
 
-  it('without the token (or with a wrong one) /api/mcp answers 401', async () => {
+  it("without the agent's token (or with a wrong one) /api/mcp answers 401; the person's token 403", async () => {
     const post = (headers: Record<string, string>) =>
       fetch(serve.state.mcp, {
         method: 'POST',
@@ -67,8 +70,10 @@ describe('folio serve: MCP over Streamable HTTP', () => {
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
     expect((await post({ authorization: 'Bearer wrong' })).status).toBe(401);
-    expect((await post({ authorization: `Bearer ${serve.state.token}` })).status).toBe(200);
+    expect((await post({ authorization: `Bearer ${serve.state.token}` })).status).toBe(403);
+    expect((await post({ authorization: `Bearer ${serve.state.agent_token}` })).status).toBe(200);
     await expect(connectHttp(serve.state.mcp, 'wrong-token')).rejects.toThrow();
+    await expect(connectHttp(serve.state.mcp, serve.state.token)).rejects.toThrow();
   });
 
   it('refuses --host 0.0.0.0 (exit 1): the MCP endpoint is never exposed beyond loopback', () => {

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CliIO } from './main.ts';
+import { announceServer } from './serve.ts';
 
 /** How long the running server may take to answer before it counts as gone. */
 const PROBE_TIMEOUT_MS = 1_500;
@@ -18,6 +19,7 @@ const PROBE_TIMEOUT_MS = 1_500;
 interface ServeState {
   url: string;
   pid: number;
+  /** the person's token (app_open is the person's route; `agent_token` opens /api/mcp only) */
   token: string;
 }
 
@@ -114,7 +116,7 @@ export function registerOpen(program: Command, io: CliIO): void {
       // No server: the same path as `folio serve FILE [--open]`.
       const { serve } = await import('../http/serve.ts'); // the HTTP server loads for this command only
       const server = await serve({ file, open: Boolean(opts.open) });
-      io.stdout.write(server.url + '\n');
+      announceServer(server, io);
       await new Promise<void>((resolveStop) => {
         const stop = () => void server.close().then(resolveStop);
         process.once('SIGINT', stop);

@@ -1,9 +1,11 @@
 /**
  * The HTTP door (`folio serve`): the built renderer and the operation API on a
- * loopback address, behind a random bearer token. The URL it returns carries the
- * token (`?token=`) so that opening it is the only step; opening it trades the
- * token for the page cookie and redirects to the URL without it (door-auth.ts).
- * Agents and tools send `Authorization: Bearer TOKEN`.
+ * loopback address, for two principals with their own random tokens (door-auth.ts).
+ * The person's: the URL it returns carries it (`?token=`) so that opening it is
+ * the only step; opening it trades the token for the page cookie and redirects to
+ * the URL without it; the person's scripts send it as a bearer token. The agent's:
+ * a bearer token on /api/mcp only, handed over as an MCP client config
+ * (`mcpClientConfig`).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,7 +20,7 @@ import { FolioError, preloadReads } from '../../api/handle.ts';
 import { subscribe } from '../../api/events.ts';
 import { indexInBackground } from '../../api/background-indexing.ts';
 import { HTTP_ACTOR, handleApiRequest, sendJson } from './api-route.ts';
-import { apiRefusalOf, doorAuthOf, hasRightQueryToken, isAuthorized, pageCookieOf, withoutToken, type DoorAuth } from './door-auth.ts';
+import { apiRefusalOf, doorAuthOf, hasRightQueryToken, MCP_PATH, pageCookieOf, principalOf, withoutToken, type DoorAuth } from './door-auth.ts';
 import { announcesTooLargeBody, bodyTooLargeError, readJsonBody } from './request-body.ts';
 import { firstWindowOf, indexHtmlOf, pageWithFirstWindow } from './first-window.ts';
 import { HTML_SECURITY_HEADERS } from './renderer-csp.ts';
@@ -41,7 +43,18 @@ export interface ServeOptions {
 export interface RunningServer {
   /** http://HOST:PORT/?token=TOKEN[&file=PATH]: the page to open (it trades the token for a cookie). */
   url: string;
+  /** the person's token: the URL's, and a bearer token on every /api route but /api/mcp */
   token: string;
+  /** the agent's token: a bearer token on /api/mcp, refused everywhere else */
+  agentToken: string;
+  /** http://HOST:PORT/api/mcp */
+  mcpUrl: string;
+  /**
+   * What connects an agent to `mcpUrl` over Streamable HTTP with its token: an
+   * entry of an MCP client's `mcpServers` (Claude Code's `.mcp.json`; the
+   * `type`/`url`/`headers` shape other clients read too).
+   */
+  mcpClientConfig: { type: 'http'; url: string; headers: { Authorization: string } };
   close(): Promise<void>;
 }
 
@@ -80,6 +93,7 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
   // Before the first page is asked for: its first window has a small time budget (first-window.ts).
   await preloadReads();
   const token = randomBytes(32).toString('base64url');
+  const agentToken = randomBytes(32).toString('base64url');
 
   const server = createServer();
   // Clients keep connections open between calls; Node closes idle ones after 5 s, and a
@@ -95,7 +109,7 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
   });
   const boundPort = (server.address() as AddressInfo).port;
   const allowedHosts = allowedHostsOf(host, boundPort);
-  const ctx: RouteContext = { rendererDir, auth: doorAuthOf(token, boundPort, allowedHosts), allowedHosts, workspace, mcp };
+  const ctx: RouteContext = { rendererDir, auth: doorAuthOf({ personToken: token, agentToken }, boundPort, allowedHosts), allowedHosts, workspace, mcp };
   // Requests are taken once the port (which the allowed hosts and the cookie name hold) is known:
   // the listen callback runs before the first connection is accepted.
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -109,16 +123,21 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
   url.searchParams.set('token', token);
   if (opts.file) url.searchParams.set('file', /^(pg|az|s3):\/\//.test(opts.file) ? opts.file : resolve(opts.file)); // a locator stays as it is
   if (opts.open) openInBrowser(url.href);
-  // Agents and tools of this workspace find the server (and its token) here; only
-  // the owner can read it.
+  const mcpUrl = `${url.origin}${MCP_PATH}`;
+  // The person's tools (folio open) and the person handing an agent its config find
+  // the server and both tokens here; only the owner can read it, and the agent
+  // policy denies .folio/** to agents.
   const stateFile = join(workspace, '.folio', 'serve.json');
   mkdirSync(dirname(stateFile), { recursive: true });
-  writeFileSync(stateFile, JSON.stringify({ url: url.href, mcp: `${url.origin}/api/mcp`, token, pid: process.pid }) + '\n', { mode: 0o600 });
+  writeFileSync(stateFile, JSON.stringify({ url: url.href, mcp: mcpUrl, token, agent_token: agentToken, pid: process.pid }) + '\n', { mode: 0o600 });
   chmodSync(stateFile, 0o600);
 
   return {
     url: url.href,
     token,
+    agentToken,
+    mcpUrl,
+    mcpClientConfig: { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${agentToken}` } },
     close: () =>
       new Promise<void>((resolveClose) => {
         rmSync(stateFile, { force: true });
@@ -150,11 +169,11 @@ async function routeRequest(req: IncomingMessage, res: ServerResponse, ctx: Rout
   if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
     const refusal = apiRefusalOf(req, url, ctx.auth);
     if (refusal) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="folio"');
-      sendJson(res, 401, { error: { code: 'unauthorized', message: refusal } });
+      if (refusal.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="folio"');
+      sendJson(res, refusal.status, { error: refusal.error });
       return;
     }
-    if (url.pathname === '/api/mcp') {
+    if (url.pathname === MCP_PATH) {
       await ctx.mcp(req, res, req.method === 'POST' ? await readJsonBody(req) : undefined);
       return;
     }
@@ -212,13 +231,13 @@ function closeLingering(res: ServerResponse): void {
 
 /**
  * GET /?file=PATH: the app page with PATH's first lines in it (first-window.ts),
- * so they paint before any script runs. Only for a request with the page cookie
- * (or the bearer token), since the page then carries file content; false (serve
- * the plain page) otherwise.
+ * so they paint before any script runs. Only for the person (the page cookie, or
+ * the person's bearer token; never the agent's), since the page then carries file
+ * content read as the person; false (serve the plain page) otherwise.
  */
 async function servePageWithFirstWindow(req: IncomingMessage, res: ServerResponse, url: URL, ctx: RouteContext): Promise<boolean> {
   const file = url.searchParams.get('file');
-  if (!file || !isAuthorized(req, ctx.auth, true)) return false;
+  if (!file || principalOf(req, ctx.auth, true) !== 'person') return false;
   const first = await firstWindowOf(file, HTTP_ACTOR, ctx.workspace);
   if (!first) return false;
   const html = pageWithFirstWindow(await indexHtmlOf(ctx.rendererDir), first);
