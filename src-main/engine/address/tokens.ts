@@ -37,6 +37,12 @@ export const DEFAULT_TOKENIZER: TokenizerName = 'o200k_base';
 
 type Counter = (text: string) => number;
 const counters = new Map<TokenizerName, Counter>();
+/** Token ids of a text, one array per pre-token (lazy), and the byte length of one token. */
+interface Encoder {
+  chunks: (text: string) => Iterable<number[]>;
+  bytesOf: (id: number) => number;
+}
+const encoders = new Map<TokenizerName, Encoder>();
 /** Special-token text like "<|endoftext|>" in a file is text, not an error. */
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
@@ -83,14 +89,29 @@ class Slicer {
   }
 }
 
-/** The count of `text` with the tokenizer's `count`: whole, or in pieces (yielding between them) when it has a long run. */
-async function boundedCount(count: Counter, text: string, slicer = new Slicer()): Promise<number> {
-  if (!hasLongRun(text)) return count(text);
+/** Texts longer than this are encoded a pre-token at a time, yielding between them, rather than counted in one call. */
+const SLICED_CHARS = 16 * 1024;
+
+/**
+ * The count of `text`: gpt-tokenizer's count of the whole text, or of its pieces
+ * when it has a long run; a long text is encoded a pre-token at a time (the same
+ * tokens: count is encode's length), handing the event loop a turn every SLICE_MS.
+ */
+async function boundedCount(count: Counter, enc: Encoder, text: string, slicer = new Slicer()): Promise<number> {
+  if (text.length <= SLICED_CHARS) return hasLongRun(text) ? piecewiseCount(count, text) : count(text);
   let total = 0;
-  for (const piece of piecesOf(text)) {
-    total += count(piece);
-    await slicer.maybeYield();
+  for (const piece of hasLongRun(text) ? piecesOf(text) : [text]) {
+    for (const chunk of enc.chunks(piece)) {
+      total += chunk.length;
+      await slicer.maybeYield();
+    }
   }
+  return total;
+}
+
+function piecewiseCount(count: Counter, text: string): number {
+  let total = 0;
+  for (const piece of piecesOf(text)) total += count(piece);
   return total;
 }
 
@@ -106,13 +127,103 @@ async function tokenCounter(name: string = DEFAULT_TOKENIZER): Promise<Counter> 
     const count = mod.countTokens;
     c = (text: string) => (text === '' ? 0 : count(text, AS_TEXT));
     counters.set(key, c);
+    encoders.set(key, encoderOf(mod));
   }
   return c;
 }
 
+/**
+ * Where tokens end in bytes. gpt-tokenizer's public decode cannot say (a token
+ * may hold part of a UTF-8 character, and decode() keeps such bytes in a shared
+ * streaming TextDecoder), so this reads each token's bytes from its core
+ * processor: private in the typings, stable at runtime, and pinned by
+ * test/engine/token-windows.test.ts (windows rejoin to the file's bytes).
+ */
+function encoderOf(mod: { encodeGenerator: (text: string, o: typeof AS_TEXT) => Iterable<number[]>; default: unknown }): Encoder {
+  const core = (mod.default as { bytePairEncodingCoreProcessor?: { tryDecodeToken?: (id: number) => string | Uint8Array | undefined } })
+    .bytePairEncodingCoreProcessor;
+  const decodeToken = core?.tryDecodeToken?.bind(core);
+  if (!decodeToken) throw new Error('gpt-tokenizer changed: its core processor no longer decodes one token (tryDecodeToken)');
+  const lengths = new Map<number, number>();
+  return {
+    chunks: (text) => (text === '' ? [] : mod.encodeGenerator(text, AS_TEXT)),
+    bytesOf: (id) => {
+      let n = lengths.get(id);
+      if (n === undefined) {
+        const b = decodeToken(id);
+        n = b === undefined ? 0 : typeof b === 'string' ? Buffer.byteLength(b) : b.length;
+        lengths.set(id, n);
+      }
+      return n;
+    },
+  };
+}
+
+/** Token boundaries in one line that are also character boundaries: token counts and byte offsets from the line's start, 0 and the end included. */
+interface LineCuts {
+  tokens: number[];
+  bytes: number[];
+}
+
+/**
+ * The cuts of a line (its UTF-8 bytes and their text), tokenized exactly as
+ * boundedCount counts it (in pieces when it has a long run); the last cut's
+ * token count is the line's count. A token ending inside a character is no cut;
+ * a line whose bytes are not valid UTF-8 (its text holds U+FFFD for them) has
+ * only its two ends as cuts.
+ */
+async function lineCutsOf(enc: Encoder, text: string, bytes: Buffer, slicer: Slicer): Promise<LineCuts> {
+  const exact = Buffer.byteLength(text) === bytes.length;
+  const tokens = [0];
+  const offsets = [0];
+  let t = 0;
+  let b = 0;
+  for (const piece of hasLongRun(text) ? piecesOf(text) : [text]) {
+    for (const chunk of enc.chunks(piece)) {
+      for (const id of chunk) {
+        t++;
+        if (!exact) continue;
+        b += enc.bytesOf(id);
+        if (b >= bytes.length || (bytes[b]! & 0xc0) !== 0x80) {
+          tokens.push(t);
+          offsets.push(b);
+        }
+      }
+      await slicer.maybeYield();
+    }
+  }
+  // Token bytes that do not add up to the line's would be a tokenizer change: its ends only.
+  return exact && b === bytes.length && tokens.at(-1) === t ? { tokens, bytes: offsets } : { tokens: [0, t], bytes: [0, bytes.length] };
+}
+
+/** Largest i with a[i] <= v (a ascending, a[0] <= v). */
+function floorIndex(a: number[], v: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (a[mid]! <= v) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Smallest i with a[i] >= v (a ascending, a.at(-1) >= v). */
+function ceilIndex(a: number[], v: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! >= v) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 /** The tokens of `text`: gpt-tokenizer's count, except for texts with a run longer than MAX_RUN_CHARS (see above). */
 export async function countTokens(text: string, name: string = DEFAULT_TOKENIZER): Promise<number> {
-  return boundedCount(await tokenCounter(name), text);
+  const count = await tokenCounter(name);
+  return boundedCount(count, encoders.get(name as TokenizerName)!, text);
 }
 
 // ---------------------------------------------------------------------------
@@ -138,6 +249,9 @@ interface TokenMap {
   size: number;
   bomLen: number;
   count: Counter;
+  enc: Encoder;
+  /** the cuts of the line last cut (token windows page through one long line) */
+  lastCuts?: { byte: number; cuts: LineCuts };
   checkpoints: Point[];
   /** how far the file was tokenized: a line start */
   done: Point;
@@ -166,6 +280,7 @@ async function mapOf(path: string, etag: string, size: number, bomLen: number, t
       size,
       bomLen,
       count: await tokenCounter(tokenizer),
+      enc: encoders.get(tokenizer as TokenizerName)!,
       checkpoints: [start],
       done: start,
       complete: size <= bomLen,
@@ -204,6 +319,20 @@ function charStartAtOrBefore(path: string, at: number, floor: number): number {
   }
 }
 
+/**
+ * The tokens of one line (`bytes`, starting at file byte `byte`). A long line is
+ * cut while it is counted (one pass), and its cuts kept: the window asked of it
+ * next is then found without tokenizing it again.
+ */
+async function lineTokensOf(m: TokenMap, bytes: Buffer, byte: number, dec: TextDecoder, slicer: Slicer): Promise<number> {
+  if (m.lastCuts?.byte === byte && m.lastCuts.cuts.bytes.at(-1) === bytes.length) return m.lastCuts.cuts.tokens.at(-1)!;
+  const text = dec.decode(bytes);
+  if (text.length <= SLICED_CHARS) return boundedCount(m.count, m.enc, text, slicer);
+  const cuts = await lineCutsOf(m.enc, text, bytes, slicer);
+  m.lastCuts = { byte, cuts };
+  return cuts.tokens.at(-1)!;
+}
+
 /** Visit the lines from `from` with their token counts; `firstTokens`, when known, is the first line's count (not counted again). */
 async function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte: number, tokens: number) => boolean, firstTokens?: number): Promise<void> {
   const fd = openForRead(m.path);
@@ -230,7 +359,7 @@ async function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte:
         const e = nl < 0 ? chunk.length : nl + 1;
         if (e === s) break;
         const t =
-          firstTokens !== undefined && chunkStart + s === from.byte ? firstTokens : await boundedCount(m.count, dec.decode(chunk.subarray(s, e)), slicer);
+          firstTokens !== undefined && chunkStart + s === from.byte ? firstTokens : await lineTokensOf(m, chunk.subarray(s, e), chunkStart + s, dec, slicer);
         await slicer.maybeYield();
         if (!visit({ lineIdx, byte: chunkStart + s, tokens }, chunkStart + e, t)) return;
         lineIdx++;
@@ -309,8 +438,15 @@ function totalOf(m: TokenMap): number | null {
   return m.complete ? m.done.tokens : null;
 }
 
-/** The whole lines covering tokens [start, end) of the file. */
-export async function tokenRangeSpan(f: FileRef, tokenizer: string, start: number, end: number): Promise<TokenSpan> {
+/**
+ * Tokens [start, end) of the file, exactly: the span starts at the token
+ * boundary at or before `start` and ends at the one at or after `end` that are
+ * also character boundaries (a token can hold part of a UTF-8 character), and
+ * it holds at most `maxBytes` bytes: past them it ends at the last such boundary
+ * that fits, and says so. Its endToken is always where the next window starts
+ * to cover every byte once.
+ */
+export async function tokenRangeSpan(f: FileRef, tokenizer: string, start: number, end: number, maxBytes = Infinity): Promise<TokenSpan> {
   if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start) {
     throw new FolioError('invalid_range', `token range ${start}-${end} is invalid: 0-based, end exclusive, start < end`, {
       token_start: start,
@@ -318,10 +454,34 @@ export async function tokenRangeSpan(f: FileRef, tokenizer: string, start: numbe
     });
   }
   const m = await mapOf(f.path, f.etag, f.size, f.bomLen, tokenizer);
-  return serialized(m, () => spanOfTokens(m, tokenizer, start, end));
+  return serialized(m, () => spanOfTokens(m, tokenizer, start, end, maxBytes));
 }
 
-async function spanOfTokens(m: TokenMap, tokenizer: string, start: number, end: number): Promise<TokenSpan> {
+type LineOfToken = { line: Point; endByte: number; tokens: number };
+
+/** The cuts of a line (the last one is kept: paging through one long line cuts it once). */
+async function cutsOf(m: TokenMap, l: LineOfToken): Promise<LineCuts> {
+  if (m.lastCuts?.byte === l.line.byte) return m.lastCuts.cuts;
+  const fd = openForRead(m.path);
+  let bytes: Buffer;
+  try {
+    bytes = Buffer.allocUnsafe(l.endByte - l.line.byte);
+    bytes = bytes.subarray(0, readAt(fd, bytes, 0, bytes.length, l.line.byte));
+  } finally {
+    closeFd(fd);
+  }
+  const cuts = await lineCutsOf(m.enc, new TextDecoder().decode(bytes), bytes, new Slicer());
+  m.lastCuts = { byte: l.line.byte, cuts };
+  return cuts;
+}
+
+async function spanOfTokens(
+  m: TokenMap,
+  tokenizer: string,
+  start: number,
+  end: number,
+  maxBytes: number,
+): Promise<TokenSpan & { startsMidLine: boolean; endsMidLine: boolean }> {
   const first = await lineOfToken(m, start);
   if (!first) {
     throw new FolioError('out_of_bounds', `token ${start} is past the end of the file (${m.done.tokens} tokens of ${tokenizer})`, {
@@ -331,20 +491,75 @@ async function spanOfTokens(m: TokenMap, tokenizer: string, start: number, end: 
     });
   }
   const notes: string[] = [];
+  let startToken = first.line.tokens;
+  let startByte = first.line.byte;
+  if (start > startToken) {
+    const c = await cutsOf(m, first);
+    const i = floorIndex(c.tokens, start - first.line.tokens);
+    startToken += c.tokens[i]!;
+    startByte += c.bytes[i]!;
+    if (startToken < start) notes.push(`token ${start} starts inside a character: the window starts at token ${startToken}, that character's first`);
+  }
   let last = await lineOfToken(m, end - 1);
   if (!last) {
     notes.push(`token_end ${end} clamped to the end of the file (${m.done.tokens} tokens)`);
     last = (await lineOfToken(m, m.done.tokens - 1))!;
   }
+  let endLine = last;
+  let endToken = last.line.tokens + last.tokens;
+  let endByte = last.endByte;
+  if (end < endToken) {
+    const c = await cutsOf(m, last);
+    const i = ceilIndex(c.tokens, end - last.line.tokens);
+    endToken = last.line.tokens + c.tokens[i]!;
+    endByte = last.line.byte + c.bytes[i]!;
+    if (endToken > end) notes.push(`token ${end - 1} ends inside a character: the window ends at token ${endToken}, after that character`);
+  }
+  if (endByte - startByte > maxBytes) {
+    // Over the cap: end at the last cut that fits, in the line holding the cap's byte.
+    const limit = startByte + maxBytes;
+    let hold: LineOfToken | null = null;
+    await scanLines(
+      m,
+      first.line,
+      (line, lineEnd, t) => {
+        if (lineEnd <= limit) return true;
+        hold = { line, endByte: lineEnd, tokens: t };
+        return false;
+      },
+      first.tokens,
+    );
+    const h = hold as LineOfToken | null;
+    if (h) {
+      endLine = h;
+      if (h.line.byte >= limit) {
+        endToken = h.line.tokens;
+        endByte = h.line.byte;
+      } else {
+        const c = await cutsOf(m, h);
+        let i = floorIndex(c.bytes, limit - h.line.byte);
+        // A window holds at least one token, even one longer than the cap.
+        while (h.line.byte + c.bytes[i]! <= startByte) i++;
+        endToken = h.line.tokens + c.tokens[i]!;
+        endByte = h.line.byte + c.bytes[i]!;
+      }
+      notes.push(
+        `tokens ${start}-${end} are over the ${maxBytes}-byte cap: this window ends at token ${endToken} (byte ${endByte}); continue with token_start ${endToken}`,
+      );
+    }
+  }
+  const endsAtLineStart = endByte === endLine.line.byte && endLine.line.byte > startByte;
   return {
     startLine: first.line.lineIdx + 1,
-    endLine: last.line.lineIdx + 1,
-    startByte: first.line.byte,
-    endByte: last.endByte,
-    startToken: first.line.tokens,
-    endToken: last.line.tokens + last.tokens,
+    endLine: endsAtLineStart ? endLine.line.lineIdx : endLine.line.lineIdx + 1,
+    startByte,
+    endByte,
+    startToken,
+    endToken,
     totalTokens: totalOf(m),
     notes,
+    startsMidLine: startByte > first.line.byte,
+    endsMidLine: !endsAtLineStart && endByte < endLine.endByte,
   };
 }
 
