@@ -4,8 +4,10 @@
  *
  * A file's token stream is counted line by line: each line, with its terminator, is
  * tokenized on its own and the counts add up. So a token offset always falls in one
- * line, windows are whole lines, and a line's count never depends on its
- * neighbours. (Tokenizing the whole file at once can merge a line's last characters
+ * line, and a line's count never depends on its neighbours. A token range is
+ * exact inside its lines: it starts and ends at token boundaries that are also
+ * character boundaries (tokenRangeSpan), so reading on from its end covers every
+ * byte once. (Tokenizing the whole file at once can merge a line's last characters
  * with the next line's first, so its count may differ by a few tokens; the `count`
  * reported for an answer is always gpt-tokenizer's own count of the returned text.)
  *
@@ -24,8 +26,9 @@
  * a whole-text encode, at each cut (a merge across a cut is not made, and the
  * characters before and after the run are not merged with it). Text without such
  * a run (any ordinary prose, code or log) is encoded whole, exactly as before.
- * Long scans and pieced counts also hand the event loop back every SLICE_MS, so a
- * server counting a huge file keeps answering meanwhile.
+ * Long scans, pieced counts and texts over SLICED_CHARS (encoded a pre-token at a
+ * time, the same tokens as one count) hand the event loop back every SLICE_MS, so
+ * a server counting a huge file or line keeps answering meanwhile.
  */
 import { closeFd, readAt } from '../index/byte-source.ts';
 import { FolioError } from '../errors.ts';
