@@ -5,7 +5,9 @@
  * and each search answers `timeout` (or its result) within its budget plus a
  * generous margin. Over each door that shares the engine: the stdio MCP server
  * (real SDK client), MCP over HTTP at /api/mcp, and the app's POST /api/search.
- * Responsiveness is proved by the order of the answers, not by wall time.
+ * The same for a token read deep inside a 300 KB line without a space: the
+ * window is exact. Responsiveness is proved by the order of the answers, not by
+ * wall time.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,10 +38,23 @@ function adversarialText(): string {
   return block.repeat(Math.ceil(3_000_000 / block.length));
 }
 
+/** 300 KB of letters, digits and symbols without a space or a newline. */
+const LONG_LINE = (() => {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789!@#$%^&*()_+-=[]{};:,./<>?';
+  let seed = 9;
+  let s = '';
+  for (let i = 0; i < 300_000; i++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    s += alphabet[seed % alphabet.length];
+  }
+  return s;
+})();
+
 beforeAll(() => {
   mkdirSync(ws, { recursive: true });
   writeFileSync(join(ws, 'big.txt'), adversarialText());
   writeFileSync(join(ws, 'tiny.txt'), 'x\n');
+  writeFileSync(join(ws, 'long-line.txt'), LONG_LINE + '\n');
 });
 afterAll(() => tmp.cleanup());
 
@@ -86,6 +101,42 @@ function expectResponsive(order: Outcome[]): void {
   }
 }
 
+type Window = { content: string; start_byte: number; end_byte: number; tokens: { start_token: number; end_token: number } };
+
+/**
+ * A token read deep inside the 300 KB line, with file_info calls one after
+ * another while it runs: the window is exact and file_info is never held.
+ */
+async function tokenRace(readWindow: () => Promise<Window>, fileInfo: () => Promise<boolean>): Promise<void> {
+  const order: string[] = [];
+  let done = false;
+  const read = readWindow().then((w) => {
+    done = true;
+    order.push('read');
+    return w;
+  });
+  do {
+    expect(await fileInfo()).toBe(true);
+    order.push('file_info');
+  } while (!done);
+  const w = await read;
+  expect(order[0]).toBe('file_info');
+  expect(w.tokens).toMatchObject({ start_token: 10_000, end_token: 10_100 });
+  expect(w.content).toBe(LONG_LINE.slice(w.start_byte, w.end_byte));
+  expect(w.content.length).toBeLessThan(1000);
+}
+
+async function mcpTokenRace(mcp: McpSession): Promise<void> {
+  await tokenRace(
+    async () => {
+      const r = await mcp.call('read', { path: 'long-line.txt', token_start: 10_000, token_end: 10_100 });
+      expect(r.isError, r.text).toBe(false);
+      return r.body as Window;
+    },
+    async () => !(await mcp.call('file_info', { path: 'tiny.txt' })).isError,
+  );
+}
+
 async function mcpRace(mcp: McpSession): Promise<Outcome[]> {
   // Warm up: the file's line index is built before the race (an index build is not a search).
   expect((await mcp.call('file_info', { path: 'big.txt' })).isError).toBe(false);
@@ -107,15 +158,20 @@ function mcpBearer(state: RunningServe['state']): string {
   return state.token;
 }
 
-describe('a pathological search never holds the server', () => {
-  it('stdio MCP: file_info of another file answers before every running search, each search answers within its budget', { timeout: 60_000 }, async () => {
-    const mcp = await connectStdio(ws, { cacheDir, env: ENV });
-    try {
-      expectResponsive(await mcpRace(mcp));
-    } finally {
-      await mcp.close();
-    }
-  });
+describe('a pathological search or a token read of a 300 KB line never holds the server', () => {
+  it(
+    'stdio MCP: file_info answers before every running search and during a token read; searches keep their budget, the window is exact',
+    { timeout: 60_000 },
+    async () => {
+      const mcp = await connectStdio(ws, { cacheDir, env: ENV });
+      try {
+        expectResponsive(await mcpRace(mcp));
+        await mcpTokenRace(mcp);
+      } finally {
+        await mcp.close();
+      }
+    },
+  );
 
   describe('folio serve', () => {
     let serve: RunningServe;
@@ -126,32 +182,53 @@ describe('a pathological search never holds the server', () => {
       await serve?.stop();
     });
 
-    it('MCP over HTTP (/api/mcp): file_info answers before every running search, each within its budget', { timeout: 60_000 }, async () => {
-      const mcp = await connectHttp(serve.state.mcp, mcpBearer(serve.state));
-      try {
-        expectResponsive(await mcpRace(mcp));
-      } finally {
-        await mcp.close();
-      }
-    });
+    it(
+      'MCP over HTTP (/api/mcp): file_info answers before every running search and during a token read; budget kept, window exact',
+      { timeout: 60_000 },
+      async () => {
+        const mcp = await connectHttp(serve.state.mcp, mcpBearer(serve.state));
+        try {
+          expectResponsive(await mcpRace(mcp));
+          await mcpTokenRace(mcp);
+        } finally {
+          await mcp.close();
+        }
+      },
+    );
 
-    it("the app's POST /api/search (the person's bearer token): file_info answers before every running search", { timeout: 60_000 }, async () => {
-      const post = async (op: string, body: object) => {
-        const res = await fetch(`${serve.origin}/api/${op}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${serve.state.token}` },
-          body: JSON.stringify(body),
-        });
-        const json = (await res.json()) as { error?: { code: string } };
-        return { ok: res.status === 200, code: json.error?.code, status: res.status };
-      };
-      const big = join(ws, 'big.txt');
-      expect((await post('file_info', { path: big })).ok).toBe(true);
-      const order = await race(
-        (pattern) => post('search', { path: big, pattern }),
-        async () => (await post('file_info', { path: join(ws, 'tiny.txt') })).ok,
-      );
-      expectResponsive(order);
-    });
+    it(
+      "the app's POST /api/search and /api/read (the person's bearer token): file_info answers first; budget kept, window exact",
+      { timeout: 60_000 },
+      async () => {
+        const post = async (op: string, body: object) => {
+          const res = await fetch(`${serve.origin}/api/${op}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${serve.state.token}` },
+            body: JSON.stringify(body),
+          });
+          const json = (await res.json()) as { error?: { code: string } };
+          return { ok: res.status === 200, code: json.error?.code, status: res.status };
+        };
+        const big = join(ws, 'big.txt');
+        expect((await post('file_info', { path: big })).ok).toBe(true);
+        const order = await race(
+          (pattern) => post('search', { path: big, pattern }),
+          async () => (await post('file_info', { path: join(ws, 'tiny.txt') })).ok,
+        );
+        expectResponsive(order);
+        await tokenRace(
+          async () => {
+            const res = await fetch(`${serve.origin}/api/read`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${serve.state.token}` },
+              body: JSON.stringify({ path: join(ws, 'long-line.txt'), token_start: 10_000, token_end: 10_100 }),
+            });
+            expect(res.status).toBe(200);
+            return (await res.json()) as Window;
+          },
+          async () => (await post('file_info', { path: join(ws, 'tiny.txt') })).ok,
+        );
+      },
+    );
   });
 });
