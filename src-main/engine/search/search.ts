@@ -261,7 +261,7 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
   const small = threads === 0 || total < (opts.smallRangeBytes ?? SMALL_RANGE_BYTES);
   // Only a provably cheap regex runs in this thread (a worker is the only thing that can be
   // stopped mid-exec); a remote value has no worker, so a bounded regex runs here between budget checks.
-  const inThread = opts.fetchMissing !== undefined ? plan.bounded : cheapInThread(plan, total);
+  const inThread = opts.fetchMissing !== undefined ? plan.bounded : small && cheapInThread(plan, total);
   if (opts.fetchMissing && !inThread) {
     throw invalid('this regex can only run in a worker thread (backreferences, lookarounds, i/u flags with quantifiers), which cannot search a remote value', {
       path: index.path,
