@@ -5,10 +5,12 @@
  * `(a+)+\1$` take 2^40 steps on V8's backtracking engine (hours).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../src-main/engine/index/builder.ts';
 import { cheapInThread, closeSearchPools, searchFile } from '../../src-main/engine/search/search.ts';
+import { closeTreeSearchPools, searchTree } from '../../src-main/engine/search/tree-search.ts';
 import { boundedRegex, isLinearTimeRegex, planSearch } from '../../src-main/engine/search/search-worker.mjs';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { writeLogFile } from '../fixtures/generate.ts';
@@ -16,6 +18,7 @@ import { writeLogFile } from '../fixtures/generate.ts';
 const tmp = engineTempDir();
 afterAll(async () => {
   await closeSearchPools();
+  await closeTreeSearchPools();
 });
 
 const RUNAWAY = 'a'.repeat(40) + '!';
@@ -195,5 +198,18 @@ describe('search time budget', () => {
     expect(cheapInThread(planSearch('(.*a){12}', ''), 4096)).toBe(true);
     expect(cheapInThread(planSearch('ERROR', ''), 1 << 30)).toBe(true);
     expect(cheapInThread(planSearch('(a+)+\\1$', ''), 10)).toBe(false);
+  });
+  it('a directory search obeys it too: a big file of the tree goes off the calling thread and the budget ends the search', async () => {
+    const dir = tmp.path('tree-adversarial');
+    mkdirSync(dir, { recursive: true });
+    const line = 'ba-'.repeat(11) + 'b'.repeat(500) + '\n';
+    writeFileSync(join(dir, 'big.txt'), line.repeat(Math.ceil((3 * 1024 * 1024) / line.length)));
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 50);
+    // bigFileBytes lowered: the 3 MB file takes the one-file search path (index, head-first, workers).
+    const err = await searchTree(dir, { pattern: '(.*a){12}', bigFileBytes: 1024, timeoutMs: 2000 }).catch((e: unknown) => e);
+    clearInterval(ticker);
+    expect(err).toMatchObject({ code: 'timeout' });
+    expect(ticks).toBeGreaterThanOrEqual(10);
   });
 });
