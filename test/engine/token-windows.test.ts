@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { handle } from '../../src-main/api/handle.ts';
-import { MAX_RUN_CHARS } from '../../src-main/engine/address/tokens.ts';
+import { MAX_RUN_CHARS, tokenLimits } from '../../src-main/engine/address/tokens.ts';
 import { prng } from '../fixtures/generate.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 
@@ -109,6 +109,23 @@ describe('exact token windows', () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('a line too long to keep all its cuts keeps those near the window: windows stay exact and rejoin', { timeout: 60_000 }, async () => {
+    const p = tmp.path('filtered-cuts.txt');
+    const text = `${randomText(40_000, LETTERS, 21)}\nhé ${'日本語'.repeat(3000)}\n${randomText(20_000, MIXED, 22)}`;
+    writeFileSync(p, text);
+    const saved = tokenLimits.fullCutsMaxBytes;
+    tokenLimits.fullCutsMaxBytes = 0;
+    try {
+      const pages = await pageByTokens(p, 3_001);
+      expect(pages.map((x) => x.content).join('')).toBe(text);
+      const w = await handle('read', { path: p, token_start: 7_777, token_end: 7_800 }, H);
+      expect(w.tokens).toMatchObject({ start_token: 7_777, end_token: 7_800 });
+      expect(w.content).toBe(text.slice(w.start_byte, w.end_byte));
+    } finally {
+      tokenLimits.fullCutsMaxBytes = saved;
+    }
   });
 
   it('a token read of a 300 KB line leaves the server free: a file_info sent after it answers first', { timeout: 60_000 }, async () => {

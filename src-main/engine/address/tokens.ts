@@ -162,6 +162,19 @@ function encoderOf(mod: { encodeGenerator: (text: string, o: typeof AS_TEXT) => 
   };
 }
 
+/**
+ * Lines up to this many bytes keep all their cuts (two numbers a token: ~2 MB for
+ * a 300 KB line); a longer line keeps only the cuts near the window asked of it,
+ * so a 50 MB line costs no 400 MB of arrays. Mutable for tests.
+ */
+export const tokenLimits = { fullCutsMaxBytes: 8 * 1024 * 1024 };
+
+/** Which cuts a long line keeps: those with a token count or a byte offset in these ranges (its ends always). */
+interface CutsWanted {
+  tokens: [number, number];
+  bytes: [number, number];
+}
+
 /** Token boundaries in one line that are also character boundaries: token counts and byte offsets from the line's start, 0 and the end included. */
 interface LineCuts {
   tokens: number[];
@@ -175,7 +188,7 @@ interface LineCuts {
  * a line whose bytes are not valid UTF-8 (its text holds U+FFFD for them) has
  * only its two ends as cuts.
  */
-async function lineCutsOf(enc: Encoder, text: string, bytes: Buffer, slicer: Slicer): Promise<LineCuts> {
+async function lineCutsOf(enc: Encoder, text: string, bytes: Buffer, slicer: Slicer, wanted?: CutsWanted): Promise<LineCuts> {
   const exact = Buffer.byteLength(text) === bytes.length;
   const tokens = [0];
   const offsets = [0];
@@ -188,6 +201,7 @@ async function lineCutsOf(enc: Encoder, text: string, bytes: Buffer, slicer: Sli
         if (!exact) continue;
         b += enc.bytesOf(id);
         if (b >= bytes.length || (bytes[b]! & 0xc0) !== 0x80) {
+          if (wanted && b < bytes.length && !(t >= wanted.tokens[0] && t <= wanted.tokens[1]) && !(b >= wanted.bytes[0] && b <= wanted.bytes[1])) continue;
           tokens.push(t);
           offsets.push(b);
         }
@@ -330,7 +344,7 @@ function charStartAtOrBefore(path: string, at: number, floor: number): number {
 async function lineTokensOf(m: TokenMap, bytes: Buffer, byte: number, dec: TextDecoder, slicer: Slicer): Promise<number> {
   if (m.lastCuts?.byte === byte && m.lastCuts.cuts.bytes.at(-1) === bytes.length) return m.lastCuts.cuts.tokens.at(-1)!;
   const text = dec.decode(bytes);
-  if (text.length <= SLICED_CHARS) return boundedCount(m.count, m.enc, text, slicer);
+  if (text.length <= SLICED_CHARS || bytes.length > tokenLimits.fullCutsMaxBytes) return boundedCount(m.count, m.enc, text, slicer);
   const cuts = await lineCutsOf(m.enc, text, bytes, slicer);
   m.lastCuts = { byte, cuts };
   return cuts.tokens.at(-1)!;
@@ -462,9 +476,15 @@ export async function tokenRangeSpan(f: FileRef, tokenizer: string, start: numbe
 
 type LineOfToken = { line: Point; endByte: number; tokens: number };
 
-/** The cuts of a line (the last one is kept: paging through one long line cuts it once). */
-async function cutsOf(m: TokenMap, l: LineOfToken): Promise<LineCuts> {
-  if (m.lastCuts?.byte === l.line.byte) return m.lastCuts.cuts;
+/**
+ * The cuts of a line near token `token` (from the line's start) or byte `byte`
+ * (from the line's start): all of them for a line up to fullCutsMaxBytes (the
+ * last line cut is kept: paging through one long line cuts it once), else those
+ * within a margin of either.
+ */
+async function cutsOf(m: TokenMap, l: LineOfToken, near: { token?: number; byte?: number }): Promise<LineCuts> {
+  const full = l.endByte - l.line.byte <= tokenLimits.fullCutsMaxBytes;
+  if (full && m.lastCuts?.byte === l.line.byte) return m.lastCuts.cuts;
   const fd = openForRead(m.path);
   let bytes: Buffer;
   try {
@@ -473,8 +493,15 @@ async function cutsOf(m: TokenMap, l: LineOfToken): Promise<LineCuts> {
   } finally {
     closeFd(fd);
   }
-  const cuts = await lineCutsOf(m.enc, new TextDecoder().decode(bytes), bytes, new Slicer());
-  m.lastCuts = { byte: l.line.byte, cuts };
+  // A character is at most 4 bytes, so at most 3 cuts in a row fall inside one, and no token is near 1 KiB: the margins hold the cuts around either point.
+  const wanted: CutsWanted | undefined = full
+    ? undefined
+    : {
+        tokens: near.token === undefined ? [-1, -1] : [near.token - 8, near.token + 8],
+        bytes: near.byte === undefined ? [-1, -1] : [near.byte - 1024, near.byte + 1024],
+      };
+  const cuts = await lineCutsOf(m.enc, new TextDecoder().decode(bytes), bytes, new Slicer(), wanted);
+  if (full) m.lastCuts = { byte: l.line.byte, cuts };
   return cuts;
 }
 
@@ -497,7 +524,7 @@ async function spanOfTokens(
   let startToken = first.line.tokens;
   let startByte = first.line.byte;
   if (start > startToken) {
-    const c = await cutsOf(m, first);
+    const c = await cutsOf(m, first, { token: start - first.line.tokens });
     const i = floorIndex(c.tokens, start - first.line.tokens);
     startToken += c.tokens[i]!;
     startByte += c.bytes[i]!;
@@ -512,7 +539,7 @@ async function spanOfTokens(
   let endToken = last.line.tokens + last.tokens;
   let endByte = last.endByte;
   if (end < endToken) {
-    const c = await cutsOf(m, last);
+    const c = await cutsOf(m, last, { token: end - last.line.tokens });
     const i = ceilIndex(c.tokens, end - last.line.tokens);
     endToken = last.line.tokens + c.tokens[i]!;
     endByte = last.line.byte + c.bytes[i]!;
@@ -539,7 +566,7 @@ async function spanOfTokens(
         endToken = h.line.tokens;
         endByte = h.line.byte;
       } else {
-        const c = await cutsOf(m, h);
+        const c = await cutsOf(m, h, { byte: limit - h.line.byte, token: startByte > h.line.byte ? startToken - h.line.tokens : undefined });
         let i = floorIndex(c.bytes, limit - h.line.byte);
         // A window holds at least one token, even one longer than the cap.
         while (h.line.byte + c.bytes[i]! <= startByte) i++;
