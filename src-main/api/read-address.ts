@@ -133,14 +133,14 @@ async function readTokens(input: ReadInput, mode: 'token_range' | 'token_page', 
       const f = { path: v.path, etag: v.version.etag, size: v.size, bomLen: v.bomLen };
       const span: TokenSpan & { page?: number; nextPage?: number | null; startsMidLine?: boolean; endsMidLine?: boolean } =
         mode === 'token_range'
-          ? await tokenRangeSpan(f, tokenizer, input.token_start ?? 0, input.token_end ?? (input.token_start ?? 0) + 1000)
+          ? await tokenRangeSpan(f, tokenizer, input.token_start ?? 0, input.token_end ?? (input.token_start ?? 0) + 1000, maxBytes)
           : await tokenPage(f, tokenizer, input.page_tokens!, input.page ?? 1, maxBytes);
       return { span, etag: v.version.etag };
     },
     ({ span }) =>
       span.endLine < span.startLine
         ? read(input.path, { mode: 'page', page: 1 }, opts) // an empty file
-        : span.startsMidLine || span.endsMidLine // a piece of a line over the cap: its exact bytes
+        : span.startsMidLine || span.endsMidLine // a window inside a line, or a piece of a line over the cap: its exact bytes
           ? read(input.path, { mode: 'exact', startByte: span.startByte, endByte: span.endByte }, opts)
           : read(input.path, { mode: 'lines', ranges: [{ start: span.startLine, end: span.endLine }] }, opts),
   );
@@ -149,8 +149,12 @@ async function readTokens(input: ReadInput, mode: 'token_range' | 'token_page', 
   if (s.startsMidLine !== undefined) {
     r.startsMidLine = s.startsMidLine;
     r.endsMidLine = s.endsMidLine;
-    if (s.startsMidLine) r.notes.push(`page ${s.page} continues line ${s.startLine}, cut by page ${s.page! - 1} (the line is over the ${maxBytes}-byte cap)`);
-    if (s.endsMidLine) r.notes.push(`page ${s.page} ends inside line ${s.endLine} at byte ${s.endByte}; page ${s.page! + 1} continues it`);
+    if (s.page !== undefined) {
+      if (s.startsMidLine) r.notes.push(`page ${s.page} continues line ${s.startLine}, cut by page ${s.page - 1} (the line is over the ${maxBytes}-byte cap)`);
+      if (s.endsMidLine) r.notes.push(`page ${s.page} ends inside line ${s.endLine} at byte ${s.endByte}; page ${s.page + 1} continues it`);
+    } else if (s.endsMidLine) {
+      r.notes.push(`the window ends inside line ${s.endLine} at byte ${s.endByte} (token ${s.endToken}); token_start ${s.endToken} continues it`);
+    }
   }
   return {
     r,

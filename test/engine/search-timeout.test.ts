@@ -5,17 +5,20 @@
  * `(a+)+\1$` take 2^40 steps on V8's backtracking engine (hours).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../src-main/engine/index/builder.ts';
-import { closeSearchPools, searchFile } from '../../src-main/engine/search/search.ts';
-import { boundedRegex, isLinearTimeRegex } from '../../src-main/engine/search/search-worker.mjs';
+import { cheapInThread, closeSearchPools, searchFile } from '../../src-main/engine/search/search.ts';
+import { closeTreeSearchPools, searchTree } from '../../src-main/engine/search/tree-search.ts';
+import { boundedRegex, isLinearTimeRegex, planSearch } from '../../src-main/engine/search/search-worker.mjs';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { writeLogFile } from '../fixtures/generate.ts';
 
 const tmp = engineTempDir();
 afterAll(async () => {
   await closeSearchPools();
+  await closeTreeSearchPools();
 });
 
 const RUNAWAY = 'a'.repeat(40) + '!';
@@ -175,5 +178,38 @@ describe('search time budget', () => {
     expect(details.bytes_scanned).toBeLessThan(index.size);
     // After the answer no thread of this process keeps burning CPU.
     expect(await busiestThreadTicks(2000)).toBeLessThan(10);
+  });
+  it('run the head-first 4 MiB of a big file in a worker when the regex is not provably cheap: the calling thread keeps turning', async () => {
+    // (.*a){12} runs on the linear engine (bounded) but costs it a big automaton per
+    // line: eleven a's per line, one short of a match. In the calling thread the head's
+    // 1 MiB chunks held the event loop for seconds each.
+    const path = tmp.path('head-first.txt');
+    const line = 'ba-'.repeat(11) + 'b'.repeat(500) + '\n';
+    writeFileSync(path, line.repeat(Math.ceil((9 * 1024 * 1024) / line.length)));
+    const index = await buildIndex(path, { threads: 0 });
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 50);
+    const err = await searchFile(index, { pattern: '(.*a){12}', threads: 2, timeoutMs: 2000 }).catch((e: unknown) => e);
+    clearInterval(ticker);
+    expect(err).toMatchObject({ code: 'timeout', details: { budget_ms: 2000 } });
+    // Forty ticks in two free seconds; a thread held a chunk at a time gets a few.
+    expect(ticks).toBeGreaterThanOrEqual(10);
+    expect(cheapInThread(planSearch('(.*a){12}', ''), 9 * 1024 * 1024)).toBe(false);
+    expect(cheapInThread(planSearch('(.*a){12}', ''), 4096)).toBe(true);
+    expect(cheapInThread(planSearch('ERROR', ''), 1 << 30)).toBe(true);
+    expect(cheapInThread(planSearch('(a+)+\\1$', ''), 10)).toBe(false);
+  });
+  it('a directory search obeys it too: a big file of the tree goes off the calling thread and the budget ends the search', async () => {
+    const dir = tmp.path('tree-adversarial');
+    mkdirSync(dir, { recursive: true });
+    const line = 'ba-'.repeat(11) + 'b'.repeat(500) + '\n';
+    writeFileSync(join(dir, 'big.txt'), line.repeat(Math.ceil((3 * 1024 * 1024) / line.length)));
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 50);
+    // bigFileBytes lowered: the 3 MB file takes the one-file search path (index, head-first, workers).
+    const err = await searchTree(dir, { pattern: '(.*a){12}', bigFileBytes: 1024, timeoutMs: 2000 }).catch((e: unknown) => e);
+    clearInterval(ticker);
+    expect(err).toMatchObject({ code: 'timeout' });
+    expect(ticks).toBeGreaterThanOrEqual(10);
   });
 });

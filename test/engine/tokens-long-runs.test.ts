@@ -71,7 +71,10 @@ describe('token counts with bounded work', () => {
     const ranged = await withTicker(() => handle('read', { path: p, token_start: 10, token_end: 20 }, H));
     expect(ranged.ms).toBeLessThan(5_000);
     expect(ranged.value.start_line).toBe(2);
-    expect(ranged.value.content.startsWith(line.slice(0, 10_000))).toBe(true);
+    // Exactly tokens 10-20 of the file, not the whole 300 KB line.
+    expect(ranged.value.tokens).toMatchObject({ start_token: 10, end_token: 20 });
+    expect(ranged.value.content).toBe(`short first line\n${line}`.slice(ranged.value.start_byte, ranged.value.end_byte));
+    expect(ranged.value.content.length).toBeLessThan(200);
   });
 
   it('long runs of whitespace, punctuation and CJK are bounded too, and a pieced count stays within 1% of the whole encode', async () => {

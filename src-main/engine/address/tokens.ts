@@ -4,8 +4,10 @@
  *
  * A file's token stream is counted line by line: each line, with its terminator, is
  * tokenized on its own and the counts add up. So a token offset always falls in one
- * line, windows are whole lines, and a line's count never depends on its
- * neighbours. (Tokenizing the whole file at once can merge a line's last characters
+ * line, and a line's count never depends on its neighbours. A token range is
+ * exact inside its lines: it starts and ends at token boundaries that are also
+ * character boundaries (tokenRangeSpan), so reading on from its end covers every
+ * byte once. (Tokenizing the whole file at once can merge a line's last characters
  * with the next line's first, so its count may differ by a few tokens; the `count`
  * reported for an answer is always gpt-tokenizer's own count of the returned text.)
  *
@@ -24,8 +26,9 @@
  * a whole-text encode, at each cut (a merge across a cut is not made, and the
  * characters before and after the run are not merged with it). Text without such
  * a run (any ordinary prose, code or log) is encoded whole, exactly as before.
- * Long scans and pieced counts also hand the event loop back every SLICE_MS, so a
- * server counting a huge file keeps answering meanwhile.
+ * Long scans, pieced counts and texts over SLICED_CHARS (encoded a pre-token at a
+ * time, the same tokens as one count) hand the event loop back every SLICE_MS, so
+ * a server counting a huge file or line keeps answering meanwhile.
  */
 import { closeFd, readAt } from '../index/byte-source.ts';
 import { FolioError } from '../errors.ts';
@@ -37,6 +40,12 @@ export const DEFAULT_TOKENIZER: TokenizerName = 'o200k_base';
 
 type Counter = (text: string) => number;
 const counters = new Map<TokenizerName, Counter>();
+/** Token ids of a text, one array per pre-token (lazy), and the byte length of one token. */
+interface Encoder {
+  chunks: (text: string) => Iterable<number[]>;
+  bytesOf: (id: number) => number;
+}
+const encoders = new Map<TokenizerName, Encoder>();
 /** Special-token text like "<|endoftext|>" in a file is text, not an error. */
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
@@ -83,14 +92,29 @@ class Slicer {
   }
 }
 
-/** The count of `text` with the tokenizer's `count`: whole, or in pieces (yielding between them) when it has a long run. */
-async function boundedCount(count: Counter, text: string, slicer = new Slicer()): Promise<number> {
-  if (!hasLongRun(text)) return count(text);
+/** Texts longer than this are encoded a pre-token at a time, yielding between them, rather than counted in one call. */
+const SLICED_CHARS = 16 * 1024;
+
+/**
+ * The count of `text`: gpt-tokenizer's count of the whole text, or of its pieces
+ * when it has a long run; a long text is encoded a pre-token at a time (the same
+ * tokens: count is encode's length), handing the event loop a turn every SLICE_MS.
+ */
+async function boundedCount(count: Counter, enc: Encoder, text: string, slicer = new Slicer()): Promise<number> {
+  if (text.length <= SLICED_CHARS) return hasLongRun(text) ? piecewiseCount(count, text) : count(text);
   let total = 0;
-  for (const piece of piecesOf(text)) {
-    total += count(piece);
-    await slicer.maybeYield();
+  for (const piece of hasLongRun(text) ? piecesOf(text) : [text]) {
+    for (const chunk of enc.chunks(piece)) {
+      total += chunk.length;
+      await slicer.maybeYield();
+    }
   }
+  return total;
+}
+
+function piecewiseCount(count: Counter, text: string): number {
+  let total = 0;
+  for (const piece of piecesOf(text)) total += count(piece);
   return total;
 }
 
@@ -106,13 +130,117 @@ async function tokenCounter(name: string = DEFAULT_TOKENIZER): Promise<Counter> 
     const count = mod.countTokens;
     c = (text: string) => (text === '' ? 0 : count(text, AS_TEXT));
     counters.set(key, c);
+    encoders.set(key, encoderOf(mod));
   }
   return c;
 }
 
+/**
+ * Where tokens end in bytes. gpt-tokenizer's public decode cannot say (a token
+ * may hold part of a UTF-8 character, and decode() keeps such bytes in a shared
+ * streaming TextDecoder), so this reads each token's bytes from its core
+ * processor: private in the typings, stable at runtime, and pinned by
+ * test/engine/token-windows.test.ts (windows rejoin to the file's bytes).
+ */
+function encoderOf(mod: { encodeGenerator: (text: string, o: typeof AS_TEXT) => Iterable<number[]>; default: unknown }): Encoder {
+  const core = (mod.default as { bytePairEncodingCoreProcessor?: { tryDecodeToken?: (id: number) => string | Uint8Array | undefined } })
+    .bytePairEncodingCoreProcessor;
+  const decodeToken = core?.tryDecodeToken?.bind(core);
+  if (!decodeToken) throw new Error('gpt-tokenizer changed: its core processor no longer decodes one token (tryDecodeToken)');
+  const lengths = new Map<number, number>();
+  return {
+    chunks: (text) => (text === '' ? [] : mod.encodeGenerator(text, AS_TEXT)),
+    bytesOf: (id) => {
+      let n = lengths.get(id);
+      if (n === undefined) {
+        const b = decodeToken(id);
+        n = b === undefined ? 0 : typeof b === 'string' ? Buffer.byteLength(b) : b.length;
+        lengths.set(id, n);
+      }
+      return n;
+    },
+  };
+}
+
+/**
+ * Lines up to this many bytes keep all their cuts (two numbers a token: ~2 MB for
+ * a 300 KB line); a longer line keeps only the cuts near the window asked of it,
+ * so a 50 MB line costs no 400 MB of arrays. Mutable for tests.
+ */
+export const tokenLimits = { fullCutsMaxBytes: 8 * 1024 * 1024 };
+
+/** Which cuts a long line keeps: those with a token count or a byte offset in these ranges (its ends always). */
+interface CutsWanted {
+  tokens: [number, number];
+  bytes: [number, number];
+}
+
+/** Token boundaries in one line that are also character boundaries: token counts and byte offsets from the line's start, 0 and the end included. */
+interface LineCuts {
+  tokens: number[];
+  bytes: number[];
+}
+
+/**
+ * The cuts of a line (its UTF-8 bytes and their text), tokenized exactly as
+ * boundedCount counts it (in pieces when it has a long run); the last cut's
+ * token count is the line's count. A token ending inside a character is no cut;
+ * a line whose bytes are not valid UTF-8 (its text holds U+FFFD for them) has
+ * only its two ends as cuts.
+ */
+async function lineCutsOf(enc: Encoder, text: string, bytes: Buffer, slicer: Slicer, wanted?: CutsWanted): Promise<LineCuts> {
+  const exact = Buffer.byteLength(text) === bytes.length;
+  const tokens = [0];
+  const offsets = [0];
+  let t = 0;
+  let b = 0;
+  for (const piece of hasLongRun(text) ? piecesOf(text) : [text]) {
+    for (const chunk of enc.chunks(piece)) {
+      for (const id of chunk) {
+        t++;
+        if (!exact) continue;
+        b += enc.bytesOf(id);
+        if (b >= bytes.length || (bytes[b]! & 0xc0) !== 0x80) {
+          if (wanted && b < bytes.length && !(t >= wanted.tokens[0] && t <= wanted.tokens[1]) && !(b >= wanted.bytes[0] && b <= wanted.bytes[1])) continue;
+          tokens.push(t);
+          offsets.push(b);
+        }
+      }
+      await slicer.maybeYield();
+    }
+  }
+  // Token bytes that do not add up to the line's would be a tokenizer change: its ends only.
+  return exact && b === bytes.length && tokens.at(-1) === t ? { tokens, bytes: offsets } : { tokens: [0, t], bytes: [0, bytes.length] };
+}
+
+/** Largest i with a[i] <= v (a ascending, a[0] <= v). */
+function floorIndex(a: number[], v: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (a[mid]! <= v) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Smallest i with a[i] >= v (a ascending, a.at(-1) >= v). */
+function ceilIndex(a: number[], v: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! >= v) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 /** The tokens of `text`: gpt-tokenizer's count, except for texts with a run longer than MAX_RUN_CHARS (see above). */
 export async function countTokens(text: string, name: string = DEFAULT_TOKENIZER): Promise<number> {
-  return boundedCount(await tokenCounter(name), text);
+  const count = await tokenCounter(name);
+  return boundedCount(count, encoders.get(name as TokenizerName)!, text);
 }
 
 // ---------------------------------------------------------------------------
@@ -138,6 +266,9 @@ interface TokenMap {
   size: number;
   bomLen: number;
   count: Counter;
+  enc: Encoder;
+  /** the cuts of the line last cut (token windows page through one long line) */
+  lastCuts?: { byte: number; cuts: LineCuts };
   checkpoints: Point[];
   /** how far the file was tokenized: a line start */
   done: Point;
@@ -166,6 +297,7 @@ async function mapOf(path: string, etag: string, size: number, bomLen: number, t
       size,
       bomLen,
       count: await tokenCounter(tokenizer),
+      enc: encoders.get(tokenizer as TokenizerName)!,
       checkpoints: [start],
       done: start,
       complete: size <= bomLen,
@@ -204,6 +336,20 @@ function charStartAtOrBefore(path: string, at: number, floor: number): number {
   }
 }
 
+/**
+ * The tokens of one line (`bytes`, starting at file byte `byte`). A long line is
+ * cut while it is counted (one pass), and its cuts kept: the window asked of it
+ * next is then found without tokenizing it again.
+ */
+async function lineTokensOf(m: TokenMap, bytes: Buffer, byte: number, dec: TextDecoder, slicer: Slicer): Promise<number> {
+  if (m.lastCuts?.byte === byte && m.lastCuts.cuts.bytes.at(-1) === bytes.length) return m.lastCuts.cuts.tokens.at(-1)!;
+  const text = dec.decode(bytes);
+  if (text.length <= SLICED_CHARS || bytes.length > tokenLimits.fullCutsMaxBytes) return boundedCount(m.count, m.enc, text, slicer);
+  const cuts = await lineCutsOf(m.enc, text, bytes, slicer);
+  m.lastCuts = { byte, cuts };
+  return cuts.tokens.at(-1)!;
+}
+
 /** Visit the lines from `from` with their token counts; `firstTokens`, when known, is the first line's count (not counted again). */
 async function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte: number, tokens: number) => boolean, firstTokens?: number): Promise<void> {
   const fd = openForRead(m.path);
@@ -230,7 +376,7 @@ async function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte:
         const e = nl < 0 ? chunk.length : nl + 1;
         if (e === s) break;
         const t =
-          firstTokens !== undefined && chunkStart + s === from.byte ? firstTokens : await boundedCount(m.count, dec.decode(chunk.subarray(s, e)), slicer);
+          firstTokens !== undefined && chunkStart + s === from.byte ? firstTokens : await lineTokensOf(m, chunk.subarray(s, e), chunkStart + s, dec, slicer);
         await slicer.maybeYield();
         if (!visit({ lineIdx, byte: chunkStart + s, tokens }, chunkStart + e, t)) return;
         lineIdx++;
@@ -309,8 +455,15 @@ function totalOf(m: TokenMap): number | null {
   return m.complete ? m.done.tokens : null;
 }
 
-/** The whole lines covering tokens [start, end) of the file. */
-export async function tokenRangeSpan(f: FileRef, tokenizer: string, start: number, end: number): Promise<TokenSpan> {
+/**
+ * Tokens [start, end) of the file, exactly: the span starts at the token
+ * boundary at or before `start` and ends at the one at or after `end` that are
+ * also character boundaries (a token can hold part of a UTF-8 character), and
+ * it holds at most `maxBytes` bytes: past them it ends at the last such boundary
+ * that fits, and says so. Its endToken is always where the next window starts
+ * to cover every byte once.
+ */
+export async function tokenRangeSpan(f: FileRef, tokenizer: string, start: number, end: number, maxBytes = Infinity): Promise<TokenSpan> {
   if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start) {
     throw new FolioError('invalid_range', `token range ${start}-${end} is invalid: 0-based, end exclusive, start < end`, {
       token_start: start,
@@ -318,10 +471,47 @@ export async function tokenRangeSpan(f: FileRef, tokenizer: string, start: numbe
     });
   }
   const m = await mapOf(f.path, f.etag, f.size, f.bomLen, tokenizer);
-  return serialized(m, () => spanOfTokens(m, tokenizer, start, end));
+  return serialized(m, () => spanOfTokens(m, tokenizer, start, end, maxBytes));
 }
 
-async function spanOfTokens(m: TokenMap, tokenizer: string, start: number, end: number): Promise<TokenSpan> {
+type LineOfToken = { line: Point; endByte: number; tokens: number };
+
+/**
+ * The cuts of a line near token `token` (from the line's start) or byte `byte`
+ * (from the line's start): all of them for a line up to fullCutsMaxBytes (the
+ * last line cut is kept: paging through one long line cuts it once), else those
+ * within a margin of either.
+ */
+async function cutsOf(m: TokenMap, l: LineOfToken, near: { token?: number; byte?: number }): Promise<LineCuts> {
+  const full = l.endByte - l.line.byte <= tokenLimits.fullCutsMaxBytes;
+  if (full && m.lastCuts?.byte === l.line.byte) return m.lastCuts.cuts;
+  const fd = openForRead(m.path);
+  let bytes: Buffer;
+  try {
+    bytes = Buffer.allocUnsafe(l.endByte - l.line.byte);
+    bytes = bytes.subarray(0, readAt(fd, bytes, 0, bytes.length, l.line.byte));
+  } finally {
+    closeFd(fd);
+  }
+  // A character is at most 4 bytes, so at most 3 cuts in a row fall inside one, and no token is near 1 KiB: the margins hold the cuts around either point.
+  const wanted: CutsWanted | undefined = full
+    ? undefined
+    : {
+        tokens: near.token === undefined ? [-1, -1] : [near.token - 8, near.token + 8],
+        bytes: near.byte === undefined ? [-1, -1] : [near.byte - 1024, near.byte + 1024],
+      };
+  const cuts = await lineCutsOf(m.enc, new TextDecoder().decode(bytes), bytes, new Slicer(), wanted);
+  if (full) m.lastCuts = { byte: l.line.byte, cuts };
+  return cuts;
+}
+
+async function spanOfTokens(
+  m: TokenMap,
+  tokenizer: string,
+  start: number,
+  end: number,
+  maxBytes: number,
+): Promise<TokenSpan & { startsMidLine: boolean; endsMidLine: boolean }> {
   const first = await lineOfToken(m, start);
   if (!first) {
     throw new FolioError('out_of_bounds', `token ${start} is past the end of the file (${m.done.tokens} tokens of ${tokenizer})`, {
@@ -331,20 +521,75 @@ async function spanOfTokens(m: TokenMap, tokenizer: string, start: number, end: 
     });
   }
   const notes: string[] = [];
+  let startToken = first.line.tokens;
+  let startByte = first.line.byte;
+  if (start > startToken) {
+    const c = await cutsOf(m, first, { token: start - first.line.tokens });
+    const i = floorIndex(c.tokens, start - first.line.tokens);
+    startToken += c.tokens[i]!;
+    startByte += c.bytes[i]!;
+    if (startToken < start) notes.push(`token ${start} starts inside a character: the window starts at token ${startToken}, that character's first`);
+  }
   let last = await lineOfToken(m, end - 1);
   if (!last) {
     notes.push(`token_end ${end} clamped to the end of the file (${m.done.tokens} tokens)`);
     last = (await lineOfToken(m, m.done.tokens - 1))!;
   }
+  let endLine = last;
+  let endToken = last.line.tokens + last.tokens;
+  let endByte = last.endByte;
+  if (end < endToken) {
+    const c = await cutsOf(m, last, { token: end - last.line.tokens });
+    const i = ceilIndex(c.tokens, end - last.line.tokens);
+    endToken = last.line.tokens + c.tokens[i]!;
+    endByte = last.line.byte + c.bytes[i]!;
+    if (endToken > end) notes.push(`token ${end - 1} ends inside a character: the window ends at token ${endToken}, after that character`);
+  }
+  if (endByte - startByte > maxBytes) {
+    // Over the cap: end at the last cut that fits, in the line holding the cap's byte.
+    const limit = startByte + maxBytes;
+    let hold: LineOfToken | null = null;
+    await scanLines(
+      m,
+      first.line,
+      (line, lineEnd, t) => {
+        if (lineEnd <= limit) return true;
+        hold = { line, endByte: lineEnd, tokens: t };
+        return false;
+      },
+      first.tokens,
+    );
+    const h = hold as LineOfToken | null;
+    if (h) {
+      endLine = h;
+      if (h.line.byte >= limit) {
+        endToken = h.line.tokens;
+        endByte = h.line.byte;
+      } else {
+        const c = await cutsOf(m, h, { byte: limit - h.line.byte, token: startByte > h.line.byte ? startToken - h.line.tokens : undefined });
+        let i = floorIndex(c.bytes, limit - h.line.byte);
+        // A window holds at least one token, even one longer than the cap.
+        while (h.line.byte + c.bytes[i]! <= startByte) i++;
+        endToken = h.line.tokens + c.tokens[i]!;
+        endByte = h.line.byte + c.bytes[i]!;
+      }
+      notes.push(
+        `tokens ${start}-${end} are over the ${maxBytes}-byte cap: this window ends at token ${endToken} (byte ${endByte}); continue with token_start ${endToken}`,
+      );
+    }
+  }
+  const endsAtLineStart = endByte === endLine.line.byte && endLine.line.byte > startByte;
   return {
     startLine: first.line.lineIdx + 1,
-    endLine: last.line.lineIdx + 1,
-    startByte: first.line.byte,
-    endByte: last.endByte,
-    startToken: first.line.tokens,
-    endToken: last.line.tokens + last.tokens,
+    endLine: endsAtLineStart ? endLine.line.lineIdx : endLine.line.lineIdx + 1,
+    startByte,
+    endByte,
+    startToken,
+    endToken,
     totalTokens: totalOf(m),
     notes,
+    startsMidLine: startByte > first.line.byte,
+    endsMidLine: !endsAtLineStart && endByte < endLine.endByte,
   };
 }
 

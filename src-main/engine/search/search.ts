@@ -16,12 +16,16 @@
  * the calling thread (small files, threads: 0) the flag is checked between chunks
  * only.
  *
- * Nothing hangs the caller: V8's linear-time engine takes over any regex that
- * backtracks too much (regex-engine.mjs), and a regex it cannot run (plan.bounded
- * false: backreferences, lookarounds, 'i'/'u' with quantifiers) never runs in the
- * calling thread, even for a small file. Every search has a time budget
- * (search-budget.ts); past it the workers are stopped like after an abort and the
- * caller gets a `timeout` error saying how far the search got.
+ * Nothing hangs the caller, and nothing holds the calling thread (a server's
+ * event loop): only a provably cheap search (cheapInThread: a literal, or a
+ * linear-time regex over at most 64 KiB) runs in the calling thread; every other
+ * one, the head-first part included, runs in workers. Every search has a time
+ * budget (search-budget.ts); past it the workers are stopped like after an abort
+ * (terminated when stuck in one exec) and the caller gets a `timeout` error saying
+ * how far the search got. V8's linear-time engine still takes over any regex that
+ * backtracks too much (regex-engine.mjs), so most searches finish long before it.
+ * A remote value (fetchMissing) has no worker: only a plan.bounded regex runs on
+ * it, in this thread, with the budget checked between chunks.
  */
 import { BytesMissing, closeFd, readAt } from '../index/byte-source.ts';
 import { foregroundScans, poolRegistry } from '../index/worker-pool.ts';
@@ -98,6 +102,21 @@ const HEAD_BYTES = 4 * 1024 * 1024;
 /** How long a worker may keep running a single regex exec after an abort before it is terminated. */
 const ABORT_GRACE_MS = 200;
 const PROGRESS_INTERVAL_MS = 50;
+
+/** Ranges up to this size run a linear-time regex in the calling thread (the NFA of even `(.*a){12}` is a few ms over 64 KiB). */
+const CHEAP_RANGE_BYTES = 64 * 1024;
+
+/**
+ * Whether searching `bytes` with `plan` is provably cheap, so it may run in the
+ * calling thread (a server's event loop): a literal (memmem, no regex), or a
+ * regex the linear-time engine runs over a small range. Anything else runs in a
+ * worker that is terminated at the budget. Being linear is not enough for a big
+ * range: the linear engine's cost is the input times the size of the pattern's
+ * automaton, and `(.*a){12}` over 3 MB held a thread for 80 s.
+ */
+export function cheapInThread(plan: SearchPlan, bytes: number): boolean {
+  return plan.mode === 'literal' || (plan.bounded && bytes <= CHEAP_RANGE_BYTES);
+}
 
 function invalid(message: string, details: Record<string, unknown>): FolioError {
   return new FolioError('invalid_input', message, details);
@@ -190,18 +209,49 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
   });
 
   // Matches from the start of a big range (rg -m stops as soon as it has them): the
-  // first HEAD_BYTES, searched here, often hold them all, and then no worker starts
-  // (a worker's start-up is tens of ms). Otherwise the workers search the rest.
+  // first HEAD_BYTES often hold them all, and then no other piece starts. The head
+  // runs in this thread only when the regex is provably cheap (cheapInThread);
+  // otherwise in one worker, under the same budget.
   let head: RangeResult | undefined;
+  let headDone: PieceProgress | undefined;
   let from = start;
   const wholeTotal = end - start;
+  const timeoutError = (done: PieceProgress[]) =>
+    searchTimeoutError(index, { pattern: plan.pattern, flags: plan.flags, start, end, budgetMs }, headDone ? [headDone, ...done] : done);
+  const remainingMs = () => Math.max(1, Math.ceil(deadline - performance.now()));
+  /** Search [bounds[0], bounds.at(-1)) in pool workers, one piece per pair of bounds, under what is left of the budget. */
+  const inWorkers = async (bounds: number[], poolSize: number, progressTotal: number): Promise<RangeResult[]> => {
+    const pieces = bounds.length - 1;
+    const control = new Int32Array(new SharedArrayBuffer(8));
+    Atomics.store(control, 1, 0x7fffffff);
+    // Per piece: [KiB searched, matching lines found].
+    const progress = new Int32Array(new SharedArrayBuffer(8 * Math.max(1, pieces)));
+    const pieceProgress = (): PieceProgress[] =>
+      Array.from({ length: pieces }, (_, i) => ({
+        start: bounds[i]!,
+        end: bounds[i + 1]!,
+        bytesDone: Atomics.load(progress, 2 * i) * 1024,
+        matches: Atomics.load(progress, 2 * i + 1),
+      }));
+    const bytesDone = () => pieceProgress().reduce((n, p) => n + Math.min(p.bytesDone, p.end - p.start), 0);
+    const jobs = Array.from({ length: pieces }, (_, i) => rangeJob(bounds[i]!, bounds[i + 1]!, i, control, progress));
+    const budget = { ms: remainingMs(), error: () => timeoutError(pieceProgress()) };
+    const done = () => ({ bytesDone: (headDone?.bytesDone ?? 0) + bytesDone(), totalBytes: progressTotal });
+    return searchInWorkers(index.path, jobs, poolSize, control, opts, done, budget);
+  };
+  const poolSize = Math.max(1, threads);
+
   if (!countOnly && plan.bounded && threads > 0 && wholeTotal >= Math.max(2 * HEAD_BYTES, opts.smallRangeBytes ?? SMALL_RANGE_BYTES)) {
     const headEnd = index.lineStart(index.lineAt(start + HEAD_BYTES));
     if (headEnd > start && headEnd < end) {
-      const none = new Int32Array(new SharedArrayBuffer(8));
-      const headError = (done: PieceProgress[]) => searchTimeoutError(index, { pattern: plan.pattern, flags: plan.flags, start, end, budgetMs }, done);
-      head = await searchInThread(index.path, plan, rangeJob(start, headEnd, 0, none, none), opts, wholeTotal, deadline, headError);
+      if (cheapInThread(plan, headEnd - start)) {
+        const none = new Int32Array(new SharedArrayBuffer(8));
+        head = await searchInThread(index.path, plan, rangeJob(start, headEnd, 0, none, none), opts, wholeTotal, deadline, timeoutError);
+      } else {
+        head = (await inWorkers([start, headEnd], poolSize, wholeTotal))[0]!;
+      }
       if (head.cancelled || opts.signal?.aborted) throw cancelled(index.path);
+      headDone = { start, end: headEnd, bytesDone: headEnd - start, matches: head.count };
       from = headEnd;
     }
   }
@@ -209,8 +259,9 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
 
   const total = end - from;
   const small = threads === 0 || total < (opts.smallRangeBytes ?? SMALL_RANGE_BYTES);
-  // An unbounded regex goes to a worker even for a small range: only a worker can be stopped mid-exec.
-  const inThread = (small || opts.fetchMissing !== undefined) && plan.bounded;
+  // Only a provably cheap regex runs in this thread (a worker is the only thing that can be
+  // stopped mid-exec); a remote value has no worker, so a bounded regex runs here between budget checks.
+  const inThread = opts.fetchMissing !== undefined ? plan.bounded : small && cheapInThread(plan, total);
   if (opts.fetchMissing && !inThread) {
     throw invalid('this regex can only run in a worker thread (backreferences, lookarounds, i/u flags with quantifiers), which cannot search a remote value', {
       path: index.path,
@@ -218,31 +269,15 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
     });
   }
   const bounds = small || inThread ? [from, end] : splitAtLines(index, from, end, threads);
-  const pieces = bounds.length - 1;
-  const control = new Int32Array(new SharedArrayBuffer(8));
-  Atomics.store(control, 1, 0x7fffffff);
-  // Per piece: [KiB searched, matching lines found].
-  const progress = new Int32Array(new SharedArrayBuffer(8 * Math.max(1, pieces)));
-  const pieceProgress = (): PieceProgress[] =>
-    Array.from({ length: pieces }, (_, i) => ({
-      start: bounds[i]!,
-      end: bounds[i + 1]!,
-      bytesDone: Atomics.load(progress, 2 * i) * 1024,
-      matches: Atomics.load(progress, 2 * i + 1),
-    }));
-  const bytesDone = () => pieceProgress().reduce((n, p) => n + Math.min(p.bytesDone, p.end - p.start), 0);
-  const timeoutError = (done: PieceProgress[]) => searchTimeoutError(index, { pattern: plan.pattern, flags: plan.flags, start, end, budgetMs }, done);
-  const jobs: RangeJob[] = Array.from({ length: pieces }, (_, i) => rangeJob(bounds[i]!, bounds[i + 1]!, i, control, progress));
 
   let results: RangeResult[];
   if (head && headMatches > maxMatches) {
     results = [head];
   } else if (inThread) {
-    results = [await searchInThread(index.path, plan, jobs[0]!, opts, total, deadline, timeoutError)];
+    const none = new Int32Array(new SharedArrayBuffer(8));
+    results = [await searchInThread(index.path, plan, rangeJob(from, end, 0, none, none), opts, total, deadline, timeoutError)];
   } else {
-    const budget = { ms: budgetMs, error: () => timeoutError(pieceProgress()) };
-    const poolSize = Math.max(1, threads);
-    results = await searchInWorkers(index.path, jobs, poolSize, control, opts, () => ({ bytesDone: bytesDone(), totalBytes: total }), budget);
+    results = await inWorkers(bounds, poolSize, wholeTotal);
   }
   if (head && results[0] !== head) results.unshift(head);
   if (opts.signal?.aborted || results.some((r) => r.cancelled)) throw cancelled(index.path);

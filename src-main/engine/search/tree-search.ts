@@ -160,8 +160,8 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
   const countOnly = opts.countOnly ?? false;
   const budgetMs = searchBudgetMs(opts.timeoutMs);
   const cursor = opts.cursor === undefined ? undefined : parseCursor(opts.cursor);
-  // Regexes that could backtrack without limit run only in workers (they can be stopped).
-  const inThread = threads === 0 && plan.bounded;
+  // Only a literal runs in this thread (threads: 0): any regex could hold it past the budget, and only a worker can be stopped.
+  const inThread = threads === 0 && plan.mode === 'literal';
   const poolSize = Math.max(1, threads);
 
   const control = new Int32Array(new SharedArrayBuffer(4));
