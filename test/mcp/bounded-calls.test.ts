@@ -149,13 +149,9 @@ async function mcpRace(mcp: McpSession): Promise<Outcome[]> {
   );
 }
 
-/**
- * The bearer token of /api/mcp. Issue 24 splits the HTTP credentials: the MCP
- * route will take `server.agentToken` instead of `server.token`; when that lands,
- * this is the one line to change.
- */
+/** The bearer token of /api/mcp: the agent's, which opens nothing else (the person's `token` is refused there). */
 function mcpBearer(state: RunningServe['state']): string {
-  return state.token;
+  return state.agent_token;
 }
 
 describe('a pathological search or a token read of a 300 KB line never holds the server', () => {
