@@ -183,15 +183,19 @@ export class ReviewStore {
    */
   private load(frames: SourcedFrame[]): void {
     const good: Buffer[] = [];
+    // A snapshot read into an empty document is parsed once: the check is the load.
+    let base = Automerge.getHeads(this.doc).length === 0 ? null : this.doc;
     for (const f of frames) {
       try {
-        Automerge.load(f.bytes, { allowMissingChanges: true });
-        good.push(f.bytes);
+        const parsed = Automerge.load<ReviewDocShape>(f.bytes, { allowMissingChanges: true });
+        if (f.source === 'doc' && base === null) base = parsed;
+        else good.push(f.bytes);
       } catch (err) {
         this.noteDamage(keepAside(this.dir, { source: f.source, offset: f.offset, kind: 'unparsable_frame', error: (err as Error).message }, f.bytes));
       }
     }
-    if (good.length) this.doc = Automerge.loadIncremental(this.doc, Buffer.concat(good));
+    const from = base ?? this.doc;
+    this.doc = good.length ? Automerge.loadIncremental(from, Buffer.concat(good)) : from;
   }
 
   /**
