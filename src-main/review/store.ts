@@ -119,10 +119,12 @@ export class ReviewStore {
     for (const name of names) {
       const source = `changes/${name}`;
       const got = readFrames(join(this.changesDir, name), this.offsets.get(name) ?? 0);
-      let next = got.offset;
       for (const f of got.frames) frames.push({ bytes: f.bytes, source, offset: f.offset });
       // Bytes after the last whole frame are a frame being appended while the
-      // writer lives; once it is gone nothing will complete them.
+      // writer lives; once it is gone nothing will complete them. They stay
+      // unread (the offset does not pass them): a writer this host cannot see
+      // (another machine sharing the folder) may yet complete them, and then
+      // they load like any frame.
       if (got.tail.length > 0 && name !== this.ownLog && !pidAlive(writerPidOf(name))) {
         this.noteDamage(
           keepAside(
@@ -131,9 +133,8 @@ export class ReviewStore {
             got.tail,
           ),
         );
-        next += got.tail.length;
       }
-      this.offsets.set(name, next);
+      this.offsets.set(name, got.offset);
     }
     const live = new Set(names);
     for (const name of [...this.offsets.keys()]) if (!live.has(name)) this.offsets.delete(name);
