@@ -24,6 +24,7 @@ import { writeFileAtomic } from '../engine/write/atomic-write.ts';
 import { withFileLock } from '../engine/write/file-lock.ts';
 import { pidAlive } from '../engine/write/file-lock.ts';
 import { appendFrame, readFrames } from './change-log.ts';
+import { chunkProblemOf } from './chunk-check.ts';
 import { keepAside, listDamaged, type DamagedFrame } from './damaged.ts';
 import { reconcileIntents } from './intents.ts';
 import type { ReviewDocShape } from './types.ts';
@@ -178,22 +179,29 @@ export class ReviewStore {
   }
 
   /**
-   * Load the frames that parse; keep the others aside (damaged.ts). Each is
-   * parsed on its own first: loadIncremental itself accepts a damaged chunk
-   * without a word, and with it drops the good chunks loaded together with it.
+   * Load the frames that are whole; keep the others aside (damaged.ts). Each is
+   * checked on its own first (chunk-check.ts): loadIncremental itself accepts a
+   * damaged chunk without a word, and with it drops the good chunks loaded
+   * together with it.
    */
   private load(frames: SourcedFrame[]): void {
     const good: Buffer[] = [];
     // A snapshot read into an empty document is parsed once: the check is the load.
     let base = Automerge.getHeads(this.doc).length === 0 ? null : this.doc;
+    const parse = (bytes: Uint8Array) => void Automerge.load(bytes, { allowMissingChanges: true });
     for (const f of frames) {
-      try {
-        const parsed = Automerge.load<ReviewDocShape>(f.bytes, { allowMissingChanges: true });
-        if (f.source === 'doc' && base === null) base = parsed;
-        else good.push(f.bytes);
-      } catch (err) {
-        this.noteDamage(keepAside(this.dir, { source: f.source, offset: f.offset, kind: 'unparsable_frame', error: (err as Error).message }, f.bytes));
+      let problem: string | null = null;
+      if (f.source === 'doc' && base === null) {
+        try {
+          base = Automerge.load<ReviewDocShape>(f.bytes, { allowMissingChanges: true });
+        } catch (err) {
+          problem = (err as Error).message;
+        }
+      } else {
+        problem = chunkProblemOf(f.bytes, parse);
+        if (problem === null) good.push(f.bytes);
       }
+      if (problem !== null) this.noteDamage(keepAside(this.dir, { source: f.source, offset: f.offset, kind: 'unparsable_frame', error: problem }, f.bytes));
     }
     const from = base ?? this.doc;
     this.doc = good.length ? Automerge.loadIncremental(from, Buffer.concat(good)) : from;

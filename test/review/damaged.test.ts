@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { handle } from '../../src-main/api/handle.ts';
 import { read } from '../../src-main/engine/read/read.ts';
+import * as Automerge from '@automerge/automerge';
+import { chunkProblemOf } from '../../src-main/review/chunk-check.ts';
 import { forgetStores, propose } from '../../src-main/review/index.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
@@ -144,5 +146,32 @@ describe('damaged review data', () => {
     const list = await handle('review_list', {}, { kind: 'human', name: 'test' }, { workspace: root });
     expect(statusOf(list)).toEqual({ [ids[0]!]: 'applied', [ids[1]!]: 'rejected', [ids[2]!]: 'pending' });
     expect(list.damaged).toMatchObject([{ kind: 'unparsable_frame', source: `changes/${logs[2]!.split('/').at(-1)}`, offset: at, bytes: len }]);
+  });
+
+  it('the chunk check finds every single flipped byte of change and snapshot chunks, and passes them whole', () => {
+    const parse = (b: Uint8Array) => void Automerge.load(b, { allowMissingChanges: true });
+    let doc = Automerge.init<Record<string, unknown>>();
+    const frames: Buffer[] = [];
+    for (let i = 0; i < 4; i++) {
+      const heads = Automerge.getHeads(doc);
+      doc = Automerge.change(doc, (d) => void (d[`k${i}`] = new Automerge.ImmutableString('x'.repeat(i * 700))));
+      frames.push(Buffer.from(Automerge.saveSince(doc, heads)));
+    }
+    frames.push(Buffer.from(Automerge.save(doc)), Buffer.concat(frames.slice(0, 3)));
+    let flips = 0;
+    const missed: string[] = [];
+    for (const [k, frame] of frames.entries()) {
+      expect(chunkProblemOf(frame, parse), `frame ${k}`).toBeNull();
+      for (let at = 0; at < frame.length; at += Math.max(1, Math.floor(frame.length / 300))) {
+        const bad = Buffer.from(frame);
+        bad[at]! ^= 1 << (at % 8);
+        flips++;
+        if (chunkProblemOf(bad, parse) === null) missed.push(`frame ${k} byte ${at}`);
+      }
+      expect(chunkProblemOf(frame.subarray(0, frame.length - 1), parse)).not.toBeNull();
+      expect(chunkProblemOf(Buffer.concat([frame, Buffer.from('junk')]), parse)).not.toBeNull();
+    }
+    expect(missed).toEqual([]);
+    expect(flips).toBeGreaterThan(500);
   });
 });
