@@ -10,6 +10,7 @@
 import * as z from 'zod';
 import { FolioError } from '../engine/errors.ts';
 import { withHomeExpanded } from './home-path.ts';
+import { checkInputPaths } from './input-paths.ts';
 import { operations, type Actor, type CallContext, type OperationName, type OpInput, type OpOutput } from './operations.ts';
 
 export { FolioError, isFolioError } from '../engine/errors.ts';
@@ -28,7 +29,10 @@ export function parseOpInput<N extends OperationName>(name: N, input: unknown): 
   return withHomeExpanded(parseInputAs(operation.input, name, input)) as OpInput<N>;
 }
 
-/** `input` parsed by `schema` (an operation's input, or an agent tool's own form of it); invalid_input naming the fields if it does not fit. */
+/**
+ * `input` parsed by `schema` (an operation's input, or an agent tool's own form of it); invalid_input naming the fields if it does not fit,
+ * or if a file name in it is one no file can have (input-paths.ts).
+ */
 export function parseInputAs(schema: z.ZodType, name: string, input: unknown): unknown {
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
@@ -37,6 +41,7 @@ export function parseInputAs(schema: z.ZodType, name: string, input: unknown): u
       issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
     });
   }
+  checkInputPaths(name, parsed.data);
   return parsed.data;
 }
 

@@ -278,8 +278,9 @@ export const operations = {
     description: 'Proposals of the review queue (agent edits waiting for a decision, and decided ones), oldest first; filter by status and/or path.',
     run: async (input, _actor, ctx) => {
       const root = workspaceOf(ctx);
-      const { listProposals, proposalView } = await review();
-      return { proposals: listProposals(root, input).map((p) => proposalView(root, p)) };
+      const { listProposals, proposalView, storeOf } = await review();
+      const proposals = listProposals(root, input).map((p) => proposalView(root, p));
+      return { proposals, damaged: storeOf(root).damaged() };
     },
   }),
   review_show: op({

@@ -9,6 +9,7 @@
 import type { Spec } from './input-spec.ts';
 import { fitSpec } from './input-spec.ts';
 import { withHomeExpanded } from './home-path.ts';
+import { checkInputPaths } from './input-paths.ts';
 import type { Actor, CallContext, OperationName, OpOutput } from './operations.ts';
 import { runs } from './runs.ts';
 
@@ -23,6 +24,7 @@ export async function handle<N extends OperationName>(name: N, input: unknown, a
   const spec = Object.hasOwn(SPECS, name) && Object.hasOwn(runs, name) ? SPECS[name] : undefined;
   const fitted = spec && fitSpec(spec, input);
   if (fitted) {
+    checkInputPaths(name, fitted.data);
     const run = runs[name as keyof typeof runs] as (input: unknown, actor: Actor, ctx: CallContext) => Promise<OpOutput<N>>;
     return run(withHomeExpanded(fitted.data), actor, ctx);
   }

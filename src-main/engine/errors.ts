@@ -66,10 +66,16 @@ export function fromFsError(err: unknown, path: string): FolioError {
       return new FolioError('permission_denied', `permission denied: ${path}`, { path });
     case 'EISDIR':
       return new FolioError('is_directory', `is a directory, not a file: ${path}`, { path });
-    default:
-      return new FolioError('io_error', `${e?.code ?? 'error'} on ${path}: ${e?.message ?? String(err)}`, {
-        path,
-        errno: e?.code,
-      });
+    // A name no file can have: the api checks inputs first (api/input-paths.ts); these
+    // catch a name that got past it (one built by the engine, a symlink's target).
+    case 'ENAMETOOLONG':
+      return new FolioError('invalid_input', `name too long: ${path}`, { path, reason: 'name_too_long' });
+    case 'ERR_INVALID_ARG_VALUE':
+      if (path.includes('\0')) return new FolioError('invalid_input', `the path contains a NUL byte: ${JSON.stringify(path)}`, { path, reason: 'nul_byte' });
+      break;
   }
+  return new FolioError('io_error', `${e?.code ?? 'error'} on ${path}: ${e?.message ?? String(err)}`, {
+    path,
+    errno: e?.code,
+  });
 }

@@ -5,8 +5,9 @@
  * so concurrent saves never race on one file; a reader loads every log from the
  * offset it had reached. Log names are never reused (a compacted log is deleted
  * and its writer starts a new one), so an offset keyed by name is never wrong.
- * A torn frame at the end (a crash mid-append) is simply not read: it is
- * incomplete, and its writer is gone.
+ * A torn frame at the end is not read while its writer may still be appending
+ * it; once that writer is gone the store keeps those bytes aside as damaged
+ * (damaged.ts), as it does a whole frame that does not parse.
  */
 import { closeSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 
@@ -27,20 +28,27 @@ export function appendFrame(path: string, chunk: Uint8Array): number {
   }
 }
 
+/** One frame's payload and where its header starts in the log. */
+export interface Frame {
+  offset: number;
+  bytes: Buffer;
+}
+
 /**
- * The whole frames of `path` from byte `offset` on, and the offset after the last
- * whole one. A missing file gives nothing.
+ * The whole frames of `path` from byte `offset` on, the offset after the last
+ * whole one, and the bytes after it (`tail`: a frame still being appended, a
+ * torn one, or bytes that are no frame at all). A missing file gives nothing.
  */
-export function readFrames(path: string, offset: number): { chunks: Buffer[]; offset: number } {
+export function readFrames(path: string, offset: number): { frames: Frame[]; offset: number; tail: Buffer } {
   let fd: number;
   try {
     fd = openSync(path, 'r');
   } catch {
-    return { chunks: [], offset };
+    return { frames: [], offset, tail: Buffer.alloc(0) };
   }
   try {
     const size = fstatSync(fd).size;
-    if (size <= offset) return { chunks: [], offset };
+    if (size <= offset) return { frames: [], offset, tail: Buffer.alloc(0) };
     const buf = Buffer.allocUnsafe(size - offset);
     let got = 0;
     while (got < buf.length) {
@@ -48,15 +56,15 @@ export function readFrames(path: string, offset: number): { chunks: Buffer[]; of
       if (n <= 0) break;
       got += n;
     }
-    const chunks: Buffer[] = [];
+    const frames: Frame[] = [];
     let pos = 0;
     while (pos + HEADER_BYTES <= got) {
       const len = buf.readUInt32BE(pos);
       if (pos + HEADER_BYTES + len > got) break;
-      chunks.push(buf.subarray(pos + HEADER_BYTES, pos + HEADER_BYTES + len));
+      frames.push({ offset: offset + pos, bytes: buf.subarray(pos + HEADER_BYTES, pos + HEADER_BYTES + len) });
       pos += HEADER_BYTES + len;
     }
-    return { chunks, offset: offset + pos };
+    return { frames, offset: offset + pos, tail: buf.subarray(pos, got) };
   } finally {
     closeSync(fd);
   }

@@ -29,14 +29,23 @@ export function allEntries(store: ReviewStore): JournalEntry[] {
     .sort((a, b) => a.seq - b.seq);
 }
 
+/**
+ * The record stored under `id`, or undefined. Own keys only: ids come from callers
+ * (`__proto__`, `constructor`, `toString` …), and a plain lookup on the document's
+ * maps would answer with Object.prototype's members instead of "no such record".
+ */
+function ownRecord(map: Record<string, unknown> | undefined, id: string): unknown {
+  return map !== undefined && Object.hasOwn(map, id) ? map[id] : undefined;
+}
+
 export function proposalOf(store: ReviewStore, id: string): Proposal {
-  const rec = store.state.proposals?.[id];
+  const rec = ownRecord(store.state.proposals, id);
   if (rec === undefined) throw new FolioError('not_found', `no proposal ${id} in this workspace`, { proposal_id: id, root: store.root });
   return fromDoc<Proposal>(rec);
 }
 
 export function entryOf(store: ReviewStore, id: string): JournalEntry | null {
-  const rec = store.state.journal?.[id];
+  const rec = ownRecord(store.state.journal, id);
   return rec === undefined ? null : fromDoc<JournalEntry>(rec);
 }
 

@@ -6,6 +6,7 @@
  *   changes/<id>.log    per-process change logs (see change-log.ts)
  *   blobs/<sha256>      payloads over 1 MiB (see blobs.ts)
  *   intents/<id>.json   write-ahead intents of journaled writes in flight (see intents.ts)
+ *   damaged/            frames that did not parse, kept aside and reported (see damaged.ts)
  *   .doc.folio-lock     the workspace review lock (engine withFileLock on `doc`)
  *
  * Loading is snapshot + every log; `refresh()` reads only what was appended since
@@ -21,7 +22,10 @@ import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../engine/write/atomic-write.ts';
 import { withFileLock } from '../engine/write/file-lock.ts';
+import { pidAlive } from '../engine/write/file-lock.ts';
 import { appendFrame, readFrames } from './change-log.ts';
+import { chunkProblemOf } from './chunk-check.ts';
+import { keepAside, listDamaged, type DamagedFrame } from './damaged.ts';
 import { reconcileIntents } from './intents.ts';
 import type { ReviewDocShape } from './types.ts';
 
@@ -42,6 +46,18 @@ function sameHeads(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((h, i) => h === b[i]);
 }
 
+/** A frame to load and where it was (for the record if it is damaged). */
+interface SourcedFrame {
+  bytes: Buffer;
+  source: string;
+  offset: number;
+}
+
+/** The pid in a log's name (`<pid>-<random>.log`, ownLogName). */
+function writerPidOf(logName: string): number {
+  return Number(/^(\d+)-/.exec(logName)?.[1]);
+}
+
 /** pg://, az://, s3:// (engine/backend/locator.ts): not paths, never resolved against the root. */
 const REMOTE = /^(pg|az|s3):\/\//;
 
@@ -57,6 +73,8 @@ export class ReviewStore {
   private ownLog: string | null = null;
   private ownLogSize = 0;
   private readonly events = new EventEmitter();
+  /** damaged frames that could not be kept aside (a read-only state directory): reported from memory */
+  private readonly unsavedDamage = new Map<string, DamagedFrame>();
 
   constructor(root: string) {
     this.root = resolve(root);
@@ -92,7 +110,7 @@ export class ReviewStore {
   /** Load what was saved since the last refresh (snapshot and logs); true if the document changed. */
   refresh(): boolean {
     const before = Automerge.getHeads(this.doc);
-    const chunks: Buffer[] = [];
+    const frames: SourcedFrame[] = [];
     let names: string[] = [];
     try {
       names = readdirSync(this.changesDir).filter((n) => n.endsWith('.log'));
@@ -100,20 +118,46 @@ export class ReviewStore {
       // no state yet
     }
     for (const name of names) {
+      const source = `changes/${name}`;
       const got = readFrames(join(this.changesDir, name), this.offsets.get(name) ?? 0);
+      for (const f of got.frames) frames.push({ bytes: f.bytes, source, offset: f.offset });
+      // Bytes after the last whole frame are a frame being appended while the
+      // writer lives; once it is gone nothing will complete them. They stay
+      // unread (the offset does not pass them): a writer this host cannot see
+      // (another machine sharing the folder) may yet complete them, and then
+      // they load like any frame.
+      if (got.tail.length > 0 && name !== this.ownLog && !pidAlive(writerPidOf(name))) {
+        this.noteDamage(
+          keepAside(
+            this.dir,
+            { source, offset: got.offset, kind: 'torn_tail', error: `${got.tail.length} bytes after the last whole frame, and the log's writer is gone` },
+            got.tail,
+          ),
+        );
+      }
       this.offsets.set(name, got.offset);
-      chunks.push(...got.chunks);
     }
     const live = new Set(names);
     for (const name of [...this.offsets.keys()]) if (!live.has(name)) this.offsets.delete(name);
     // The snapshot after the logs: a compaction between the two has put into the
     // new snapshot whatever the deleted logs held.
     const snapshot = this.changedSnapshot();
-    if (snapshot) chunks.push(snapshot);
-    if (chunks.length) this.load(chunks);
+    if (snapshot) frames.push({ bytes: snapshot, source: 'doc', offset: 0 });
+    if (frames.length) this.load(frames);
     const changed = !sameHeads(before, Automerge.getHeads(this.doc));
     if (changed) this.events.emit('change', { source: 'disk' });
     return changed;
+  }
+
+  /** The damaged frames kept aside (damaged.ts) and not yet removed by the person, oldest first. */
+  damaged(): DamagedFrame[] {
+    const onDisk = listDamaged(this.dir);
+    const listed = new Set(onDisk.map((d) => d.file));
+    return [...onDisk, ...[...this.unsavedDamage.values()].filter((d) => !listed.has(d.file))];
+  }
+
+  private noteDamage(kept: ReturnType<typeof keepAside>): void {
+    if (kept.state === 'unwritable') this.unsavedDamage.set(kept.record.file, kept.record);
   }
 
   private changedSnapshot(): Buffer | null {
@@ -134,19 +178,33 @@ export class ReviewStore {
     }
   }
 
-  private load(chunks: Buffer[]): void {
-    try {
-      this.doc = Automerge.loadIncremental(this.doc, Buffer.concat(chunks));
-    } catch {
-      // One damaged chunk must not hide the others: load them one by one.
-      for (const c of chunks) {
+  /**
+   * Load the frames that are whole; keep the others aside (damaged.ts). Each is
+   * checked on its own first (chunk-check.ts): loadIncremental itself accepts a
+   * damaged chunk without a word, and with it drops the good chunks loaded
+   * together with it.
+   */
+  private load(frames: SourcedFrame[]): void {
+    const good: Buffer[] = [];
+    // A snapshot read into an empty document is parsed once: the check is the load.
+    let base = Automerge.getHeads(this.doc).length === 0 ? null : this.doc;
+    const parse = (bytes: Uint8Array) => void Automerge.load(bytes, { allowMissingChanges: true });
+    for (const f of frames) {
+      let problem: string | null = null;
+      if (f.source === 'doc' && base === null) {
         try {
-          this.doc = Automerge.loadIncremental(this.doc, c);
-        } catch {
-          // skipped: a damaged frame (never produced by a live writer)
+          base = Automerge.load<ReviewDocShape>(f.bytes, { allowMissingChanges: true });
+        } catch (err) {
+          problem = (err as Error).message;
         }
+      } else {
+        problem = chunkProblemOf(f.bytes, parse);
+        if (problem === null) good.push(f.bytes);
       }
+      if (problem !== null) this.noteDamage(keepAside(this.dir, { source: f.source, offset: f.offset, kind: 'unparsable_frame', error: problem }, f.bytes));
     }
+    const from = base ?? this.doc;
+    this.doc = good.length ? Automerge.loadIncremental(from, Buffer.concat(good)) : from;
   }
 
   /**

@@ -5,6 +5,7 @@ import { useReviewStore } from '../stores/review-store.ts';
 import { AppliedEditsList } from './AppliedEditsList.tsx';
 import { BatchBar } from './BatchBar.tsx';
 import { ConfirmApproveDialog } from './ConfirmApproveDialog.tsx';
+import { DamagedReviewData } from './DamagedReviewData.tsx';
 import { ProposalDetail } from './ProposalDetail.tsx';
 import { QueuePanel } from './QueuePanel.tsx';
 import { ReviewHelp } from './ReviewHelp.tsx';
@@ -54,8 +55,25 @@ function useResizer() {
 
 /** Agents' proposals: the queue, the selected one's metadata, hunks and decision, the applied edits. The diff is drawn in the file view. */
 export function ReviewPanel() {
-  const { queue, history, selectedId, selected, busy, problem, notice, reason, focus, asking, helpOpen, setReason, setHelpOpen, undo, redo, stepEntry } =
-    useReviewStore();
+  const {
+    queue,
+    history,
+    damaged,
+    selectedId,
+    selected,
+    busy,
+    problem,
+    notice,
+    reason,
+    focus,
+    asking,
+    helpOpen,
+    setReason,
+    setHelpOpen,
+    undo,
+    redo,
+    stepEntry,
+  } = useReviewStore();
   const now = useNow(10_000);
   const resizer = useResizer();
   const onKeyDown = (event: KeyboardEvent) => {
@@ -95,6 +113,7 @@ export function ReviewPanel() {
           ?
         </button>
       </header>
+      <DamagedReviewData damaged={damaged} />
       <QueuePanel queue={queue} selectedId={selectedId} now={now} onSelect={(id) => void showProposal(id)} />
       <BatchBar queue={queue} selected={selected} />
       {selected && (

@@ -5,7 +5,7 @@
  * from other processes land through the same `refresh`.
  */
 import { create } from 'zustand';
-import type { ReviewJournalEntry, ReviewProposal } from '../../src-main/api/schemas.ts';
+import type { DamagedReviewFrame, ReviewJournalEntry, ReviewProposal } from '../../src-main/api/schemas.ts';
 import type { ChangeStop } from '../model/change-order.ts';
 import { inlineChangesOf, lineEditsOf, linesOfText, rangesToReadOf, type InlineChange } from '../model/proposal-edits.ts';
 import { call, type ErrorPayload } from '../transport.ts';
@@ -26,6 +26,8 @@ export interface ReviewState {
   queue: ReviewProposal[];
   /** applied edits, newest first */
   history: ReviewJournalEntry[];
+  /** review data that did not load and was kept aside (review_list's `damaged`) */
+  damaged: DamagedReviewFrame[];
   selectedId: string | null;
   /** review_show of the selected proposal */
   selected: ReviewProposal | null;
@@ -107,6 +109,7 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
   return {
     queue: [],
     history: [],
+    damaged: [],
     selectedId: null,
     selected: null,
     busy: false,
@@ -130,7 +133,7 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
         if (request !== latestRefresh) return;
         const queue = list.proposals.filter((p) => p.status === 'pending' || p.status === 'conflict');
         const history = [...journal.entries].sort((a, b) => b.seq - a.seq);
-        set({ queue, history });
+        set({ queue, history, damaged: list.damaged ?? [] });
         const { selectedId } = get();
         if (selectedId) {
           const stillThere = queue.find((p) => p.id === selectedId);

@@ -93,7 +93,29 @@ export const ReviewListInput = z.object({
   status: ProposalStatus.optional().describe('Only proposals with this status.'),
   path: z.string().optional().describe('Only proposals for this file.'),
 });
-export const ReviewListOutput = z.object({ proposals: z.array(ReviewProposal) });
+export const DamagedReviewFrame = z.object({
+  file: z
+    .string()
+    .describe(
+      'Where the damaged bytes are kept, byte for byte (delete it to dismiss the warning; the .json beside it stays, so the same bytes are not kept aside again).',
+    ),
+  source: z.string().describe('The log or snapshot they were in, relative to .folio/review (changes/<pid>-<id>.log, doc).'),
+  offset: z.number().describe('Byte offset in source.'),
+  bytes: z.number(),
+  kind: z
+    .enum(['unparsable_frame', 'torn_tail'])
+    .describe('A whole frame that does not parse, or bytes after the last whole frame of a log whose writer is gone.'),
+  error: z.string(),
+  found_at: z.string(),
+});
+export type DamagedReviewFrame = z.infer<typeof DamagedReviewFrame>;
+
+export const ReviewListOutput = z.object({
+  proposals: z.array(ReviewProposal),
+  damaged: z
+    .array(DamagedReviewFrame)
+    .describe('Review data that did not load and was kept aside: decisions it held may be missing from proposals. Empty when all is well.'),
+});
 
 export const ReviewIdInput = z.object({ id: z.string().min(1).describe('Proposal id.') });
 export const ReviewShowOutput = z.object({ proposal: ReviewProposal, entry: ReviewJournalEntry.nullable() });

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { handle, type OperationName, type OpInput, type OpOutput } from '../../api/quick-handle.ts';
-import type { ReviewJournalEntry, ReviewProposal } from '../../api/schemas.ts';
+import type { DamagedReviewFrame, ReviewJournalEntry, ReviewProposal } from '../../api/schemas.ts';
 import { Exit, printError, type CliIO } from './main.ts';
 
 const HUMAN = { kind: 'human', name: 'cli' } as const;
@@ -37,6 +37,15 @@ function entryLine(e: ReviewJournalEntry): string {
   const r = e.range_after;
   const lines = r.end_line >= r.start_line ? `lines ${r.start_line}-${r.end_line}` : `at line ${r.start_line}`;
   return `#${e.seq}  ${e.id}  ${e.path}  ${lines}  decided by ${who(e.decided_by)}${e.proposal_id ? `  (proposal ${e.proposal_id})` : ''}${e.undone ? '  [undone]' : ''}`;
+}
+
+/** The warning for review data that did not load (review/damaged.ts): what, where it was, where it is kept. */
+function damagedWarning(d: DamagedReviewFrame): string {
+  const what = d.kind === 'torn_tail' ? 'an unfinished frame of a writer that is gone' : 'a frame that does not parse';
+  return (
+    `folio: warning: damaged review data: ${what} (${d.bytes} bytes at byte ${d.offset} of .folio/review/${d.source}) did not load; ` +
+    `decisions it held may be missing. Kept aside in ${d.file} (delete that file to dismiss this).\n`
+  );
 }
 
 function formatShow(o: OpOutput<'review_show'>): string {
@@ -90,9 +99,17 @@ export function registerReview(program: Command, io: CliIO): void {
       .option('--root <dir>', 'workspace root whose .folio/review state to use (default: the current directory)')
       .option('--json', 'print the response as one JSON object');
 
-  async function run<N extends OperationName>(f: Common, op: N, input: OpInput<N>, format: (o: OpOutput<N>) => string): Promise<void> {
+  /** `warnings` go to stderr whatever the format: a person piping --json must still see them. */
+  async function run<N extends OperationName>(
+    f: Common,
+    op: N,
+    input: OpInput<N>,
+    format: (o: OpOutput<N>) => string,
+    warnings: (o: OpOutput<N>) => string[] = () => [],
+  ): Promise<void> {
     try {
       const out = await handle(op, input, HUMAN, { workspace: resolve(f.root ?? process.cwd()) });
+      for (const w of warnings(out)) io.stderr.write(w);
       io.stdout.write(f.json ? JSON.stringify(out) + '\n' : format(out));
     } catch (err) {
       throw new Exit(printError(err, Boolean(f.json), io));
@@ -104,8 +121,12 @@ export function registerReview(program: Command, io: CliIO): void {
     .addOption(new Option('--status <status>', 'only this status').choices(['pending', 'applied', 'rejected', 'conflict']))
     .option('--path <file>', 'only proposals for this file')
     .action((f: Common & { status?: 'pending' | 'applied' | 'rejected' | 'conflict'; path?: string }) =>
-      run(f, 'review_list', { status: f.status, path: abs(f.path) }, (o) =>
-        o.proposals.length ? o.proposals.map(proposalLine).join('\n') + '\n' : 'no proposals\n',
+      run(
+        f,
+        'review_list',
+        { status: f.status, path: abs(f.path) },
+        (o) => (o.proposals.length ? o.proposals.map(proposalLine).join('\n') + '\n' : 'no proposals\n'),
+        (o) => o.damaged.map(damagedWarning),
       ),
     );
 

@@ -34,7 +34,8 @@ export function lockPathOf(path: string): string {
   return join(dirname(path), `.${basename(path)}.folio-lock`);
 }
 
-function pidAlive(pid: number): boolean {
+/** Whether process `pid` runs (EPERM: it does, as another user). */
+export function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
