@@ -152,6 +152,15 @@ export function compileAddress(expr: string): JsonAddress {
 }
 
 /**
+ * Whether `address` has a filter selector (`[?…]`, RFC 9535 §2.3.5): the only place
+ * a query tests values (comparisons, match, search, length, count), rather than
+ * naming members and items.
+ */
+export function hasFilter(address: JsonAddress): boolean {
+  return address.kind === 'path' && address.query.segments.some((seg) => seg.selectors.some((sel) => sel instanceof jsonpath.selectors.FilterSelector));
+}
+
+/**
  * For a JSON Pointer or a singular query: the location it names, typed by the
  * document where it exists (a pointer's "0" is an index in an array, a name in an
  * object), whether or not a value is there; null for other queries.
