@@ -22,10 +22,10 @@ import {
   JSONPathEnvironment,
   JSONPathError,
   JSONPathLexerError,
+  JSONPathQuery,
   JSONPathRecursionLimitError,
   TokenKind,
   jsonpath,
-  type JSONPathQuery,
   type JSONValue,
 } from 'json-p3';
 import type { Node } from 'jsonc-parser';
@@ -151,13 +151,35 @@ export function compileAddress(expr: string): JsonAddress {
   }
 }
 
+const isFilterSegment = (seg: JSONPathQuery['segments'][number]) => seg.selectors.some((sel) => sel instanceof jsonpath.selectors.FilterSelector);
+
+/** Most nodes filterScopeOf lists before it answers 'document'. */
+const MAX_SCOPE_NODES = 1000;
+
 /**
- * Whether `address` has a filter selector (`[?…]`, RFC 9535 §2.3.5): the only place
- * a query tests values (comparisons, match, search, length, count), rather than
- * naming members and items.
+ * Where the filters of `address` may look (a filter, `[?…]` of RFC 9535 §2.3.5, is
+ * the only part of a query that tests values: comparisons, match, search, length,
+ * count). null: no filter. 'document': a filter reads the root (`$`), or the scope
+ * has too many nodes to list. Else the nodes within whose subtrees every tested
+ * value lies: those the segments before the first filter select. Those segments
+ * (names, indexes, slices, wildcards, ..) test no value, so the scope depends on
+ * the document's shape, never on what its values are.
  */
-export function hasFilter(address: JsonAddress): boolean {
-  return address.kind === 'path' && address.query.segments.some((seg) => seg.selectors.some((sel) => sel instanceof jsonpath.selectors.FilterSelector));
+export function filterScopeOf(root: Node, address: JsonAddress): 'document' | Node[] | null {
+  if (address.kind !== 'path') return null;
+  const segments = address.query.segments;
+  const first = segments.findIndex(isFilterSegment);
+  if (first < 0) return null;
+  // A filter's absolute query ($…) may test any value of the document. (A "$" inside a string literal counts too: a refusal too many, never too few.)
+  if (segments.slice(first).some((seg) => isFilterSegment(seg) && seg.toString().includes('$'))) return 'document';
+  if (first === 0) return [root];
+  const prefix = new JSONPathQuery(environment, segments.slice(0, first));
+  const nodes: Node[] = [];
+  for (const n of prefix.lazyQuery(documentValueOf(root) as JSONValue)) {
+    if (nodes.length === MAX_SCOPE_NODES) return 'document';
+    nodes.push(nodeAt(root, n.location as Segment[])!);
+  }
+  return nodes;
 }
 
 /**
