@@ -518,7 +518,10 @@ const proposalStatusTool = tool('proposal_status', AgentProposalStatusOutput, as
   const status = await runOp('proposal_status', input, s.actor, ctxOf(s));
   // A conflict is the engine's error when the proposal was applied: its current lines and near-misses are file text.
   const conflict = status.conflict ? await redactDetails(s, status.conflict, status.path) : status.conflict;
-  return { output: { ...status, conflict, reason: status.reason === null ? null : redact(status.reason, s.rules).text }, audit: { path: status.path } };
+  return {
+    output: { ...status, conflict, reason: typeof status.reason === 'string' ? redact(status.reason, s.rules).text : status.reason },
+    audit: { path: status.path },
+  };
 });
 
 // --- delete_file / move_file: whole-file changes, routed like upserts ---
