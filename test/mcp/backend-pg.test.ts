@@ -32,6 +32,8 @@ beforeAll(async () => {
   ]);
   await pgs.client.query(`INSERT INTO secrets VALUES ('k', 'top secret\n')`);
   await pgs.client.query(`INSERT INTO docs (id, meta) VALUES ('j', $1)`, [JSON.stringify({ db: { password: PASSWORD, region: 'eu' }, n: [1, 2, 3] })]);
+  // jsonb prints on one line: an edit of a value whose line holds a secret is the guard's to refuse, so the edit test has its own row.
+  await pgs.client.query(`INSERT INTO docs (id, meta) VALUES ('j2', $1)`, [JSON.stringify({ db: { region: 'eu' }, n: [1, 2, 3] })]);
   mkdirSync(ws, { recursive: true });
   const backends = { pg: { host: pgs.host, port: pgs.port, user: pgs.user, database: pgs.database } };
   writeFileSync(
@@ -105,7 +107,7 @@ describe('agents on pg:// values', () => {
 });
 
 describe('agents on jsonb values', () => {
-  const meta = async () => (await pgs.client.query(`SELECT meta::text AS t FROM docs WHERE id = 'j'`)).rows[0]?.t as string;
+  const meta = async (id: string) => (await pgs.client.query(`SELECT meta::text AS t FROM docs WHERE id = $1`, [id])).rows[0]?.t as string;
 
   it('a JSONPath read is answered by PostgreSQL, with secrets redacted', async () => {
     const r = await mcp.call('read', { path: 'pg://docs/j/meta', json_path: '$.n[?@ > 1]' });
@@ -118,14 +120,26 @@ describe('agents on jsonb values', () => {
     expect(d.text).not.toContain(PASSWORD);
   });
 
+  it('a filter that would test a hidden value is refused before PostgreSQL sees it, the same for a right and a wrong guess', async () => {
+    const answers = [];
+    for (const g of [PASSWORD.slice(0, 5), 'zzzzz']) {
+      for (const q of [`$.db[?search(@, "^${g}")]`, `$[?@.db.password == "${g}"]`, `$..[?@ == "${g}"]`]) {
+        const r = await mcp.call('read', { path: 'pg://docs/j/meta', json_path: q });
+        expect([r.isError, r.body.error?.code], r.text).toEqual([true, 'redacted']);
+        answers.push(r.body.error.hint);
+      }
+    }
+    expect(new Set(answers).size).toBe(1);
+  });
+
   it('a json edit becomes a proposal; approved, PostgreSQL’s jsonb_set result is the row', async () => {
-    const before = await meta();
-    const etag = (await mcp.call('read', { path: 'pg://docs/j/meta', json_path: '$' })).body.version.etag;
-    const r = await mcp.call('upsert', { path: 'pg://docs/j/meta', if_match: etag, target: { json: { path: '$.db.region', op: 'set', value: '"us"' } } });
+    const before = await meta('j2');
+    const etag = (await mcp.call('read', { path: 'pg://docs/j2/meta', json_path: '$' })).body.version.etag;
+    const r = await mcp.call('upsert', { path: 'pg://docs/j2/meta', if_match: etag, target: { json: { path: '$.db.region', op: 'set', value: '"us"' } } });
     expect(r.isError, r.text).toBe(false);
     expect([r.body.applied, r.body.policy]).toEqual([false, 'review']);
-    expect(await meta()).toBe(before);
+    expect(await meta('j2')).toBe(before);
     await approve(ws, { kind: 'human', name: 'pat' }, r.body.proposal_id);
-    expect(await meta()).toBe(before.replace('"region": "eu"', '"region": "us"'));
+    expect(await meta('j2')).toBe(before.replace('"region": "eu"', '"region": "us"'));
   });
 });

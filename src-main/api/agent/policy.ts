@@ -37,7 +37,7 @@ import { formatLocator, isRemoteLocator, parseLocator, policyNameOf } from '../.
 
 export type ReviewPolicy = 'review' | 'auto' | 'deny';
 
-export const DEFAULT_DENY = ['**/.env', '**/.env.*', '**/*.pem', '**/*.key', '**/id_rsa*', '**/id_ed25519*', '**/.git/**', '**/.folio/**'];
+export const DEFAULT_DENY = ['**/.env', '**/.env.*', '**/.envrc', '**/*.pem', '**/*.key', '**/id_rsa*', '**/id_ed25519*', '**/.git/**', '**/.folio/**'];
 
 export interface WorkspacePolicy {
   /** the workspace root (realpath): state lives in <root>/.folio */
@@ -169,6 +169,17 @@ export function matches(globs: string[], rel: string, nocase = false): string | 
   return undefined;
 }
 
+/**
+ * The deny glob that names `rel`, if any. The built-in globs (DEFAULT_DENY) ignore
+ * case on every disk: on a case-sensitive one `.ENV`, `KEY.PEM` or `ID_RSA` is
+ * another file than `.env`, but it holds the same kind of secret. Globs of the
+ * config and flags follow the disk (case_insensitive).
+ */
+export function deniedBy(policy: Pick<WorkspacePolicy, 'deny' | 'caseInsensitive'>, rel: string): string | undefined {
+  const builtIn = policy.deny.filter((g) => DEFAULT_DENY.includes(g));
+  return matches(builtIn, rel, true) ?? matches(policy.deny, rel, policy.caseInsensitive);
+}
+
 function within(root: string, real: string): string | undefined {
   const rel = relative(root, real);
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
@@ -194,7 +205,7 @@ export function checkAccess(policy: WorkspacePolicy, path: string, access: 'read
     }
     // Nor what exists under a denied name.
     const lexical = [policy.root, ...policy.roots].map((r) => within(r, asked)).find((x) => x !== undefined)!;
-    const denied = matches(policy.deny, lexical, policy.caseInsensitive);
+    const denied = deniedBy(policy, lexical);
     if (denied) throw new FolioError('permission_denied', `${path} is denied by the workspace policy (${denied})`, { path, rule: denied });
     throw fromFsError(err, asked);
   }
@@ -209,7 +220,7 @@ export function checkAccess(policy: WorkspacePolicy, path: string, access: 'read
   if (!st.isFile()) {
     throw new FolioError('permission_denied', `${path} is not a regular file: agents may only open regular files`, { path, resolved: real });
   }
-  const denied = matches(policy.deny, rel, policy.caseInsensitive);
+  const denied = deniedBy(policy, rel);
   if (denied) throw new FolioError('permission_denied', `${path} is denied by the workspace policy (${denied})`, { path, rule: denied });
   // Another name of the same file may lie outside the roots or be denied (a hard link to ~/.ssh/id_rsa or .env).
   if (st.nlink > 1 && !policy.allowHardlinks) {
@@ -271,7 +282,7 @@ export function checkCreate(policy: WorkspacePolicy, path: string): string {
   const real = join(realDir, ...missing, basename(asked));
   const rel = policy.roots.map((r) => within(r, real)).find((x) => x !== undefined);
   if (rel === undefined) throw outsideRoots(policy, path, asked, real);
-  const denied = matches(policy.deny, rel, policy.caseInsensitive);
+  const denied = deniedBy(policy, rel);
   if (denied) throw new FolioError('permission_denied', `${path} is denied by the workspace policy (${denied})`, { path, rule: denied });
   checkWritable(policy, path, asked, real, rel);
   return real;
@@ -323,14 +334,7 @@ function checkRemoteAccess(policy: WorkspacePolicy, path: string, access: 'read'
 
 /** Whether a directory (relative to its root) is denied: a glob names it, or a `…/**` glob denies everything in it. */
 function deniedDirectory(policy: WorkspacePolicy, rel: string): string | undefined {
-  return (
-    matches(policy.deny, rel, policy.caseInsensitive) ??
-    matches(
-      policy.deny.filter((g) => g.endsWith('/**')),
-      `${rel}/x`,
-      policy.caseInsensitive,
-    )
-  );
+  return deniedBy(policy, rel) ?? deniedBy({ ...policy, deny: policy.deny.filter((g) => g.endsWith('/**')) }, `${rel}/x`);
 }
 
 /**
@@ -358,7 +362,7 @@ export function checkDirectoryAccess(
   if (denied) throw new FolioError('permission_denied', `${path} is denied by the workspace policy (${denied})`, { path, rule: denied });
   const prefix = base === '' ? '' : `${base}/`;
   const admit = (_abs: string, rel: string, kind: 'file' | 'dir') =>
-    kind === 'dir' ? deniedDirectory(policy, prefix + rel) === undefined : matches(policy.deny, prefix + rel, policy.caseInsensitive) === undefined;
+    kind === 'dir' ? deniedDirectory(policy, prefix + rel) === undefined : deniedBy(policy, prefix + rel) === undefined;
   return { real, admit };
 }
 

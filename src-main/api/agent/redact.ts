@@ -58,8 +58,8 @@ export function answerTextOf(r: Pick<ReadOutput, 'content' | 'ranges'>): string 
 
 const KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 const KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY-----/;
-/** A key marker, or a line of base64 as long as a key body's. */
-const MAY_HOLD_KEY = /PRIVATE KEY-----|^(?:\d+#[0-9a-f?]{3}\|)?[A-Za-z0-9+/=]{40,}\r?$/m;
+/** A key marker, or a line of base64 as long as a key body's (after a hashline anchor or a diff's marker). */
+const MAY_HOLD_KEY = /PRIVATE KEY-----|^(?:\d+#[0-9a-f?]{3}\||[ +-])?[A-Za-z0-9+/=]{40,}\r?$/m;
 /** Key blocks are a few dozen lines: look this far around a window for their markers. */
 const KEY_CONTEXT_LINES = 200;
 const PRIVATE_KEY_PLACEHOLDER = placeholderOf('private_key');

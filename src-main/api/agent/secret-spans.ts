@@ -84,6 +84,12 @@ export const DEFAULT_RULES: RedactionRule[] = [
     pattern: new RegExp(String.raw`\bAuthorization${NAME_THEN}["']?(?:(?:Bearer|Basic|Token|Digest|Negotiate)\s+)?(?<secret>[^\s"',;]+)`, 'gi'),
     gate: /authorization/i,
   },
+  // The password of a URL's userinfo (RFC 3986 §3.2.1: user:password@host); scheme, user and host stay visible.
+  {
+    kind: 'url_credentials',
+    pattern: /\b[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s/?#@:"'<>]*:(?<secret>[^\s/?#@"'<>]+)@/g,
+    gate: /:\/\/[^\s/@]*:[^\s/@]*@/,
+  },
   { kind: 'secret_assignment', pattern: new RegExp(String.raw`\b${SECRET_NAME}${NAME_THEN}(?<secret>${VALUE})`, 'gi'), gate: gateOf(SECRET_WORD) },
   {
     kind: 'high_entropy',
@@ -95,7 +101,7 @@ export const DEFAULT_RULES: RedactionRule[] = [
 
 /** Every rule needs one of these words or prefixes: a line without any is clean (one scan instead of nine). */
 const MAYBE_SECRET =
-  /KEY-----|AKIA|ASIA|AIza|gh[pousr]_|xox[abposr]-|bearer|authorization|secret|passw|token|key|session|auth|cred|cookie|sig|salt|nonce|pass|pwd|private|csrf|jwt|sid/i;
+  /KEY-----|:\/\/|AKIA|ASIA|AIza|gh[pousr]_|xox[abposr]-|bearer|authorization|secret|passw|token|key|session|auth|cred|cookie|sig|salt|nonce|pass|pwd|private|csrf|jwt|sid/i;
 
 const withIndices = new WeakMap<RegExp, RegExp>();
 /** The rule's pattern with the `d` flag, for the offsets of its `secret` group. */

@@ -3,17 +3,19 @@
  * rules it runs under, written once for every agent door. runAgentTool runs one
  * agent tool (tools.ts: the guard around the operation table), checks its answer
  * against the tool's declared output schema and writes one audit line per call,
- * failed calls included. Errors are redacted like answers before they leave.
+ * failed calls included. Errors are redacted like answers before they leave
+ * (redact-details.ts: file text in their details by whole lines).
  */
 import { realpathSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { FolioError } from '../../engine/errors.ts';
+import { redactErrorForAgent } from './redact-details.ts';
 import { errorPayloadOf } from '../error-payload.ts';
 import { parseInputAs } from '../handle.ts';
 import { appendAudit } from './audit.ts';
 import { loadPolicy, type PolicyOverrides } from './policy.ts';
 import { configureBackendsFor } from '../remote-ops.ts';
-import { DEFAULT_RULES, redact, redactStrings, type RedactionRule } from './redact.ts';
+import { DEFAULT_RULES } from './redact.ts';
 import { AGENT_TOOLS, type AgentSession, type AgentTool } from './tools.ts';
 
 export type { PolicyOverrides } from './policy.ts';
@@ -47,17 +49,6 @@ function declaredOutputOf(tool: AgentTool, output: Record<string, unknown>): Rec
 }
 
 /**
- * `err` as an agent may see it: its message and details can hold file text (the
- * candidates of an ambiguous section, a heading that was not found), so they pass
- * the redactor like any answer. Codes and numbers stay as they are.
- */
-function redactedError(rules: RedactionRule[], err: unknown): Error {
-  if (err instanceof FolioError) return new FolioError(err.code, redact(err.message, rules).text, redactStrings(rules, err.details));
-  const message = err instanceof Error ? err.message : String(err);
-  return new Error(redact(message, rules).text);
-}
-
-/**
  * Run an agent tool: its answer, or the error thrown (redacted); either way one audit line.
  * `argumentsOf` turns a door's wire form into the tool's input (MCP: api/tool-schema.ts), inside the audit.
  */
@@ -78,7 +69,8 @@ export async function runAgentTool(
     appendAudit(s.policy.root, { actor: s.actor, op: name, outcome: 'ok', ...r.audit });
     return output;
   } catch (thrown) {
-    const err = redactedError(s.rules, thrown);
+    // Message and details as an agent may see them: file text in them by whole lines, as reads are (redact-details.ts).
+    const err = await redactErrorForAgent(s, thrown, asked);
     const e = errorPayloadOf(err);
     appendAudit(s.policy.root, { actor: s.actor, op: name, outcome: 'error', code: e.code, reason: e.message, ...(path ? { path } : {}) });
     throw err;

@@ -30,12 +30,17 @@ import { AgentListOutput } from '../schemas/agent.ts';
 import { readByInput } from '../read-address.ts';
 import { isDirectoryPath } from '../tree-wire.ts';
 import { editRequestOf, upsertRequestOf } from '../upsert-request.ts';
-import { withPinnedFile } from '../../engine/index/pinned-file.ts';
-import { isRemoteLocator, onRemotePath } from '../remote-ops.ts';
+import { withCheckedFile, pinningOf } from './checked-file.ts';
+import { factsOf } from '../../engine/read/file-facts.ts';
+import { codecFor } from '../../engine/text/codec.ts';
+import { DIFFERS_HINT } from '../../engine/write/quote-edit.ts';
+import { nearestMiss } from '../../engine/write/near-miss.ts';
 import { checkAccess, checkCreate, checkDirectoryAccess, reviewPolicyFor, type WorkspacePolicy } from './policy.ts';
 import { visibleTreeAnswer, visibleTreeCount } from './redact-tree-search.ts';
 import { answerTextOf, redact, redactPreview, redactReadAnswer, redactStrings, redactedTargetLines, type RedactionRule } from './redact.ts';
 import { visibleCount, visibleMatches } from './redact-search.ts';
+import { redactDetails, redactedLineView } from './redact-details.ts';
+import { refuseHiddenFilter } from './redact-json-filter.ts';
 import { secretSpansOf } from './secret-spans.ts';
 
 export interface AgentSession {
@@ -75,18 +80,6 @@ function tool<N extends OperationName>(
 }
 
 /** The table's context for a session: its workspace, and for reads its caps. */
-/** How the guard pins a file it checked: hard links refused unless the workspace allows them. */
-const pinningOf = (s: AgentSession) => ({ refuseLinks: !s.policy.allowHardlinks });
-
-/**
- * withPinnedFile for a file the guard checked; for a remote locator (checked the
- * same way, by its name) `fn` runs with the value's bytes mounted: its version is
- * the pin, every read inside is of that version.
- */
-function withCheckedFile<T>(real: string, fn: (pinned: string) => Promise<T>, pinning: ReturnType<typeof pinningOf>): Promise<T> {
-  return isRemoteLocator(real) ? onRemotePath(real, (path) => fn(path)) : withPinnedFile(real, fn, pinning);
-}
-
 function ctxOf(s: AgentSession): CallContext {
   return { workspace: s.policy.root, readCaps: { maxBytes: s.policy.caps.maxWindowBytes, maxFullBytes: s.policy.caps.maxFullBytes } };
 }
@@ -97,6 +90,8 @@ const readTool = tool('read', AgentReadOutput, async (s, input) => {
   const { r, content, ranges, json, redactions } = await withCheckedFile(
     real,
     async (pinned) => {
+      // A filter over a document with hidden values would test them (redact-json-filter.ts).
+      if (input.json_path !== undefined) await refuseHiddenFilter(s.rules, pinned, input.json_path, input.jsonl_line);
       const r = await runOp('read', { ...input, path: pinned }, s.actor, ctxOf(s));
       // Decided on the whole lines the answer touches, whatever slice it holds (redact.ts).
       const { content, ranges, json, count: redactions } = await redactReadAnswer(s.rules, pinned, r);
@@ -271,6 +266,8 @@ async function prepareUpsert(s: AgentSession, asked: OpInput<'upsert'>): Promise
     : await withCheckedFile(
         real,
         async (pinned) => {
+          const t = asked.target;
+          if (t && 'json' in t) await refuseHiddenFilter(s.rules, pinned, t.json.path, t.json.jsonl_line);
           // A section or JSON target becomes the line or byte edit it names, checked below like any other.
           const { request } = await upsertRequestOf({ ...asked, path: pinned });
           return { req: { ...request, ...extra }, hidden: await redactedTargetLines(s.rules, pinned, request) };
@@ -417,15 +414,31 @@ async function refuseHiddenMatches(
   for (const h of hunks) {
     const r = h.range_before;
     const seen = await readByInput({ path: pinned, ranges: [{ start: r.start_line, end: Math.max(r.start_line, r.end_line) }] });
-    const visible = redact(answerTextOf(seen).replace(/\r\n/g, '\n'), s.rules).text;
-    if (!visible.includes(edits[h.edit]!.old_text.replace(/\r\n/g, '\n'))) {
-      throw new FolioError('no_match', `edits[${h.edit}].old_text was not found in the file as you read it`, {
-        edit: h.edit,
-        nearest: null,
-        hint: 'quote the text exactly as a read shows it',
-      });
-    }
+    // As a read shows these lines: with the key blocks around them found (a key body line has no marker of its own).
+    const visible = answerTextOf(await redactReadAnswer(s.rules, pinned, seen)).replace(/\r\n/g, '\n');
+    if (!visible.includes(edits[h.edit]!.old_text.replace(/\r\n/g, '\n'))) throw await visibleNoMatch(s, pinned, edits[h.edit]!.old_text, h.edit);
   }
+}
+
+/**
+ * The no_match an agent gets for quote `edit`: its near-miss looked for in the file
+ * as the agent reads it (redacted), so it is the same whether or not the quote
+ * guessed a hidden value, and its similarity measures nothing hidden.
+ */
+async function visibleNoMatch(s: AgentSession, pinned: string, quote: string, edit: number): Promise<FolioError> {
+  const facts = await factsOf(pinned);
+  const miss = await nearestMiss(pinned, codecFor(facts.encoding), facts.index.bomLength, facts.index.size, quote, {
+    lineView: redactedLineView(s.rules),
+  });
+  const n = miss.nearest ? { ...miss.nearest, as_read: true } : null;
+  const where = n ? `; nearest: line ${n.line}${n.end_line !== n.line ? `-${n.end_line}` : ''} (differs: ${n.differs})` : '';
+  return new FolioError('no_match', `edit ${edit}: old_text was not found in the file as you read it${where}`, {
+    edit,
+    nearest: n,
+    near_miss_scanned_bytes: miss.scannedBytes,
+    near_miss_complete: miss.complete,
+    hint: n ? DIFFERS_HINT[n.differs] : 'quote the text exactly as a read shows it',
+  });
 }
 
 /** An edit by quoting of one file through the guard: policy, quotes of secrets, lines holding secrets, the preview of a dry run. */
@@ -443,7 +456,18 @@ async function prepareEdit(s: AgentSession, asked: OpInput<'edit'> & { path: str
   const checked = { allowHardlinks: s.policy.allowHardlinks };
   const req = { ...editRequestOf({ ...asked, path: real }), checked };
   // Where the quotes land, on the version now: a line holding a redacted secret is not the agent's to edit.
-  const dry = await runOp('edit', { ...asked, path: real, dry_run: true }, s.actor, { ...ctxOf(s), checked });
+  const dry = await runOp('edit', { ...asked, path: real, dry_run: true }, s.actor, { ...ctxOf(s), checked }).catch(async (err: unknown) => {
+    // The engine's near-miss was looked for in the real text: look again in the text as the agent reads it.
+    if (!isFolioError(err) || err.code !== 'no_match' || typeof err.details.edit !== 'number') throw err;
+    const at = err.details.edit;
+    return withCheckedFile(
+      real,
+      async (pinned): Promise<never> => {
+        throw await visibleNoMatch(s, pinned, asked.edits[at]!.old_text, at);
+      },
+      pinningOf(s),
+    );
+  });
   const places = dry.hunks?.map((h) => h.range_before) ?? [dry.range_before];
   const lines = places.map((r) => ({
     target: { kind: 'replace' as const, start: r.start_line, end: Math.max(r.start_line, r.end_line), units: 'lines' as const },
@@ -492,7 +516,12 @@ function missingPath(i: number): never {
 
 const proposalStatusTool = tool('proposal_status', AgentProposalStatusOutput, async (s, input) => {
   const status = await runOp('proposal_status', input, s.actor, ctxOf(s));
-  return { output: status, audit: { path: status.path } };
+  // A conflict is the engine's error when the proposal was applied: its current lines and near-misses are file text.
+  const conflict = status.conflict ? await redactDetails(s, status.conflict, status.path) : status.conflict;
+  return {
+    output: { ...status, conflict, reason: typeof status.reason === 'string' ? redact(status.reason, s.rules).text : status.reason },
+    audit: { path: status.path },
+  };
 });
 
 // --- delete_file / move_file: whole-file changes, routed like upserts ---

@@ -22,10 +22,10 @@ import {
   JSONPathEnvironment,
   JSONPathError,
   JSONPathLexerError,
+  JSONPathQuery,
   JSONPathRecursionLimitError,
   TokenKind,
   jsonpath,
-  type JSONPathQuery,
   type JSONValue,
 } from 'json-p3';
 import type { Node } from 'jsonc-parser';
@@ -149,6 +149,37 @@ export function compileAddress(expr: string): JsonAddress {
     if (err instanceof JSONPathLexerError) reason = at >= expr.length ? 'the path ends too soon' : `unexpected '${expr[at]}'`;
     throw invalidAddress(expr, at, reason);
   }
+}
+
+const isFilterSegment = (seg: JSONPathQuery['segments'][number]) => seg.selectors.some((sel) => sel instanceof jsonpath.selectors.FilterSelector);
+
+/** Most nodes filterScopeOf lists before it answers 'document'. */
+const MAX_SCOPE_NODES = 1000;
+
+/**
+ * Where the filters of `address` may look (a filter, `[?…]` of RFC 9535 §2.3.5, is
+ * the only part of a query that tests values: comparisons, match, search, length,
+ * count). null: no filter. 'document': a filter reads the root (`$`), or the scope
+ * has too many nodes to list. Else the nodes within whose subtrees every tested
+ * value lies: those the segments before the first filter select. Those segments
+ * (names, indexes, slices, wildcards, ..) test no value, so the scope depends on
+ * the document's shape, never on what its values are.
+ */
+export function filterScopeOf(root: Node, address: JsonAddress): 'document' | Node[] | null {
+  if (address.kind !== 'path') return null;
+  const segments = address.query.segments;
+  const first = segments.findIndex(isFilterSegment);
+  if (first < 0) return null;
+  // A filter's absolute query ($…) may test any value of the document. (A "$" inside a string literal counts too: a refusal too many, never too few.)
+  if (segments.slice(first).some((seg) => isFilterSegment(seg) && seg.toString().includes('$'))) return 'document';
+  if (first === 0) return [root];
+  const prefix = new JSONPathQuery(environment, segments.slice(0, first));
+  const nodes: Node[] = [];
+  for (const n of prefix.lazyQuery(documentValueOf(root) as JSONValue)) {
+    if (nodes.length === MAX_SCOPE_NODES) return 'document';
+    nodes.push(nodeAt(root, n.location as Segment[])!);
+  }
+  return nodes;
 }
 
 /**

@@ -53,6 +53,13 @@ export interface NearMissOptions {
   budgetMs?: number;
   /** bytes decoded at a time (default 1 MiB) */
   chunkBytes?: number;
+  /**
+   * What the caller may see of each line, called once per line in file order (so it
+   * may keep state, e.g. inside a block): the quote is compared with, and `text`
+   * shows, these lines. The agent guard passes its redacted view, so a near-miss
+   * is no measure of how close a guess comes to a hidden value.
+   */
+  lineView?: (line: string) => string;
 }
 
 export const TEXT_MAX_CHARS = 300;
@@ -126,6 +133,7 @@ export async function nearestMiss(
   const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
   const deadline = Date.now() + (opts.budgetMs ?? 1500);
   const chunkBytes = Math.max(64, opts.chunkBytes ?? 1024 * 1024);
+  const view = opts.lineView;
 
   const qLines = quote.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
   const k = qLines.length;
@@ -202,7 +210,10 @@ export async function nearestMiss(
       pos += take;
       const parts = text.split('\n');
       carry = atEnd ? '' : parts.pop()!;
-      for (const p of parts) pending.push(p.endsWith('\r') ? p.slice(0, -1) : p);
+      for (const p of parts) {
+        const line = p.endsWith('\r') ? p.slice(0, -1) : p;
+        pending.push(view ? view(line) : line);
+      }
       if (atEnd && pending.length > 0 && pending[pending.length - 1] === '' && text.endsWith('\n')) pending.pop(); // no line after a final newline
       // Windows that lie wholly in what was read, or all that is left at the end.
       const last = atEnd ? pending.length : pending.length - k + 1;

@@ -248,7 +248,7 @@ function checkNoOverlap(sorted: ResolvedReplacement[]): void {
   }
 }
 
-const DIFFERS_HINT = {
+export const DIFFERS_HINT = {
   newlines: "the text is there with other line endings: send '\\n' for every line break (it stands for the file's newline) and check the final newline",
   indentation: 'the text is there with other leading indentation: copy nearest.text',
   whitespace: 'the text is there with other spaces or tabs: copy nearest.text',
