@@ -12,6 +12,7 @@
  * same way (visibleCount).
  */
 import type { SearchInput, SearchOutput } from '../schemas.ts';
+import { boundedLineTester } from './bounded-line-test.ts';
 import { secretLinesAround } from './redact.ts';
 import { maskedSlice, secretSpansOf, type RedactionRule, type SecretSpan } from './secret-spans.ts';
 import { lineAroundSlice, lineBoundsOf } from './whole-lines.ts';
@@ -67,7 +68,7 @@ export async function visibleMatches<M extends Match>(
   matches: M[],
 ): Promise<{ matches: M[]; dropped: number; redactions: number }> {
   if (!matches.length) return { matches, dropped: 0, redactions: 0 };
-  const re = lineRegexOf(input);
+  const matchesRedacted = boundedLineTester(lineRegexOf(input));
   const maxChars = input.max_line_chars ?? DEFAULT_MAX_LINE_CHARS;
   const lines = [];
   for (const m of matches) lines.push(await wholeLineOf(path, m, maxChars));
@@ -81,7 +82,7 @@ export async function visibleMatches<M extends Match>(
       kept.push(m);
       continue;
     }
-    if (!re.test(maskedSlice(whole, spans).text)) continue;
+    if (!matchesRedacted(maskedSlice(whole, spans).text)) continue;
     // Text not found in its line (should not happen): show only the placeholder rather than guess.
     const shown = offset < 0 ? { text: `[REDACTED:${spans[0]!.kind}]`, count: 1 } : maskedSlice(whole, spans, offset, m.text.length);
     redactions += shown.count;
