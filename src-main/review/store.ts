@@ -20,7 +20,7 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../engine/write/atomic-write.ts';
-import { withFileLock } from '../engine/write/file-lock.ts';
+import { withFileLock } from '../engine/index/file-lock.ts';
 import { appendFrame, readFrames } from './change-log.ts';
 import { reconcileIntents } from './intents.ts';
 import type { ReviewDocShape } from './types.ts';
