@@ -60,7 +60,10 @@ function freshFromMemoryOrDisk(path: string, opts: OpenOptions): LineIndex | und
   const now = statRegularFile(path);
   const mem = entries.get(now.path);
   if (mem && !mem.build) {
-    if (extended(mem.index, now) !== 'rebuild') return mem.index;
+    const was = mem.index.size;
+    const how = extended(mem.index, now);
+    if (how === 'extended') persistGrown(mem.index, was);
+    if (how !== 'rebuild') return mem.index;
     entries.delete(now.path);
   }
   if (opts.noCache || mem?.build) return undefined;
@@ -74,8 +77,10 @@ function freshFromMemoryOrDisk(path: string, opts: OpenOptions): LineIndex | und
     const edges = edgeHashes(now.path, now.size);
     if (edges.head !== cached.head || edges.tail !== cached.tail) return undefined;
     cached.identity = now; // the ctime of now, as extend() keeps it
-  } else if (extended(cached, now) === 'rebuild') {
-    return undefined;
+  } else {
+    const was = cached.size;
+    if (extended(cached, now) === 'rebuild') return undefined;
+    persistGrown(cached, was);
   }
   cached.fromCache = true;
   cached.buildMs = performance.now() - started;
@@ -135,6 +140,15 @@ function persist(index: LineIndex): void {
   } catch {
     // A cache that cannot be written only costs speed next time.
   }
+}
+
+/**
+ * Save an index extended over at least PERSIST_MIN_BYTES of new bytes: the next
+ * process then scans only what comes after (a log that grows by big appends would
+ * otherwise be rescanned from its last full build by every process).
+ */
+function persistGrown(index: LineIndex, sizeBefore: number): void {
+  if (index.size - sizeBefore >= PERSIST_MIN_BYTES) persist(index);
 }
 
 /** Forget the index of `path`, in memory and on disk: it disagreed with the file. */
