@@ -108,6 +108,21 @@ describe('an index that does not match its file is never trusted twice', () => {
     expect(r.content).toBe('line 059990 of the log\n');
   });
 
+  it('an append whose cached index cannot follow it answers success, and its bytes are in once', async () => {
+    const { p, text } = await cachedLog('append-short-table.log');
+    const dir = process.env.FOLIO_CACHE_DIR!;
+    for (const f of readdirSync(dir).map((f) => join(dir, f))) {
+      const b = readFileSync(f);
+      writeFileSync(f, b.subarray(0, b.length - 8));
+    }
+    // Before: the read failed (conflict), and so did every call until the cache was removed.
+    const seen = await read(p, { mode: 'tail', lines: 1 });
+    const res = await upsert(p, { target: { kind: 'append' }, content: 'appended once\n', preconditions: { ifMatch: seen.version.etag } });
+    expect(res.applied).toBe(true);
+    expect(res.range_after.start_line).toBe(60_001);
+    expect(readFileSync(p, 'utf8')).toBe(`${text}appended once\n`);
+  });
+
   it('an index found wrong mid-read is a typed conflict once, then rebuilt: the next read answers', async () => {
     const { p, text } = await cachedLog('moved-newline.log');
     // Same size, same mtime, same edges: the last newline of block 10 moved to block 20.
