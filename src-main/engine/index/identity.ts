@@ -59,6 +59,9 @@ export function refuseIrregular(path: string, st: Stats | BigIntStats): void {
   }
 }
 
+/** Tries at a stat whose intent belongs to it (a settle or an append moving under it). */
+const STAT_TRIES = 4;
+
 /**
  * Stat `path` and make sure it is a regular file: not_found, permission_denied,
  * is_directory, not_regular_file (FIFO, socket, device) are refused here, so no
@@ -84,9 +87,6 @@ export function statRegularFile(path: string): FileIdentity {
     if (tries >= STAT_TRIES || sameVersion(st, statOf(abs))) return id;
   }
 }
-
-/** Stats of one version of a file: the intent read between them belongs to it. */
-const STAT_TRIES = 4;
 
 function statOf(abs: string): BigIntStats {
   let st: BigIntStats;
