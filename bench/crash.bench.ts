@@ -14,7 +14,8 @@
  *   reading all along. Prints per family: kills, where they landed, next-write
  *   failures, duplicated appends, cut lines, internal errors (all but kills must be 0).
  * FOLIO_CRASH_KILLS_SCALE (e.g. 0.1) scales the kill counts down for a quick look;
- * FOLIO_CRASH_ONLY=append-families runs the CLI append loop alone.
+ * FOLIO_CRASH_ONLY=append-families runs the CLI append loop alone; FOLIO_CRASH_LOG=1
+ * prints each of its steps (and the counts so far) on stderr.
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -128,7 +129,8 @@ async function benchAppendFamilies(scale: number): Promise<void> {
   const dir = join(DATA_DIR, `crash-families-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   try {
-    const f = await appendKillFamilies({ dir, kills: Math.ceil(FAMILY_KILLS * scale), seed: 24 });
+    const log = process.env.FOLIO_CRASH_LOG ? (line: string) => process.stderr.write(`crash bench: ${line}\n`) : undefined;
+    const f = await appendKillFamilies({ dir, kills: Math.ceil(FAMILY_KILLS * scale), seed: 24, log });
     const title = `CLI appends of 1 KiB-32 MiB killed, then read + append + read (${(f.ms / 1000).toFixed(0)} s)`;
     process.stdout.write(`\n### crash safety: ${title}\n\n${table(familiesTable(f))}\n`);
     for (const [name, s] of Object.entries(f.families)) for (const p of s.problems.slice(0, 5)) process.stderr.write(`crash bench: ${name}: ${p}\n`);
