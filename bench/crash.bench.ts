@@ -8,7 +8,14 @@
  *   test/review/journal-crash.test.ts with the full counts: 40 kills of 32 MiB
  *   appends; approve, undo and redo on a 64 MiB file, 70 kills each (210). Prints
  *   kills, torn files and journal disagreements (all must be 0).
- * FOLIO_CRASH_KILLS_SCALE (e.g. 0.1) scales the kill counts down for a quick look.
+ * - The CLI append kill loop of test/engine/append-kill-families.test.ts in full:
+ *   appends of 1 KiB to 32 MiB in four size families, 50 kills each (200), each
+ *   followed by the next process's read + append + read, with a reader child
+ *   reading all along. Prints per family: kills, where they landed, next-write
+ *   failures, duplicated appends, cut lines, internal errors (all but kills must be 0).
+ * FOLIO_CRASH_KILLS_SCALE (e.g. 0.1) scales the kill counts down for a quick look;
+ * FOLIO_CRASH_ONLY=append-families runs the CLI append loop alone; FOLIO_CRASH_LOG=1
+ * prints each of its steps (and the counts so far) on stderr.
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +23,7 @@ import { closeIndexPools } from '../src-main/engine/index/builder.ts';
 import { openIndex } from '../src-main/engine/index/store.ts';
 import { read } from '../src-main/engine/read/read.ts';
 import { upsert } from '../src-main/engine/write/upsert.ts';
+import { appendKillFamilies, familiesTable } from '../test/fixtures/append-kill-families.ts';
 import { appendKillLoop } from '../test/fixtures/append-kill-loop.ts';
 import { journalKillLoop } from '../test/fixtures/journal-kill-loop.ts';
 import type { BenchOptions } from './main.ts';
@@ -29,6 +37,7 @@ const BIG_APPENDS = 5;
 const APPEND_KILLS = 40;
 const APPEND_BLOCK_BYTES = 32 * 1024 * 1024;
 const JOURNAL_KILLS = 70;
+const FAMILY_KILLS = 50;
 const JOURNAL_FILE_BYTES = 64 * 1024 * 1024;
 
 function bareAppend(file: string, bytes: Uint8Array): number {
@@ -116,11 +125,31 @@ async function benchKills(scale: number): Promise<void> {
   }
 }
 
+async function benchAppendFamilies(scale: number): Promise<void> {
+  const dir = join(DATA_DIR, `crash-families-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  try {
+    const log = process.env.FOLIO_CRASH_LOG ? (line: string) => process.stderr.write(`crash bench: ${line}\n`) : undefined;
+    const f = await appendKillFamilies({ dir, kills: Math.ceil(FAMILY_KILLS * scale), seed: 24, log });
+    const title = `CLI appends of 1 KiB-32 MiB killed, then read + append + read (${(f.ms / 1000).toFixed(0)} s)`;
+    process.stdout.write(`\n### crash safety: ${title}\n\n${table(familiesTable(f))}\n`);
+    for (const [name, s] of Object.entries(f.families)) for (const p of s.problems.slice(0, 5)) process.stderr.write(`crash bench: ${name}: ${p}\n`);
+    if (f.reader.firstProblem) process.stderr.write(`crash bench: reader: ${f.reader.firstProblem}\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function benchCrash(_opts: BenchOptions): Promise<void> {
   const scale = Number(process.env.FOLIO_CRASH_KILLS_SCALE) || 1;
+  // FOLIO_CRASH_ONLY=append-families runs that loop alone (it takes minutes by itself).
+  const only = process.env.FOLIO_CRASH_ONLY;
   try {
-    await benchAppendLatency();
-    await benchKills(scale);
+    if (only !== 'append-families') {
+      await benchAppendLatency();
+      await benchKills(scale);
+    }
+    await benchAppendFamilies(scale);
   } finally {
     await closeIndexPools();
   }

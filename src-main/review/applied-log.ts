@@ -28,7 +28,7 @@ import { accessSync, constants, mkdirSync, readdirSync, readFileSync, unlinkSync
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Version } from '../engine/read/file-facts.ts';
 import { writeFileAtomic } from '../engine/write/atomic-write.ts';
-import { withFileLock } from '../engine/write/file-lock.ts';
+import { withFileLock } from '../engine/index/file-lock.ts';
 import { fsyncDir } from '../engine/write/fsync-dir.ts';
 import { upsert, type LineByteRange, type UpsertRequest, type UpsertResult } from '../engine/write/upsert.ts';
 import { dropIntent, writeIntent, type IntentStore, type ReviewIntent } from './intent-file.ts';

@@ -17,7 +17,7 @@ import { lstatSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Version } from '../engine/read/file-facts.ts';
 import { ABSENT_VERSION, type FileOp, type FileOpPlan } from '../engine/write/file-ops.ts';
-import { withFileLock } from '../engine/write/file-lock.ts';
+import { withFileLock } from '../engine/index/file-lock.ts';
 import { fsyncDir } from '../engine/write/fsync-dir.ts';
 import { sha256Of, storeBytes } from './blobs.ts';
 import { persistIntent, versionNow, type IntentWhat, type ReviewIntent } from './intents.ts';

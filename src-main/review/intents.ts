@@ -24,7 +24,7 @@ import { readBytes } from '../engine/text/window.ts';
 import { isRemoteLocator, readingAt } from './remote-values.ts';
 import type { Version } from '../engine/read/file-facts.ts';
 import { recoverInterruptedAppend } from '../engine/write/append-intent.ts';
-import { withFileLock } from '../engine/write/file-lock.ts';
+import { withFileLock } from '../engine/index/file-lock.ts';
 import { appliedRecordsOf, dropAppliedRecord } from './applied-log.ts';
 import { sha256Of } from './blobs.ts';
 import { commitApplied, commitStepped, type AppliedEdit } from './journal-commit.ts';

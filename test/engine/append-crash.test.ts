@@ -4,7 +4,8 @@
  * signal, so without the append intent a kill leaves part of the block, cut
  * mid-line. After every kill a reader and the next writer must see whole blocks
  * only: the last one done, or the one in flight. The full form (more kills, bigger
- * blocks) is `npm run bench -- crash`.
+ * blocks) is `npm run bench -- crash`; the CLI kill loop of every append size is
+ * append-kill-families.test.ts.
  */
 import { mkdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { closeIndexPools } from '../../src-main/engine/index/builder.ts';
 import { appendKillLoop } from '../fixtures/append-kill-loop.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
-const KILLS = 50;
+const KILLS = 16;
 const BLOCK_BYTES = 16 * 1024 * 1024;
 
 const tmp = tempDir('folio-append-crash-');

@@ -311,7 +311,7 @@ describe('the index after an upsert', () => {
 
 describe('the file lock', () => {
   it('a lock file without an owner yet (being created) is not stale: the writer waits, then conflict', async () => {
-    const { lockPathOf, withFileLock } = await import('../../src-main/engine/write/file-lock.ts');
+    const { lockPathOf, withFileLock } = await import('../../src-main/engine/index/file-lock.ts');
     const p = file('x\n');
     writeFileSync(lockPathOf(p), '');
     let entered = false;
@@ -321,7 +321,7 @@ describe('the file lock', () => {
   });
 
   it('a dead breaker does not hold up the next writer: its file and the dead lock are cleared at once', async () => {
-    const { breakerPathOf, lockPathOf, withFileLock } = await import('../../src-main/engine/write/file-lock.ts');
+    const { breakerPathOf, lockPathOf, withFileLock } = await import('../../src-main/engine/index/file-lock.ts');
     const p = file('x\n');
     const dead = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim();
     writeFileSync(lockPathOf(p), `${dead}\nlocknonce\n`);

@@ -12,7 +12,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../engine/write/atomic-write.ts';
 import { fromFsError } from '../../engine/errors.ts';
-import { withFileLock } from '../../engine/write/file-lock.ts';
+import { withFileLock } from '../../engine/index/file-lock.ts';
 
 export const RECENT_MAX = 20;
 

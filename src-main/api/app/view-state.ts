@@ -12,7 +12,7 @@ import { FolioError, fromFsError } from '../../engine/errors.ts';
 import { isLinearTimeRegex } from '../../engine/search/regex-engine.mjs';
 import { formatLocator, isRemoteLocator, parseLocator } from '../../engine/backend/locator.ts';
 import { writeFileAtomic } from '../../engine/write/atomic-write.ts';
-import { withFileLock } from '../../engine/write/file-lock.ts';
+import { withFileLock } from '../../engine/index/file-lock.ts';
 import { openIndex, type OpenOptions } from '../../engine/index/store.ts';
 import { lineSourceOf, printsAt, reanchorMarks, type LineSource } from './mark-anchors.ts';
 import { HighlightColor } from '../schemas/app.ts';

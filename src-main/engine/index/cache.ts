@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { BlockTable } from './block-table.ts';
+import { BlockTable, blockCount } from './block-table.ts';
 import type { FileIdentity } from './identity.ts';
 import { LineIndex, type IndexFacts } from './line-index.ts';
 import type { TextLayout } from './layout.ts';
@@ -91,6 +91,8 @@ export function indexFromBytes(bytes: Uint8Array, path: string, key: string, acc
     if (header.format !== FORMAT || header.identity.path !== key || !accept(header.identity)) return undefined;
     const body = buf.subarray(4 + hlen);
     // Copy into an aligned buffer of its own: the table is kept for the index's life.
+    // An entry whose table does not cover exactly its size is not trusted at all.
+    if (body.length !== 4 * Math.max(0, blockCount(header.identity.size) - 1)) return undefined;
     const cum = new Uint32Array(body.length / 4);
     new Uint8Array(cum.buffer).set(body);
     return new LineIndex({

@@ -5,7 +5,7 @@
  * persisted index cache, and to tell growth (append) from rewrite.
  */
 import { createHash } from 'node:crypto';
-import { visibleSizeOf } from './append-limit.ts';
+import { appendIntentOf, settleDeadAppend, visibleSize } from './append-limit.ts';
 import { openSync, statSync, type BigIntStats, type Stats } from 'node:fs';
 import { closeFd, mountedIndex, openMounted, readAt } from './byte-source.ts';
 import { resolve } from 'node:path';
@@ -59,6 +59,9 @@ export function refuseIrregular(path: string, st: Stats | BigIntStats): void {
   }
 }
 
+/** Tries at a stat whose intent belongs to it (a settle or an append moving under it). */
+const STAT_TRIES = 4;
+
 /**
  * Stat `path` and make sure it is a regular file: not_found, permission_denied,
  * is_directory, not_regular_file (FIFO, socket, device) are refused here, so no
@@ -69,6 +72,23 @@ export function statRegularFile(path: string): FileIdentity {
   const mounted = mountedIndex(path);
   if (mounted) return mounted.identity;
   const abs = resolve(path);
+  for (let tries = 1; ; tries++) {
+    const st = statOf(abs);
+    const id = identityOf(abs, st);
+    // An append in flight or killed mid-way: the file ends where it did before it.
+    const intent = appendIntentOf(abs);
+    // A dead writer's: settled now if this process can (then stat again).
+    if (intent && tries <= STAT_TRIES && settleDeadAppend(abs, intent, id)) continue;
+    id.size = visibleSize(intent, id.size);
+    // The intent must be the one of this very version: a settle or an append between
+    // the stat and the intent's read (a size with the cut bytes, the intent gone)
+    // shows as another stat. An identity that names bytes the file no longer has
+    // would be indexed, cached, and trusted by the next process.
+    if (tries >= STAT_TRIES || sameVersion(st, statOf(abs))) return id;
+  }
+}
+
+function statOf(abs: string): BigIntStats {
   let st: BigIntStats;
   try {
     st = statSync(abs, { bigint: true });
@@ -76,10 +96,11 @@ export function statRegularFile(path: string): FileIdentity {
     throw fromFsError(err, abs);
   }
   refuseIrregular(abs, st);
-  const id = identityOf(abs, st);
-  // An append in flight or killed mid-way: the file ends where it did before it.
-  id.size = visibleSizeOf(abs, id.size);
-  return id;
+  return st;
+}
+
+function sameVersion(a: BigIntStats, b: BigIntStats): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
 }
 
 /** Open a regular file for reading, with typed errors. */

@@ -207,8 +207,22 @@ export class LineIndex {
   private linesBeforeBlock(b: number): number {
     if (b < this.table.knownBlocks) return this.table.linesBefore(b);
     if (b * BLOCK_SIZE === this.indexedBytes) return this.newlines;
-    throw new Error(`block ${b} is not indexed yet`);
+    throw this.changedUnder();
   }
+
+  /**
+   * The index and the file disagree (it changed under us, or an index was made of
+   * bytes the file no longer has): a typed conflict, never an internal error, and
+   * the index is dropped (onStale) so the next call builds a fresh one instead of
+   * failing the same way until the cache is removed by hand.
+   */
+  private changedUnder(): FolioError {
+    LineIndex.onStale?.(this);
+    return new FolioError('conflict', `file changed while reading its index: ${this.path}`, { path: this.path });
+  }
+
+  /** Told of an index found to disagree with its file (store.ts drops it, in memory and on disk). */
+  static onStale: ((index: LineIndex) => void) | null = null;
 
   private requireComplete(what: string): void {
     if (!this.complete) {
@@ -285,7 +299,7 @@ export class LineIndex {
     try {
       const len = this.loadBlock(k, fd, b, this.indexedBytes);
       const at = k.findNthNewline(0, len, n - this.table.linesBefore(b));
-      if (at < 0) throw new FolioError('conflict', `file changed while reading its index: ${this.path}`, { path: this.path });
+      if (at < 0) throw this.changedUnder();
       return b * BLOCK_SIZE + at;
     } finally {
       closeFd(fd);

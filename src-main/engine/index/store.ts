@@ -7,9 +7,11 @@
 
 import { startBuild, type BuildOptions, type IndexBuild } from './builder.ts';
 import { dropIndex, loadIndex, saveIndex } from './cache.ts';
-import { edgeHashes, statRegularFile } from './identity.ts';
+import { appendIntentOf } from './append-limit.ts';
+import { edgeHashes, statRegularFile, type FileIdentity } from './identity.ts';
 import { mountedIndex } from './byte-source.ts';
-import type { LineIndex } from './line-index.ts';
+import { LineIndex } from './line-index.ts';
+import { FolioError } from '../errors.ts';
 
 /** Files at least this big get their index persisted (smaller ones rebuild in a few ms). */
 const PERSIST_MIN_BYTES = 1024 * 1024;
@@ -44,16 +46,30 @@ export interface OpenOptions extends BuildOptions {
   noCache?: boolean;
 }
 
+/** extend(), with an index found to disagree with its file (a typed conflict) taken as stale. */
+function extended(index: LineIndex, now: FileIdentity): ReturnType<LineIndex['extend']> {
+  try {
+    return index.extend(now);
+  } catch (err) {
+    if (err instanceof FolioError && err.code === 'conflict') return 'rebuild';
+    throw err;
+  }
+}
+
 function freshFromMemoryOrDisk(path: string, opts: OpenOptions): LineIndex | undefined {
   const now = statRegularFile(path);
   const mem = entries.get(now.path);
   if (mem && !mem.build) {
-    if (mem.index.extend(now) !== 'rebuild') return mem.index;
+    const was = mem.index.size;
+    const how = extended(mem.index, now);
+    if (how === 'extended') persistGrown(mem.index, was);
+    if (how !== 'rebuild') return mem.index;
     entries.delete(now.path);
   }
   if (opts.noCache || mem?.build) return undefined;
   const started = performance.now();
   const cached = loadIndex(now.path, now);
+  // Never trusted past what it covers: a file shorter than the entry is another version.
   if (!cached || now.size < cached.size) return undefined;
   if (now.size === cached.size) {
     // Same size: everything must match, including the edges, or it is stale.
@@ -61,8 +77,10 @@ function freshFromMemoryOrDisk(path: string, opts: OpenOptions): LineIndex | und
     const edges = edgeHashes(now.path, now.size);
     if (edges.head !== cached.head || edges.tail !== cached.tail) return undefined;
     cached.identity = now; // the ctime of now, as extend() keeps it
-  } else if (cached.extend(now) === 'rebuild') {
-    return undefined;
+  } else {
+    const was = cached.size;
+    if (extended(cached, now) === 'rebuild') return undefined;
+    persistGrown(cached, was);
   }
   cached.fromCache = true;
   cached.buildMs = performance.now() - started;
@@ -89,13 +107,7 @@ export function startIndex(path: string, opts: OpenOptions = {}): IndexBuild {
     (index) => {
       delete entry.build;
       heardBig(index, true);
-      if (!opts.noCache && index.size >= PERSIST_MIN_BYTES) {
-        try {
-          saveIndex(index);
-        } catch {
-          // A cache that cannot be written only costs speed next time.
-        }
-      }
+      if (!opts.noCache) persist(index);
     },
     () => {
       if (entries.get(id.path) === entry) entries.delete(id.path);
@@ -107,14 +119,49 @@ export function startIndex(path: string, opts: OpenOptions = {}): IndexBuild {
 /** Install an index built elsewhere (an atomic rewrite builds the new file's index while writing it). */
 export function rememberIndex(index: LineIndex): void {
   entries.set(index.path, { index });
-  if (index.size >= PERSIST_MIN_BYTES) {
-    try {
-      saveIndex(index);
-    } catch {
-      // A cache that cannot be written only costs speed next time.
-    }
+  persist(index);
+}
+
+/**
+ * Save `index` for the next process, only if it describes the file as it is now,
+ * at rest: the same version (size, mtime, ctime) and no append intent beside it.
+ * An index taken during an append, or from a stat that raced a settle, would name
+ * bytes the file may not keep; the next process would trust it (cache.ts checks
+ * only the edges) and read lines off the wrong offsets.
+ */
+function persist(index: LineIndex): void {
+  if (index.size < PERSIST_MIN_BYTES || !index.complete) return;
+  try {
+    if (appendIntentOf(index.path)) return;
+    const now = statRegularFile(index.path);
+    const id = index.identity;
+    if (now.dev !== id.dev || now.ino !== id.ino || now.size !== id.size || now.mtimeNs !== id.mtimeNs || now.ctimeNs !== id.ctimeNs) return;
+    saveIndex(index);
+  } catch {
+    // A cache that cannot be written only costs speed next time.
   }
 }
+
+/**
+ * Save an index extended over at least PERSIST_MIN_BYTES of new bytes: the next
+ * process then scans only what comes after (a log that grows by big appends would
+ * otherwise be rescanned from its last full build by every process).
+ */
+function persistGrown(index: LineIndex, sizeBefore: number): void {
+  if (index.size - sizeBefore >= PERSIST_MIN_BYTES) persist(index);
+}
+
+/** Forget the index of `path`, in memory and on disk: it disagreed with the file. */
+export function dropStaleIndex(path: string): void {
+  for (const [key, e] of entries) if (e.index.path === path && !e.build) entries.delete(key);
+  try {
+    dropIndex(path);
+  } catch {
+    // nothing cached
+  }
+}
+
+LineIndex.onStale = (index) => dropStaleIndex(index.path);
 
 /** The complete, fresh index of `path`. */
 export async function openIndex(path: string, opts: OpenOptions = {}): Promise<LineIndex> {

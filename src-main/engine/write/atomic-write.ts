@@ -34,7 +34,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { BlockTable, blockCount } from '../index/block-table.ts';
 import { appendMayTear, dropAppendIntent, writeAppendIntent } from './append-intent.ts';
-import { breakerPathOf, lockPathOf, ownerDead } from './file-lock.ts';
+import { breakerPathOf, lockPathOf, ownerDead } from '../index/file-lock.ts';
 import { fromFsError } from '../errors.ts';
 import { edgeHashes, statRegularFile, type FileIdentity } from '../index/identity.ts';
 import { BLOCK_SIZE, CHUNK_SIZE, textKernels, type TextKernels, type Utf8CountingStream, type Utf8Stream } from '../kernels/kernels.mjs';

@@ -29,7 +29,7 @@ import { etagOf, statRegularFile } from '../index/identity.ts';
 import { pinFile, renamedError, type PinnedFile } from '../index/pinned-file.ts';
 import type { Version } from '../read/file-facts.ts';
 import { removeStaleTemps, tempPathFor } from './atomic-write.ts';
-import { withFileLock } from './file-lock.ts';
+import { withFileLock } from '../index/file-lock.ts';
 import { fsyncDir } from './fsync-dir.ts';
 import { fileSha256 } from './preconditions.ts';
 import { openWriteTarget, type WriteTarget } from './write-target.ts';

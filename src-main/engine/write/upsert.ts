@@ -22,8 +22,8 @@ import { dirname, resolve } from 'node:path';
 import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, unlinkSync } from 'node:fs';
 import { createPatch } from 'diff';
 import { fsyncDir } from './fsync-dir.ts';
-import { withFileLock } from './file-lock.ts';
-import { openIndex, rememberIndex } from '../index/store.ts';
+import { withFileLock } from '../index/file-lock.ts';
+import { dropStaleIndex, openIndex, rememberIndex } from '../index/store.ts';
 import type { LineIndex } from '../index/line-index.ts';
 import { codecFor, isLegacyEncoding, type TextCodec } from '../text/codec.ts';
 import { readBytes } from '../text/window.ts';
@@ -201,7 +201,13 @@ async function preconditionsOfMissedTarget(index: LineIndex, version: Version, r
 function written(io: string, file: string, index: LineIndex, r: EditRegion, append: boolean, notes: string[]): Promise<LineIndex> | LineIndex {
   if (append) {
     appendBytes(io, file, r.content);
-    return openIndex(file); // extends the index over the appended bytes only
+    // Extends the index over the appended bytes only. The bytes are in: an index that
+    // cannot follow them is rebuilt, never answered as a failed append (an agent
+    // retries one of those, and would append twice).
+    return openIndex(file).catch(() => {
+      dropStaleIndex(file);
+      return openIndex(file, { noCache: true });
+    });
   }
   if (r.start === r.end && r.content.length === 0) {
     notes.push('empty insert: nothing written');

@@ -16,6 +16,10 @@
  *
  * Within one process, callers for the same file are also queued in memory, so
  * concurrent async upserts in one server never spin on the lock file.
+ *
+ * It sits in index/ (not write/) because readers take it too, without waiting:
+ * one that finds a dead append's intent settles it on its way
+ * (append-limit.ts, tryFileLockSync).
  */
 import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -162,6 +166,27 @@ async function lockedRun<T>(path: string, fn: () => Promise<T> | T, opts: LockOp
   }
   try {
     return await fn();
+  } finally {
+    release(lockPath, nonce);
+  }
+}
+
+/**
+ * Run `fn` holding the lock of `path` if it can be had at once (a dead holder's
+ * lock is broken first), else return undefined without waiting: a reader settling
+ * a dead append on its way (append-limit.ts) must never block on a live writer,
+ * who settles it itself. Within this process a caller of withFileLock holding the
+ * lock makes it busy too (the lock file names this pid and another nonce).
+ */
+export function tryFileLockSync<T>(path: string, fn: () => T): T | undefined {
+  const lockPath = lockPathOf(path);
+  const nonce = Math.random().toString(36).slice(2, 12);
+  if (!createOwned(lockPath, nonce)) {
+    breakIfStale(lockPath, nonce);
+    if (!createOwned(lockPath, nonce)) return undefined;
+  }
+  try {
+    return fn();
   } finally {
     release(lockPath, nonce);
   }
