@@ -19,7 +19,7 @@
  * recorded size: the old version, whole. Bytes another program appended after
  * the dead append are kept and shown (truncating would cut its lines).
  */
-import { tryFileLockSync } from './file-lock.ts';
+import { pidAlive, tryFileLockSync } from './file-lock.ts';
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
@@ -64,17 +64,6 @@ export function appendIntentOf(path: string): AppendIntent | null {
   if (!size || !Number.isSafeInteger(sizeBefore) || sizeBefore < 0) return null;
   const n = Number(length);
   return { pid: Number(pid), sizeBefore, ...(length && Number.isSafeInteger(n) && n > 0 ? { length: n } : {}) };
-}
-
-/** True if no process has this pid (EPERM: one we may not signal, alive). */
-function pidGone(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }
 
 /**
@@ -145,7 +134,8 @@ export function recoverInterruptedAppend(path: string, file: string = path): num
  * file or its folder cannot be written: the caller hides the append instead.
  */
 export function settleDeadAppend(path: string, intent: AppendIntent, seen: { dev: number; ino: number }): boolean {
-  if (!pidGone(intent.pid)) return false;
+  // An intent without a valid pid is not settled here: it was not written by a Folio writer.
+  if (!Number.isInteger(intent.pid) || intent.pid <= 0 || pidAlive(intent.pid)) return false;
   const named = PINNED.test(path) ? namedPathOf(path) : path;
   if (named === null) return false;
   try {
