@@ -13,6 +13,10 @@ export default defineConfig({
   outputDir: '../test-results',
   reporter: 'list',
   forbidOnly: Boolean(process.env.CI),
+  // One retry in CI, reported as flaky in the list: log-marks' `j` test clicked line 5
+  // for line 7 once in 2 fresh-clone runs (a click racing a layout shift). To be
+  // synchronised on an event instead; until then a flake does not sink a landing.
+  retries: process.env.CI ? 1 : 0,
   workers: 2,
   timeout: 60_000,
   expect: { timeout: 15_000 },
