@@ -11,6 +11,39 @@ export const GroupTag = z
 export const ReviewActor = z.object({ kind: z.enum(['human', 'agent']), name: z.string() });
 export const ProposalStatus = z.enum(['pending', 'applied', 'rejected', 'conflict']);
 
+/**
+ * The change model: what any proposal does to its file, whatever the agent's form
+ * (line targets, byte targets, quotes, JSON paths, sections, whole file, create,
+ * delete, move). Made once at proposal time from the engine's dry run; its lines
+ * move with the file as edits elsewhere are applied (rebase).
+ */
+export const ChangeHunk = z.object({
+  index: z
+    .number()
+    .int()
+    .describe('The decision unit (1-based): the edit of the proposal this hunk belongs to. Several hunks share one with replace_all.'),
+  status: z.enum(['pending', 'applied', 'rejected']),
+  start_line: z.number().int().describe('Line of the file now where old_lines begin (an insert: the line new_lines go before).'),
+  old_start: z.number().int().describe('The same line in the version the agent read.'),
+  old_count: z.number().int(),
+  new_count: z.number().int(),
+  old_lines: z.array(z.string()).describe('The lines removed, as the agent read them (a pending proposal keeps them as they are now).'),
+  new_lines: z.array(z.string()).describe('The lines put there.'),
+  truncated: z.boolean().optional().describe('Too big to carry (over 256 KiB): old_lines/new_lines are empty, the counts say how many.'),
+});
+export type ChangeHunk = z.infer<typeof ChangeHunk>;
+
+export const ProposalChange = z.object({
+  kind: z.enum(['edit', 'create', 'delete', 'move']).describe('What happens to the file.'),
+  how: z
+    .enum(['lines', 'bytes', 'quote', 'whole', 'append', 'file'])
+    .describe('How the agent addressed it: line or byte targets (JSON paths, sections, chars resolve to bytes), quotes, the whole file, an append, a file op.'),
+  label: z.string().describe('In words: "quote edit, 3 hunks, lines 12–14, 40, 88–90", "create", "move a.ts → b.ts", "delete".'),
+  per_hunk: z.boolean().describe('Hunks are decided one by one (hunks: [index]); otherwise the proposal is decided whole.'),
+  hunks: z.array(ChangeHunk).describe('Line hunks in file order.'),
+});
+export type ProposalChange = z.infer<typeof ProposalChange>;
+
 export const ReviewProposal = z.object({
   id: z.string(),
   status: ProposalStatus,
@@ -51,6 +84,7 @@ export const ReviewProposal = z.object({
     .array(z.object({ index: z.number().int(), status: z.enum(['pending', 'applied', 'rejected']) }))
     .optional()
     .describe('A proposal with several edits: the decision on each (1-based index).'),
+  change: ProposalChange.describe('The change model: every kind of proposal as line hunks of its file.'),
 });
 export type ReviewProposal = z.infer<typeof ReviewProposal>;
 
