@@ -8,6 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { proposalStatus } from '../../src-main/api/agent/proposal-status.ts';
 import { ReviewProposal } from '../../src-main/api/schemas.ts';
 import { fileInfo } from '../../src-main/engine/read/file-info.ts';
 import { approve, propose, proposeFileOp, showProposal } from '../../src-main/review/index.ts';
@@ -93,6 +94,13 @@ describe('every kind as line hunks', () => {
       [1, 14],
     ]);
     expect(c.label).toBe('quote edit, 3 hunks, lines 4, 10, 14');
+    // The agent's proposal_status: the same hunks and label, without the text.
+    const status = await proposalStatus(root, r.proposal_id);
+    expect(status.change).toEqual({
+      kind: 'edit',
+      label: c.label,
+      hunks: c.hunks.map(({ index, status, start_line, old_count, new_count }) => ({ index, status, start_line, old_count, new_count })),
+    });
   });
 
   it('a 3-line delete says lines 2–4, not "lines 2–1"', async () => {
