@@ -495,11 +495,29 @@ export function pendingGroupOf(store: ReviewStore, p: Proposal): Proposal[] {
  */
 async function approveGroupLocked(store: ReviewStore, actor: ReviewActor, p: Proposal): Promise<ApproveResult> {
   const members = pendingGroupOf(store, p);
+  // A file of the group whose own lines an applied edit changed: the whole group conflicts, each naming that file.
+  const staleOne = members.find((m) => staleErrorOf(m));
+  if (staleOne) {
+    const err = staleErrorOf(staleOne)!;
+    const errs = members.map((m) =>
+      staleProposal(store, actor, m.id, m === staleOne ? err : new FolioError(err.code, `${staleOne.path}: ${err.message}`, { ...err.details, path: m.path })),
+    );
+    throw errs[
+      Math.max(
+        0,
+        members.findIndex((m) => m.id === p.id),
+      )
+    ];
+  }
   let done: Awaited<ReturnType<typeof applyGroupLocked>>;
   try {
     done = await applyGroupLocked(
       store,
-      members.map((m) => ({ path: m.path, request: proposalRequestOf(store, m), proposalId: m.id, actor: m.actor })),
+      members.map((m) => {
+        const request = proposalRequestOf(store, m);
+        const check = quotedLinesCheckOf(store, m, pendingHunksOf(m));
+        return { path: m.path, request: check ? { ...request, checkChanges: check } : request, proposalId: m.id, actor: m.actor };
+      }),
       actor,
       p.group!.id,
     );

@@ -300,3 +300,48 @@ describe('a several-file edit', () => {
     expect([viewOf(root, a).status, viewOf(root, b).status]).toEqual(['conflict', 'applied']);
   });
 });
+
+describe('a several-file edit whose own lines changed', () => {
+  const groupOf = async (root: string, path: string, other: string) =>
+    (
+      await proposeGroup(root, AGENT, [
+        {
+          path,
+          target: { kind: 'whole' },
+          content: '',
+          preconditions: {},
+          quoted: [{ oldText: 'timeout: 504,', newText: 'timeout: 504, // gateway timeout' }],
+        },
+        { path: other, target: { kind: 'whole' }, content: '', preconditions: {}, quoted: [{ oldText: 'port = 80', newText: 'port = 8080' }] },
+      ])
+    ).proposals.map((p) => p.proposal_id) as [string, string];
+
+  it('outside Folio: the quote still matches, yet approving is a conflict of the whole group and nothing is written', async () => {
+    const { root, path } = workspace();
+    const other = join(root, 'server.ts');
+    writeFileSync(other, 'export const port = 80;\n');
+    const [a, b] = await groupOf(root, path, other);
+    const changed = readFileSync(path, 'utf8').replace('timeout: 504,', 'timeout: 504, // set by a human');
+    writeFileSync(path, changed);
+    await expect(approve(root, ME, b)).rejects.toMatchObject({ code: 'precondition_failed' });
+    expect([readFileSync(path, 'utf8'), readFileSync(other, 'utf8')]).toEqual([changed, 'export const port = 80;\n']);
+    expect([viewOf(root, a).status, viewOf(root, b).status]).toEqual(['conflict', 'conflict']);
+  });
+
+  it("through the journal: a person's edit of one file's own line makes the group a conflict, naming that file", async () => {
+    const { root, path } = workspace();
+    const other = join(root, 'server.ts');
+    writeFileSync(other, 'export const port = 80;\n');
+    const [a, b] = await groupOf(root, path, other);
+    await applyOwnEdit(root, ME, path, {
+      target: { kind: 'replace', start: 5, end: 5, units: 'lines' },
+      content: '  timeout: 504, // set by a human\n',
+      preconditions: { ifMatch: await etagOf(path) },
+    });
+    const before = readFileSync(path, 'utf8');
+    await expect(approve(root, ME, b)).rejects.toMatchObject({ code: 'precondition_failed' });
+    expect([readFileSync(path, 'utf8'), readFileSync(other, 'utf8')]).toEqual([before, 'export const port = 80;\n']);
+    expect(String(viewOf(root, b).conflict?.message)).toMatch(/^client\.ts: line 5 changed after the agent read it/);
+    expect(viewOf(root, a).status).toBe('conflict');
+  });
+});
