@@ -18,10 +18,7 @@ export const ProposalStatus = z.enum(['pending', 'applied', 'rejected', 'conflic
  * move with the file as edits elsewhere are applied (rebase).
  */
 export const ChangeHunk = z.object({
-  index: z
-    .number()
-    .int()
-    .describe('The decision unit (1-based): the edit of the proposal this hunk belongs to. Several hunks share one with replace_all.'),
+  index: z.number().int().describe('The decision unit (1-based): the edit of the proposal this hunk belongs to. Several hunks share one with replace_all.'),
   status: z.enum(['pending', 'applied', 'rejected']),
   start_line: z.number().int().describe('Line of the file now where old_lines begin (an insert: the line new_lines go before).'),
   old_start: z.number().int().describe('The same line in the version the agent read.'),
@@ -185,6 +182,10 @@ export const ReviewBatchInput = z.object({
   decision: z.enum(['approve', 'reject']),
   path: z.string().optional().describe('Only proposals of this file.'),
   actor: z.string().optional().describe('Only proposals of this agent: its name, or "kind:name".'),
+  all: z
+    .boolean()
+    .optional()
+    .describe('Every proposal of the session (the workspace), without path or actor. One of path, actor or all is required: an empty filter is invalid_input.'),
   reason: z.string().optional().describe('reject: why (every agent concerned sees it).'),
 });
 export const ReviewBatchOutput = z.object({
