@@ -34,18 +34,21 @@ export function ChangedFiles({ queue, onClose }: { queue: ReviewProposal[]; onCl
   useEffect(() => {
     returnTo.current = document.activeElement;
     (listRef.current ?? rootRef.current)?.focus();
-    return () => {
-      const back = returnTo.current;
-      if (back instanceof HTMLElement && back.isConnected) back.focus();
-    };
+    return () => focusBack(returnTo.current);
   }, []);
   useEffect(() => {
     listRef.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
   }, [at]);
+  useEffect(() => {
+    // The list (or a button) that had the focus went with the last decision: the dialog keeps it, so its keys still work.
+    if (!rootRef.current?.contains(document.activeElement)) (listRef.current ?? rootRef.current)?.focus();
+  }, [rows.length, busy]);
 
   const open = (path: string) => {
+    const back = returnTo.current;
     onClose();
-    void showFile(path);
+    // Opening a file may put a new editor in the file view: the focus goes to it once shown.
+    void showFile(path).then(() => focusBack(back));
   };
   const session = (decision: 'approve' | 'reject') => void decideBatch(decision, { all: true }, 'The whole session');
   const file = (decision: 'approve' | 'reject') => {
@@ -194,6 +197,13 @@ export function ChangedFiles({ queue, onClose }: { queue: ReviewProposal[]; onCl
       </p>
     </div>
   );
+}
+
+/** Give the focus back to `el`; if it was in the file view, whose editor was replaced since, to the editor there now. */
+function focusBack(el: Element | null) {
+  if (el instanceof HTMLElement && el.isConnected) return el.focus();
+  if (el?.closest('[data-testid="file-view"]') || el === null || el === document.body)
+    document.querySelector<HTMLElement>('[data-testid="file-view"] textarea')?.focus();
 }
 
 /** Keep Tab inside the dialog: from its last control to its first and back. */

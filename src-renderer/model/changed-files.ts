@@ -30,7 +30,10 @@ export interface AgentRow {
 export function pendingHunksOf(p: ReviewProposal): number {
   if (p.status !== 'pending') return 0;
   const change = p.change as ReviewProposal['change'] | undefined;
-  const hunks = change ? change.hunks.filter((h) => h.status === 'pending').length : (p.hunks?.filter((h) => h.status === 'pending').length ?? 0);
+  if (change) return Math.max(1, change.hunks.filter((h) => h.status === 'pending').length);
+  // A server older than the change model: its edits, less those decided.
+  const edits = (p.targets ?? p.quoted ?? [p.target]).length;
+  const hunks = edits - (p.hunks?.filter((h) => h.status !== 'pending').length ?? 0);
   return Math.max(1, hunks);
 }
 

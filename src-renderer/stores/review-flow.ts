@@ -27,10 +27,23 @@ export async function showChange(stop: ChangeStop): Promise<void> {
   const selecting = review.selectedId === stop.proposalId ? null : review.select(stop.proposalId);
   if (p) {
     const viewer = useViewerStore.getState();
-    if (!isSameFile(viewer.path, p.path)) await viewer.openFile(p.path);
+    if (!isSameFile(viewer.path, p.path)) {
+      // The viewer hides while the next file loads, which drops the focus: the file view gets it back once shown.
+      const hadFocus = fileViewHasFocus();
+      await viewer.openFile(p.path);
+      if (hadFocus) focusFileView();
+    }
     if (stop.startLine !== Number.MAX_SAFE_INTEGER) await useViewerStore.getState().goToLine(stop.startLine, { at: 'center', select: false });
   }
   await selecting;
+}
+
+const FILE_VIEW = '[data-testid="file-view"]';
+const fileViewHasFocus = () => typeof document !== 'undefined' && document.activeElement?.closest(FILE_VIEW) != null;
+
+/** Focus the file view's editor (F7 moved to another file with the focus there: the keys keep working in it). */
+function focusFileView(): void {
+  document.querySelector<HTMLElement>(`${FILE_VIEW} textarea`)?.focus();
 }
 
 /** Select a proposal from the queue: its first change. */
