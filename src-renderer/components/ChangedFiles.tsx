@@ -144,9 +144,8 @@ export function ChangedFiles({ queue, onClose }: { queue: ReviewProposal[]; onCl
             >
               <span className="file">{r.path}</span>
               <span className="hunks">{r.pendingHunks ? plural(r.pendingHunks, 'hunk') : ''}</span>
-              <span className="kind">
-                {r.kind}
-                {r.labels.length ? `: ${r.labels.join('; ')}` : ''}
+              <span className="kind" data-kind={r.kind}>
+                {describedOf(r)}
               </span>
               <span className="agents">{r.agents.join(', ')}</span>
               {r.conflicts > 0 && <span className="badge conflict">{plural(r.conflicts, 'conflict')}</span>}
@@ -197,6 +196,12 @@ export function ChangedFiles({ queue, onClose }: { queue: ReviewProposal[]; onCl
       </p>
     </div>
   );
+}
+
+/** What the row's change is: its labels, led by the kind where no label says it ("edit, 2 hunks, lines 3, 119–121"). */
+function describedOf(r: { kind: string; labels: string[] }): string {
+  const text = r.labels.join('; ');
+  return r.kind.split(', ').every((k) => r.labels.some((l) => l.startsWith(k))) ? text : `${r.kind}: ${text}`;
 }
 
 /** Give the focus back to `el`; if it was in the file view, whose editor was replaced since, to the editor there now. */

@@ -62,9 +62,14 @@ export function sessionStops(): ChangeStop[] {
  * first F7 goes to the open file's first pending hunk (or the next file's).
  */
 function startOf(direction: 1 | -1): ChangeStop | null {
-  const { focus } = useReviewStore.getState();
-  if (focus) return focus;
+  const { focus, queue } = useReviewStore.getState();
   const path = useViewerStore.getState().path;
+  if (focus) {
+    if (focus.path !== undefined) return focus;
+    // Focused from the file's own order (the hunk list): its file, to step on from even once it is decided.
+    const of = queue.find((p) => p.id === focus.proposalId)?.path ?? sessionStops().find((s) => isSameFile(path, s.path ?? ''))?.path;
+    return of === undefined ? focus : { ...focus, path: of };
+  }
   const here = sessionStops().find((s) => isSameFile(path, s.path ?? ''));
   if (!here) return null;
   // Just before (or after) the file's first line: the step lands on its first (or the previous file's last) hunk.
