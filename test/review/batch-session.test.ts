@@ -207,6 +207,25 @@ describe('review_batch all: the whole session', () => {
     expect(snapshot()).toEqual(before);
   });
 
+  it('a batch of deletes and moves alone is one group too: one undo brings every file back at its name', async () => {
+    const a = join(root, 'a.txt');
+    const b = join(root, 'b.txt');
+    writeFileSync(a, lines('a'), { mode: 0o600 });
+    writeFileSync(b, lines('b'));
+    await proposeFileOp(root, AGENT, { op: 'delete', path: a, preconditions: { ifMatch: await etagOf(a) } });
+    await proposeFileOp(root, AGENT, { op: 'move', path: b, to: join(root, 'src/b.txt'), preconditions: { ifMatch: await etagOf(b) } });
+    const before = snapshot();
+    const r = await approveBatch(root, ME, { actor: 'claude' });
+    expect(r.applied).toHaveLength(2);
+    expect(r.entries.map((e) => [e.file_op, e.group?.id, e.group?.index, e.group?.of])).toEqual([
+      ['delete', r.group, 0, 2],
+      ['move', r.group, 1, 2],
+    ]);
+    expect(Object.keys(snapshot())).toEqual(['src/b.txt']);
+    await undo(root, ME);
+    expect(snapshot()).toEqual(before);
+  });
+
   it('refuses an empty filter, and all with a path or an actor, as invalid_input; nothing is decided', async () => {
     const s = await session();
     const before = snapshot();
