@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ReviewProposal } from '../../src-main/api/schemas.ts';
 import { fileInfo } from '../../src-main/engine/read/file-info.ts';
 import { approve, propose, proposeFileOp, showProposal } from '../../src-main/review/index.ts';
+import { proposeGroup } from '../../src-main/review/group.ts';
 import { applyOwnEdit } from '../../src-main/review/journal.ts';
 import { proposalView } from '../../src-main/review/views.ts';
 import { tempDir } from '../fixtures/generate.ts';
@@ -277,5 +278,32 @@ describe('a conflict of every kind resolves (3-way: the person merges against th
     await expect(approve(root, ME, r.proposal_id, { ifMatch: await etagOf(path), content: 'x' })).rejects.toMatchObject({ code: 'invalid_input' });
     await approve(root, ME, r.proposal_id, { ifMatch: await etagOf(path) });
     expect(readFileSync(to, 'utf8')).toBe('changed\n');
+  });
+});
+
+describe('a several-file edit', () => {
+  it('labels each file with its place; one conflicted file resolves alone, the others stay to decide', async () => {
+    const { root, path } = workspace();
+    const other = join(root, 'server.ts');
+    writeFileSync(other, 'export const port = 80;\n');
+    const g = await proposeGroup(root, AGENT, [
+      { path, target: { kind: 'whole' }, content: '', preconditions: {}, quoted: [{ oldText: 'retries: 3', newText: 'retries: 4' }] },
+      {
+        path: other,
+        target: { kind: 'replace', start: 1, end: 1, units: 'lines' },
+        content: 'export const port = 8080;\n',
+        preconditions: { ifMatch: await etagOf(other) },
+      },
+    ]);
+    const [a, b] = g.proposals.map((p) => p.proposal_id) as [string, string];
+    expect(viewOf(root, a).change.label).toBe('quote edit, 1 hunk, line 6, file 1 of 2');
+    expect(viewOf(root, b).change.label).toBe('edit, 1 hunk, line 1, file 2 of 2');
+    writeFileSync(other, 'export const port = 81;\n');
+    await expect(approve(root, ME, a)).rejects.toMatchObject({ code: 'precondition_failed' });
+    expect([viewOf(root, a).status, viewOf(root, b).status]).toEqual(['conflict', 'conflict']);
+    await approve(root, ME, b, { ifMatch: await etagOf(other), content: 'export const port = 8081;\n', lines: { start: 1, end: 1 } });
+    expect(readFileSync(other, 'utf8')).toBe('export const port = 8081;\n');
+    expect(readFileSync(path, 'utf8')).toBe(SOURCE.map((l) => `${l}\n`).join(''));
+    expect([viewOf(root, a).status, viewOf(root, b).status]).toEqual(['conflict', 'applied']);
   });
 });
