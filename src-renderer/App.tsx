@@ -128,6 +128,9 @@ export function App() {
       event.preventDefault();
       event.stopPropagation();
       if (action === 'help') review.setHelpOpen(!review.helpOpen);
+      else if (action === 'files') review.setFilesOpen(!review.filesOpen);
+      else if (action === 'undo') void review.undo();
+      else if (action === 'redo') void review.redo();
       else if (action === 'next' || action === 'previous') void stepReview(action === 'next' ? 1 : -1);
       else void decideFocused(action);
     };

@@ -327,12 +327,17 @@ export const operations = {
     input: ReviewBatchInput,
     output: ReviewBatchOutput,
     description:
-      'Approve or reject every pending proposal of a file (path) or of an agent (actor) in one step. Approve: as one by one, oldest first, ' +
-      'but one write per file and one journal group (review_undo steps it whole); proposals whose own lines an older one changes become conflict; ' +
-      'deletes and moves are skipped (approve them alone); a several-file proposal joins whole or not at all. Reject: conflicts too, with one reason.',
+      'Approve or reject every pending proposal of a file (path), of an agent (actor) or of the whole session (all: true) in one step. ' +
+      'Approve: as one by one, oldest first, but one write per file and one journal group (review_undo steps it whole, deletes and moves included); ' +
+      'proposals whose own lines an older one changes become conflict; a delete or move whose file another proposal of the batch changes is skipped; ' +
+      'a several-file proposal joins whole or not at all. Reject: conflicts too, with one reason.',
     run: async (input, actor, ctx) => {
       const root = workspaceOf(ctx);
-      const filter = { ...(input.path !== undefined ? { path: input.path } : {}), ...(input.actor !== undefined ? { actor: input.actor } : {}) };
+      const filter = {
+        ...(input.path !== undefined ? { path: input.path } : {}),
+        ...(input.actor !== undefined ? { actor: input.actor } : {}),
+        ...(input.all !== undefined ? { all: input.all } : {}),
+      };
       const { approveBatch, rejectBatch, proposalView, entryView } = await review();
       const r = input.decision === 'approve' ? await approveBatch(root, actor, filter) : await rejectBatch(root, actor, filter, input.reason);
       const view = (p: (typeof r.applied)[number]) => proposalView(root, p);

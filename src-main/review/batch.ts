@@ -1,6 +1,8 @@
 /**
- * Batch decisions: approve or reject every pending proposal of one file, or of one
- * agent (its actor: the agent session's name), in one step.
+ * Batch decisions: approve or reject every pending proposal of one file, of one
+ * agent (its actor: the agent session's name), or of the whole session (`all`:
+ * every pending proposal of the workspace), in one step. An empty filter is
+ * refused (invalid_input): deciding everything takes `all` said out loud.
  *
  * Approving a batch is what approving its proposals one by one, oldest first,
  * would do (rebase.ts), for the cost of one write per file:
@@ -26,10 +28,23 @@
  * A several-file proposal joins whole: every pending file of it in the batch, else
  * none (a file of it that conflicts makes the others conflict too, as alone).
  *
- * Left to be approved alone (listed as skipped, still pending): whole-file deletes
- * and moves, several-file proposals not wholly in the batch, positional proposals that kept no
- * rebase state, those whose file changed outside Folio since (approve with current),
- * and quoted ones whose text an older proposal of the batch edits or writes.
+ * Whole-file deletes and moves join the same journal group, so one undo steps them
+ * back with the content writes. They cannot join the engine's all-or-none write
+ * (upsert-group.ts writes regions), so each is checked first (the engine's dry run,
+ * with the proposal's own preconditions) before anything is written, and applied
+ * right after the content writes, each journaled on its own intent. A file op that
+ * fails its check is the conflict its approval alone would be; one whose file
+ * changes between its check and its write (outside Folio, under the review lock)
+ * becomes a conflict then, with the content writes applied: the group's undo
+ * still steps everything that was written. A delete or move whose file (or
+ * destination) another proposal of the batch also edits, deletes or moves is left
+ * to be approved alone: the order of the two is the person's to choose.
+ *
+ * Left to be approved alone (listed as skipped, still pending): file ops that
+ * share their file with another proposal of the batch, several-file proposals not
+ * wholly in the batch, positional proposals that kept no rebase state, those whose
+ * file changed outside Folio since (approve with current), and quoted ones whose
+ * text an older proposal of the batch edits or writes.
  */
 import { FolioError, isFolioError } from '../engine/errors.ts';
 import { etagOf, statRegularFile } from '../engine/index/identity.ts';
@@ -40,12 +55,14 @@ import type { LineIndex } from '../engine/index/line-index.ts';
 import { editRegionOf } from '../engine/write/edit-region.ts';
 import { resolveQuotedEdits } from '../engine/write/quote-edit.ts';
 import { MAX_EDIT_SPAN_BYTES, type UpsertEdit, type UpsertResult } from '../engine/write/upsert.ts';
+import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-ops.ts';
 import { loadBytes } from './blobs.ts';
+import { runFileOpJournaled, type FileOpCall } from './file-op-journal.ts';
 import { applyGroupLocked, type GroupFile } from './group.ts';
 import { conflictTextOf, pendingGroupOf, staleProposal } from './proposals.ts';
 import { STALE_CODES } from './journal.ts';
 import { hunkCountOf, pendingHunksOf, staleErrorOf, type BatchMember } from './rebase.ts';
-import { allProposals, assignFields, nowIso, proposalOf } from './records.ts';
+import { allProposals, assignFields, newId, nowIso, proposalOf } from './records.ts';
 import { storeOf, type ReviewStore } from './store.ts';
 import type { GuardRange, JournalEntry, Proposal, ReviewActor } from './types.ts';
 
@@ -54,6 +71,8 @@ export interface BatchFilter {
   path?: string;
   /** only proposals of this actor: its name, or "kind:name" */
   actor?: string;
+  /** every proposal of the session (the workspace): neither path nor actor */
+  all?: boolean;
 }
 
 export interface BatchResult {
@@ -67,7 +86,8 @@ export interface BatchResult {
   /** still pending: approve these alone */
   skipped: { proposal: Proposal; reason: string }[];
   entries: JournalEntry[];
-  upserts: UpsertResult[];
+  /** the engine's answers: one upsert per content write, then one per delete or move */
+  upserts: (UpsertResult | FileOpResult)[];
 }
 
 /** Whether `p` is of `actor` ("name" or "kind:name"). */
@@ -76,10 +96,19 @@ function isOf(p: Proposal, actor: string): boolean {
   return m ? p.actor.kind === m[1] && p.actor.name === m[2] : p.actor.name === actor;
 }
 
-/** The proposals of `statuses` the filter names, oldest first; a filter is required (a batch is one file or one agent). */
+/** The proposals of `statuses` the filter names, oldest first; a filter is required (one file, one agent, or all said out loud). */
 function matchingOf(store: ReviewStore, filter: BatchFilter, statuses: Proposal['status'][]): Proposal[] {
-  if (filter.path === undefined && filter.actor === undefined)
-    throw new FolioError('invalid_input', 'name a path or an actor: a batch decides the proposals of one file or of one agent', {});
+  if (filter.all && (filter.path !== undefined || filter.actor !== undefined))
+    throw new FolioError('invalid_input', 'all takes every proposal of the session: give it without path or actor', {
+      ...(filter.path !== undefined ? { path: filter.path } : {}),
+      ...(filter.actor !== undefined ? { actor: filter.actor } : {}),
+    });
+  if (!filter.all && filter.path === undefined && filter.actor === undefined)
+    throw new FolioError(
+      'invalid_input',
+      'name a path, an actor, or all: true: a batch decides the proposals of one file, of one agent, or of the whole session',
+      {},
+    );
   const path = filter.path === undefined ? undefined : store.storedPathOf(filter.path);
   const found = allProposals(store)
     .filter((p) => statuses.includes(p.status) && (path === undefined || p.path === path) && (filter.actor === undefined || isOf(p, filter.actor)))
@@ -94,7 +123,6 @@ function matchingOf(store: ReviewStore, filter: BatchFilter, statuses: Proposal[
 
 /** Why `p` cannot join a batch write (it stays pending, to be approved alone), or null. */
 function skipReasonOf(p: Proposal): string | null {
-  if (p.file_op) return `it ${p.file_op === 'delete' ? 'deletes' : 'moves'} the whole file: approve it alone`;
   if (p.quoted) return null; // placed where its quotes are now (planOfFile)
   if (!p.rebase) return 'it kept no region to follow (a new file, an append, the whole file, or its file changed before it was stored): approve it alone';
   if (p.rebase.detached) return 'its file changed outside Folio since it was proposed: approve it alone (current applies it to the current file)';
@@ -285,6 +313,53 @@ function groupsLeftOut(store: ReviewStore, plan: BatchPlan, out: Map<string, Gro
   return out.size > before;
 }
 
+/** The names a proposal writes: its file, and a move's destination (stored paths). */
+const namesOf = (p: Proposal): string[] => (p.to === undefined ? [p.path] : [p.path, p.to]);
+
+/** The engine call of a delete or move proposal: its own preconditions and checks, as its approval alone makes it (proposals.ts). */
+function fileOpCallOf(store: ReviewStore, p: Proposal): FileOpCall {
+  return {
+    op: p.file_op!,
+    path: store.absPathOf(p.path),
+    ...(p.to !== undefined ? { to: store.absPathOf(p.to) } : {}),
+    preconditions: p.preconditions,
+    // An agent's proposal: its names are used only if they still lead to themselves.
+    checked: { allowHardlinks: p.allow_hardlinks === true },
+    ...(p.create_parents ? { createParents: true } : {}),
+  };
+}
+
+/** The engine's dry run of a file-op proposal: null when it would apply now, else the error its approval would meet. */
+async function fileOpCheckOf(store: ReviewStore, p: Proposal): Promise<unknown> {
+  const call = fileOpCallOf(store, p);
+  const req = { preconditions: call.preconditions, dryRun: true, checked: call.checked!, ...(call.createParents ? { createParents: true } : {}) };
+  try {
+    await (call.op === 'delete' ? deleteFile(call.path, req) : moveFile(call.path, call.to!, req));
+    return null;
+  } catch (err) {
+    return err;
+  }
+}
+
+/**
+ * The batch's deletes and moves that may join it: each alone on its names (no other
+ * proposal of the batch writes its file or its destination), oldest first. The
+ * others are skipped: which goes first is the person's choice.
+ */
+function fileOpsOf(matched: Proposal[], skipped: BatchResult['skipped']): Proposal[] {
+  const uses = new Map<string, number>();
+  for (const p of matched) for (const name of namesOf(p)) uses.set(name, (uses.get(name) ?? 0) + 1);
+  const ops: Proposal[] = [];
+  for (const p of matched) {
+    if (!p.file_op) continue;
+    const shared = namesOf(p).find((name) => uses.get(name)! > 1);
+    const what = p.file_op === 'delete' ? 'deletes' : 'moves';
+    if (shared) skipped.push({ proposal: p, reason: `it ${what} ${shared}, which another proposal of this batch also changes: approve it alone` });
+    else ops.push(p);
+  }
+  return ops;
+}
+
 /**
  * Approve every pending proposal the filter names (see the header): one write per
  * file, one journal group. The proposals it could not apply are in `conflicts`
@@ -296,7 +371,8 @@ function groupsLeftOut(store: ReviewStore, plan: BatchPlan, out: Map<string, Gro
 export async function approveBatch(root: string, actor: ReviewActor, filter: BatchFilter): Promise<BatchResult> {
   const store = storeOf(root);
   return store.locked(async () => {
-    const matched = matchingOf(store, filter, ['pending']);
+    const all = matchingOf(store, filter, ['pending']);
+    const matched = all.filter((p) => !p.file_op);
     const ids = new Set(matched.map((p) => p.id));
     const out = new Map<string, GroupOut>();
     for (const p of matched)
@@ -307,14 +383,44 @@ export async function approveBatch(root: string, actor: ReviewActor, filter: Bat
     // Leaving a group out changes what the others stand on: plan again until every group is in whole or out.
     let plan = await planBatch(store, matched, out);
     while (groupsLeftOut(store, plan, out)) plan = await planBatch(store, matched, out);
-    // The write first: the batch's own proposals make the others stale only once applied (rebasePending marks them).
-    const done = plan.files.length ? await applyGroupLocked(store, plan.files, actor) : null;
-    const conflicts: Proposal[] = [];
     const skipped = plan.skipped.slice();
+    // Deletes and moves: each checked before anything is written, applied after the content writes, in the same group.
+    const opsFailed: { p: Proposal; err: unknown }[] = [];
+    const ops: Proposal[] = [];
+    for (const p of fileOpsOf(all, skipped)) {
+      const err = await fileOpCheckOf(store, p);
+      if (err === null) ops.push(p);
+      else opsFailed.push({ p, err });
+    }
+    const groupId = newId('g');
+    const of = plan.files.length + ops.length;
+    // The write first: the batch's own proposals make the others stale only once applied (rebasePending marks them).
+    const done = plan.files.length ? await applyGroupLocked(store, plan.files, actor, groupId, of) : null;
+    const entries = done?.entries.slice() ?? [];
+    const upserts: BatchResult['upserts'] = done?.upserts.slice() ?? [];
+    const opsApplied: string[] = [];
+    for (const p of ops) {
+      const group = { id: groupId, index: plan.files.length + opsApplied.length, of };
+      const what = { action: 'apply' as const, entry_id: newId('j'), proposal_id: p.id, actor: p.actor, decided_by: actor, edited_content: null, group };
+      try {
+        const { entry, result } = await runFileOpJournaled(store, what, fileOpCallOf(store, p));
+        entries.push(entry);
+        upserts.push(result);
+        opsApplied.push(p.id);
+      } catch (err) {
+        // Its file changed since its check: the conflict its approval would be; the writes done stay in the group.
+        opsFailed.push({ p, err });
+      }
+    }
+    const conflicts: Proposal[] = [];
     const conflict = (id: string, err: unknown) => {
       staleProposal(store, actor, id, err);
       conflicts.push(proposalOf(store, id));
     };
+    for (const { p, err } of opsFailed) {
+      if (isFolioError(err) && STALE_CODES.has(err.code)) conflict(p.id, err);
+      else skipped.push({ proposal: p, reason: `${err instanceof Error ? err.message : String(err)}: approve it alone` });
+    }
     for (const id of plan.staleIds) {
       const err = staleErrorOf(proposalOf(store, id));
       if (err) conflict(id, err);
@@ -348,16 +454,16 @@ export async function approveBatch(root: string, actor: ReviewActor, filter: Bat
           );
       }
     }
-    const applied = plan.files.flatMap((f) => f.batch!.map((m) => proposalOf(store, m.id)));
+    const applied = [...plan.files.flatMap((f) => f.batch!.map((m) => m.id)), ...opsApplied].map((id) => proposalOf(store, id));
     return {
       decision: 'approve',
-      group: done?.group ?? null,
+      group: entries.length ? groupId : null,
       applied,
       rejected: [],
       conflicts,
       skipped: skipped.map((x) => ({ proposal: proposalOf(store, x.proposal.id), reason: x.reason })),
-      entries: done?.entries ?? [],
-      upserts: done?.upserts ?? [],
+      entries,
+      upserts,
     };
   });
 }

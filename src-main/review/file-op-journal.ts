@@ -11,6 +11,7 @@
  *   and nothing is at the old name; redo moves it again under the same guards.
  * Every step runs on the journal's own paths, which must still lead to themselves.
  */
+import { lstatSync } from 'node:fs';
 import { FolioError } from '../engine/errors.ts';
 import { deleteFile, moveFile, restoreFile, type FileOp, type FileOpPlan, type FileOpPreconditions, type FileOpResult } from '../engine/write/file-ops.ts';
 import { loadBytes } from './blobs.ts';
@@ -56,6 +57,44 @@ export function runFileOpJournaled(store: ReviewStore, what: IntentWhat & { acti
   return journaled(store, what, (onBeforeWrite) =>
     call.op === 'delete' ? deleteFile(call.path, { ...req, captureContent: true, onBeforeWrite }) : moveFile(call.path, call.to!, { ...req, onBeforeWrite }),
   );
+}
+
+/**
+ * Whether the file-op entry `e` can be undone or redone now: the engine's dry run
+ * of the step (a restore: nothing at the name), throwing what the step would.
+ * A group's step (group.ts) checks every file op before it writes anything.
+ */
+export async function fileOpStepCheck(store: ReviewStore, e: JournalEntry, action: 'undo' | 'redo'): Promise<void> {
+  if (!e.file) throw new Error(`journal entry ${e.id} is a file op without its file`);
+  const path = store.absPathOf(e.path);
+  const checked = { allowHardlinks: true };
+  const guard = { expectedSha256: e.file.sha256 };
+  if (e.file_op === 'delete') {
+    if (action === 'redo') {
+      await deleteFile(path, { preconditions: guard, checked, dryRun: true });
+      return;
+    }
+    if (existsAt(path))
+      throw new FolioError('precondition_failed', `${path} exists again: the deleted file cannot come back over it; nothing was written`, {
+        path,
+        failed: ['absent'],
+      });
+    return;
+  }
+  if (!e.to) throw new FolioError('invalid_input', `journal entry ${e.id} is a move without its destination`, { journal_id: e.id });
+  const to = store.absPathOf(e.to);
+  const [from, dest] = action === 'undo' ? [to, path] : [path, to];
+  await moveFile(from, dest, { preconditions: guard, checked, createParents: true, dryRun: true });
+}
+
+/** Whether anything (a file, a folder, a dangling link) is at `path`. */
+function existsAt(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Undo or redo the file-op entry `e` (under the review lock); the engine's errors as they come (the caller maps stale ones to conflict). */

@@ -10,6 +10,8 @@
  */
 import { upsertGroup } from '../engine/write/upsert-group.ts';
 import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
+import type { FileOpResult } from '../engine/write/file-ops.ts';
+import { fileOpStepCheck, stepFileOp } from './file-op-journal.ts';
 import { writeIntent, type ReviewIntent } from './intents.ts';
 import type { BatchMember } from './rebase.ts';
 import { propose, reject, type ProposeRequest, type ProposeResult } from './proposals.ts';
@@ -44,9 +46,16 @@ export async function applyGroupJournaled(root: string, actor: ReviewActor, file
 /**
  * Under the review lock: apply every file's edit, all or none (upsert-group.ts),
  * each file's intent written right before its write, then commit each entry tagged
- * with the group (`groupId`: a proposal group keeps its id).
+ * with the group (`groupId`: a proposal group keeps its id; `of`: the group's size
+ * when more writes join it after these, a batch's deletes and moves).
  */
-export async function applyGroupLocked(store: ReviewStore, files: GroupFile[], decidedBy: ReviewActor, groupId = newId('g')): Promise<AppliedGroup> {
+export async function applyGroupLocked(
+  store: ReviewStore,
+  files: GroupFile[],
+  decidedBy: ReviewActor,
+  groupId = newId('g'),
+  of = files.length,
+): Promise<AppliedGroup> {
   const whats = files.map((f, index) => ({
     action: 'apply' as const,
     entry_id: newId('j'),
@@ -54,7 +63,7 @@ export async function applyGroupLocked(store: ReviewStore, files: GroupFile[], d
     actor: f.actor ?? decidedBy,
     decided_by: decidedBy,
     edited_content: null,
-    group: { id: groupId, index, of: files.length },
+    group: { id: groupId, index, of },
     ...(f.batch ? { batch: f.batch } : {}),
   }));
   const intents: (ReviewIntent | null)[] = files.map(() => null);
@@ -67,8 +76,15 @@ export async function applyGroupLocked(store: ReviewStore, files: GroupFile[], d
 }
 
 /**
- * Undo or redo every entry of e's group that is in e's state, all or none, each
- * guarded like a single undo (journal.ts requestOf). Under the review lock.
+ * Undo or redo every entry of e's group that is in e's state, each guarded like a
+ * single undo (journal.ts requestOf, file-op-journal.ts). Under the review lock.
+ *
+ * The region writes step all or none (upsert-group.ts). A batch's deletes and moves
+ * (batch.ts) are whole-file steps the engine cannot join to that write: each is
+ * checked first (fileOpStepCheck), before anything is written, and stepped after
+ * the region writes. A file changed between its check and its step (outside Folio)
+ * stops there with a conflict; what was stepped stays stepped, and the next undo
+ * of the group steps the rest.
  */
 export async function stepGroupLocked(
   store: ReviewStore,
@@ -76,16 +92,26 @@ export async function stepGroupLocked(
   action: 'undo' | 'redo',
   by: ReviewActor,
   requestOf: (e: JournalEntry) => UpsertRequest,
-): Promise<{ entries: JournalEntry[]; upserts: UpsertResult[] }> {
+): Promise<{ entries: JournalEntry[]; upserts: (UpsertResult | FileOpResult)[] }> {
   const members = allEntries(store)
     .filter((x) => x.group?.id === e.group!.id && x.undone === (action === 'redo'))
     .sort((a, b) => a.group!.index - b.group!.index);
-  const intents: (ReviewIntent | null)[] = members.map(() => null);
-  const upserts = await upsertGroup(
-    members.map((m) => ({ path: store.absPathOf(m.path), request: { ...requestOf(m), checked: { allowHardlinks: true } } })),
-    { onBeforeWrite: (i, plan) => void (intents[i] = writeIntent(store, { action, entry_id: members[i]!.id, by }, plan)) },
-  );
-  const entries = upserts.map((r, i) => entryOf(store, commitJournaled(store, intents[i]!, r))!);
+  const regions = members.filter((m) => !m.file_op);
+  const ops = members.filter((m) => m.file_op);
+  for (const m of ops) await fileOpStepCheck(store, m, action);
+  const intents: (ReviewIntent | null)[] = regions.map(() => null);
+  const upserts: (UpsertResult | FileOpResult)[] = regions.length
+    ? await upsertGroup(
+        regions.map((m) => ({ path: store.absPathOf(m.path), request: { ...requestOf(m), checked: { allowHardlinks: true } } })),
+        { onBeforeWrite: (i, plan) => void (intents[i] = writeIntent(store, { action, entry_id: regions[i]!.id, by }, plan)) },
+      )
+    : [];
+  const entries = upserts.map((r, i) => entryOf(store, commitJournaled(store, intents[i]!, r as UpsertResult))!);
+  for (const m of ops) {
+    const done = await stepFileOp(store, m, { action, entry_id: m.id, by });
+    entries.push(done.entry);
+    upserts.push(done.result);
+  }
   return { entries, upserts };
 }
 

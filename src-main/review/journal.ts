@@ -273,15 +273,15 @@ async function step(root: string, actor: ReviewActor, opts: StepOptions, action:
     let r: UpsertResult;
     let intent: ReviewIntent | null = null;
     try {
-      if (e.file_op) {
-        const { entry, result } = await stepFileOp(store, e, { action, entry_id: e.id, by: actor });
-        return { action, entry, upsert: result };
-      }
       if (e.group) {
-        // One file of a several-file edit: the whole group steps, all or none.
+        // One file of a several-file edit or of a batch (its deletes and moves too): the whole group steps.
         const done = await stepGroupLocked(store, e, action, actor, (m) => requestOf(store, m, action));
         const i = done.entries.findIndex((x) => x.id === e.id);
         return { action, entry: done.entries[i]!, upsert: done.upserts[i]!, group: done.entries };
+      }
+      if (e.file_op) {
+        const { entry, result } = await stepFileOp(store, e, { action, entry_id: e.id, by: actor });
+        return { action, entry, upsert: result };
       }
       r = await upsertAt(path, {
         ...requestOf(store, e, action),

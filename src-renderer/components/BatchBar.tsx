@@ -1,17 +1,6 @@
 import type { ReviewProposal } from '../../src-main/api/schemas.ts';
 import { call } from '../transport.ts';
-import { useReviewStore } from '../stores/review-store.ts';
-
-/** "2 approved, 1 conflict, 1 left pending" */
-export function batchSummaryOf(r: { applied: unknown[]; rejected: unknown[]; conflicts: unknown[]; skipped: unknown[] }): string {
-  const parts = [
-    r.applied.length ? `${r.applied.length} approved` : '',
-    r.rejected.length ? `${r.rejected.length} rejected` : '',
-    r.conflicts.length ? `${r.conflicts.length} conflict${r.conflicts.length > 1 ? 's' : ''}` : '',
-    r.skipped.length ? `${r.skipped.length} left pending` : '',
-  ].filter(Boolean);
-  return parts.length ? parts.join(', ') : 'nothing to decide';
-}
+import { batchSummaryOf, useReviewStore } from '../stores/review-store.ts';
 
 /**
  * Decide every pending proposal of the selected proposal's file in one step

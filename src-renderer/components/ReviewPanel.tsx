@@ -1,9 +1,11 @@
-import { useEffect, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useEffect, useMemo, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { sessionStopsOf, stopPositionOf } from '../model/change-order.ts';
 import { keyLabelsOf } from '../model/review-keys.ts';
 import { confirmAsked, requestApprove, requestReject, showChange, showProposal, stepReview } from '../stores/review-flow.ts';
 import { useReviewStore } from '../stores/review-store.ts';
 import { AppliedEditsList } from './AppliedEditsList.tsx';
 import { BatchBar } from './BatchBar.tsx';
+import { ChangedFiles } from './ChangedFiles.tsx';
 import { ConfirmApproveDialog } from './ConfirmApproveDialog.tsx';
 import { DamagedReviewData } from './DamagedReviewData.tsx';
 import { ProposalDetail } from './ProposalDetail.tsx';
@@ -18,14 +20,6 @@ function useNow(everyMs: number): number {
     return () => clearInterval(timer);
   }, [everyMs]);
   return now;
-}
-
-/** Undo / redo keys while the panel has focus, except inside a text box or the proposal editor (which have their own undo). */
-function undoKeyOf(event: KeyboardEvent): 'undo' | 'redo' | null {
-  if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== 'z') return null;
-  if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return null;
-  if (event.target instanceof Element && event.target.closest('.monaco-editor')) return null;
-  return event.shiftKey ? 'redo' : 'undo';
 }
 
 const MIN_WIDTH_PX = 260;
@@ -68,22 +62,21 @@ export function ReviewPanel() {
     focus,
     asking,
     helpOpen,
+    filesOpen,
     setReason,
     setHelpOpen,
+    setFilesOpen,
     undo,
     redo,
     stepEntry,
   } = useReviewStore();
   const now = useNow(10_000);
   const resizer = useResizer();
-  const onKeyDown = (event: KeyboardEvent) => {
-    const key = undoKeyOf(event);
-    if (!key) return;
-    event.preventDefault();
-    void (key === 'undo' ? undo() : redo());
-  };
+  // Undo / redo keys (Ctrl+Z, Ctrl+Y) are the app's, wherever the focus is (App.tsx, review-keys.ts).
+  const stops = useMemo(() => sessionStopsOf(queue), [queue]);
+  const position = stopPositionOf(stops, focus);
   return (
-    <aside className="review-panel" data-testid="review-panel" tabIndex={0} onKeyDown={onKeyDown} aria-label="Review">
+    <aside className="review-panel" data-testid="review-panel" tabIndex={0} aria-label="Review">
       <div
         className="review-resizer"
         role="separator"
@@ -109,10 +102,26 @@ export function ReviewPanel() {
         <button type="button" data-testid="next-change" disabled={queue.length === 0} onClick={() => void stepReview(1)} title={`Next change (${KEYS.next})`}>
           Next ↓
         </button>
+        <button
+          type="button"
+          data-testid="changed-files-open"
+          onClick={() => setFilesOpen(!filesOpen)}
+          title={`Changed files of the session (${KEYS.files})`}
+          aria-expanded={filesOpen}
+        >
+          Files
+        </button>
         <button type="button" data-testid="review-help-open" onClick={() => setHelpOpen(!helpOpen)} title="Review keys (?)" aria-expanded={helpOpen}>
           ?
         </button>
       </header>
+      {stops.length > 0 && (
+        <p className="change-position muted" data-testid="change-position" aria-live="polite">
+          {position
+            ? `Hunk ${position.index} of ${position.total} · ${stops[position.index - 1]!.path ?? ''} · line ${stops[position.index - 1]!.startLine}`
+            : `${stops.length} pending hunk${stops.length === 1 ? '' : 's'} · ${KEYS.next.split(' ')[0]} goes to the next`}
+        </p>
+      )}
       <DamagedReviewData damaged={damaged} />
       <QueuePanel queue={queue} selectedId={selectedId} now={now} onSelect={(id) => void showProposal(id)} />
       <BatchBar queue={queue} selected={selected} />
@@ -150,6 +159,7 @@ export function ReviewPanel() {
       />
       {asking && <ConfirmApproveDialog question={asking.question} onCancel={() => void confirmAsked(false)} onApprove={() => void confirmAsked(true)} />}
       {helpOpen && <ReviewHelp labels={KEYS} onClose={() => setHelpOpen(false)} />}
+      {filesOpen && <ChangedFiles queue={queue} onClose={() => setFilesOpen(false)} />}
     </aside>
   );
 }

@@ -10,6 +10,8 @@ export interface ChangeStop {
   /** 1-based hunk of a proposal with several edits, else null */
   hunk: number | null;
   startLine: number;
+  /** the proposal's file (session-wide stops: F7 across files) */
+  path?: string;
 }
 
 /** The pending changes of `proposals` (of one file), in file order; proposals not addressed by lines go last, oldest first. */
@@ -26,6 +28,62 @@ export function changeStopsOf(proposals: ReviewProposal[]): ChangeStop[] {
   }
   stops.sort((a, b) => a.startLine - b.startLine || a.proposalId.localeCompare(b.proposalId) || (a.hunk ?? 0) - (b.hunk ?? 0));
   return [...stops, ...unplaced];
+}
+
+/** Stable file order, the same in every locale: code units of the path. */
+const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** One proposal's pending hunks as stops, from its change model (the line each is at now); a change without line hunks stops at line 1. */
+function proposalStopsOf(p: ReviewProposal): ChangeStop[] {
+  const change = p.change as ReviewProposal['change'] | undefined;
+  if (!change) {
+    // A server older than the change model: its line targets, as the open file's order has them.
+    return changeStopsOf([p]).map((s) => ({ ...s, path: p.path, startLine: s.startLine === Number.MAX_SAFE_INTEGER ? 1 : s.startLine }));
+  }
+  const pending = change.hunks.filter((h) => h.status === 'pending');
+  if (pending.length === 0) return [{ proposalId: p.id, hunk: null, startLine: 1, path: p.path }];
+  // Decided whole: one stop at its first hunk; decided by hunks: one stop per hunk (replace_all's share their index).
+  if (!change.per_hunk) return [{ proposalId: p.id, hunk: null, startLine: Math.max(1, Math.min(...pending.map((h) => h.start_line))), path: p.path }];
+  return pending.map((h) => ({ proposalId: p.id, hunk: h.index, startLine: Math.max(1, h.start_line), path: p.path }));
+}
+
+/**
+ * Every pending hunk of the session (all pending proposals of the workspace), in
+ * the order F7 walks them: file path order, then line, then proposal and hunk.
+ */
+export function sessionStopsOf(queue: ReviewProposal[]): ChangeStop[] {
+  const stops = queue.filter((p) => p.status === 'pending').flatMap(proposalStopsOf);
+  return stops.sort(compareStops);
+}
+
+function compareStops(a: ChangeStop, b: ChangeStop): number {
+  return byPath(a.path ?? '', b.path ?? '') || a.startLine - b.startLine || byPath(a.proposalId, b.proposalId) || (a.hunk ?? 0) - (b.hunk ?? 0);
+}
+
+/**
+ * The session stop after (or before) `at`, wrapping at the ends. `at` may have
+ * gone (just decided): then the first stop after its place (file, line) going
+ * forward, the last before it going back. Null when nothing is pending.
+ */
+export function stepSessionChange(stops: ChangeStop[], at: ChangeStop | null, direction: 1 | -1): ChangeStop | null {
+  if (stops.length === 0) return null;
+  if (!at) return direction === 1 ? stops[0]! : stops[stops.length - 1]!;
+  const same = (s: ChangeStop) => s.proposalId === at.proposalId && s.hunk === at.hunk;
+  // replace_all: several stops share one hunk index; the line tells them apart.
+  let i = stops.findIndex((s) => same(s) && s.startLine === at.startLine);
+  // Its line moved (an edit above it was applied), or `at` came from the file's own order: the one stop of that hunk.
+  if (i < 0 && stops.filter(same).length === 1) i = stops.findIndex(same);
+  if (i >= 0) return stops[(i + direction + stops.length) % stops.length]!;
+  const place = { ...at, path: at.path ?? '' };
+  if (direction === 1) return stops.find((s) => compareStops(s, place) > 0) ?? stops[0]!;
+  return [...stops].reverse().find((s) => compareStops(s, place) < 0) ?? stops[stops.length - 1]!;
+}
+
+/** Where `stop` is in `stops` (1-based) and how many there are: "hunk 3 of 9". */
+export function stopPositionOf(stops: ChangeStop[], stop: ChangeStop | null): { index: number; total: number } | null {
+  if (!stop) return null;
+  const i = stops.findIndex((s) => s.proposalId === stop.proposalId && s.hunk === stop.hunk && (stop.path === undefined || s.startLine === stop.startLine));
+  return i < 0 ? null : { index: i + 1, total: stops.length };
 }
 
 /**

@@ -5,7 +5,7 @@
  * view; accepting or rejecting one moves on to the next change below it.
  */
 import type { ReviewProposal } from '../../src-main/api/schemas.ts';
-import { changeStopsOf, isSameFile, stepChange, type ChangeStop } from '../model/change-order.ts';
+import { changeStopsOf, isSameFile, sessionStopsOf, stepSessionChange, type ChangeStop } from '../model/change-order.ts';
 import { linesLabelOf, regionNowOf } from '../model/conflict-text.ts';
 import { lineEditsOf, regionOf } from '../model/proposal-edits.ts';
 import { approveQuestionOf } from '../model/replaced-lines.ts';
@@ -13,15 +13,6 @@ import { diffSidesOf } from '../model/unified-diff.ts';
 import { call } from '../transport.ts';
 import { useReviewStore, type ApproveHow } from './review-store.ts';
 import { useViewerStore } from './viewer-store.ts';
-
-/** The pending changes of the file in view, top to bottom (the whole queue's first proposal when none is in view). */
-export function stopsInView(): ChangeStop[] {
-  const { queue } = useReviewStore.getState();
-  const path = useViewerStore.getState().path;
-  const stops = changeStopsOf(queue.filter((p) => isSameFile(path, p.path)));
-  if (stops.length > 0) return stops;
-  return changeStopsOf(queue.slice(0, 1));
-}
 
 /** The first change of a proposal (its first pending edit in the file). */
 export function firstStopOf(p: ReviewProposal): ChangeStop {
@@ -36,10 +27,23 @@ export async function showChange(stop: ChangeStop): Promise<void> {
   const selecting = review.selectedId === stop.proposalId ? null : review.select(stop.proposalId);
   if (p) {
     const viewer = useViewerStore.getState();
-    if (!isSameFile(viewer.path, p.path)) await viewer.openFile(p.path);
+    if (!isSameFile(viewer.path, p.path)) {
+      // The viewer hides while the next file loads, which drops the focus: the file view gets it back once shown.
+      const hadFocus = fileViewHasFocus();
+      await viewer.openFile(p.path);
+      if (hadFocus) focusFileView();
+    }
     if (stop.startLine !== Number.MAX_SAFE_INTEGER) await useViewerStore.getState().goToLine(stop.startLine, { at: 'center', select: false });
   }
   await selecting;
+}
+
+const FILE_VIEW = '[data-testid="file-view"]';
+const fileViewHasFocus = () => typeof document !== 'undefined' && document.activeElement?.closest(FILE_VIEW) != null;
+
+/** Focus the file view's editor (F7 moved to another file with the focus there: the keys keep working in it). */
+function focusFileView(): void {
+  document.querySelector<HTMLElement>(`${FILE_VIEW} textarea`)?.focus();
 }
 
 /** Select a proposal from the queue: its first change. */
@@ -48,10 +52,41 @@ export function showProposal(id: string): Promise<void> {
   return p ? showChange(firstStopOf(p)) : useReviewStore.getState().select(id);
 }
 
-/** F7 / Shift+F7: the next or previous change of the file in view. */
+/** Every pending hunk of the session, in F7's order (file path, then line). */
+export function sessionStops(): ChangeStop[] {
+  return sessionStopsOf(useReviewStore.getState().queue);
+}
+
+/**
+ * Where F7 starts when no change has the focus yet: the open file's place, so the
+ * first F7 goes to the open file's first pending hunk (or the next file's).
+ */
+function startOf(direction: 1 | -1): ChangeStop | null {
+  const { focus, queue } = useReviewStore.getState();
+  const path = useViewerStore.getState().path;
+  if (focus) {
+    if (focus.path !== undefined) return focus;
+    // Focused from the file's own order (the hunk list): its file, to step on from even once it is decided.
+    const of = queue.find((p) => p.id === focus.proposalId)?.path ?? sessionStops().find((s) => isSameFile(path, s.path ?? ''))?.path;
+    return of === undefined ? focus : { ...focus, path: of };
+  }
+  const here = sessionStops().find((s) => isSameFile(path, s.path ?? ''));
+  if (!here) return null;
+  // Just before (or after) the file's first line: the step lands on its first (or the previous file's last) hunk.
+  return { proposalId: '', hunk: null, startLine: direction === 1 ? 0 : 1, path: here.path! };
+}
+
+/** F7 / Shift+F7: the next or previous pending hunk of the session, across files (opening the next file), wrapping. */
 export async function stepReview(direction: 1 | -1): Promise<void> {
-  const next = stepChange(stopsInView(), useReviewStore.getState().focus, direction);
+  const next = stepSessionChange(sessionStops(), startOf(direction), direction);
   if (next) await showChange(next);
+}
+
+/** Open `path` at its first pending hunk (the changed-files list). */
+export async function showFile(path: string): Promise<void> {
+  const first = sessionStops().find((s) => s.path === path);
+  if (first) await showChange(first);
+  else await useViewerStore.getState().openFile(path);
 }
 
 /** The change the keys act on: the focused one, else the selected proposal's first. */
@@ -61,10 +96,17 @@ function focusedStop(): ChangeStop | null {
   return selected ? firstStopOf(selected) : null;
 }
 
-/** After a decision: on to the next change below it (the file's first when it was the last). */
+/** After a decision: on to the next pending hunk of the session after it (the next file's first when it was the file's last). */
 async function moveOnFrom(stop: ChangeStop): Promise<void> {
-  const next = stepChange(stopsInView(), stop, 1);
+  const next = stepSessionChange(sessionStops(), stop, 1);
   if (next) await showChange(next);
+}
+
+/** The stop with its file named (taken before a decision: the proposal may leave the queue with it). */
+function placed(stop: ChangeStop): ChangeStop {
+  if (stop.path !== undefined) return stop;
+  const p = useReviewStore.getState().queue.find((x) => x.id === stop.proposalId);
+  return p ? { ...stop, path: p.path } : stop;
 }
 
 /**
@@ -83,7 +125,7 @@ export async function requestApprove(id: string, how: ApproveHow = {}, stop?: Ch
 }
 
 async function approveAndMoveOn(id: string, how: ApproveHow, stop?: ChangeStop): Promise<boolean> {
-  const at = stop ?? focusedStop() ?? { proposalId: id, hunk: null, startLine: 1 };
+  const at = placed(stop ?? focusedStop() ?? { proposalId: id, hunk: null, startLine: 1 });
   const ok = await useReviewStore.getState().approve(id, how);
   if (ok) await moveOnFrom(at);
   return ok;
@@ -100,7 +142,7 @@ export async function confirmAsked(approve: boolean): Promise<void> {
 /** Reject (with the typed reason); hunks: only those edits. */
 export async function requestReject(id: string, hunks?: number[], stop?: ChangeStop): Promise<boolean> {
   const review = useReviewStore.getState();
-  const at = stop ?? focusedStop() ?? { proposalId: id, hunk: null, startLine: 1 };
+  const at = placed(stop ?? focusedStop() ?? { proposalId: id, hunk: null, startLine: 1 });
   const ok = await review.reject(id, review.reason, hunks);
   if (ok) await moveOnFrom(at);
   return ok;

@@ -52,6 +52,14 @@ export interface ReviewState {
   /** the help overlay of the review keys */
   helpOpen: boolean;
   setHelpOpen(open: boolean): void;
+  /** the changed-files list (Ctrl+Shift+E) */
+  filesOpen: boolean;
+  setFilesOpen(open: boolean): void;
+  /**
+   * Accept or reject every pending proposal of a file, an agent or the whole
+   * session (review_batch: one journal group, one undo); `what` names it in the notice.
+   */
+  decideBatch(decision: 'approve' | 'reject', filter: BatchScope, what: string): Promise<boolean>;
   refresh(): Promise<void>;
   select(id: string | null): Promise<void>;
   approve(id: string, how?: ApproveHow): Promise<boolean>;
@@ -69,6 +77,20 @@ export interface ReviewState {
    * that names that edit.
    */
   stepEntry(id: string, action: 'undo' | 'redo'): Promise<boolean>;
+}
+
+/** What a batch decision takes: one file, one agent, or the whole session. */
+export type BatchScope = { path: string } | { actor: string } | { all: true };
+
+/** "2 approved, 1 conflict, 1 left pending" */
+export function batchSummaryOf(r: { applied: unknown[]; rejected: unknown[]; conflicts: unknown[]; skipped: unknown[] }): string {
+  const parts = [
+    r.applied.length ? `${r.applied.length} approved` : '',
+    r.rejected.length ? `${r.rejected.length} rejected` : '',
+    r.conflicts.length ? `${r.conflicts.length} conflict${r.conflicts.length > 1 ? 's' : ''}` : '',
+    r.skipped.length ? `${r.skipped.length} left pending` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join(', ') : 'nothing to decide';
 }
 
 let latestRefresh = 0;
@@ -126,6 +148,15 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
     setAsking: (asking) => set({ asking }),
     helpOpen: false,
     setHelpOpen: (helpOpen) => set({ helpOpen }),
+    filesOpen: false,
+    setFilesOpen: (filesOpen) => set({ filesOpen }),
+    decideBatch: (decision, filter, what) =>
+      act(async () => {
+        const reason = get().reason.trim();
+        const r = await call('review_batch', { decision, ...filter, ...(decision === 'reject' && reason ? { reason } : {}) });
+        const undo = decision === 'approve' && r.entries.length ? ' (one undo takes it back)' : '';
+        return `${what}: ${batchSummaryOf(r)}${undo}`;
+      }),
     async refresh() {
       const request = ++latestRefresh;
       try {

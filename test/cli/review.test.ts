@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { handle } from '../../src-main/api/handle.ts';
 import { read } from '../../src-main/engine/read/read.ts';
-import { propose } from '../../src-main/review/index.ts';
+import { propose, proposeFileOp } from '../../src-main/review/index.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
 const tmp = tempDir('folio-cli-review-');
@@ -132,6 +132,29 @@ describe('folio review approve|reject --path / --actor', () => {
     const human = folio(['review', 'reject', '--actor', 'agent:codex', '--reason', 'not now', '--root', root]);
     expect(human.stdout).toBe(`rejected 1 proposal(s)\n  rejected  ${theirs}  notes.txt  edit, 1 hunk, line 10: not now\n`);
     expect(readFileSync(p, 'utf8')).toBe(upper(3));
+  });
+
+  it('approve --all takes the whole session, a second file and a delete too; one review undo puts both files back', async () => {
+    const { root, p, replace } = await workspace();
+    const other = join(root, 'other.txt');
+    writeFileSync(other, TEXT);
+    const ids = [await replace([2]), await replace([7], OTHER)];
+    const del = await proposeFileOp(root, AGENT, {
+      op: 'delete',
+      path: other,
+      preconditions: { ifMatch: (await read(other, { mode: 'head', lines: 1 })).version.etag },
+    });
+    const r = json(folio(['review', 'approve', '--all', '--root', root, '--json']));
+    expect(r.applied.map((x: { id: string }) => x.id).sort()).toEqual([...ids, del.proposal_id].sort());
+    expect(readFileSync(p, 'utf8')).toBe(upper(2, 7));
+    expect(() => readFileSync(other)).toThrow();
+    expect(folio(['review', 'undo', '--root', root]).status).toBe(0);
+    expect(readFileSync(p, 'utf8')).toBe(TEXT);
+    expect(readFileSync(other, 'utf8')).toBe(TEXT);
+    // --all with --path: the api refuses it, nothing decided.
+    const both = folio(['review', 'approve', '--all', '--path', p, '--root', root]);
+    expect(both.status).not.toBe(0);
+    expect(both.stderr).toContain('without path or actor');
   });
 
   it('an ID with --path, or neither, is a usage error; --hunks with a batch too', async () => {

@@ -182,6 +182,10 @@ export const ReviewBatchInput = z.object({
   decision: z.enum(['approve', 'reject']),
   path: z.string().optional().describe('Only proposals of this file.'),
   actor: z.string().optional().describe('Only proposals of this agent: its name, or "kind:name".'),
+  all: z
+    .boolean()
+    .optional()
+    .describe('Every proposal of the session (the workspace), without path or actor. One of path, actor or all is required: an empty filter is invalid_input.'),
   reason: z.string().optional().describe('reject: why (every agent concerned sees it).'),
 });
 export const ReviewBatchOutput = z.object({

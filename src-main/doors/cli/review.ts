@@ -71,6 +71,7 @@ function formatShow(o: OpOutput<'review_show'>): string {
 interface BatchFlags {
   path?: string;
   actor?: string;
+  all?: boolean;
 }
 
 function formatBatch(o: OpOutput<'review_batch'>): string {
@@ -151,9 +152,9 @@ export function registerReview(program: Command, io: CliIO): void {
     return parts.map(Number);
   }
 
-  /** ID, or a batch filter (--path / --actor), never both nor neither: a usage error otherwise. */
-  function idOrBatch(id: string | undefined, f: BatchFlags, decision: 'approve' | 'reject'): { id: string } | { path?: string; actor?: string } {
-    const batch = f.path !== undefined || f.actor !== undefined;
+  /** ID, or a batch filter (--path / --actor / --all), never both nor neither: a usage error otherwise (the api refuses --all with a filter). */
+  function idOrBatch(id: string | undefined, f: BatchFlags, decision: 'approve' | 'reject'): { id: string } | { path?: string; actor?: string; all?: true } {
+    const batch = f.path !== undefined || f.actor !== undefined || f.all === true;
     if (id !== undefined && !batch) return { id };
     if (id === undefined && batch) {
       const only = ['hunks', 'contentFile', 'current'].find((k) => (f as Record<string, unknown>)[k] !== undefined);
@@ -161,9 +162,13 @@ export function registerReview(program: Command, io: CliIO): void {
         io.stderr.write(`folio: usage: --${only === 'contentFile' ? 'content-file' : only} decides one proposal: give its ID, not --path/--actor\n`);
         throw new Exit(2);
       }
-      return { ...(f.path !== undefined ? { path: abs(f.path) } : {}), ...(f.actor !== undefined ? { actor: f.actor } : {}) };
+      return {
+        ...(f.path !== undefined ? { path: abs(f.path) } : {}),
+        ...(f.actor !== undefined ? { actor: f.actor } : {}),
+        ...(f.all ? { all: true as const } : {}),
+      };
     }
-    io.stderr.write(`folio: usage: review ${decision} takes a proposal ID, or --path FILE / --actor NAME for a batch (not both)\n`);
+    io.stderr.write(`folio: usage: review ${decision} takes a proposal ID, or --path FILE / --actor NAME / --all for a batch (not both)\n`);
     throw new Exit(2);
   }
 
@@ -176,6 +181,7 @@ export function registerReview(program: Command, io: CliIO): void {
     .option('--current', "apply to the current file: check only the proposal's own lines (also retries a conflict)")
     .option('--path <file>', 'batch: every pending proposal of this file, in one write')
     .option('--actor <name>', 'batch: every pending proposal of this agent (name, or kind:name), one write per file')
+    .option('--all', 'batch: every pending proposal of the session (deletes and moves too), one journal group')
     .action((id: string | undefined, f: Common & BatchFlags & { contentFile?: string; hunks?: string; current?: boolean }) => {
       const which = idOrBatch(id, f, 'approve');
       if (!('id' in which)) return run(f, 'review_batch', { decision: 'approve', ...which }, formatBatch);
@@ -205,6 +211,7 @@ export function registerReview(program: Command, io: CliIO): void {
     .option('--hunks <list>', 'only these edits of a proposal with several, 1-based (e.g. 2)')
     .option('--path <file>', 'batch: every pending or conflicted proposal of this file')
     .option('--actor <name>', 'batch: every pending or conflicted proposal of this agent (name, or kind:name)')
+    .option('--all', 'batch: every pending or conflicted proposal of the session')
     .action((id: string | undefined, f: Common & BatchFlags & { reason?: string; hunks?: string }) => {
       const which = idOrBatch(id, f, 'reject');
       const reason = f.reason !== undefined ? { reason: f.reason } : {};
