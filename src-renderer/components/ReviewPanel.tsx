@@ -75,6 +75,10 @@ export function ReviewPanel() {
     stepEntry,
   } = useReviewStore();
   const now = useNow(10_000);
+  // A question about a proposal that is no longer the selected one is not answered by accident: it goes.
+  useEffect(() => {
+    if (asking && asking.id !== selectedId) void confirmAsked(false);
+  }, [asking, selectedId]);
   const resizer = useResizer();
   const onKeyDown = (event: KeyboardEvent) => {
     const key = undoKeyOf(event);
