@@ -21,7 +21,7 @@ function hunk(index: number, start: number, old: string[], next: string[], statu
   return { index, status, start_line: start, old_start: oldStart, old_count: old.length, new_count: next.length, old_lines: old, new_lines: next };
 }
 
-function proposal(fields: Partial<ReviewProposal> & { change?: Partial<ReviewProposal['change']> }): ReviewProposal {
+function proposal(fields: Omit<Partial<ReviewProposal>, 'change'> & { change?: Partial<ReviewProposal['change']> }): ReviewProposal {
   const { change, ...rest } = fields;
   return {
     id: 'p-1',
