@@ -167,7 +167,7 @@ test('every kind shows inline with its label; hunks of a quote edit decided one 
     await queueItemOf(page, 'src/new.ts').click();
     const proposed = page.getByTestId('proposed-file');
     await expect(proposed.getByTestId('inline-added')).toHaveText(/export const created = true;\s*export const version = 2;/);
-    await expect(page.getByTestId('proposal-label')).toHaveText('create');
+    await expect(page.getByTestId('proposal-label')).toHaveText('create, 2 lines');
     await page.keyboard.press('Control+Enter');
     await expect(queueItemOf(page, 'src/new.ts')).toHaveCount(0);
     expect(onDisk(s, 'src/new.ts')).toBe(CREATED);
@@ -189,7 +189,8 @@ test('every kind shows inline with its label; hunks of a quote edit decided one 
     await page.keyboard.press('Alt+Delete');
     await expect(queueItemOf(page, 'src/legacy.ts')).toHaveCount(0);
     expect(onDisk(s, 'src/legacy.ts')).toBe(LEGACY);
-    expect(seen.problems).toEqual([]);
+    // The create's file before it exists and the moved file after the move answer 404: expected; nothing else failed.
+    expect(seen.problems.filter((m) => !/\b404\b/.test(m))).toEqual([]);
   } finally {
     await s.close();
   }
@@ -219,7 +220,9 @@ test('a quote edit whose own line a person changed is resolved in the 3-way view
     await expect(view.getByTestId('three-way-start')).toHaveValue('2');
     await expect(view.getByTestId('three-way-end')).toHaveValue('17');
     const editor = view.getByTestId('proposal-editor');
-    await expect(editor.locator('.view-lines')).toContainText('<<<<<<< file now');
+    // Hunks 1 and 3 are in; hunk 2 is a conflict block (file now / proposed) to settle by hand.
+    await expect(view.getByTestId('three-way-conflicts')).toContainText('One hunk’s lines changed since the agent read them');
+    await expect(editor.locator('.view-lines')).toContainText('retries: 5,');
     // Markers left: nothing can be written yet.
     await expect(view.getByTestId('three-way-approve')).toBeDisabled();
 
@@ -231,7 +234,7 @@ test('a quote edit whose own line a person changed is resolved in the 3-way view
       ...lines.slice(9, 16),
       '  region: EU_CENTRAL,',
     ].join('\n');
-    await editor.locator('.view-lines').click();
+    await editor.locator('.view-line').first().click();
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.insertText(`${merged}\n`);
     await view.getByTestId('three-way-approve').click();
@@ -252,14 +255,16 @@ test('the big-edit question names the change, keeps focus inside, and goes when 
     await page.setViewportSize({ width: 1400, height: 900 });
     await page.goto(s.server.url.href);
     await sendQuoteEdit(s);
-    const etag = (await s.agent.call('read', { path: 'src/old-name.ts' })).version.etag as string;
+    const before = Array.from({ length: 70 }, (_, i) => `export const v${i + 1} = ${i + 1};\n`).join('');
+    writeFileSync(join(s.ws, 'src/big.ts'), before);
+    const etag = (await s.agent.call('read', { path: 'src/big.ts' })).version.etag as string;
     const big = 'export const rewritten = 2;\n'.repeat(45);
-    await s.agent.call('upsert', { path: 'src/old-name.ts', target: { whole_file: true }, content: big, if_match: etag });
-    await queueItemOf(page, 'src/old-name.ts').click();
+    await s.agent.call('upsert', { path: 'src/big.ts', target: { whole_file: true }, content: big, if_match: etag });
+    await queueItemOf(page, 'src/big.ts').click();
     const approve = page.getByTestId('approve');
     await approve.click();
     const dialog = page.getByTestId('confirm-approve-dialog');
-    await expect(dialog.getByTestId('confirm-approve-question')).toContainText(/this replaces 41 lines/);
+    await expect(dialog.getByTestId('confirm-approve-question')).toContainText(/^whole-file edit, .*: this replaces 70 lines\. Approve\?$/);
     await expect(dialog.getByTestId('confirm-cancel')).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(dialog.getByTestId('confirm-approve')).toBeFocused();
@@ -270,13 +275,13 @@ test('the big-edit question names the change, keeps focus inside, and goes when 
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
     await expect(approve).toBeFocused();
-    expect(onDisk(s, 'src/old-name.ts')).toBe(OLD_NAME);
+    expect(onDisk(s, 'src/big.ts')).toBe(before);
     // Asked again, then another proposal is selected: the question goes, nothing is written.
     await approve.click();
     await expect(dialog).toBeVisible();
     await queueItemOf(page, 'src/config.ts').click();
     await expect(dialog).toHaveCount(0);
-    expect(onDisk(s, 'src/old-name.ts')).toBe(OLD_NAME);
+    expect(onDisk(s, 'src/big.ts')).toBe(before);
   } finally {
     await s.close();
   }
