@@ -21,16 +21,14 @@ export function DiffPreview({ sides }: { sides: DiffSides }) {
 
   useEffect(() => {
     const editor = editorRef.current;
-    const model = editor?.getModel();
-    if (!editor || !model) return;
+    if (!editor || !monaco) return;
     const numbered = (lineNos: number[]) => (row: number) => String(lineNos[row - 1] ?? '');
     // As wide as the biggest number: line 13,100,000 shows whole, not clipped to 3 digits.
     const digits = String(Math.max(0, ...sides.originalLineNos, ...sides.modifiedLineNos)).length;
     const width = { lineNumbersMinChars: Math.max(3, digits + 1) };
     editor.getOriginalEditor().updateOptions({ ...width, lineNumbers: sides.summaryOnly ? 'off' : numbered(sides.originalLineNos) });
     editor.getModifiedEditor().updateOptions({ ...width, lineNumbers: sides.summaryOnly ? 'off' : numbered(sides.modifiedLineNos) });
-    model.original.setValue(sides.original);
-    model.modified.setValue(sides.modified);
+    monaco.setDiffTexts(editor, sides.original, sides.modified);
   }, [monaco, sides]);
 
   return <div className="diff-preview" data-testid="diff-preview" ref={hostRef} />;
