@@ -198,7 +198,8 @@ export function resolveThreeWay(
     }
     const lines = { start: range.startLine, end: Math.max(range.startLine - 1, range.endLine) };
     const { entry } = await call('review_approve', { id: p.id, content, if_match: etag, lines });
-    return `Approved your resolution: ${entry.path} ${linesLabelOf(range.startLine, Math.max(range.startLine, range.endLine))} changed`;
+    const what = p.status === 'pending' ? 'Approved with your edit' : 'Approved your resolution';
+    return `${what}: ${entry.path} ${linesLabelOf(range.startLine, Math.max(range.startLine, range.endLine))} changed`;
   });
 }
 
