@@ -286,3 +286,51 @@ test('the big-edit question names the change, keeps focus inside, and goes when 
     await s.close();
   }
 });
+
+test('a create whose file appeared meanwhile and a move whose file changed are resolved from the 3-way view', async ({ page }) => {
+  test.setTimeout(90_000);
+  const s = await session();
+  try {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(s.server.url.href);
+    await s.agent.call('upsert', { path: 'src/new.ts', target: { whole_file: true }, content: CREATED, if_none_match: '*' });
+    const etag = (await s.agent.call('read', { path: 'src/old-name.ts' })).version.etag as string;
+    await s.agent.call('upsert', { path: 'src/old-name.ts', target: { move_to: 'src/new-name.ts' }, if_match: etag });
+    // A person creates the file first, and changes the one to be moved.
+    writeFileSync(join(s.ws, 'src/new.ts'), 'export const byPerson = 1;\n');
+    const changed = `${OLD_NAME}export const addedByPerson = 1;\n`;
+    writeFileSync(join(s.ws, 'src/old-name.ts'), changed);
+
+    await queueItemOf(page, 'src/new.ts').click();
+    await page.getByTestId('approve').click();
+    await expect(queueItemOf(page, 'src/new.ts')).toHaveAttribute('data-status', 'conflict');
+    await page.getByTestId('open-three-way').click();
+    const view = page.getByTestId('three-way');
+    await expect(view.getByTestId('three-way-label')).toHaveText('create, 2 lines');
+    await expect(view.getByTestId('three-way-now')).toContainText('export const byPerson = 1;');
+    await expect(view.getByTestId('three-way-proposed')).toContainText('export const created = true;');
+    await expect(view.getByTestId('three-way-conflicts')).toBeVisible();
+    await view.getByTestId('proposal-editor').locator('.view-line').first().click();
+    await page.keyboard.press('ControlOrMeta+a');
+    const merged = 'export const byPerson = 1;\nexport const created = true;\n';
+    await page.keyboard.insertText(merged);
+    await view.getByTestId('three-way-approve').click();
+    await expect(view).toHaveCount(0);
+    await expect(queueItemOf(page, 'src/new.ts')).toHaveCount(0);
+    expect(onDisk(s, 'src/new.ts')).toBe(merged);
+
+    await queueItemOf(page, 'src/old-name.ts').click();
+    await page.getByTestId('approve').click();
+    await expect(queueItemOf(page, 'src/old-name.ts')).toHaveAttribute('data-status', 'conflict');
+    await page.getByTestId('open-three-way').click();
+    await expect(view.getByTestId('three-way-file-op')).toContainText(/move .*old-name\.ts → .*new-name\.ts/);
+    await expect(view.getByTestId('three-way-now')).toContainText('export const addedByPerson = 1;');
+    await view.getByTestId('three-way-approve').click();
+    await expect(view).toHaveCount(0);
+    await expect(queueItemOf(page, 'src/old-name.ts')).toHaveCount(0);
+    expect(existsSync(join(s.ws, 'src/old-name.ts'))).toBe(false);
+    expect(onDisk(s, 'src/new-name.ts')).toBe(changed);
+  } finally {
+    await s.close();
+  }
+});
