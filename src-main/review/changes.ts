@@ -195,16 +195,22 @@ function hunksOfPreview(preview: string): LineChange[] {
   return out;
 }
 
+/** The decision on edit i (0-based) of `p`: its own with several edits, else the proposal's (a conflict is still to decide). */
+function hunkStatusOf(p: Proposal): (edit: number) => 'pending' | 'applied' | 'rejected' {
+  const several = (p.edits?.length ?? p.quoted?.length ?? 0) > 1;
+  const whole = p.status === 'applied' ? 'applied' : p.status === 'rejected' ? 'rejected' : 'pending';
+  return (edit) => (several ? (p.hunks?.[edit] ?? whole) : whole);
+}
+
 /** The change model's view of `p` (the api's ProposalChange). */
 export function changeViewOf(blobsDir: string, p: Proposal) {
   const legacy = p.changes ? null : hunksOfPreview(p.preview);
   const state = p.changes?.hunks ?? legacy!.map((h) => ({ ...h, start_line: h.old_start }));
   const lines = p.changes ? linesOfChanges(blobsDir, p.changes) : legacy!.map((h) => [h.old_lines, h.new_lines] as [string[], string[]]);
-  const several = (p.edits?.length ?? p.quoted?.length ?? 0) > 1;
-  const whole = p.status === 'applied' ? 'applied' : p.status === 'rejected' ? 'rejected' : 'pending';
+  const statusOf = hunkStatusOf(p);
   const hunks = state.map((h, k) => ({
     index: h.edit + 1,
-    status: several ? (p.hunks?.[h.edit] ?? whole) : whole,
+    status: statusOf(h.edit),
     start_line: h.start_line,
     old_start: h.old_start,
     old_count: h.old_count,
@@ -217,7 +223,24 @@ export function changeViewOf(blobsDir: string, p: Proposal) {
     kind: changeKindOf(p),
     how: changeHowOf(p),
     label: changeLabelOf(p, state),
-    per_hunk: several && !p.group,
+    per_hunk: (p.edits?.length ?? p.quoted?.length ?? 0) > 1 && !p.group,
     hunks,
+  };
+}
+
+/** The change without its lines (proposal_status: the agent has its text; the lines could hold what redaction hides). */
+export function changeSummaryOf(p: Proposal) {
+  const statusOf = hunkStatusOf(p);
+  const state = p.changes?.hunks ?? [];
+  return {
+    kind: changeKindOf(p),
+    label: changeLabelOf(p, state),
+    hunks: state.map((h) => ({
+      index: h.edit + 1,
+      status: statusOf(h.edit),
+      start_line: h.start_line,
+      old_count: h.old_count,
+      new_count: h.new_count,
+    })),
   };
 }

@@ -8,9 +8,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { proposalStatus } from '../../src-main/api/agent/proposal-status.ts';
 import { ReviewProposal } from '../../src-main/api/schemas.ts';
 import { fileInfo } from '../../src-main/engine/read/file-info.ts';
 import { approve, propose, proposeFileOp, showProposal } from '../../src-main/review/index.ts';
+import { proposeGroup } from '../../src-main/review/group.ts';
 import { applyOwnEdit } from '../../src-main/review/journal.ts';
 import { proposalView } from '../../src-main/review/views.ts';
 import { tempDir } from '../fixtures/generate.ts';
@@ -48,22 +50,25 @@ function workspace(lines = SOURCE, name = 'client.ts'): { root: string; path: st
 }
 
 const etagOf = async (p: string) => (await fileInfo(p)).version.etag;
+/** An agent's quote edit: [old, new] pairs (a third item true: replace_all). */
+const proposeQuotes = (root: string, path: string, pairs: [string, string, true?][]) =>
+  propose(root, AGENT, {
+    path,
+    target: { kind: 'whole' },
+    content: '',
+    preconditions: {},
+    quoted: pairs.map(([oldText, newText, all]) => ({ oldText, newText, ...(all ? { replaceAll: true } : {}) })),
+  });
 const viewOf = (root: string, id: string) => ReviewProposal.parse(proposalView(root, showProposal(root, id).proposal));
 
 describe('every kind as line hunks', () => {
   it('a quote edit of three places: three hunks with their old and new lines, and a label saying where', async () => {
     const { root, path } = workspace();
-    const r = await propose(root, AGENT, {
-      path,
-      target: { kind: 'whole' },
-      content: '',
-      preconditions: {},
-      quoted: [
-        { oldText: 'timeout: 504,', newText: 'timeout: 504, // gateway timeout' },
-        { oldText: 'return fetch(url, { timeout', newText: 'return fetch(url.trim(), { timeout' },
-        { oldText: "method: 'POST'", newText: "method: 'PUT'" },
-      ],
-    });
+    const r = await proposeQuotes(root, path, [
+      ['timeout: 504,', 'timeout: 504, // gateway timeout'],
+      ['return fetch(url, { timeout', 'return fetch(url.trim(), { timeout'],
+      ["method: 'POST'", "method: 'PUT'"],
+    ]);
     const c = viewOf(root, r.proposal_id).change;
     expect(c).toMatchObject({ kind: 'edit', how: 'quote', per_hunk: true, label: 'quote edit, 3 hunks, lines 5, 10, 14' });
     expect(c.hunks.map((h) => [h.index, h.start_line, h.old_lines, h.new_lines])).toEqual([
@@ -75,16 +80,10 @@ describe('every kind as line hunks', () => {
 
   it('replace_all: one decision unit, a hunk per place', async () => {
     const { root, path } = workspace();
-    const r = await propose(root, AGENT, {
-      path,
-      target: { kind: 'whole' },
-      content: '',
-      preconditions: {},
-      quoted: [
-        { oldText: 'fetch(url', newText: 'request(url', replaceAll: true },
-        { oldText: "host: 'localhost'", newText: "host: '0.0.0.0'" },
-      ],
-    });
+    const r = await proposeQuotes(root, path, [
+      ['fetch(url', 'request(url', true],
+      ["host: 'localhost'", "host: '0.0.0.0'"],
+    ]);
     const c = viewOf(root, r.proposal_id).change;
     expect(c.hunks.map((h) => [h.index, h.start_line])).toEqual([
       [2, 4],
@@ -92,6 +91,13 @@ describe('every kind as line hunks', () => {
       [1, 14],
     ]);
     expect(c.label).toBe('quote edit, 3 hunks, lines 4, 10, 14');
+    // The agent's proposal_status: the same hunks and label, without the text.
+    const status = await proposalStatus(root, r.proposal_id);
+    expect(status.change).toEqual({
+      kind: 'edit',
+      label: c.label,
+      hunks: c.hunks.map(({ index, status, start_line, old_count, new_count }) => ({ index, status, start_line, old_count, new_count })),
+    });
   });
 
   it('a 3-line delete says lines 2–4, not "lines 2–1"', async () => {
@@ -168,16 +174,10 @@ describe('every kind as line hunks', () => {
 
 describe('a quote edit through edits of its file', () => {
   const quote = async (root: string, path: string) =>
-    propose(root, AGENT, {
-      path,
-      target: { kind: 'whole' },
-      content: '',
-      preconditions: {},
-      quoted: [
-        { oldText: 'timeout: 504,', newText: 'timeout: 504, // gateway timeout' },
-        { oldText: "method: 'POST'", newText: "method: 'PUT'" },
-      ],
-    });
+    proposeQuotes(root, path, [
+      ['timeout: 504,', 'timeout: 504, // gateway timeout'],
+      ["method: 'POST'", "method: 'PUT'"],
+    ]);
 
   it('moves with an edit elsewhere and applies where its lines went', async () => {
     const { root, path } = workspace();
@@ -240,13 +240,7 @@ describe('a quote edit through edits of its file', () => {
 describe('a conflict of every kind resolves (3-way: the person merges against the file now)', () => {
   it('a quote edit whose own line a person changed: the merged lines land, nothing else moves', async () => {
     const { root, path } = workspace();
-    const r = await propose(root, AGENT, {
-      path,
-      target: { kind: 'whole' },
-      content: '',
-      preconditions: {},
-      quoted: [{ oldText: 'timeout: 504,', newText: 'timeout: 504, // gateway timeout' }],
-    });
+    const r = await proposeQuotes(root, path, [['timeout: 504,', 'timeout: 504, // gateway timeout']]);
     writeFileSync(path, readFileSync(path, 'utf8').replace('timeout: 504,', 'timeout: 504, // set by a human'));
     await expect(approve(root, ME, r.proposal_id)).rejects.toMatchObject({ code: 'precondition_failed' });
     const now = await etagOf(path);
@@ -277,5 +271,32 @@ describe('a conflict of every kind resolves (3-way: the person merges against th
     await expect(approve(root, ME, r.proposal_id, { ifMatch: await etagOf(path), content: 'x' })).rejects.toMatchObject({ code: 'invalid_input' });
     await approve(root, ME, r.proposal_id, { ifMatch: await etagOf(path) });
     expect(readFileSync(to, 'utf8')).toBe('changed\n');
+  });
+});
+
+describe('a several-file edit', () => {
+  it('labels each file with its place; one conflicted file resolves alone, the others stay to decide', async () => {
+    const { root, path } = workspace();
+    const other = join(root, 'server.ts');
+    writeFileSync(other, 'export const port = 80;\n');
+    const g = await proposeGroup(root, AGENT, [
+      { path, target: { kind: 'whole' }, content: '', preconditions: {}, quoted: [{ oldText: 'retries: 3', newText: 'retries: 4' }] },
+      {
+        path: other,
+        target: { kind: 'replace', start: 1, end: 1, units: 'lines' },
+        content: 'export const port = 8080;\n',
+        preconditions: { ifMatch: await etagOf(other) },
+      },
+    ]);
+    const [a, b] = g.proposals.map((p) => p.proposal_id) as [string, string];
+    expect(viewOf(root, a).change.label).toBe('quote edit, 1 hunk, line 6, file 1 of 2');
+    expect(viewOf(root, b).change.label).toBe('edit, 1 hunk, line 1, file 2 of 2');
+    writeFileSync(other, 'export const port = 81;\n');
+    await expect(approve(root, ME, a)).rejects.toMatchObject({ code: 'precondition_failed' });
+    expect([viewOf(root, a).status, viewOf(root, b).status]).toEqual(['conflict', 'conflict']);
+    await approve(root, ME, b, { ifMatch: await etagOf(other), content: 'export const port = 8081;\n', lines: { start: 1, end: 1 } });
+    expect(readFileSync(other, 'utf8')).toBe('export const port = 8081;\n');
+    expect(readFileSync(path, 'utf8')).toBe(SOURCE.map((l) => `${l}\n`).join(''));
+    expect([viewOf(root, a).status, viewOf(root, b).status]).toEqual(['conflict', 'applied']);
   });
 });
