@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useMonaco } from '../monaco/load-monaco.ts';
 import type { MonacoDiffEditor } from '../monaco/monaco.ts';
-import type { DiffSides } from '../model/unified-diff.ts';
+import type { DiffSides } from '../model/proposal-edits.ts';
 
 /** A proposal's hunks (old lines against new ones) in Monaco's diff view, numbered as in the file; long lines wrap. */
 export function DiffPreview({ sides }: { sides: DiffSides }) {

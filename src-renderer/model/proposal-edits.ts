@@ -6,7 +6,6 @@
  * targets or parses the preview: one model, no kind special-cased.
  */
 import type { ChangeHunk, ProposalChange, ReviewProposal } from '../../src-main/api/schemas.ts';
-import type { DiffSides } from './unified-diff.ts';
 
 export type HunkDecision = 'pending' | 'applied' | 'rejected';
 
@@ -137,6 +136,17 @@ export function decisionUnitsOf(p: WithChange): DecisionUnit[] {
     rows.push({ hunk, decision: h.status, startLine: h.start_line, label: hunkLabelOf(change, h), hunks: [h] });
   }
   return rows;
+}
+
+/** The two sides of a diff for Monaco's diff view: the text before and after, and each shown line's file line number. */
+export interface DiffSides {
+  original: string;
+  modified: string;
+  /** originalLineNos[i] is the file line of shown original line i + 1 */
+  originalLineNos: number[];
+  modifiedLineNos: number[];
+  /** true when there are no lines to show (a move alone, or hunks too big to carry): the label stands in */
+  summaryOnly: boolean;
 }
 
 /** The panel's side-by-side diff of the proposal from its hunks (the pending ones, else all), numbered as in the file now and after. */

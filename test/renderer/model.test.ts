@@ -9,7 +9,6 @@ import { backendLabelOf, tabNameOf } from '../../src-renderer/model/file-labels.
 import { lineNoOf, needsNeighbourWindow, windowAround, windowLinesFor } from '../../src-renderer/model/line-window.ts';
 import { filteredIndicesOf, headingIndexAt, isMarkdownPath, rowOfHeading, scrollTopToShow, visibleRowsOf } from '../../src-renderer/model/outline-rows.ts';
 import { approveQuestionOf, replacedLineCountOf } from '../../src-renderer/model/replaced-lines.ts';
-import { diffSidesOf } from '../../src-renderer/model/unified-diff.ts';
 
 test('windows stay inside the file and centre the asked line', () => {
   expect(windowAround(1, 2000, 13_100_000)).toEqual({ startLine: 1, endLine: 2000 });
@@ -50,31 +49,6 @@ test('typed line numbers accept separators and clamp to the file', () => {
   expect(lineNoOf('999', 100)).toBe(100);
   expect(lineNoOf('abc', 100)).toBeNull();
   expect(lineNoOf('', 100)).toBeNull();
-});
-
-test('a unified diff splits into sides numbered as in the file', () => {
-  const preview = [
-    'Index: a.txt',
-    '===================================================================',
-    '--- a.txt\tbefore',
-    '+++ a.txt\tafter',
-    '@@ -4,3 +4,4 @@',
-    ' four',
-    '-five',
-    '+FIVE',
-    '+five and a half',
-    ' six',
-    '\\ No newline at end of file',
-    '',
-  ].join('\n');
-  expect(diffSidesOf(preview)).toEqual({
-    original: 'four\nfive\nsix',
-    modified: 'four\nFIVE\nfive and a half\nsix',
-    originalLineNos: [4, 5, 6],
-    modifiedLineNos: [4, 5, 6, 7],
-    summaryOnly: false,
-  });
-  expect(diffSidesOf('region too large to diff (300 KiB)').summaryOnly).toBe(true);
 });
 
 test('a big replace or delete asks before approving, naming the change; counted from the hunks, so a rename asks nothing', () => {
