@@ -334,3 +334,70 @@ test('a create whose file appeared meanwhile and a move whose file changed are r
     await s.close();
   }
 });
+
+test('edit then approve a quote edit: the person’s text over its lines, every hunk decided', async ({ page }) => {
+  test.setTimeout(90_000);
+  const s = await session();
+  try {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(s.server.url.href);
+    await sendQuoteEdit(s);
+    await expect(page.getByTestId('queue-item')).toHaveCount(1);
+
+    // Edit: the proposal's lines 2–17 with its three hunks in; the person changes one and approves theirs.
+    await queueItemOf(page, 'src/config.ts').click();
+    await page.getByTestId('edit').click();
+    const editor = page.getByTestId('proposal-detail').getByTestId('proposal-editor');
+    await expect(editor.locator('.view-lines')).toContainText('retries: 5,');
+    await editor.locator('.view-line').first().click();
+    await page.keyboard.press('ControlOrMeta+a');
+    const lines = CONFIG.split('\n');
+    const mine = ['  retries: 7,', ...lines.slice(2, 8), '  timeout: 504, // gateway timeout', ...lines.slice(9, 16), '  region: EU_CENTRAL,'].join('\n');
+    await page.keyboard.insertText(`${mine}\n`);
+    await page.getByTestId('approve-edited').click();
+    await expect(page.getByTestId('review-notice')).toContainText('Approved with your edit');
+    await expect(queueItemOf(page, 'src/config.ts')).toHaveCount(0);
+    expect(onDisk(s, 'src/config.ts')).toBe([lines[0], mine, ...lines.slice(17)].join('\n'));
+  } finally {
+    await s.close();
+  }
+});
+
+test('a two-file edit member whose quoted line a person changed is resolved in the 3-way view', async ({ page }) => {
+  // Open server gap (lead's side): a group member's quote found again on a line a person changed outside the
+  // journal is approved silently (the issue's "timeout: 504, // gateway timeout // set by a human"), not a
+  // conflict. Kept as an expected failure until the server flags it; the 3-way steps below then run as written.
+  test.fail();
+  test.setTimeout(90_000);
+  const s = await session();
+  try {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(s.server.url.href);
+    await s.agent.call('edit', {
+      edits: [
+        { path: 'src/api.ts', old_text: 'return fetch(url);', new_text: 'return fetch(url, { cache: NO_STORE });' },
+        { path: 'src/cache.ts', old_text: 'CACHE_LIMIT = 100', new_text: 'CACHE_LIMIT = 500' },
+      ],
+    });
+    await expect(page.getByTestId('queue-item')).toHaveCount(2);
+    // A person changes the api.ts line the two-file edit quotes: that member is resolved by hand.
+    const byPerson = API.replace('return fetch(url);', 'return fetch(url); // traced');
+    writeFileSync(join(s.ws, 'src/api.ts'), byPerson);
+    await queueItemOf(page, 'src/api.ts').click();
+    await page.getByTestId('approve').click();
+    await expect(queueItemOf(page, 'src/api.ts')).toHaveAttribute('data-status', 'conflict');
+    await page.getByTestId('open-three-way').click();
+    const view = page.getByTestId('three-way');
+    await expect(view.getByTestId('three-way-now')).toContainText('return fetch(url); // traced');
+    await expect(view.getByTestId('three-way-proposed')).toContainText('return fetch(url, { cache: NO_STORE });');
+    await view.getByTestId('proposal-editor').locator('.view-line').first().click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText('  return fetch(url, { cache: NO_STORE }); // traced\n');
+    await view.getByTestId('three-way-approve').click();
+    await expect(view).toHaveCount(0);
+    await expect(queueItemOf(page, 'src/api.ts')).toHaveCount(0);
+    expect(onDisk(s, 'src/api.ts')).toBe(API.replace('return fetch(url);', 'return fetch(url, { cache: NO_STORE }); // traced'));
+  } finally {
+    await s.close();
+  }
+});
