@@ -85,8 +85,8 @@ test('an agent’s proposal appears live, shows its diff, and approve → undo �
   // The removed lines are drawn once the diff worker answered.
   await expect(diff.locator('.view-lines.line-delete, .view-zones .line-delete, .inline-deleted-text, .char-delete').first()).toBeAttached();
   await expect(diff).toContainText('config line 10: value=11');
-  // The diff is numbered as in the file (the hunk starts at line 7).
-  await expect(diff.locator('.modified-in-monaco-diff-editor .line-numbers').first()).toHaveText('7');
+  // The diff is the proposal's hunk (the change model), numbered as in the file: it starts at line 10.
+  await expect(diff.locator('.modified-in-monaco-diff-editor .line-numbers').first()).toHaveText('10');
   await page.screenshot({ path: join(ARTIFACTS, 'review-panel-diff.png') });
 
   await page.getByTestId('approve').click();
@@ -194,7 +194,7 @@ test('approving a 60-line replace asks first: Cancel writes nothing, Approve app
   await page.getByTestId('approve').click();
   const dialog = page.getByTestId('confirm-approve-dialog');
   await expect(dialog).toBeVisible();
-  await expect(page.getByTestId('confirm-approve-question')).toHaveText('This replaces 60 lines. Approve?');
+  await expect(page.getByTestId('confirm-approve-question')).toHaveText('edit, 1 hunk, lines 1–60: this replaces 60 lines. Approve?');
   await page.getByTestId('confirm-cancel').click();
   await expect(dialog).toHaveCount(0);
   expect(readFileSync(file, 'utf8')).toBe(before);

@@ -1,20 +1,25 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
+import { useDialogFocus } from './use-dialog-focus.ts';
 
-/** "This replaces N lines. Approve?": asked before a big edit is written; Cancel writes nothing. */
+/**
+ * "quote edit, 2 hunks, lines 3–70: this replaces 61 lines. Approve?": asked before
+ * a big edit is written; Cancel (or Escape) writes nothing. A modal: focus stays
+ * inside and returns to the opener.
+ */
 export function ConfirmApproveDialog({ question, onApprove, onCancel }: { question: string; onApprove(): void; onCancel(): void }) {
+  const rootRef = useRef<HTMLDivElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   // Focus starts on Cancel, so Enter does not write by accident.
-  useEffect(() => cancelRef.current?.focus(), []);
+  const onKeyDown = useDialogFocus(rootRef, onCancel, cancelRef);
   return (
     <div
+      ref={rootRef}
       className="confirm-approve"
       role="alertdialog"
       aria-modal="true"
       aria-labelledby="confirm-approve-question"
       data-testid="confirm-approve-dialog"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') onCancel();
-      }}
+      onKeyDown={onKeyDown}
     >
       <p id="confirm-approve-question" data-testid="confirm-approve-question">
         {question}

@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { useMonaco } from '../monaco/load-monaco.ts';
 import type { MonacoDiffEditor } from '../monaco/monaco.ts';
-import { diffSidesOf } from '../model/unified-diff.ts';
+import type { DiffSides } from '../model/proposal-edits.ts';
 
-/** A proposal's preview (a unified diff of the region) in Monaco's diff view, numbered as in the file; long lines wrap. */
-export function DiffPreview({ preview }: { preview: string }) {
+/** A proposal's hunks (old lines against new ones) in Monaco's diff view, numbered as in the file; long lines wrap. */
+export function DiffPreview({ sides }: { sides: DiffSides }) {
   const monaco = useMonaco(true);
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<MonacoDiffEditor | null>(null);
@@ -21,18 +21,15 @@ export function DiffPreview({ preview }: { preview: string }) {
 
   useEffect(() => {
     const editor = editorRef.current;
-    const model = editor?.getModel();
-    if (!editor || !model) return;
-    const sides = diffSidesOf(preview);
+    if (!editor || !monaco) return;
     const numbered = (lineNos: number[]) => (row: number) => String(lineNos[row - 1] ?? '');
     // As wide as the biggest number: line 13,100,000 shows whole, not clipped to 3 digits.
     const digits = String(Math.max(0, ...sides.originalLineNos, ...sides.modifiedLineNos)).length;
     const width = { lineNumbersMinChars: Math.max(3, digits + 1) };
     editor.getOriginalEditor().updateOptions({ ...width, lineNumbers: sides.summaryOnly ? 'off' : numbered(sides.originalLineNos) });
     editor.getModifiedEditor().updateOptions({ ...width, lineNumbers: sides.summaryOnly ? 'off' : numbered(sides.modifiedLineNos) });
-    model.original.setValue(sides.original);
-    model.modified.setValue(sides.modified);
-  }, [monaco, preview]);
+    monaco.setDiffTexts(editor, sides.original, sides.modified);
+  }, [monaco, sides]);
 
   return <div className="diff-preview" data-testid="diff-preview" ref={hostRef} />;
 }

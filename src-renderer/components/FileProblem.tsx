@@ -1,21 +1,27 @@
 import type { FileInfo } from '../../src-main/api/schemas.ts';
 import type { ErrorPayload } from '../transport.ts';
+import { ProposedFile, useFileChangeOf } from './ChangeBanner.tsx';
 
 /** Why no lines are shown: the api error, an empty or binary file, still reading, or no file open. */
 export function FileProblem({ path, info, error, loading }: { path: string | null; info: FileInfo | null; error: ErrorPayload | null; loading: boolean }) {
-  if (error) {
-    return (
-      <section className="file-problem error" data-testid="file-info-error" role="alert">
-        <h2>Cannot open {path}</h2>
-        <p>
-          <code>{error.code}</code> {error.message}
-        </p>
-      </section>
-    );
-  }
+  const fileChange = useFileChangeOf();
+  // A create's file is not there until it is approved: its proposed lines stand in for it.
+  if (error?.code === 'not_found' && fileChange?.change.kind === 'create') return <ProposedFile p={fileChange} />;
+  if (error) return <FileError path={path} error={error} />;
   return (
     <section className="file-problem empty" data-testid="file-info-empty">
       <p>{emptyMessageOf(path, info, loading)}</p>
+    </section>
+  );
+}
+
+function FileError({ path, error }: { path: string | null; error: ErrorPayload }) {
+  return (
+    <section className="file-problem error" data-testid="file-info-error" role="alert">
+      <h2>Cannot open {path}</h2>
+      <p>
+        <code>{error.code}</code> {error.message}
+      </p>
     </section>
   );
 }

@@ -6,13 +6,14 @@ import { isSameFile, type ChangeStop } from '../model/change-order.ts';
 import { linesLabelOf } from '../model/conflict-text.ts';
 import { fileLineOfRow, inlineRowsOf, rowOfFileLine, type InlineRows } from '../model/inline-rows.ts';
 import { needsNeighbourWindow, type LineWindow } from '../model/line-window.ts';
-import { lineEditsOf, regionOf, type InlineChange } from '../model/proposal-edits.ts';
+import { decisionUnitsOf, regionOf, type InlineChange } from '../model/proposal-edits.ts';
 import { keyLabelsOf } from '../model/review-keys.ts';
 import { requestApprove, requestReject } from '../stores/review-flow.ts';
 import { useReviewStore } from '../stores/review-store.ts';
 import { useViewerStore, type Reveal } from '../stores/viewer-store.ts';
 import { logKeyOf, type LogKeyAction } from '../model/log-keys.ts';
 import { inlineZoneNodesOf } from './inline-zone.ts';
+import { ChangeBanner } from './ChangeBanner.tsx';
 import { PlainLines } from './PlainLines.tsx';
 import { useSelectedLines } from './use-selected-lines.ts';
 import { useLogMarks } from './use-log-marks.ts';
@@ -62,6 +63,7 @@ export function FileView(keys: FileViewKeys) {
     <div className="file-view" data-testid="file-view" ref={hostRef}>
       {monaco && <MonacoFileView monaco={monaco} onPainted={() => setPainted(true)} />}
       {!painted && <PlainLines />}
+      <ChangeBanner />
     </div>
   );
 }
@@ -179,13 +181,15 @@ function drawReview(
   const isFocused = (c: InlineChange) => view.focus?.proposalId === c.proposalId && view.focus.hunk === c.hunk;
   const zones = rows.zones.map((z) => {
     const p = view.queue.find((x) => x.id === z.change.proposalId);
-    const edits = p ? lineEditsOf(p) : null;
+    const units = p ? decisionUnitsOf(p).length : 0;
     const stop = { proposalId: z.change.proposalId, hunk: z.change.hunk, startLine: z.change.startLine };
+    // Per hunk: this hunk's decision; otherwise the whole proposal's.
     const hunks = z.change.hunk === null ? undefined : [z.change.hunk];
     const last = z.change.startLine + Math.max(z.change.removed.length, 1) - 1;
     const title = [
       z.change.proposalId,
-      z.change.hunk !== null && edits ? `hunk ${z.change.hunk} of ${edits.length}` : null,
+      p?.change.label,
+      z.change.hunk !== null ? `hunk ${z.change.hunk} of ${units}` : null,
       z.change.removed.length ? linesLabelOf(z.change.startLine, last) : `insert before line ${z.change.startLine}`,
       p ? `by ${p.actor.name}` : null,
     ]
@@ -199,7 +203,7 @@ function drawReview(
         reject: () => void requestReject(z.change.proposalId, hunks, stop),
       },
     );
-    return { afterRow: z.afterRow, heightInLines: 1 + z.change.removed.length, ...nodes };
+    return { afterRow: z.afterRow, heightInLines: 1 + z.change.removed.length + (z.change.truncated ? 1 : 0), ...nodes };
   });
   zoneIdsRef.current = monaco.replaceViewZones(editor, zoneIdsRef.current, zones);
   const pending: { firstRow: number; lastRow: number; selected: boolean }[] = [];

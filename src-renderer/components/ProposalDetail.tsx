@@ -1,14 +1,14 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ReviewJournalEntry, ReviewProposal } from '../../src-main/api/schemas.ts';
 import type { ChangeStop } from '../model/change-order.ts';
-import { conflictTextOf } from '../model/conflict-text.ts';
-import { lineEditsOf } from '../model/proposal-edits.ts';
+import { conflictTextOf, linesLabelOf } from '../model/conflict-text.ts';
+import { decisionUnitsOf, diffSidesOfChange } from '../model/proposal-edits.ts';
 import type { ReviewKeyAction } from '../model/review-keys.ts';
+import { loadThreeWay, resolveThreeWay, type ThreeWay } from '../stores/review-flow.ts';
 import type { ApproveHow } from '../stores/review-store.ts';
 import { DiffPreview } from './DiffPreview.tsx';
 import { HunkList } from './HunkList.tsx';
 import { ProposalEditor } from './ProposalEditor.tsx';
-import { targetLabelOf } from './QueuePanel.tsx';
 import { ThreeWayView } from './ThreeWayView.tsx';
 
 /**
@@ -41,8 +41,9 @@ export function ProposalDetail({
   onReject(hunks?: number[], stop?: ChangeStop): void;
   onShow(stop: ChangeStop): void;
 }) {
-  // The edited text while the editor is open; null when showing the diff. It outlives a conflict.
+  // The edited text while the editor is open (with the region it replaces); null when showing the diff. It outlives a conflict.
   const [edited, setEdited] = useState<string | null>(null);
+  const [editBase, setEditBase] = useState<ThreeWay | null>(null);
   const [threeWay, setThreeWay] = useState(false);
   // Another proposal: its own state. Not a remount by key, which would recreate the diff editor for each
   // proposal stepped through (Monaco then warns of leaking listeners after a few dozen).
@@ -50,20 +51,31 @@ export function ProposalDetail({
   if (shownId !== proposal.id) {
     setShownId(proposal.id);
     setEdited(null);
+    setEditBase(null);
     setThreeWay(false);
   }
   const conflict = conflictTextOf(proposal, history);
   const pending = proposal.status === 'pending';
-  const edits = lineEditsOf(proposal);
-  const several = (proposal.targets?.length ?? proposal.quoted?.length ?? 1) > 1;
-  const hunkStop = (hunk: number): ChangeStop => ({ proposalId: proposal.id, hunk, startLine: edits?.find((e) => e.hunk === hunk)?.startLine ?? 1 });
+  const change = proposal.change;
+  const units = useMemo(() => decisionUnitsOf(proposal), [proposal]);
+  const sides = useMemo(() => diffSidesOfChange(proposal), [proposal]);
+  const fileOp = change.kind === 'move' || change.kind === 'delete';
+  const perHunk = change.per_hunk;
+  const unitStop = (hunk: number | null, startLine: number): ChangeStop => ({ proposalId: proposal.id, hunk, startLine });
+  const hunkStop = (hunk: number): ChangeStop => unitStop(hunk, units.find((u) => u.hunk === hunk)?.startLine ?? 1);
+  // Edit-then-approve, for every kind: the proposal's region now with its hunks in, written over that region of the version read.
+  const startEdit = () =>
+    void loadThreeWay(proposal).then((base) => {
+      setEditBase(base);
+      setEdited(base.content);
+    });
   return (
     <section className="proposal-detail" data-testid="proposal-detail" data-proposal-id={proposal.id} aria-label={`Proposal ${proposal.id}`}>
       <h3>
-        {proposal.path} <small>{targetLabelOf(proposal.target)}</small>
+        {proposal.path} <small data-testid="proposal-label">{change.label}</small>
       </h3>
       <p className="proposal-meta muted">
-        {proposal.id} · by {proposal.actor.name} ({proposal.actor.kind}){several ? ` · ${proposal.targets?.length ?? proposal.quoted?.length} hunks` : ''}
+        {proposal.id} · by {proposal.actor.name} ({proposal.actor.kind}){proposal.group ? ` · file ${proposal.group.index + 1} of ${proposal.group.of}` : ''}
       </p>
       {conflict && (
         <div className="conflict-box" role="alert" data-testid="proposal-conflict">
@@ -88,7 +100,7 @@ export function ProposalDetail({
             <button
               type="button"
               data-testid="open-three-way"
-              disabled={busy || proposal.content === undefined || several}
+              disabled={busy}
               onClick={() => setThreeWay(true)}
               title="What the agent saw, what the file has now, what it proposed: edit and approve"
             >
@@ -97,37 +109,35 @@ export function ProposalDetail({
           </div>
         </div>
       )}
-      {several && edits && (
+      {units.length > 0 && (
         <HunkList
-          edits={edits}
+          units={units}
+          perHunk={perHunk}
           focusedHunk={focus?.proposalId === proposal.id ? focus.hunk : null}
           busy={busy}
           decidable={pending}
           keys={keys}
-          onShow={(e) => onShow(hunkStop(e.hunk!))}
+          onShow={(u) => onShow(unitStop(u.hunk, u.startLine))}
           onAccept={(hunk) => onApprove({ hunks: [hunk] }, hunkStop(hunk))}
           onReject={(hunk) => onReject([hunk], hunkStop(hunk))}
         />
       )}
-      {edited === null ? <DiffPreview preview={proposal.preview} /> : <ProposalEditor initialText={edited} onChange={setEdited} />}
+      {edited === null ? <DiffPreview sides={sides} /> : <ProposalEditor initialText={edited} onChange={setEdited} />}
       {edited !== null && (
         <div className="decision">
-          {pending ? (
-            <button type="button" className="approve" data-testid="approve-edited" disabled={busy} onClick={() => onApprove({ content: edited })}>
-              Approve edited
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="approve"
-              data-testid="approve-edited-current"
-              disabled={busy}
-              onClick={() => onApprove({ content: edited, current: true })}
-              title="Write your text over the proposal's lines as they are now"
-            >
-              Apply edited to current file
-            </button>
-          )}
+          <button
+            type="button"
+            className="approve"
+            data-testid="approve-edited"
+            disabled={busy || editBase === null}
+            title={editBase ? `Write your text over ${linesLabelOf(editBase.region.startLine, editBase.region.endLine)} of the file as it is now` : undefined}
+            onClick={() => {
+              if (!editBase) return;
+              void resolveThreeWay(proposal, edited, editBase.region, editBase.now.etag).then((ok) => ok && setEdited(null));
+            }}
+          >
+            {pending ? 'Approve edited' : 'Apply edited to current file'}
+          </button>
           <button type="button" data-testid="copy-edited" onClick={() => void navigator.clipboard?.writeText(edited)} title="Copy your text">
             Copy
           </button>
@@ -150,17 +160,17 @@ export function ProposalDetail({
             data-testid="approve"
             disabled={busy || !pending}
             onClick={() => onApprove({})}
-            title={`Accept${several ? ' every pending hunk' : ''} (${several ? 'button only' : keys.accept})`}
+            title={`Accept${perHunk ? ' every pending hunk' : ''} (${perHunk ? 'button only' : keys.accept})`}
           >
-            {several ? 'Accept all' : 'Approve'}
+            {perHunk ? 'Accept all' : 'Approve'}
           </button>
           <button
             type="button"
             data-testid="edit"
             title="Edit the proposed text, then approve yours"
-            // review_show brings the content; the queue's copy of the proposal has none. Several edits take no edited text.
-            disabled={busy || proposal.status === 'applied' || proposal.content === undefined || several}
-            onClick={() => setEdited(proposal.content ?? '')}
+            // A delete or move has no text to edit: it is approved or rejected as it is.
+            disabled={busy || proposal.status === 'applied' || fileOp}
+            onClick={startEdit}
           >
             Edit
           </button>
@@ -170,9 +180,9 @@ export function ProposalDetail({
             className="reject"
             data-testid="reject"
             disabled={busy}
-            title={`Reject${several ? ' every pending hunk' : ''} with the reason (${several ? 'button only' : keys.reject})`}
+            title={`Reject${perHunk ? ' every pending hunk' : ''} with the reason (${perHunk ? 'button only' : keys.reject})`}
           >
-            {several ? 'Reject all' : 'Reject'}
+            {perHunk ? 'Reject all' : 'Reject'}
           </button>
         </form>
       )}

@@ -44,7 +44,7 @@ export function QueuePanel({
           onClick={() => onSelect(p.id)}
         >
           <span className="file">{p.path}</span>
-          <span className="range">{targetLabelOf(p.target)}</span>
+          <span className="range">{p.change.label}</span>
           <span className="actor">
             {p.actor.name} <small>({p.actor.kind})</small>
           </span>

@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { filesKeyLabelsOf, type ReviewKeyAction } from '../model/review-keys.ts';
 import { LogKeysHelp } from './LogKeys.tsx';
+import { useDialogFocus } from './use-dialog-focus.ts';
 
 const ROWS: [ReviewKeyAction, string][] = [
   ['next', 'Next pending hunk of the session (opens the next file; wraps at the end)'],
@@ -16,21 +17,23 @@ const FILES_KEYS = filesKeyLabelsOf(/Mac|iPhone|iPad/.test(navigator.platform));
 
 /** The review keys at a glance (`?`); Escape or `?` closes it. */
 export function ReviewHelp({ labels, onClose }: { labels: Record<ReviewKeyAction, string>; onClose(): void }) {
+  const rootRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => closeRef.current?.focus(), []);
+  const trap = useDialogFocus(rootRef, onClose, closeRef);
   return (
     <div
+      ref={rootRef}
       className="review-help"
       role="dialog"
       aria-modal="true"
       aria-labelledby="review-help-title"
       data-testid="review-help"
       onKeyDown={(event) => {
-        if (event.key === 'Escape' || event.key === '?') {
+        if (event.key === '?') {
           event.preventDefault();
           event.stopPropagation();
           onClose();
-        }
+        } else trap(event);
       }}
     >
       <h3 id="review-help-title">Review keys</h3>

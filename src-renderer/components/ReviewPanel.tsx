@@ -71,6 +71,10 @@ export function ReviewPanel() {
     stepEntry,
   } = useReviewStore();
   const now = useNow(10_000);
+  // A question about a proposal that is no longer the selected one is not answered by accident: it goes.
+  useEffect(() => {
+    if (asking && asking.id !== selectedId) void confirmAsked(false);
+  }, [asking, selectedId]);
   const resizer = useResizer();
   // Undo / redo keys (Ctrl+Z, Ctrl+Y) are the app's, wherever the focus is (App.tsx, review-keys.ts).
   const stops = useMemo(() => sessionStopsOf(queue), [queue]);

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ReviewProposal } from '../../src-main/api/schemas.ts';
 import { linesLabelOf } from '../model/conflict-text.ts';
-import { loadThreeWay, resolveThreeWay, type ThreeWay } from '../stores/review-flow.ts';
+import { loadThreeWay, markersLeftIn, resolveThreeWay, type ThreeWay } from '../stores/review-flow.ts';
 import { ProposalEditor } from './ProposalEditor.tsx';
+import { useDialogFocus } from './use-dialog-focus.ts';
 
 /** Lines with their file numbers; `marked` numbers are drawn as the proposal's region. */
 function NumberedLines({
@@ -34,27 +35,31 @@ function NumberedLines({
 }
 
 /**
- * A conflict resolved by hand: what the agent saw, what the file has now and what
- * the agent proposed, side by side; the proposed text is editable and is written
- * over the lines the proposal stands on now (which the person can adjust). The
- * edited text stays until it is written, cancelled or copied.
+ * A conflict resolved by hand, for every kind of proposal: what the agent saw
+ * (its hunks' old lines), what the file has now and what the agent proposed
+ * (their new lines), side by side; the text to write starts as the proposal's
+ * region now with each hunk put in (a conflict block where its lines changed),
+ * is editable, and is written over the lines the proposal stands on now (which
+ * the person can adjust). A delete or move has no text: it is approved against
+ * the file as it is now. The edited text stays until it is written, cancelled
+ * or copied. A modal: focus stays inside, Escape closes, focus returns.
  */
 export function ThreeWayView({ proposal, busy, onClose }: { proposal: ReviewProposal; busy: boolean; onClose(): void }) {
   const [sides, setSides] = useState<ThreeWay | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const [text, setText] = useState<string | null>(null);
   const [range, setRange] = useState<{ startLine: number; endLine: number } | null>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const onKeyDown = useDialogFocus(rootRef, onClose, closeRef);
   useEffect(() => {
     let live = true;
     loadThreeWay(proposal)
       .then((s) => {
         if (!live) return;
-        if (!s) setFailed('The 3-way view takes a proposal of one line edit.');
         setSides(s);
-        if (s) {
-          setText((t) => t ?? s.content);
-          setRange((r) => r ?? s.region);
-        }
+        setText((t) => t ?? s.content);
+        setRange((r) => r ?? s.region);
       })
       .catch((err: unknown) => live && setFailed(String(err instanceof Error ? err.message : err)));
     return () => {
@@ -62,20 +67,20 @@ export function ThreeWayView({ proposal, busy, onClose }: { proposal: ReviewProp
     };
   }, [proposal]);
   const inRegion = (n: number) => range !== null && n >= range.startLine && n <= range.endLine;
+  const markers = text !== null && markersLeftIn(text);
   return (
-    <div
-      className="three-way"
-      role="dialog"
-      aria-modal="true"
-      aria-label={`Resolve ${proposal.id}`}
-      data-testid="three-way"
-      onKeyDown={(event) => event.key === 'Escape' && onClose()}
-    >
+    <div ref={rootRef} className="three-way" role="dialog" aria-modal="true" aria-labelledby="three-way-title" data-testid="three-way" onKeyDown={onKeyDown}>
       <header>
-        <h3>
-          Resolve {proposal.id} <small>{proposal.path}</small>
+        <h3 id="three-way-title">
+          Resolve {proposal.id} <small data-testid="three-way-label">{proposal.change.label}</small> <small>{proposal.path}</small>
         </h3>
-        <button type="button" data-testid="three-way-close" onClick={onClose} title="Close (Escape); your text stays until you leave this proposal">
+        <button
+          type="button"
+          ref={closeRef}
+          data-testid="three-way-close"
+          onClick={onClose}
+          title="Close (Escape); your text stays until you leave this proposal"
+        >
           Close
         </button>
       </header>
@@ -96,47 +101,67 @@ export function ThreeWayView({ proposal, busy, onClose }: { proposal: ReviewProp
               <NumberedLines testid="three-way-proposed" text={sides.proposed.text} lineNoOf={(i) => sides.proposed.lineNos[i] ?? ''} />
             </section>
           </div>
-          <section className="three-way-result">
-            <h4>
-              Your text for{' '}
-              <label>
-                lines{' '}
-                <input
-                  type="number"
-                  data-testid="three-way-start"
-                  min={1}
-                  value={range.startLine}
-                  onChange={(event) => setRange({ ...range, startLine: Number(event.target.value) })}
-                />
-              </label>
-              <label>
-                –
-                <input
-                  type="number"
-                  data-testid="three-way-end"
-                  min={0}
-                  value={range.endLine}
-                  onChange={(event) => setRange({ ...range, endLine: Number(event.target.value) })}
-                />
-              </label>{' '}
-              of the file now <small>(marked in the middle column)</small>
-            </h4>
-            <ProposalEditor initialText={text} onChange={setText} />
-          </section>
+          {sides.fileOp ? (
+            <p className="three-way-result" data-testid="three-way-file-op">
+              {proposal.change.label}: approved as it is, against the file as it is now.
+            </p>
+          ) : (
+            <section className="three-way-result">
+              <h4>
+                Your text for{' '}
+                <label>
+                  lines{' '}
+                  <input
+                    type="number"
+                    data-testid="three-way-start"
+                    min={1}
+                    value={range.startLine}
+                    onChange={(event) => setRange({ ...range, startLine: Number(event.target.value) })}
+                  />
+                </label>
+                <label>
+                  –
+                  <input
+                    type="number"
+                    data-testid="three-way-end"
+                    min={0}
+                    value={range.endLine}
+                    onChange={(event) => setRange({ ...range, endLine: Number(event.target.value) })}
+                  />
+                </label>{' '}
+                of the file now <small>(marked in the middle column)</small>
+              </h4>
+              {sides.conflicts > 0 && (
+                <p className="conflict" data-testid="three-way-conflicts">
+                  {sides.conflicts === 1 ? 'One hunk’s lines' : `${sides.conflicts} hunks’ lines`} changed since the agent read them: keep what you want between
+                  the markers and remove the markers.
+                </p>
+              )}
+              <ProposalEditor initialText={text} onChange={setText} />
+            </section>
+          )}
           <footer className="decision">
             <button
               type="button"
               className="approve"
               data-testid="three-way-approve"
-              disabled={busy}
-              title={`Write your text over ${linesLabelOf(range.startLine, range.endLine)} of the file now`}
-              onClick={() => void resolveThreeWay(proposal, text, range, sides.now.etag).then((ok) => ok && onClose())}
+              disabled={busy || markers}
+              title={
+                markers
+                  ? 'Remove the conflict markers first'
+                  : sides.fileOp
+                    ? `${proposal.change.label}, on the file as it is now`
+                    : `Write your text over ${linesLabelOf(range.startLine, range.endLine)} of the file now`
+              }
+              onClick={() => void resolveThreeWay(proposal, text, range, sides.now.etag, sides.fileOp).then((ok) => ok && onClose())}
             >
               Approve resolved
             </button>
-            <button type="button" data-testid="three-way-copy" onClick={() => void navigator.clipboard?.writeText(text)} title="Copy your text">
-              Copy
-            </button>
+            {!sides.fileOp && (
+              <button type="button" data-testid="three-way-copy" onClick={() => void navigator.clipboard?.writeText(text)} title="Copy your text">
+                Copy
+              </button>
+            )}
           </footer>
         </>
       )}

@@ -6,7 +6,7 @@
 import type { InlineChange } from '../model/proposal-edits.ts';
 
 export interface ZoneLabels {
-  /** "p-12 · hunk 2 of 3 · lines 51–61 · by e2e-agent" */
+  /** "p-12 · quote edit, 3 hunks, lines 12–14, 40, 88–90 · hunk 2 of 3 · line 40 · by e2e-agent" */
   title: string;
   acceptKeys: string;
   rejectKeys: string;
@@ -57,6 +57,11 @@ export function inlineZoneNodesOf(
       marginDomNode.append(el('div', 'folio-inline-margin-row removed', String(line.lineNo)));
     }
     domNode.append(removed);
+  }
+  if (change.truncated) {
+    const { oldCount, newCount } = change.truncated;
+    domNode.append(el('div', 'folio-inline-truncated', `Too big to show inline: ${oldCount} lines replaced by ${newCount}.`));
+    marginDomNode.append(el('div', 'folio-inline-margin-row'));
   }
   return { domNode, marginDomNode };
 }

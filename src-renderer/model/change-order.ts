@@ -24,7 +24,10 @@ export function changeStopsOf(proposals: ReviewProposal[]): ChangeStop[] {
       unplaced.push({ proposalId: p.id, hunk: null, startLine: Number.MAX_SAFE_INTEGER });
       continue;
     }
-    for (const e of edits) if (e.decision === 'pending') stops.push({ proposalId: p.id, hunk: e.hunk, startLine: e.startLine });
+    // One stop per decision: hunks sharing one (replace_all, or a proposal decided whole) stop at the first.
+    for (const e of edits)
+      if (e.decision === 'pending' && !stops.some((s) => s.proposalId === p.id && s.hunk === e.hunk))
+        stops.push({ proposalId: p.id, hunk: e.hunk, startLine: e.startLine });
   }
   stops.sort((a, b) => a.startLine - b.startLine || a.proposalId.localeCompare(b.proposalId) || (a.hunk ?? 0) - (b.hunk ?? 0));
   return [...stops, ...unplaced];

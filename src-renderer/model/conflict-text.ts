@@ -4,7 +4,9 @@
  * the rest of the file moved; the 3-way view when its own lines changed).
  */
 import type { ReviewJournalEntry, ReviewProposal } from '../../src-main/api/schemas.ts';
-import { regionOf } from './proposal-edits.ts';
+import { linesLabelOf, regionOf } from './proposal-edits.ts';
+
+export { linesLabelOf };
 
 export interface ConflictText {
   /** "Lines 51–61 changed after the agent read them." */
@@ -15,17 +17,9 @@ export interface ConflictText {
   ownLinesChanged: boolean;
 }
 
-/** "lines 51–61", "line 7" */
-export function linesLabelOf(startLine: number, endLine: number): string {
-  return endLine > startLine ? `lines ${startLine}–${endLine}` : `line ${startLine}`;
-}
-
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-export function conflictTextOf(
-  p: Pick<ReviewProposal, 'target' | 'targets' | 'quoted' | 'hunks' | 'file_op' | 'conflict'>,
-  history: ReviewJournalEntry[] = [],
-): ConflictText | null {
+export function conflictTextOf(p: Pick<ReviewProposal, 'change' | 'conflict'>, history: ReviewJournalEntry[] = []): ConflictText | null {
   const c = p.conflict as { code?: string; message?: string; failed?: unknown; changed_by?: unknown } | null;
   if (!c) return null;
   const failed = Array.isArray(c.failed) ? c.failed.map(String) : [];

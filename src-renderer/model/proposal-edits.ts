@@ -1,20 +1,19 @@
 /**
- * Where a proposal's edits are in the file as it is now, and what each one turns
- * its lines into: the inline diff of the main editor. The proposal view carries
- * each edit's target as rebased through the edits applied since (line numbers of
- * the current file), the first edit's content (review_show) and the preview (one
- * unified diff per edit, in file order, numbered as in the version the agent
- * read). The new text of the other edits comes from the preview, aligned on the
- * target's current lines (which a pending proposal's own lines still are).
- * Format: GNU diffutils "Detailed Description of Unified Format".
+ * What a proposal does to its file, as the app draws and decides it: every kind
+ * (line or byte targets, quotes, several edits, a group member, create, delete,
+ * move) arrives as the server's change model (`change`: line hunks of the file
+ * now, each with its old and new lines). Nothing here looks at the agent's
+ * targets or parses the preview: one model, no kind special-cased.
  */
-import type { ReviewProposal, UpsertTarget } from '../../src-main/api/schemas.ts';
+import type { ChangeHunk, ProposalChange, ReviewProposal } from '../../src-main/api/schemas.ts';
 
 export type HunkDecision = 'pending' | 'applied' | 'rejected';
 
-/** One edit of a proposal at its current place: lines startLine..endLine (inclusive) of the file now; an insert goes before startLine (endLine = startLine - 1). */
+type WithChange = Pick<ReviewProposal, 'change'>;
+
+/** One hunk at its current place: lines startLine..endLine (inclusive) of the file now; an insert goes before startLine (endLine = startLine - 1). */
 export interface LineEdit {
-  /** 1-based hunk number of a proposal with several edits; null for a single edit */
+  /** the decision unit (1-based) when hunks are decided one by one; null when the proposal is decided whole */
   hunk: number | null;
   kind: 'insert' | 'replace' | 'delete';
   startLine: number;
@@ -22,7 +21,7 @@ export interface LineEdit {
   decision: HunkDecision;
 }
 
-/** An edit's change as the inline diff draws it: `removed` (file lines from startLine on) become `added`. */
+/** A hunk's change as the inline diff draws it: `removed` (file lines from startLine on) become `added`. */
 export interface InlineChange {
   proposalId: string;
   hunk: number | null;
@@ -30,33 +29,33 @@ export interface InlineChange {
   startLine: number;
   removed: { lineNo: number; text: string }[];
   added: string[];
+  /** the hunk was too big to carry its lines: how many there are */
+  truncated?: { oldCount: number; newCount: number };
 }
 
-/** The line-unit targets of a proposal, in its own order; null when an edit is not addressed by lines (bytes, append, whole file, quotes). */
-export function lineEditsOf(p: Pick<ReviewProposal, 'target' | 'targets' | 'quoted' | 'hunks' | 'file_op'>): LineEdit[] | null {
-  if (p.quoted || p.file_op) return null;
-  const targets = p.targets ?? [p.target];
-  const several = targets.length > 1;
-  const out: LineEdit[] = [];
-  for (const [i, t] of targets.entries()) {
-    const edit = lineEditOf(t);
-    if (!edit) return null;
-    out.push({ ...edit, hunk: several ? i + 1 : null, decision: several ? (p.hunks?.find((h) => h.index === i + 1)?.status ?? 'pending') : 'pending' });
-  }
-  return out;
+/** The hunk's decision unit as the approve/reject calls take it (`hunks: [n]`), or null: the whole proposal. */
+export function decisionUnitOf(change: Pick<ProposalChange, 'per_hunk'>, h: Pick<ChangeHunk, 'index'>): number | null {
+  return change.per_hunk ? h.index : null;
 }
 
-function lineEditOf(t: UpsertTarget): Pick<LineEdit, 'kind' | 'startLine' | 'endLine'> | null {
-  if ('insert' in t) return (t.insert.units ?? 'lines') === 'lines' ? { kind: 'insert', startLine: t.insert.at, endLine: t.insert.at - 1 } : null;
-  if ('replace' in t) return (t.replace.units ?? 'lines') === 'lines' ? { kind: 'replace', startLine: t.replace.start, endLine: t.replace.end } : null;
-  if ('delete' in t) return (t.delete.units ?? 'lines') === 'lines' ? { kind: 'delete', startLine: t.delete.start, endLine: t.delete.end } : null;
-  return null;
+function lineEditOf(change: ProposalChange, h: ChangeHunk): LineEdit {
+  const kind = h.old_count === 0 ? 'insert' : h.new_count === 0 ? 'delete' : 'replace';
+  return { hunk: decisionUnitOf(change, h), kind, startLine: h.start_line, endLine: h.start_line + h.old_count - 1, decision: h.status };
 }
 
-/** The file lines a proposal touches now, first to last (for jumps, gutter and scrollbar marks); null when not known by lines. */
-export function regionOf(p: Pick<ReviewProposal, 'target' | 'targets' | 'quoted' | 'hunks' | 'file_op'>): { startLine: number; endLine: number } | null {
-  const edits = lineEditsOf(p)?.filter((e) => e.decision === 'pending');
-  if (!edits || edits.length === 0) return null;
+/** Every hunk of the proposal at its current place, in file order; null when it has none (a move that keeps the content). */
+export function lineEditsOf(p: WithChange): LineEdit[] | null {
+  const hunks = p.change?.hunks ?? [];
+  if (hunks.length === 0) return null;
+  return hunks.map((h) => lineEditOf(p.change, h));
+}
+
+/** The file lines a proposal touches now, first to last (jumps, gutter and scrollbar marks): its pending hunks, else all; null without hunks. */
+export function regionOf(p: WithChange): { startLine: number; endLine: number } | null {
+  const all = lineEditsOf(p);
+  if (!all) return null;
+  const pending = all.filter((e) => e.decision === 'pending');
+  const edits = pending.length > 0 ? pending : all;
   return { startLine: Math.min(...edits.map((e) => e.startLine)), endLine: Math.max(...edits.map((e) => Math.max(e.startLine, e.endLine))) };
 }
 
@@ -68,130 +67,118 @@ export function linesOfText(text: string): string[] {
   return lines;
 }
 
-/** One line of a patch: ' ' context, '-' removed, '+' added, with its old-side line number (the line it comes before, for '+'). */
-interface PatchOp {
-  mark: ' ' | '-' | '+';
-  text: string;
-  oldLineNo: number;
-}
-
-const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,\d+)? @@/;
-
-/** The preview as one list of ops per patch (one patch per edit, in file order). */
-export function patchesOf(preview: string): PatchOp[][] {
-  const patches: PatchOp[][] = [];
-  let ops: PatchOp[] | null = null;
-  // Between a patch's header lines ("--- a", "+++ b") and its first hunk, lines are not ops.
-  let inHunk = false;
-  let oldLineNo = 0;
-  for (const line of preview.split('\n')) {
-    const header = HUNK_HEADER.exec(line);
-    if (line.startsWith('Index: ') || (!inHunk && line.startsWith('--- ') && ops?.length !== 0)) {
-      ops = [];
-      patches.push(ops);
-      inHunk = false;
-      continue;
-    }
-    if (header) {
-      if (ops === null) patches.push((ops = []));
-      // "-0,0": an empty old side (a new file): the added lines go before line 1.
-      oldLineNo = Math.max(1, Number(header[1]) + (header[2] === '0' ? 1 : 0));
-      inHunk = true;
-      continue;
-    }
-    if (!ops || !inHunk) continue;
-    const mark = line[0];
-    if (mark === ' ' || mark === '-') ops.push({ mark, text: line.slice(1), oldLineNo: oldLineNo++ });
-    else if (mark === '+') ops.push({ mark, text: line.slice(1), oldLineNo });
+/**
+ * The inline change of one hunk: its old lines at `start_line` against its new
+ * ones, with the lines both share at the start and at the end left out (they do
+ * not change; a whole-file edit's hunk may carry them).
+ */
+export function inlineChangeOf(proposalId: string, change: ProposalChange, h: ChangeHunk): InlineChange {
+  const hunk = decisionUnitOf(change, h);
+  if (h.truncated) {
+    return { proposalId, hunk, startLine: h.start_line, removed: [], added: [], truncated: { oldCount: h.old_count, newCount: h.new_count } };
   }
-  return patches.filter((p) => p.length > 0);
-}
-
-/**
- * The new lines of a replace whose current lines are `current`, from its patch:
- * the patch's changes lie inside the target, so aligning the patch's old side on
- * `current` finds where the target started in the version read; the new text is
- * `current` with the patch's ops applied there. Null when no alignment fits.
- */
-export function replacedTextOf(ops: PatchOp[], current: string[]): string[] | null {
-  const m = current.length;
-  const minus = ops.filter((o) => o.mark === '-').map((o) => o.oldLineNo);
-  const plus = ops.filter((o) => o.mark === '+').map((o) => o.oldLineNo);
-  const changed = [...minus, ...plus];
-  if (changed.length === 0) return current.slice();
-  const lo = Math.min(...changed);
-  const hi = Math.max(...minus, ...plus.map((n) => n - 1));
-  for (let start = Math.max(1, hi - m + 1); start <= lo; start++) {
-    const fits = ops.every((o) => o.mark === '+' || o.oldLineNo < start || o.oldLineNo >= start + m || current[o.oldLineNo - start] === o.text);
-    if (!fits) continue;
-    const out: string[] = [];
-    let k = 0;
-    for (let j = 0; j <= m; j++) {
-      const lineNo = start + j;
-      while (k < ops.length && ops[k]!.oldLineNo < lineNo) k++;
-      // Added lines that go before this old line, then the old line itself unless removed.
-      let removed = false;
-      while (k < ops.length && ops[k]!.oldLineNo === lineNo) {
-        const o = ops[k]!;
-        if (o.mark === '+') out.push(o.text);
-        else if (o.mark === '-') removed = true;
-        k++;
-        if (o.mark !== '+') break;
-      }
-      if (j < m && !removed) out.push(current[j]!);
-    }
-    return out;
-  }
-  return null;
-}
-
-/**
- * Each edit's new lines (in the proposal's order; null where unknown). `current[i]`
- * holds the current lines of edit i (none for an insert); `content` is the first
- * edit's text when review_show brought it.
- */
-export function newLinesOf(edits: LineEdit[], preview: string, current: string[][], content?: string): (string[] | null)[] {
-  const patches = patchesOf(preview);
-  // Patches follow file order; edits follow the agent's.
-  const fileOrder = edits.map((_, i) => i).sort((a, b) => edits[a]!.startLine - edits[b]!.startLine || a - b);
-  return edits.map((e, i) => {
-    if (e.kind === 'delete') return [];
-    if (i === 0 && content !== undefined) return linesOfText(content);
-    const ops = patches.length === edits.length ? patches[fileOrder.indexOf(i)] : undefined;
-    if (!ops) return null;
-    if (e.kind === 'insert') return ops.filter((o) => o.mark === '+').map((o) => o.text);
-    return replacedTextOf(ops, current[i] ?? []);
-  });
-}
-
-/**
- * The inline change of one edit: its current lines against its new ones, with the
- * lines both share at the start and at the end left out (they do not change).
- */
-export function inlineChangeOf(proposalId: string, edit: LineEdit, current: string[], next: string[]): InlineChange {
+  const current = h.old_lines;
+  const next = h.new_lines;
   let head = 0;
   while (head < current.length && head < next.length && current[head] === next[head]) head++;
   let tail = 0;
   while (tail < current.length - head && tail < next.length - head && current[current.length - 1 - tail] === next[next.length - 1 - tail]) tail++;
-  const removed = current.slice(head, current.length - tail).map((text, k) => ({ lineNo: edit.startLine + head + k, text }));
-  return { proposalId, hunk: edit.hunk, startLine: edit.startLine + head, removed, added: next.slice(head, next.length - tail) };
+  const removed = current.slice(head, current.length - tail).map((text, k) => ({ lineNo: h.start_line + head + k, text }));
+  return { proposalId, hunk, startLine: h.start_line + head, removed, added: next.slice(head, next.length - tail) };
 }
 
-/** Every pending edit of the proposal as an inline change, given each edit's current lines. */
-export function inlineChangesOf(p: ReviewProposal, current: string[][]): InlineChange[] {
-  const edits = lineEditsOf(p);
-  if (!edits) return [];
-  const next = newLinesOf(edits, p.preview, current, p.content);
+/** Every pending hunk of the proposal as an inline change, in file order. */
+export function inlineChangesOf(p: Pick<ReviewProposal, 'id' | 'change'>): InlineChange[] {
   const out: InlineChange[] = [];
-  for (const [i, e] of edits.entries()) {
-    const lines = next[i];
-    if (e.decision !== 'pending' || !lines) continue;
-    out.push(inlineChangeOf(p.id, e, e.kind === 'insert' ? [] : (current[i] ?? []), lines));
-  }
+  for (const h of p.change?.hunks ?? []) if (h.status === 'pending') out.push(inlineChangeOf(p.id, p.change, h));
   return out.sort((a, b) => a.startLine - b.startLine);
 }
 
-/** The line ranges (start..end, inclusive) to read for each edit's current lines; null for an insert. */
-export function rangesToReadOf(edits: LineEdit[]): ({ start: number; end: number } | null)[] {
-  return edits.map((e) => (e.kind === 'insert' || e.endLine < e.startLine ? null : { start: e.startLine, end: e.endLine }));
+/** "lines 51–61", "line 7" */
+export function linesLabelOf(startLine: number, endLine: number): string {
+  return endLine > startLine ? `lines ${startLine}–${endLine}` : `line ${startLine}`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** A hunk in words, for the hunk list and the inline toolbar: "lines 12–14", "insert 2 lines before line 40", "delete lines 1–3", "3 new lines". */
+export function hunkLabelOf(change: Pick<ProposalChange, 'kind'>, h: Pick<ChangeHunk, 'start_line' | 'old_count' | 'new_count'>): string {
+  if (h.old_count === 0) {
+    if (change.kind === 'create') return `${plural(h.new_count, 'new line')}`;
+    return `insert ${plural(h.new_count, 'line')} before line ${h.start_line}`;
+  }
+  const where = linesLabelOf(h.start_line, h.start_line + h.old_count - 1);
+  return h.new_count === 0 ? `delete ${where}` : `${where} → ${plural(h.new_count, 'line')}`;
+}
+
+/** One decision of a proposal: a hunk, or (replace_all) every hunk sharing its index; the whole proposal when it is not decided per hunk. */
+export interface DecisionUnit {
+  /** what approve/reject take as `hunks: [n]`; null: the whole proposal */
+  hunk: number | null;
+  decision: HunkDecision;
+  startLine: number;
+  label: string;
+  hunks: ChangeHunk[];
+}
+
+/** The rows of the hunk list: one per decision unit of a per-hunk proposal, else one per hunk (decided with the proposal). */
+export function decisionUnitsOf(p: WithChange): DecisionUnit[] {
+  const change = p.change;
+  const rows: DecisionUnit[] = [];
+  for (const h of change?.hunks ?? []) {
+    const hunk = decisionUnitOf(change, h);
+    const same = hunk === null ? undefined : rows.find((r) => r.hunk === hunk);
+    if (same) {
+      same.hunks.push(h);
+      same.label = `${same.hunks.length} places: ${same.hunks.map((x) => hunkLabelOf(change, x)).join(', ')}`;
+      continue;
+    }
+    rows.push({ hunk, decision: h.status, startLine: h.start_line, label: hunkLabelOf(change, h), hunks: [h] });
+  }
+  return rows;
+}
+
+/** The two sides of a diff for Monaco's diff view: the text before and after, and each shown line's file line number. */
+export interface DiffSides {
+  original: string;
+  modified: string;
+  /** originalLineNos[i] is the file line of shown original line i + 1 */
+  originalLineNos: number[];
+  modifiedLineNos: number[];
+  /** true when there are no lines to show (a move alone, or hunks too big to carry): the label stands in */
+  summaryOnly: boolean;
+}
+
+/** The panel's side-by-side diff of the proposal from its hunks (the pending ones, else all), numbered as in the file now and after. */
+export function diffSidesOfChange(p: WithChange): DiffSides {
+  const all = p.change?.hunks ?? [];
+  const pending = all.filter((h) => h.status === 'pending');
+  const hunks = pending.length > 0 ? pending : all;
+  const original: string[] = [];
+  const modified: string[] = [];
+  const originalLineNos: number[] = [];
+  const modifiedLineNos: number[] = [];
+  let delta = 0;
+  for (const h of hunks) {
+    h.old_lines.forEach((line, k) => {
+      original.push(line);
+      originalLineNos.push(h.start_line + k);
+    });
+    h.new_lines.forEach((line, k) => {
+      modified.push(line);
+      modifiedLineNos.push(h.start_line + delta + k);
+    });
+    delta += h.new_count - h.old_count;
+  }
+  const summaryOnly = hunks.length === 0 || hunks.every((h) => h.truncated);
+  if (summaryOnly) {
+    const summary = p.change ? p.change.label : '';
+    return { original: summary, modified: summary, originalLineNos: [], modifiedLineNos: [], summaryOnly: true };
+  }
+  return { original: original.join('\n'), modified: modified.join('\n'), originalLineNos, modifiedLineNos, summaryOnly: false };
+}
+
+/** Lines the proposal's pending hunks remove or replace (a truncated hunk counts by its old_count). */
+export function replacedLineCountOf(p: WithChange): number {
+  return (p.change?.hunks ?? []).filter((h) => h.status === 'pending').reduce((n, h) => n + h.old_count, 0);
 }

@@ -106,10 +106,25 @@ export function createDiffEditor(host: HTMLElement): MonacoDiffEditor {
   const modified = monaco.editor.createModel('', 'plaintext');
   editor.setModel({ original, modified });
   editor.onDidDispose(() => {
-    original.dispose();
-    modified.dispose();
+    const model = editor.getModel();
+    model?.original.dispose();
+    model?.modified.dispose();
   });
   return editor;
+}
+
+/**
+ * Both sides of a diff at once, as a new pair of models: setting one side then
+ * the other lets Monaco apply the previous diff to half-changed text ("startLineNumber
+ * cannot be after endLineNumberExclusive"). Unchanged texts keep their models.
+ */
+export function setDiffTexts(editor: MonacoDiffEditor, originalText: string, modifiedText: string): void {
+  const old = editor.getModel();
+  if (old && old.original.getValue() === originalText && old.modified.getValue() === modifiedText) return;
+  const language = old?.modified.getLanguageId() ?? 'plaintext';
+  editor.setModel({ original: monaco.editor.createModel(originalText, language), modified: monaco.editor.createModel(modifiedText, language) });
+  old?.original.dispose();
+  old?.modified.dispose();
 }
 
 /** An editable editor for a proposal's content (edit-then-approve); plain text, the file's own lines. */

@@ -7,9 +7,9 @@
 import type { ReviewProposal } from '../../src-main/api/schemas.ts';
 import { changeStopsOf, isSameFile, sessionStopsOf, stepSessionChange, type ChangeStop } from '../model/change-order.ts';
 import { linesLabelOf, regionNowOf } from '../model/conflict-text.ts';
-import { lineEditsOf, regionOf } from '../model/proposal-edits.ts';
+import { hunkRegionOf, MARK_NOW, MARK_PROPOSED, mergedTextOf, sidesOfHunks } from '../model/merge-region.ts';
+import { linesOfText, regionOf } from '../model/proposal-edits.ts';
 import { approveQuestionOf } from '../model/replaced-lines.ts';
-import { diffSidesOf } from '../model/unified-diff.ts';
 import { call } from '../transport.ts';
 import { useReviewStore, type ApproveHow } from './review-store.ts';
 import { useViewerStore } from './viewer-store.ts';
@@ -116,7 +116,7 @@ function placed(stop: ChangeStop): ChangeStop {
 export async function requestApprove(id: string, how: ApproveHow = {}, stop?: ChangeStop): Promise<boolean> {
   const review = useReviewStore.getState();
   const p = review.selected?.id === id ? review.selected : review.queue.find((x) => x.id === id);
-  const question = p && !how.hunks && how.current === undefined ? approveQuestionOf(p.target, p.preview) : null;
+  const question = p && !how.hunks && how.current === undefined ? approveQuestionOf(p) : null;
   if (question) {
     review.setAsking({ id, how, question });
     return false;
@@ -162,52 +162,90 @@ export async function decideFocused(action: 'accept' | 'reject'): Promise<void> 
   } else await requestReject(p.id, hunks, stop);
 }
 
-/** What the 3-way view shows of a conflicted proposal. */
+/** What the 3-way view (and edit-then-approve) shows of a proposal, whatever its kind. */
 export interface ThreeWay {
-  /** what the agent read (the preview's old side, numbered as then) */
+  /** what the agent read: its hunks' old lines, numbered as then */
   saw: { text: string; lineNos: number[] };
-  /** what the agent proposed (the preview's new side) */
+  /** what the agent proposed: its hunks' new lines */
   proposed: { text: string; lineNos: number[] };
-  /** the file now around the proposal's lines: from line `startLine`, the region `region` within */
+  /** the file now around the proposal's lines: from line `startLine` (etag: the version the person merges against) */
   now: { startLine: number; text: string; etag: string };
+  /** the lines of the file now the text replaces (end = start - 1: an insert before start) */
   region: { startLine: number; endLine: number };
-  /** the agent's text for its lines: what the resolved text starts from */
+  /** the text to start from: the region now with the hunks put in (conflict blocks where their lines changed) */
   content: string;
+  /** hunks whose lines changed since the agent read them (each a conflict block in `content`) */
+  conflicts: number;
+  /** a delete or a move: resolved as it is (no text), against the file now */
+  fileOp: boolean;
 }
 
 const CONTEXT_LINES = 3;
 
-/** The three sides of a conflicted single-edit proposal; null when it has no line region (or several edits). */
-export async function loadThreeWay(p: ReviewProposal): Promise<ThreeWay | null> {
-  const edits = lineEditsOf(p);
-  if (!edits || edits.length !== 1 || p.content === undefined) return null;
+/** The three sides of a proposal of any kind, with the file as it is now. */
+export async function loadThreeWay(p: ReviewProposal): Promise<ThreeWay> {
   const { history } = useReviewStore.getState();
   const changedBy = typeof p.conflict?.changed_by === 'string' ? (history.find((e) => e.id === p.conflict!.changed_by) ?? null) : null;
-  const e = edits[0]!;
-  const region = regionNowOf({ startLine: e.startLine, endLine: e.kind === 'insert' ? e.startLine - 1 : e.endLine }, changedBy);
+  const fileOp = p.change.kind === 'move' || p.change.kind === 'delete';
+  const sides = sidesOfHunks(p.change.hunks);
+  const info = await call('file_info', { path: p.path });
+  let hunks = p.change.hunks;
+  let region: { startLine: number; endLine: number };
+  let grown = 0;
+  if (p.change.kind === 'create' || fileOp) {
+    // A create meets a file that is there now, a delete or move the file as it is: the whole of it.
+    region = { startLine: 1, endLine: info.lines };
+    if (p.change.kind === 'create') hunks = hunks.map((h) => ({ ...h, start_line: 1, old_count: info.lines, old_lines: [] }));
+  } else {
+    const before = hunkRegionOf(p.change) ?? { startLine: 1, endLine: 0 };
+    region = regionNowOf(before, changedBy);
+    grown = region.endLine - region.startLine - (before.endLine - before.startLine);
+  }
   const start = Math.max(1, region.startLine - CONTEXT_LINES);
-  const answer = await call('read', { path: p.path, ranges: [{ start, end: Math.max(start, region.endLine + CONTEXT_LINES) }] });
-  const sides = diffSidesOf(p.preview);
+  const end = Math.min(Math.max(1, info.lines), Math.max(start, region.endLine + CONTEXT_LINES));
+  const answer = info.lines === 0 ? null : await call('read', { path: p.path, ranges: [{ start, end }] });
+  const nowLines = answer ? linesOfText(answer.content) : [];
+  const nowStart = answer?.start_line ?? start;
+  const current = nowLines.slice(region.startLine - nowStart, Math.max(region.startLine, region.endLine + 1) - nowStart);
+  const merged = fileOp ? { lines: current, conflicts: 0 } : mergedTextOf(hunks, current, region.startLine, grown);
   return {
-    saw: { text: sides.original, lineNos: sides.originalLineNos },
-    proposed: { text: sides.modified, lineNos: sides.modifiedLineNos },
-    now: { startLine: answer.start_line ?? start, text: answer.content.replace(/\r?\n$/, ''), etag: answer.version.etag },
+    ...sides,
+    now: { startLine: nowStart, text: nowLines.join('\n'), etag: answer?.version.etag ?? info.version.etag },
     region,
-    content: p.content,
+    content: merged.lines.length === 0 ? '' : `${merged.lines.join('\n')}\n`,
+    conflicts: merged.conflicts,
+    fileOp,
   };
 }
 
 /**
- * Approve the person's resolution of a conflict: their merged text replaces lines
- * `range` of the version the view showed (`etag`), and the proposal ends applied
- * with that text (the agent sees "applied"). A file that moved on since the view
- * was shown is a conflict again; the merged text is kept with the proposal.
+ * Approve the person's resolution: their text replaces lines `range` of the
+ * version the view showed (`etag`), and the proposal ends applied with that text
+ * (the agent sees "applied"). A delete or move is approved as it is against that
+ * version (no text). A file that moved on since is a conflict again; the text is
+ * kept with the proposal.
  */
-export function resolveThreeWay(p: ReviewProposal, text: string, range: { startLine: number; endLine: number }, etag: string): Promise<boolean> {
+export function resolveThreeWay(
+  p: ReviewProposal,
+  text: string,
+  range: { startLine: number; endLine: number },
+  etag: string,
+  fileOp = false,
+): Promise<boolean> {
   const content = text === '' || text.endsWith('\n') ? text : `${text}\n`;
   return useReviewStore.getState().perform(async () => {
+    if (fileOp) {
+      const { entry } = await call('review_approve', { id: p.id, if_match: etag });
+      return `Approved ${p.change.label} on the current file: ${entry.path} changed`;
+    }
     const lines = { start: range.startLine, end: Math.max(range.startLine - 1, range.endLine) };
     const { entry } = await call('review_approve', { id: p.id, content, if_match: etag, lines });
-    return `Approved your resolution: ${entry.path} ${linesLabelOf(range.startLine, Math.max(range.startLine, range.endLine))} changed`;
+    const what = p.status === 'pending' ? 'Approved with your edit' : 'Approved your resolution';
+    return `${what}: ${entry.path} ${linesLabelOf(range.startLine, Math.max(range.startLine, range.endLine))} changed`;
   });
+}
+
+/** Conflict markers left in a resolved text (the person has not chosen yet). */
+export function markersLeftIn(text: string): boolean {
+  return text.split('\n').some((line) => line === MARK_NOW || line === MARK_PROPOSED);
 }

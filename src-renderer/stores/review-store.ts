@@ -7,7 +7,7 @@
 import { create } from 'zustand';
 import type { DamagedReviewFrame, ReviewJournalEntry, ReviewProposal } from '../../src-main/api/schemas.ts';
 import type { ChangeStop } from '../model/change-order.ts';
-import { inlineChangesOf, lineEditsOf, linesOfText, rangesToReadOf, type InlineChange } from '../model/proposal-edits.ts';
+import { inlineChangesOf, type InlineChange } from '../model/proposal-edits.ts';
 import { call, type ErrorPayload } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
 
@@ -19,6 +19,10 @@ export interface ApproveHow {
   hunks?: number[];
   /** check only the proposal's own lines, not the version the agent read (also retries a conflict) */
   current?: boolean;
+  /** resolve: the etag of the file the person's text was merged against (with content and lines; alone for a delete or move) */
+  if_match?: string;
+  /** resolve: the lines of that version the content replaces */
+  lines?: { start: number; end: number };
 }
 
 export interface ReviewState {
@@ -96,21 +100,8 @@ export function batchSummaryOf(r: { applied: unknown[]; rejected: unknown[]; con
 let latestRefresh = 0;
 let latestSelect = 0;
 
-/** Where the proposal stands: its status, its edits' places and decisions (a change means its inline diff is redrawn). */
-const placeOf = (p: ReviewProposal) => JSON.stringify([p.status, p.target, p.targets, p.hunks]);
-
-/** Each edit's current lines (none for an insert), read from the file as it is now. */
-async function currentLinesOf(p: ReviewProposal): Promise<string[][] | null> {
-  const edits = lineEditsOf(p);
-  if (!edits) return null;
-  return Promise.all(
-    rangesToReadOf(edits).map(async (range) => {
-      if (!range) return [];
-      const answer = await call('read', { path: p.path, ranges: [range] });
-      return linesOfText(answer.content);
-    }),
-  );
-}
+/** Where the proposal stands: its status, its hunks' places, lines and decisions (a change means its inline diff is redrawn). */
+const placeOf = (p: ReviewProposal) => JSON.stringify([p.status, p.change]);
 
 export const useReviewStore = create<ReviewState>()((set, get) => {
   /** Run one decision; refresh either way. Resolves true when it worked. */
@@ -189,8 +180,7 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
         if (request !== latestSelect) return;
         set({ selected: proposal });
         // A conflict's lines are no longer its own: its diff stays in the panel (and the 3-way view).
-        const current = proposal.status === 'pending' ? await currentLinesOf(proposal) : null;
-        if (request === latestSelect) set({ inline: current ? inlineChangesOf(proposal, current) : [], inlinePath: proposal.path });
+        set({ inline: proposal.status === 'pending' ? inlineChangesOf(proposal) : [], inlinePath: proposal.path });
       } catch (err) {
         if (request === latestSelect) set({ problem: errorPayloadOf(err) });
       }

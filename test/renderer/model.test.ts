@@ -9,7 +9,6 @@ import { backendLabelOf, tabNameOf } from '../../src-renderer/model/file-labels.
 import { lineNoOf, needsNeighbourWindow, windowAround, windowLinesFor } from '../../src-renderer/model/line-window.ts';
 import { filteredIndicesOf, headingIndexAt, isMarkdownPath, rowOfHeading, scrollTopToShow, visibleRowsOf } from '../../src-renderer/model/outline-rows.ts';
 import { approveQuestionOf, replacedLineCountOf } from '../../src-renderer/model/replaced-lines.ts';
-import { diffSidesOf } from '../../src-renderer/model/unified-diff.ts';
 
 test('windows stay inside the file and centre the asked line', () => {
   expect(windowAround(1, 2000, 13_100_000)).toEqual({ startLine: 1, endLine: 2000 });
@@ -52,42 +51,32 @@ test('typed line numbers accept separators and clamp to the file', () => {
   expect(lineNoOf('', 100)).toBeNull();
 });
 
-test('a unified diff splits into sides numbered as in the file', () => {
-  const preview = [
-    'Index: a.txt',
-    '===================================================================',
-    '--- a.txt\tbefore',
-    '+++ a.txt\tafter',
-    '@@ -4,3 +4,4 @@',
-    ' four',
-    '-five',
-    '+FIVE',
-    '+five and a half',
-    ' six',
-    '\\ No newline at end of file',
-    '',
-  ].join('\n');
-  expect(diffSidesOf(preview)).toEqual({
-    original: 'four\nfive\nsix',
-    modified: 'four\nFIVE\nfive and a half\nsix',
-    originalLineNos: [4, 5, 6],
-    modifiedLineNos: [4, 5, 6, 7],
-    summaryOnly: false,
+test('a big replace or delete asks before approving, naming the change; counted from the hunks, so a rename asks nothing', () => {
+  const hunk = (start: number, oldCount: number, newCount: number, status: 'pending' | 'applied' = 'pending') => ({
+    index: 1,
+    status,
+    start_line: start,
+    old_start: start,
+    old_count: oldCount,
+    new_count: newCount,
+    old_lines: [],
+    new_lines: [],
+    truncated: true,
   });
-  expect(diffSidesOf('region too large to diff (300 KiB)').summaryOnly).toBe(true);
-});
-
-test('a big replace or delete asks before approving; line targets count themselves, byte targets their preview', () => {
-  expect(replacedLineCountOf({ replace: { start: 1, end: 60 } }, '')).toBe(60);
-  expect(approveQuestionOf({ replace: { start: 1, end: 60 } }, '')).toBe('This replaces 60 lines. Approve?');
-  expect(approveQuestionOf({ delete: { start: 10, end: 70, units: 'lines' } }, '')).toBe('This deletes 61 lines. Approve?');
-  expect(approveQuestionOf({ replace: { start: 1, end: 50 } }, '')).toBeNull();
-  expect(approveQuestionOf({ insert: { at: 3 } }, '')).toBeNull();
-  expect(approveQuestionOf({ append: { at_end: true } }, '')).toBeNull();
-  const bytePreview = ['--- a.txt', '+++ a.txt', '@@ -1,3 +1,1 @@', '-one', '-two', '-three', '+ONE', ''].join('\n');
-  expect(replacedLineCountOf({ replace: { start: 0, end: 14, units: 'bytes' } }, bytePreview)).toBe(3);
-  expect(replacedLineCountOf({ delete: { start: 0, end: 400_000, units: 'bytes' } }, '(no preview: the region is larger than 262144 bytes)')).toBeNull();
-  expect(approveQuestionOf({ delete: { start: 0, end: 400_000, units: 'bytes' } }, '(no preview)')).toBe('This deletes a region too big to preview. Approve?');
+  const change = (kind: 'edit' | 'create' | 'delete' | 'move', label: string, hunks: ReturnType<typeof hunk>[]) => ({
+    change: { kind, how: 'lines' as const, label, per_hunk: false, hunks },
+  });
+  expect(replacedLineCountOf(change('edit', 'lines 1–60', [hunk(1, 60, 2)]))).toBe(60);
+  expect(approveQuestionOf(change('edit', 'lines 1–60', [hunk(1, 60, 2)]))).toBe('lines 1–60: this replaces 60 lines. Approve?');
+  expect(approveQuestionOf(change('delete', 'delete', [hunk(1, 61, 0)]))).toBe('delete: this deletes 61 lines. Approve?');
+  expect(approveQuestionOf(change('edit', 'lines 1–50', [hunk(1, 50, 50)]))).toBeNull();
+  // Decided hunks no longer count: 40 pending of 90.
+  expect(approveQuestionOf(change('edit', 'quote edit, 2 hunks', [hunk(1, 50, 1, 'applied'), hunk(80, 40, 1)]))).toBeNull();
+  // A move of a 1.2 KB file, whatever its target says (whole_file): no lines replaced, no question.
+  expect(approveQuestionOf(change('move', 'move a.ts → b.ts', []))).toBeNull();
+  expect(approveQuestionOf(change('create', 'create', [hunk(1, 0, 400)]))).toBeNull();
+  // A hunk too big to carry its lines still says how many.
+  expect(approveQuestionOf(change('edit', 'bytes 0–400000', [hunk(1, 9000, 3)]))).toBe('bytes 0–400000: this replaces 9000 lines. Approve?');
 });
 
 test('the go-to box reads lines, byte offsets (@N, bN) and percents', async () => {
