@@ -10,6 +10,7 @@ import { HunkList } from './HunkList.tsx';
 import { ProposalEditor } from './ProposalEditor.tsx';
 import { targetLabelOf } from './QueuePanel.tsx';
 import { ThreeWayView } from './ThreeWayView.tsx';
+import { languageOfProposalFile } from './use-file-language.ts';
 
 /**
  * The selected proposal: its metadata, its hunks (several edits), its conflict
@@ -55,6 +56,7 @@ export function ProposalDetail({
   const conflict = conflictTextOf(proposal, history);
   const pending = proposal.status === 'pending';
   const edits = lineEditsOf(proposal);
+  const language = languageOfProposalFile(proposal.path);
   const several = (proposal.targets?.length ?? proposal.quoted?.length ?? 1) > 1;
   const hunkStop = (hunk: number): ChangeStop => ({ proposalId: proposal.id, hunk, startLine: edits?.find((e) => e.hunk === hunk)?.startLine ?? 1 });
   return (
@@ -109,7 +111,11 @@ export function ProposalDetail({
           onReject={(hunk) => onReject([hunk], hunkStop(hunk))}
         />
       )}
-      {edited === null ? <DiffPreview preview={proposal.preview} /> : <ProposalEditor initialText={edited} onChange={setEdited} />}
+      {edited === null ? (
+        <DiffPreview preview={proposal.preview} language={language} />
+      ) : (
+        <ProposalEditor initialText={edited} onChange={setEdited} language={language} />
+      )}
       {edited !== null && (
         <div className="decision">
           {pending ? (

@@ -3,6 +3,7 @@ import type { ReviewProposal } from '../../src-main/api/schemas.ts';
 import { linesLabelOf } from '../model/conflict-text.ts';
 import { loadThreeWay, resolveThreeWay, type ThreeWay } from '../stores/review-flow.ts';
 import { ProposalEditor } from './ProposalEditor.tsx';
+import { languageOfProposalFile } from './use-file-language.ts';
 
 /** Lines with their file numbers; `marked` numbers are drawn as the proposal's region. */
 function NumberedLines({
@@ -121,7 +122,7 @@ export function ThreeWayView({ proposal, busy, onClose }: { proposal: ReviewProp
               </label>{' '}
               of the file now <small>(marked in the middle column)</small>
             </h4>
-            <ProposalEditor initialText={text} onChange={setText} />
+            <ProposalEditor initialText={text} onChange={setText} language={languageOfProposalFile(proposal.path)} />
           </section>
           <footer className="decision">
             <button

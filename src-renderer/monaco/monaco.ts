@@ -8,8 +8,10 @@ import * as monaco from 'monaco-editor/editor/editor.api.js';
 // The icon font (diff gutter signs).
 import 'monaco-editor/features/codicon/register.js';
 import EditorWorker from 'monaco-editor/editor/editor.worker.js?worker';
-import { conf as markdownConf, language as markdownMonarch } from 'monaco-editor/languages/definitions/markdown/markdown.js';
+import { languageOf } from '../model/language-of.ts';
 import { FOLIO_THEME, FOLIO_THEME_DATA, LOG_LANGUAGE_ID, LOG_MONARCH } from './log-language.ts';
+// The source languages' tokenizers (each its own chunk, loaded when a file needs it).
+import './languages.ts';
 
 declare global {
   interface Window {
@@ -20,13 +22,9 @@ declare global {
 // The editor worker computes diffs for DiffPreview; there are no language services.
 window.MonacoEnvironment = { getWorker: () => new EditorWorker() };
 
-// Registered once, here: log levels and timestamps coloured in every file view.
+// Registered once, here: log levels and timestamps coloured in the views of logs.
 monaco.languages.register({ id: LOG_LANGUAGE_ID });
 monaco.languages.setMonarchTokensProvider(LOG_LANGUAGE_ID, LOG_MONARCH);
-// Markdown files (which the outline panel is for) get Monaco's own markdown grammar.
-monaco.languages.register({ id: 'markdown', extensions: ['.md', '.markdown', '.mdx'] });
-monaco.languages.setLanguageConfiguration('markdown', markdownConf);
-monaco.languages.setMonarchTokensProvider('markdown', markdownMonarch);
 monaco.editor.defineTheme(FOLIO_THEME, FOLIO_THEME_DATA);
 monaco.editor.setTheme(FOLIO_THEME);
 
@@ -55,7 +53,7 @@ export const READ_ONLY_OPTIONS: monaco.editor.IEditorOptions = {
  * null for a row that is no file line (a proposal's added line, drawn inline).
  */
 export function createFileEditor(host: HTMLElement, fileLineOf: (row: number) => number | null): MonacoEditor {
-  const model = monaco.editor.createModel('', LOG_LANGUAGE_ID);
+  const model = monaco.editor.createModel('', 'plaintext');
   const editor = monaco.editor.create(host, {
     ...READ_ONLY_OPTIONS,
     model,
@@ -76,17 +74,43 @@ export function createFileEditor(host: HTMLElement, fileLineOf: (row: number) =>
   return editor;
 }
 
-/** The grammar a file view uses for `path`: markdown by extension, else the log grammar (levels and timestamps). */
-export function languageOfPath(path: string | null): string {
-  return path && /\.(md|markdown|mdx|mdown|mkdn?)$/i.test(path) ? 'markdown' : LOG_LANGUAGE_ID;
+/** Colour the model with grammar `languageId` (model/language-of.ts chooses it). */
+function setLanguage(model: monaco.editor.ITextModel | null | undefined, languageId: string): void {
+  if (model && model.getLanguageId() !== languageId) monaco.editor.setModelLanguage(model, languageId);
 }
 
-/** Colour the file editor's text with the grammar of `path`. */
-export function setFileLanguage(editor: MonacoEditor, path: string | null): void {
-  const model = editor.getModel();
-  const id = languageOfPath(path);
-  if (model && model.getLanguageId() !== id) monaco.editor.setModelLanguage(model, id);
+/** Colour the file editor's text with `languageId`. */
+export function setFileLanguage(editor: MonacoEditor, languageId: string): void {
+  setLanguage(editor.getModel(), languageId);
 }
+
+/** Colour both sides of a diff editor with `languageId`. */
+export function setDiffLanguage(editor: MonacoDiffEditor, languageId: string): void {
+  const model = editor.getModel();
+  setLanguage(model?.original, languageId);
+  setLanguage(model?.modified, languageId);
+}
+
+/**
+ * Lines drawn outside an editor (the inline diff's removed lines, the 3-way
+ * columns) coloured as the editor colours them: each node's text replaced by
+ * Monaco's token spans for `languageId`. Asynchronous (the grammar may still be
+ * loading); a node whose text changed meanwhile is left alone.
+ */
+export function colorizeNodes(nodes: HTMLElement[], languageId: string): void {
+  if (languageId === 'plaintext') return;
+  for (const node of nodes) {
+    const text = node.textContent ?? '';
+    if (text.trim() === '') continue;
+    void monaco.editor.colorize(text, languageId, { tabSize: 4 }).then((html) => {
+      // colorize escapes the text and wraps each token in a span of its theme class; the trailing <br/> ends its line.
+      if (node.textContent === text) node.innerHTML = html.replace(/<br\/?>$/, '');
+    });
+  }
+}
+
+/** The language of the file at `path` (its first lines in `sample` decide for a name that says nothing). */
+export { languageOf };
 
 /** The diff editor of DiffPreview, inline (the review panel is narrow); read-only; long lines wrap rather than run off the narrow panel. */
 export function createDiffEditor(host: HTMLElement): MonacoDiffEditor {
@@ -112,9 +136,9 @@ export function createDiffEditor(host: HTMLElement): MonacoDiffEditor {
   return editor;
 }
 
-/** An editable editor for a proposal's content (edit-then-approve); plain text, the file's own lines. */
-export function createTextEditor(host: HTMLElement, text: string): MonacoEditor {
-  const model = monaco.editor.createModel(text, 'plaintext');
+/** An editable editor for a proposal's content (edit-then-approve): the file's own lines, coloured as the file. */
+export function createTextEditor(host: HTMLElement, text: string, languageId = 'plaintext'): MonacoEditor {
+  const model = monaco.editor.createModel(text, languageId);
   const editor = monaco.editor.create(host, {
     ...READ_ONLY_OPTIONS,
     readOnly: false,
