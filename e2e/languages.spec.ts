@@ -14,7 +14,7 @@ import { watchPage } from './page-helpers.ts';
 
 // Monaco's light theme (vs), which folio-light inherits, and monaco/log-language.ts.
 const KEYWORD = 'rgb(0, 0, 255)';
-const COMMENT = 'rgb(0, 128, 0)';
+const COMMENT = 'rgb(0, 113, 0)';
 const LOG_ERROR = 'rgb(198, 40, 40)';
 
 const TS = ['export const timeout = 504; // ERROR budget, in ms', 'export function retry(times: number): number {', '  return times * 2;', '}', ''].join('\n');

@@ -33,12 +33,19 @@ const KEYS = keyLabelsOf(/Mac|iPhone|iPad/.test(navigator.platform));
 
 /** The panel's width, dragged on its left edge (or arrow keys there); kept in a CSS variable of the app grid. */
 function useResizer() {
+  // A focusable separator is a range widget: it must say its value (axe: aria-required-attr).
+  const [widthPx, setWidthPx] = useState<number | null>(null);
+  const maxPx = () => Math.round(Math.max(MIN_WIDTH_PX, window.innerWidth * 0.7));
   const setWidth = (px: number) => {
-    const max = Math.max(MIN_WIDTH_PX, window.innerWidth * 0.7);
-    document.documentElement.style.setProperty('--review-width', `${Math.round(Math.min(max, Math.max(MIN_WIDTH_PX, px)))}px`);
+    const width = Math.round(Math.min(maxPx(), Math.max(MIN_WIDTH_PX, px)));
+    setWidthPx(width);
+    document.documentElement.style.setProperty('--review-width', `${width}px`);
   };
   const widthNow = () => document.querySelector('.review-panel')?.getBoundingClientRect().width ?? 420;
   return {
+    'aria-valuenow': widthPx ?? Math.round(widthNow()),
+    'aria-valuemin': MIN_WIDTH_PX,
+    'aria-valuemax': maxPx(),
     onPointerDown(event: PointerEvent<HTMLDivElement>) {
       event.currentTarget.setPointerCapture(event.pointerId);
     },

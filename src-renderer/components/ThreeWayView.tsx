@@ -20,7 +20,8 @@ function NumberedLines({
   const lines = text === '' ? [] : text.split('\n');
   const digits = String(lineNoOf(Math.max(0, lines.length - 1))).length;
   return (
-    <pre className="numbered-lines" data-testid={testid} style={{ ['--digits' as string]: Math.max(3, digits) }}>
+    // Focusable: a scrolling region must be reachable by keyboard (axe: scrollable-region-focusable).
+    <pre className="numbered-lines" data-testid={testid} tabIndex={0} style={{ ['--digits' as string]: Math.max(3, digits) }}>
       {lines.map((line, i) => {
         const n = lineNoOf(i);
         return (
