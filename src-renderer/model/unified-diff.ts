@@ -14,7 +14,7 @@ export interface DiffSides {
   summaryOnly: boolean;
 }
 
-const HUNK_HEADER = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
+const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
 export function diffSidesOf(preview: string): DiffSides {
   const original: string[] = [];
@@ -24,15 +24,22 @@ export function diffSidesOf(preview: string): DiffSides {
   let oldLineNo = 0;
   let newLineNo = 0;
   let inHunk = false;
+  // Lines each side of the current hunk still to come: a hunk ends when both are used up, so the
+  // `--- a` / `+++ b` header of the next file's diff (a proposal of several edits) is not read as lines.
+  let oldLeft = 0;
+  let newLeft = 0;
+  let sawHunk = false;
   for (const line of preview.split('\n')) {
     const header = HUNK_HEADER.exec(line);
     if (header) {
       oldLineNo = Number(header[1]);
-      newLineNo = Number(header[2]);
-      inHunk = true;
+      newLineNo = Number(header[3]);
+      oldLeft = header[2] === undefined ? 1 : Number(header[2]);
+      newLeft = header[4] === undefined ? 1 : Number(header[4]);
+      inHunk = sawHunk = true;
       continue;
     }
-    if (!inHunk) continue;
+    if (!inHunk || (oldLeft <= 0 && newLeft <= 0)) continue;
     const mark = line[0];
     const text = line.slice(1);
     if (mark === ' ') {
@@ -40,15 +47,19 @@ export function diffSidesOf(preview: string): DiffSides {
       originalLineNos.push(oldLineNo++);
       modified.push(text);
       modifiedLineNos.push(newLineNo++);
+      oldLeft--;
+      newLeft--;
     } else if (mark === '-') {
       original.push(text);
       originalLineNos.push(oldLineNo++);
+      oldLeft--;
     } else if (mark === '+') {
       modified.push(text);
       modifiedLineNos.push(newLineNo++);
+      newLeft--;
     }
     // "\ No newline at end of file" and blank trailing lines carry no text
   }
-  if (!inHunk) return { original: preview, modified: preview, originalLineNos: [], modifiedLineNos: [], summaryOnly: true };
+  if (!sawHunk) return { original: preview, modified: preview, originalLineNos: [], modifiedLineNos: [], summaryOnly: true };
   return { original: original.join('\n'), modified: modified.join('\n'), originalLineNos, modifiedLineNos, summaryOnly: false };
 }

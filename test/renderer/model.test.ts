@@ -77,6 +77,26 @@ test('a unified diff splits into sides numbered as in the file', () => {
   expect(diffSidesOf('region too large to diff (300 KiB)').summaryOnly).toBe(true);
 });
 
+test('a preview of several edits, each with its own ---/+++ header, shows their lines only, not the headers', () => {
+  const hunk = (at: number, old: string, now: string) => [
+    '--- orders.ts\tbefore',
+    '+++ orders.ts\tafter',
+    `@@ -${at},2 +${at},2 @@`,
+    ` line ${at}`,
+    `-${old}`,
+    `+${now}`,
+  ];
+  // A removed line may itself start with dashes: it is still a line, counted by its hunk's header.
+  const preview = [...hunk(3, '-- a comment', 'x'), ...hunk(10, 'ten', 'TEN'), ''].join('\n');
+  expect(diffSidesOf(preview)).toEqual({
+    original: 'line 3\n-- a comment\nline 10\nten',
+    modified: 'line 3\nx\nline 10\nTEN',
+    originalLineNos: [3, 4, 10, 11],
+    modifiedLineNos: [3, 4, 10, 11],
+    summaryOnly: false,
+  });
+});
+
 test('a big replace or delete asks before approving; line targets count themselves, byte targets their preview', () => {
   expect(replacedLineCountOf({ replace: { start: 1, end: 60 } }, '')).toBe(60);
   expect(approveQuestionOf({ replace: { start: 1, end: 60 } }, '')).toBe('This replaces 60 lines. Approve?');
