@@ -83,6 +83,8 @@ export function ReviewPanel() {
   } = useReviewStore();
   const now = useNow(10_000);
   const resizer = useResizer();
+  // Nothing to show (no proposal, no applied edit, no message): a slim rail, and the file view takes the width.
+  const empty = queue.length === 0 && !selected && history.length === 0 && damaged.length === 0 && !problem && !notice;
   const onKeyDown = (event: KeyboardEvent) => {
     const key = undoKeyOf(event);
     if (!key) return;
@@ -90,7 +92,14 @@ export function ReviewPanel() {
     void (key === 'undo' ? undo() : redo());
   };
   return (
-    <aside className="review-panel" data-testid="review-panel" tabIndex={0} onKeyDown={onKeyDown} aria-label="Review">
+    <aside
+      className={empty ? 'review-panel collapsed' : 'review-panel'}
+      data-testid="review-panel"
+      data-collapsed={empty}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      aria-label="Review"
+    >
       <div
         className="review-resizer"
         role="separator"

@@ -113,7 +113,7 @@ export function colorizeNodes(nodes: HTMLElement[], languageId: string): void {
 /** The language of the file at `path` (its first lines in `sample` decide for a name that says nothing). */
 export { languageOf };
 
-/** The diff editor of DiffPreview, inline (the review panel is narrow); read-only; long lines wrap rather than run off the narrow panel. */
+/** The diff editor of DiffPreview, inline (the review panel is narrow); read-only, compact; long lines wrap rather than run off the narrow panel. */
 export function createDiffEditor(host: HTMLElement): MonacoDiffEditor {
   const editor = monaco.editor.createDiffEditor(host, {
     ...READ_ONLY_OPTIONS,
@@ -124,6 +124,9 @@ export function createDiffEditor(host: HTMLElement): MonacoDiffEditor {
     originalAriaLabel: 'Diff: the lines before',
     modifiedAriaLabel: 'Diff: the lines proposed',
     renderSideBySide: false,
+    // Compact rows: the narrow panel shows 20 of them at 1024×700 (styles.css).
+    fontSize: 12,
+    lineHeight: 17,
     lineNumbersMinChars: 3,
     lineDecorationsWidth: 6,
     renderOverviewRuler: false,
