@@ -40,7 +40,7 @@ test.afterEach(async () => {
 });
 
 test('axe finds no critical or serious violation on the file view, the review panel, the 3-way view and the help', async ({ page }) => {
-  session = await startReviewSession(page, { width: 1280, height: 800 });
+  session = await startReviewSession(page, { width: 1024, height: 700 });
   const found: Record<string, string[]> = {};
 
   // The file view, the multi-hunk proposal drawn inline, the panel listing the others and the conflict.
