@@ -121,10 +121,14 @@ async function rowBoxOf(page: Page, lineNo: number) {
 }
 
 /** Click on line `lineNo`'s text (the cursor goes there, and the file view has the keys). */
+/** Click line `lineNo` until the cursor is on it: a layout shift between measuring and clicking (a panel opening) moves the rows. */
 async function clickLine(page: Page, lineNo: number) {
-  const box = await rowBoxOf(page, lineNo);
-  expect(box, `line ${lineNo} on screen`).not.toBeNull();
-  await page.mouse.click(box!.textLeft + 30, box!.y);
+  await expect(async () => {
+    const box = await rowBoxOf(page, lineNo);
+    expect(box, `line ${lineNo} on screen`).not.toBeNull();
+    await page.mouse.click(box!.textLeft + 30, box!.y);
+    await expect(page.locator('[data-testid="file-view"] .line-numbers.active-line-number')).toHaveText(String(lineNo), { timeout: 2000 });
+  }).toPass();
 }
 
 /** Per file line in view: the text marked with `className`, concatenated. */

@@ -9,6 +9,9 @@
  * so a proposal is decided exactly once across processes.
  */
 import { FolioError, isFolioError } from '../engine/errors.ts';
+import { etagOf } from '../engine/index/identity.ts';
+import type { LineIndex } from '../engine/index/line-index.ts';
+import { openIndex } from '../engine/index/store.ts';
 import type { Version } from '../engine/read/file-facts.ts';
 import type { QuotedEdit } from '../engine/write/quote-edit.ts';
 import { readingAt, upsertAt } from './remote-values.ts';
@@ -33,6 +36,7 @@ import {
   staleErrorOf,
 } from './rebase.ts';
 import { settledView } from './settled-view.ts';
+import { changesOf, deleteChangesFor, linesOfChanges, moveChangesOf } from './changes.ts';
 import { storeOf, type ReviewStore } from './store.ts';
 import type { GroupTag, JournalEntry, Proposal, ProposalStatus, ReviewActor, StoredBytes } from './types.ts';
 
@@ -66,6 +70,17 @@ export interface ProposeResult {
   proposal: Proposal;
 }
 
+/** The file's index if it is still the version `etag` (the dry run's), else null. */
+async function indexOfVersion(path: string, etag: string): Promise<LineIndex | null> {
+  if (etag === 'absent') return null;
+  try {
+    const index = await openIndex(path);
+    return etagOf(index.identity) === etag ? index : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Store a pending proposal (paths relative to the root). Refused at once if the engine's dry run fails. */
 export async function propose(root: string, actor: ReviewActor, req: ProposeRequest): Promise<ProposeResult> {
   const store = storeOf(root);
@@ -79,8 +94,12 @@ export async function propose(root: string, actor: ReviewActor, req: ProposeRequ
     ...(req.quoted ? { quoted: req.quoted } : {}),
     ...(req.createParents ? { createParents: true } : {}),
     ...(req.checked ? { checked: req.checked } : {}),
+    describeChanges: true,
   });
-  const rebase = await readingAt(store.absPathOf(req.path), (path) => rebaseStateOf(path, req, dry));
+  const { rebase, changes } = await readingAt(store.absPathOf(req.path), async (path) => ({
+    rebase: await rebaseStateOf(path, req, dry),
+    changes: changesOf(store.blobsDir, dry.changes ?? [], await indexOfVersion(path, dry.version_before.etag)),
+  }));
   return store.locked(() => {
     const proposal: Proposal = {
       id: newId('p'),
@@ -106,6 +125,7 @@ export async function propose(root: string, actor: ReviewActor, req: ProposeRequ
       journal_id: null,
       ...(req.group ? { group: req.group } : {}),
       ...(rebase ? { rebase } : {}),
+      changes,
     };
     store.commit((d) => {
       d.proposals![proposal.id] = toDoc(proposal);
@@ -184,6 +204,7 @@ export async function proposeFileOp(root: string, actor: ReviewActor, call: File
     ...(call.createParents ? { createParents: true } : {}),
   };
   const dry = call.op === 'delete' ? await deleteFile(call.path, req) : await moveFile(call.path, call.to!, req);
+  const changes = call.op === 'delete' ? await deleteChangesFor(store.blobsDir, call.path) : moveChangesOf(store.blobsDir);
   return store.locked(() => {
     const to = dry.to === undefined ? undefined : store.storedPathOf(dry.to);
     const proposal: Proposal = {
@@ -209,6 +230,7 @@ export async function proposeFileOp(root: string, actor: ReviewActor, call: File
       reason: null,
       conflict: null,
       journal_id: null,
+      changes,
     };
     store.commit((d) => {
       d.proposals![proposal.id] = toDoc(proposal);
@@ -290,10 +312,14 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
   return store.locked(async () => {
     const resolve = opts.ifMatch !== undefined;
     const p = opts.current || resolve ? decidableOf(store, id) : pendingOf(store, id);
-    if (resolve && (opts.content === undefined || p.file_op || p.edits || p.quoted || p.group)) {
-      throw new FolioError('invalid_input', `a resolve (if_match) takes content and a proposal with one positional edit; ${id} is not one`, {
-        proposal_id: id,
-      });
+    if (resolve && p.file_op ? opts.content !== undefined || opts.lines : resolve && opts.content === undefined) {
+      throw new FolioError(
+        'invalid_input',
+        p.file_op
+          ? `proposal ${id} ${p.file_op === 'delete' ? 'deletes' : 'moves'} the file: a resolve (if_match) takes the current version only, no content`
+          : 'a resolve (if_match) takes content: the text the person merged',
+        { proposal_id: id },
+      );
     }
     if (opts.lines && !resolve) throw new FolioError('invalid_input', 'lines goes with if_match (the version the lines belong to)', { proposal_id: id });
     if (opts.content !== undefined && p.file_op) {
@@ -303,13 +329,14 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
     }
     if (p.file_op) {
       try {
-        const { entry, result } = await approveFileOp(store, actor, p);
+        // A resolve: the person looked at the file as it is now (its version) and still wants it deleted or moved.
+        const { entry, result } = await approveFileOp(store, actor, resolve ? { ...p, preconditions: { ifMatch: opts.ifMatch } } : p);
         return { proposal: proposalOf(store, id), entry, upsert: result };
       } catch (err) {
         throw staleProposal(store, actor, id, err);
       }
     }
-    if (opts.content !== undefined && (p.edits || p.quoted)) {
+    if (opts.content !== undefined && !resolve && (p.edits || p.quoted)) {
       throw new FolioError('invalid_input', `proposal ${id} has ${(p.edits ?? p.quoted)!.length} edits: edit-then-approve takes one positional edit`, {
         proposal_id: id,
       });
@@ -317,7 +344,8 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
     if (opts.content !== undefined && p.target.kind === 'delete' && opts.content !== '') {
       throw new FolioError('invalid_input', `proposal ${id} deletes: it takes no content`, { proposal_id: id });
     }
-    if (p.group) {
+    // A resolve of one file of a group applies the person's text to that file alone: the group already conflicted.
+    if (p.group && !resolve) {
       if (opts.content !== undefined || opts.hunks !== undefined)
         throw new FolioError('invalid_input', `proposal ${id} is one file of group ${p.group.id}: approve it as proposed`, { proposal_id: id });
       return approveGroupLocked(store, actor, p);
@@ -342,12 +370,9 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
     let intent: ReviewIntent | null = null;
     let r: UpsertResult;
     try {
-      const req = proposalRequestOf(store, p, content, hunks);
-      if (opts.current && !p.quoted) req.preconditions = currentPreconditionsOf(p, hunks);
-      if (resolve) {
-        req.preconditions = { ifMatch: opts.ifMatch };
-        if (opts.lines) req.target = linesTargetOf(opts.lines);
-      }
+      const req = resolve ? resolveRequestOf(p, content, opts.ifMatch!, opts.lines) : proposalRequestOf(store, p, content, hunks);
+      if (p.quoted && !resolve) await requireQuotedLines(store, p, req, hunks);
+      if (opts.current && !resolve && !p.quoted) req.preconditions = currentPreconditionsOf(p, hunks);
       r = await upsertAt(store.absPathOf(p.path), {
         ...req,
         // Write-ahead: the intent is durable before the file changes (intents.ts).
@@ -359,6 +384,48 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
     const entry = entryOf(store, commitJournaled(store, intent, r))!;
     return { proposal: proposalOf(store, id), entry, upsert: r };
   });
+}
+
+/**
+ * A quote edit applies only where the lines it was proposed on are still as the
+ * agent read them: its quotes found now must stand on the same old lines as its
+ * change hunks. A quote that still matches in a line someone changed (outside the
+ * journal, which the rebase would have caught) is precondition_failed naming it.
+ */
+async function requireQuotedLines(store: ReviewStore, p: Proposal, req: UpsertRequest, hunks: number[]): Promise<void> {
+  if (!p.changes) return;
+  const dry = await upsertAt(store.absPathOf(p.path), { ...req, dryRun: true, describeChanges: true });
+  const stored = linesOfChanges(store.blobsDir, p.changes);
+  for (const [j, i] of hunks.entries()) {
+    const was = p.changes.hunks.flatMap((h, k) => (h.edit === i ? [stored[k]![0]] : []));
+    const now = (dry.changes ?? []).filter((c) => c.edit === j);
+    const same = was.length === now.length && now.every((c, k) => JSON.stringify(c.old_lines) === JSON.stringify(was[k]));
+    if (same) continue;
+    const h = now.find((c, k) => JSON.stringify(c.old_lines) !== JSON.stringify(was[k])) ?? now[0];
+    const lines = h ? { start_line: h.old_start, end_line: h.old_start + Math.max(h.old_count, 1) - 1 } : undefined;
+    throw new FolioError('precondition_failed', lines ? changedText(lines) : 'the lines it quotes changed after the agent read them', {
+      path: p.path,
+      failed: ['region'],
+      hunk: i + 1,
+      ...(lines ? { lines } : {}),
+    });
+  }
+}
+
+/**
+ * A resolve (3-way merge) as a write: the person's text over `lines` of the version
+ * they merged against (the whole file without lines), checked by that version only.
+ * Every kind resolves so: quotes, several edits, one file of a group, a create whose
+ * file exists now.
+ */
+function resolveRequestOf(p: Proposal, content: string, ifMatch: string, lines: ApproveOptions['lines']): UpsertRequest {
+  return {
+    target: lines ? linesTargetOf(lines) : { kind: 'whole' },
+    content,
+    preconditions: { ifMatch },
+    normalizeNewlines: p.normalize_newlines,
+    checked: { allowHardlinks: p.allow_hardlinks === true },
+  };
 }
 
 /** A resolve's lines as an engine target: a replace, or an insert before start when end = start - 1. */

@@ -54,9 +54,12 @@ interface ProposedEdits {
  */
 export async function rebaseStateOf(absPath: string, req: ProposedEdits, dry: UpsertResult): Promise<RebaseState | undefined> {
   const edits = req.edits ?? [{ target: req.target, content: '' }];
-  if (req.quoted || req.preconditions.ifNoneMatch !== undefined || edits.some((e) => e.target.kind === 'whole' || e.target.kind === 'append')) return undefined;
+  if (req.preconditions.ifNoneMatch !== undefined) return undefined;
   const index = await openIndex(absPath);
   if (etagOf(index.identity) !== dry.version_before.etag) return undefined;
+  // Quotes are found again by their text: their change hunks (changes.ts) are what the rebase follows.
+  if (req.quoted) return { etag: dry.version_before.etag, edits: [], anchors: [] };
+  if (edits.some((e) => e.target.kind === 'whole' || e.target.kind === 'append')) return undefined;
   const codec = codecFor((await factsOf(absPath, { hash: false })).encoding);
   const regions: LineByteRange[] = dry.hunks ? [] : [dry.range_before];
   for (const h of dry.hunks ?? []) regions[h.edit] = h.range_before;
@@ -207,7 +210,19 @@ function rebasedOf(p: Proposal, r: RebaseState, open: Set<number>, w: RebaseWrit
   });
   const edits = r.edits.slice();
   const targets = (p.edits ?? [{ target: p.target, content: p.content }]).map((e) => e.target);
+  // The change model's hunks: their own lines, touched, make the proposal stale; else they move.
+  const hunks = p.changes?.hunks.slice();
+  for (const [k, h] of (hunks ?? []).entries()) {
+    if (!open.has(h.edit)) continue;
+    const s = shiftOf(h, w.pieces);
+    if (s === null) {
+      const last = h.start_line + Math.max(h.old_count, 1) - 1;
+      return { rebase: { ...r, stale: { journal_id: w.journalId, start_byte: h.start_byte, end_byte: h.end_byte, start_line: h.start_line, end_line: last } } };
+    }
+    hunks![k] = { ...h, start_line: h.start_line + s.lines, start_byte: h.start_byte + s.bytes, end_byte: h.end_byte + s.bytes };
+  }
   for (const i of open) {
+    if (!r.edits[i]) continue;
     const s = shiftOf(r.edits[i]!, w.pieces);
     if (s === null) return stale(r.edits[i]!, targets[i]);
     edits[i] = shiftRange(r.edits[i]!, s);
@@ -227,6 +242,7 @@ function rebasedOf(p: Proposal, r: RebaseState, open: Set<number>, w: RebaseWrit
     target: targets[0]!,
     ...(p.edits ? { edits: p.edits.map((e, i) => ({ ...e, target: targets[i]! })) } : {}),
     ...(p.preconditions.anchors ? { preconditions: { ...p.preconditions, anchors: agentAnchors } } : {}),
+    ...(hunks ? { changes: { ...p.changes!, hunks } } : {}),
   };
 }
 
@@ -236,6 +252,11 @@ function rebasedOf(p: Proposal, r: RebaseState, open: Set<number>, w: RebaseWrit
  */
 export function preconditionsOf(p: Proposal, hunks: number[]): Preconditions {
   if (!p.rebase || p.rebase.detached || p.rebase.etag === p.version_seen.etag) return p.preconditions;
+  if (p.quoted) {
+    // Its quotes are its content precondition; the chain proved its own lines unchanged.
+    const { ifMatch: _m, expectedSha256: _s, ifNotModifiedSince: _t, ...range } = p.preconditions;
+    return range;
+  }
   return regionPreconditionsOf(p, hunks) ?? p.preconditions;
 }
 
@@ -263,10 +284,18 @@ export function changedText(r: Parameters<typeof linesText>[0]): string {
 }
 
 /**
- * The proposal's own lines as they are now (its open edits' line targets, first to
- * last), or null for byte targets and proposals without positions (quoted, whole file).
+ * The proposal's own lines as they are now (first to
+ * last): its change hunks', else its line targets'; null when neither is known.
  */
 export function ownLinesOf(p: Proposal): { start_line: number; end_line: number } | null {
+  const open = new Set(pendingHunksOf(p));
+  const hunks = p.changes?.hunks.filter((h) => open.has(h.edit)) ?? [];
+  if (hunks.length) {
+    return {
+      start_line: Math.min(...hunks.map((h) => h.start_line)),
+      end_line: Math.max(...hunks.map((h) => h.start_line + Math.max(h.old_count, 1) - 1)),
+    };
+  }
   const targets = p.edits ? pendingHunksOf(p).map((i) => p.edits![i]!.target) : [p.target];
   let lo = Infinity;
   let hi = -Infinity;

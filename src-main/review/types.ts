@@ -63,6 +63,31 @@ export interface Proposal {
   rebase?: RebaseState;
   /** a proposal with several edits (`edits` or `quoted`): each one's decision, in their order */
   hunks?: HunkStatus[];
+  /** the change model (changes.ts): the proposal as line hunks of its file; absent in proposals stored before it */
+  changes?: ProposalChanges;
+}
+
+/** One line hunk of a proposal (changes.ts); its lines are in ProposalChanges.lines. */
+export interface ChangeHunkState {
+  /** the edit (0-based: `edits`, `quoted`, or 0) it belongs to: its decision unit */
+  edit: number;
+  /** lines old_start.. of the version the agent read (an insert: the line new lines go before) */
+  old_start: number;
+  old_count: number;
+  new_count: number;
+  /** where the old lines begin now (rebase.ts moves it) */
+  start_line: number;
+  /** the bytes the hunk's own lines stand on now (an insert: the line it goes before); an edit touching them makes the proposal stale */
+  start_byte: number;
+  end_byte: number;
+  /** too big to keep the lines (only counts) */
+  truncated?: boolean;
+}
+
+export interface ProposalChanges {
+  hunks: ChangeHunkState[];
+  /** JSON [[old_lines, new_lines], ...] in the hunks' order */
+  lines: StoredBytes;
 }
 
 export type HunkStatus = 'pending' | 'applied' | 'rejected';

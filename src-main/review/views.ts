@@ -6,6 +6,7 @@
  */
 import type { Preconditions, UpsertTarget } from '../engine/write/upsert.ts';
 import { loadBytes } from './blobs.ts';
+import { changeViewOf } from './changes.ts';
 import { storeOf } from './store.ts';
 import type { JournalEntry, Proposal } from './types.ts';
 
@@ -75,6 +76,7 @@ export function proposalView(root: string, p: Proposal, opts: { withContent?: bo
     journal_id: p.journal_id,
     ...(p.group ? { group: p.group } : {}),
     ...(p.hunks ? { hunks: p.hunks.map((status, i) => ({ index: i + 1, status })) } : {}),
+    change: changeViewOf(blobs, p),
   };
 }
 export type ProposalView = ReturnType<typeof proposalView>;

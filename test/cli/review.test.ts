@@ -55,7 +55,7 @@ describe('folio review … --hunks', () => {
     const { root, p, replace } = await workspace();
     const id = await replace([2, 5, 9]);
     const show = folio(['review', 'show', id, '--root', root]);
-    expect(show.stdout).toContain('hunk 1: replace lines 2-2  pending\nhunk 2: replace lines 5-5  pending\nhunk 3: replace lines 9-9  pending');
+    expect(show.stdout).toContain('hunk 1: line 2  pending\nhunk 2: line 5  pending\nhunk 3: line 9  pending');
     const ok = folio(['review', 'approve', id, '--hunks', '1,3', '--root', root]);
     expect(ok.status, ok.stderr).toBe(0);
     expect(ok.stdout).toContain(`approved hunks 1,3 of ${id}: applied to notes.txt`);
@@ -130,7 +130,7 @@ describe('folio review approve|reject --path / --actor', () => {
     // Its first edit (line 3) is the lines the older proposal changed.
     expect(r.conflicts[0].conflict.message).toMatch(/^line 3 changed after the agent read it \(journal entry j-\w+\)$/);
     const human = folio(['review', 'reject', '--actor', 'agent:codex', '--reason', 'not now', '--root', root]);
-    expect(human.stdout).toBe(`rejected 1 proposal(s)\n  rejected  ${theirs}  notes.txt  replace lines 10-10: not now\n`);
+    expect(human.stdout).toBe(`rejected 1 proposal(s)\n  rejected  ${theirs}  notes.txt  edit, 1 hunk, line 10: not now\n`);
     expect(readFileSync(p, 'utf8')).toBe(upper(3));
   });
 

@@ -63,5 +63,6 @@ describe('MCP Inspector CLI against folio mcp', () => {
     expect(quoted).toMatchObject({ applied: false, policy: 'review', status: 'pending' });
     expect(call('list', { path: '.', depth: '1' }).entries.map((e: { path: string }) => e.path)).toContain('notes.txt');
     expect([...called].sort()).toEqual([...listed].sort());
-  });
+    // Ten Inspector processes one after the other, each starting `folio mcp`: on a loaded machine that is minutes.
+  }, 300_000);
 });

@@ -50,6 +50,7 @@ function proposal(fields: Partial<ReviewProposal>): ReviewProposal {
     reason: null,
     conflict: null,
     journal_id: null,
+    change: { kind: 'edit', how: 'lines', label: 'edit', per_hunk: false, hunks: [] },
     ...fields,
   };
 }

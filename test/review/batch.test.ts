@@ -153,7 +153,7 @@ describe('batch approve', () => {
     const q3 = await quote([['line 59\n', 'line 59 and line 58\n']]);
     const q4 = await quote([['line 58\n', 'LINE 58\n']]); // q3 writes its quote again: waits
     const q5 = await quote([['line 57\n', 'LINE 57\n']]);
-    // A person's journaled edit takes q5's quote away before the batch (the positional proposal follows it).
+    // A person's journaled edit changes q5's own line before the batch: the rebase makes it a conflict.
     await applyOwnEdit(root, ME, path, {
       target: { kind: 'whole' },
       content: '',
@@ -162,7 +162,7 @@ describe('batch approve', () => {
     });
     const r = await approveBatch(root, ME, { actor: 'claude' });
     expect(r.applied.map((p) => p.id)).toEqual([q1, a, q3]);
-    expect(r.conflicts.map((p) => [p.id, p.conflict?.code])).toEqual([[q5, 'no_match']]);
+    expect(r.conflicts.map((p) => [p.id, p.conflict?.code])).toEqual([[q5, 'precondition_failed']]);
     expect(r.skipped.map((x) => x.proposal.id)).toEqual([q2, q4]);
     expect(r.skipped[0]!.reason).toContain('an older proposal of this batch edits or writes the text it quotes');
     expect(readFileSync(path, 'utf8')).toBe(

@@ -38,7 +38,7 @@ describe('folio review', () => {
     const list = folio(['review', 'list', '--root', root, '--json']);
     expect(list.status, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout).proposals).toMatchObject([{ id, status: 'pending', path: 'notes.txt', actor: AGENT }]);
-    expect(folio(['review', 'list', '--root', root]).stdout).toContain(`${id}  pending   notes.txt  replace lines 2-2  by agent:claude`);
+    expect(folio(['review', 'list', '--root', root]).stdout).toContain(`${id}  pending   notes.txt  edit, 1 hunk, line 2  by agent:claude`);
     const show = folio(['review', 'show', id, '--root', root]);
     expect(show.stdout).toContain('-two\n+TWO');
     expect(JSON.parse(folio(['review', 'show', id, '--root', root, '--json']).stdout).proposal.content).toBe('TWO');

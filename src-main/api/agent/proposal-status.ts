@@ -4,6 +4,7 @@
  * applied the version and range written. Optionally waits for the decision,
  * woken by the review store's watcher rather than polling.
  */
+import { changeSummaryOf } from '../../review/changes.ts';
 import { showProposal } from '../../review/proposals.ts';
 import { watch } from '../../review/watch.ts';
 import type { ProposalStatusOutput } from '../schemas/agent.ts';
@@ -20,6 +21,7 @@ function statusOf(root: string, id: string): ProposalStatusOutput {
     conflict: proposal.conflict,
     ...(proposal.hunks ? { hunks: proposal.hunks.map((status, i) => ({ index: i + 1, status })) } : {}),
     ...(entry ? { version_after: entry.version_after, range_after: entry.range_after } : {}),
+    change: changeSummaryOf(proposal),
   };
 }
 

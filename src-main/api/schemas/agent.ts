@@ -44,6 +44,21 @@ export const ProposalStatusOutput = z.object({
     .array(z.object({ index: z.number().int(), status: z.enum(['pending', 'applied', 'rejected']) }))
     .optional()
     .describe('A proposal with several edits: the decision on each (1-based index).'),
+  change: z
+    .object({
+      kind: z.enum(['edit', 'create', 'delete', 'move']),
+      label: z.string(),
+      hunks: z.array(
+        z.object({
+          index: z.number().int().describe('The edit (1-based) it belongs to.'),
+          status: z.enum(['pending', 'applied', 'rejected']),
+          start_line: z.number().int().describe('Where its old lines are in the file now (they move as edits elsewhere are applied).'),
+          old_count: z.number().int(),
+          new_count: z.number().int(),
+        }),
+      ),
+    })
+    .describe('What the proposal does, as the reviewer sees it: its line hunks (no text; read the file for that).'),
 });
 export type ProposalStatusOutput = z.infer<typeof ProposalStatusOutput>;
 

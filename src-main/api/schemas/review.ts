@@ -18,10 +18,7 @@ export const ProposalStatus = z.enum(['pending', 'applied', 'rejected', 'conflic
  * move with the file as edits elsewhere are applied (rebase).
  */
 export const ChangeHunk = z.object({
-  index: z
-    .number()
-    .int()
-    .describe('The decision unit (1-based): the edit of the proposal this hunk belongs to. Several hunks share one with replace_all.'),
+  index: z.number().int().describe('The decision unit (1-based): the edit of the proposal this hunk belongs to. Several hunks share one with replace_all.'),
   status: z.enum(['pending', 'applied', 'rejected']),
   start_line: z.number().int().describe('Line of the file now where old_lines begin (an insert: the line new_lines go before).'),
   old_start: z.number().int().describe('The same line in the version the agent read.'),

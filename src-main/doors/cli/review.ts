@@ -20,17 +20,25 @@ interface Common {
   json?: boolean;
 }
 
-function targetText(t: ReviewProposal['target']): string {
-  if ('insert' in t) return `insert at ${t.insert.units === 'bytes' ? 'byte' : 'line'} ${t.insert.at}`;
-  if ('replace' in t) return `replace ${t.replace.units ?? 'lines'} ${t.replace.start}-${t.replace.end}`;
-  if ('delete' in t) return `delete ${t.delete.units ?? 'lines'} ${t.delete.start}-${t.delete.end}`;
-  return 'append';
-}
-
 const who = (a: { kind: string; name: string } | null) => (a ? `${a.kind}:${a.name}` : '-');
 
 function proposalLine(p: ReviewProposal): string {
-  return `${p.id}  ${p.status.padEnd(8)}  ${p.path}  ${targetText(p.target)}  by ${who(p.actor)}  ${p.created_at}`;
+  return `${p.id}  ${p.status.padEnd(8)}  ${p.path}  ${p.change.label}  by ${who(p.actor)}  ${p.created_at}`;
+}
+
+/** Each decision unit of a proposal decided hunk by hunk: "hunk 2: lines 10–12, 40  pending" (the numbers --hunks takes). */
+function hunkLines(p: ReviewProposal): string[] {
+  if (!p.change.per_hunk) return [];
+  const units = new Map<number, { places: string[]; status: string }>();
+  for (const h of p.change.hunks) {
+    const last = h.start_line + Math.max(h.old_count, 1) - 1;
+    const u = units.get(h.index) ?? { places: [], status: h.status };
+    u.places.push(last === h.start_line ? `${h.start_line}` : `${h.start_line}–${last}`);
+    units.set(h.index, u);
+  }
+  return [...units.entries()].map(
+    ([i, u]) => `hunk ${i}: line${u.places.length > 1 || u.places[0]!.includes('–') ? 's' : ''} ${u.places.join(', ')}  ${u.status}`,
+  );
 }
 
 function entryLine(e: ReviewJournalEntry): string {
@@ -50,13 +58,11 @@ function damagedWarning(d: DamagedReviewFrame): string {
 
 function formatShow(o: OpOutput<'review_show'>): string {
   const p = o.proposal;
-  const out = [`proposal ${p.id}: ${p.status}`, `path: ${p.path}  (${targetText(p.target)})`, `proposed by ${who(p.actor)} at ${p.created_at}`];
+  const out = [`proposal ${p.id}: ${p.status}`, `path: ${p.path}  (${p.change.label})`, `proposed by ${who(p.actor)} at ${p.created_at}`];
   if (p.decided_by) out.push(`decided by ${who(p.decided_by)} at ${p.decided_at}${p.edited ? ' (edited before approving)' : ''}`);
   if (p.reason) out.push(`reason: ${p.reason}`);
   if (p.conflict) out.push(`conflict: ${String(p.conflict.code)}: ${String(p.conflict.message)}`);
-  // Several edits: numbered from 1, the numbers --hunks takes.
-  const several = p.targets?.map(targetText) ?? p.quoted?.map((q) => `quote ${JSON.stringify(q.old_text.slice(0, 40))}`);
-  if (several && several.length > 1) for (const [i, what] of several.entries()) out.push(`hunk ${i + 1}: ${what}  ${p.hunks?.[i]?.status ?? 'pending'}`);
+  out.push(...hunkLines(p));
   if (o.entry) out.push(`journal: ${entryLine(o.entry)}`);
   out.push(p.preview.trimEnd());
   return out.join('\n') + '\n';
@@ -76,10 +82,10 @@ function formatBatch(o: OpOutput<'review_batch'>): string {
         ? `approved ${o.applied.length} proposal(s) in ${o.entries.length} write(s): ${files}; group ${o.group_id}: review undo takes it back whole`
         : 'approved nothing',
     );
-    for (const p of o.applied) out.push(`  applied   ${p.id}  ${p.path}  ${targetText(p.target)}`);
+    for (const p of o.applied) out.push(`  applied   ${p.id}  ${p.path}  ${p.change.label}`);
   } else {
     out.push(`rejected ${o.rejected.length} proposal(s)`);
-    for (const p of o.rejected) out.push(`  rejected  ${p.id}  ${p.path}  ${targetText(p.target)}${p.reason ? `: ${p.reason}` : ''}`);
+    for (const p of o.rejected) out.push(`  rejected  ${p.id}  ${p.path}  ${p.change.label}${p.reason ? `: ${p.reason}` : ''}`);
   }
   for (const p of o.conflicts) out.push(`  conflict  ${p.id}  ${p.path}: ${String(p.conflict?.message ?? '')}`);
   for (const s of o.skipped) out.push(`  skipped   ${s.proposal.id}  ${s.proposal.path}: ${s.reason}`);

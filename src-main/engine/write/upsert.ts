@@ -27,7 +27,7 @@ import { dropStaleIndex, openIndex, rememberIndex } from '../index/store.ts';
 import type { LineIndex } from '../index/line-index.ts';
 import { codecFor, isLegacyEncoding, type TextCodec } from '../text/codec.ts';
 import { readBytes } from '../text/window.ts';
-import { affectedBy, previewOf, type AffectedCounts } from './diff-preview.ts';
+import { affectedBy, lineChangesOf, previewOf, type AffectedCounts, type LineChange } from './diff-preview.ts';
 import { editRegionOf, type EditRegion, type UpsertTarget } from './edit-region.ts';
 import { checkPreconditions, hasPrecondition, requirePrecondition, type PreconditionReport, type Preconditions } from './preconditions.ts';
 
@@ -89,6 +89,8 @@ export interface UpsertRequest {
    * precondition is required.
    */
   quoted?: QuotedEdit[];
+  /** Internal (review's change model): a dry run also tells each edit's line hunks (`changes`). */
+  describeChanges?: boolean;
 }
 
 /** What an upsert is about to write: enough to tell the file before from after by the region alone. */
@@ -148,6 +150,8 @@ export interface UpsertResult {
   elapsed_ms: number;
   /** with several edits: each edit's place (range_before/range_after span them all) */
   hunks?: UpsertHunk[];
+  /** only with describeChanges: each edit's line hunks, in file order (diff-preview.ts) */
+  changes?: LineChange[];
   /** only with captureBytes: the bytes replaced and the bytes written */
   removed?: Buffer;
   inserted?: Buffer;
@@ -332,8 +336,26 @@ export function newFilePreview(path: string, req: UpsertRequest, t0: number): Up
     affected: { bytes: { removed: 0, inserted: bytes }, lines: { removed: 0, inserted: lines } },
     preconditions: { checked: ['if_none_match'], whole_file: 'matched', range: 'not_checked' },
     preview: createPatch(path, '', text, 'absent', 'new file'),
+    ...(req.describeChanges ? { changes: [newFileChange(text)] } : {}),
     notes: ['creates the file'],
     elapsed_ms: performance.now() - t0,
+  };
+}
+
+/** A new file's text as one hunk of added lines. */
+function newFileChange(text: string): LineChange {
+  const big = Buffer.byteLength(text) > 256 * 1024;
+  const lines = text === '' ? [] : text.replace(/\r\n/g, '\n').replace(/\n$/, '').split('\n');
+  return {
+    edit: 0,
+    old_start: 1,
+    old_count: 0,
+    new_count: lines.length,
+    old_lines: [],
+    new_lines: big ? [] : lines,
+    start_byte: 0,
+    end_byte: 0,
+    ...(big ? { truncated: true } : {}),
   };
 }
 
@@ -560,6 +582,7 @@ export async function upsertOn(io: UpsertIo, req: UpsertRequest, notes: string[]
       version_after: null,
       range_after: plannedRange,
       ...(several ? { hunks: hunksOf(placed, null) } : {}),
+      ...(req.describeChanges ? { changes: placed.flatMap((p) => lineChangesOf(index, p.region, codec, p.edit)) } : {}),
       elapsed_ms: performance.now() - t0,
     };
   }
