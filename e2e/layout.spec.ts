@@ -39,8 +39,8 @@ test('at 1024×700 the panel shows 20 rows of diff, the hunk list and the decisi
   await expect.poll(() => diffRowsShown(page)).toBeGreaterThanOrEqual(20);
   for (const el of [page.getByTestId('hunk-list'), page.getByTestId('diff-preview'), page.getByTestId('approve'), page.getByTestId('reject')]) {
     const box = await boxOf(el);
-    expect(box.y, await el.getAttribute('data-testid')).toBeGreaterThanOrEqual(0);
-    expect(box.y + box.height, await el.getAttribute('data-testid')).toBeLessThanOrEqual(700);
+    expect(box.y, (await el.getAttribute('data-testid')) ?? '').toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height, (await el.getAttribute('data-testid')) ?? '').toBeLessThanOrEqual(700);
   }
   // Every hunk row whole inside the list: no scrolling inside it either.
   const list = await boxOf(page.getByTestId('hunk-list'));
