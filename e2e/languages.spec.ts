@@ -11,6 +11,7 @@ import { makeFixtureDir } from './fixtures.ts';
 import { startFolioServe, type FolioServe } from './folio-serve.ts';
 import { connectAgent } from './mcp-agent.ts';
 import { watchPage } from './page-helpers.ts';
+import { startReviewSession } from './review-session.ts';
 
 // Monaco's light theme (vs), which folio-light inherits, and monaco/log-language.ts.
 const KEYWORD = 'rgb(0, 0, 255)';
@@ -95,5 +96,25 @@ test("a proposal's diff is coloured as its file: in the panel and the inline dif
     await colourOf(removed, 'return').toBe(KEYWORD);
   } finally {
     await agent.close();
+  }
+});
+
+test('the 3-way view colours its three columns and its editor as the file', async ({ page }) => {
+  const session = await startReviewSession(page, { width: 1280, height: 800 });
+  try {
+    await page.locator(`[data-testid="queue-item"][data-proposal-id="${session.conflictId}"]`).click();
+    await page.getByTestId('open-three-way').click();
+    for (const column of ['three-way-saw', 'three-way-now', 'three-way-proposed']) await colourOf(page.getByTestId(column), 'export').toBe(KEYWORD);
+    await colourOf(page.getByTestId('three-way-proposed'), '// AGENT').toBe(COMMENT);
+    await colourOf(page.getByTestId('proposal-editor'), 'const').toBe(KEYWORD);
+    // Coloured, the text is still the file's, spaces and all.
+    await expect(page.getByTestId('three-way-now')).toContainText('export async function fetchOrders9(page = 9)');
+    // (An empty line is one no-break space by design; a line with text keeps its own spaces.)
+    const nbspInText = await page
+      .getByTestId('three-way-now')
+      .evaluate((pre) => [...pre.querySelectorAll('.text')].some((t) => t.textContent !== '\u00a0' && t.textContent?.includes('\u00a0')));
+    expect(nbspInText).toBe(false);
+  } finally {
+    await session.close();
   }
 });

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ReviewProposal } from '../../src-main/api/schemas.ts';
 import { linesLabelOf } from '../model/conflict-text.ts';
+import { loadMonaco } from '../monaco/load-monaco.ts';
 import { loadThreeWay, resolveThreeWay, type ThreeWay } from '../stores/review-flow.ts';
 import { ProposalEditor } from './ProposalEditor.tsx';
 import { languageOfProposalFile } from './use-file-language.ts';
@@ -11,17 +12,26 @@ function NumberedLines({
   lineNoOf,
   marked,
   testid,
+  language,
 }: {
   text: string;
   lineNoOf(i: number): number | string;
   marked?(lineNo: number): boolean;
   testid: string;
+  /** the file's language: the lines are coloured as the editor colours them */
+  language: string;
 }) {
+  const preRef = useRef<HTMLPreElement>(null);
+  useEffect(() => {
+    const pre = preRef.current;
+    if (!pre) return;
+    void loadMonaco().then((m) => m.colorizeNodes([...pre.querySelectorAll<HTMLElement>('.text')], language));
+  }, [text, language]);
   const lines = text === '' ? [] : text.split('\n');
   const digits = String(lineNoOf(Math.max(0, lines.length - 1))).length;
   return (
     // Focusable: a scrolling region must be reachable by keyboard (axe: scrollable-region-focusable).
-    <pre className="numbered-lines" data-testid={testid} tabIndex={0} style={{ ['--digits' as string]: Math.max(3, digits) }}>
+    <pre className="numbered-lines" data-testid={testid} ref={preRef} tabIndex={0} style={{ ['--digits' as string]: Math.max(3, digits) }}>
       {lines.map((line, i) => {
         const n = lineNoOf(i);
         return (
@@ -63,6 +73,7 @@ export function ThreeWayView({ proposal, busy, onClose }: { proposal: ReviewProp
       live = false;
     };
   }, [proposal]);
+  const language = languageOfProposalFile(proposal.path);
   const inRegion = (n: number) => range !== null && n >= range.startLine && n <= range.endLine;
   return (
     <div
@@ -87,15 +98,15 @@ export function ThreeWayView({ proposal, busy, onClose }: { proposal: ReviewProp
           <div className="three-way-columns">
             <section>
               <h4>What the agent saw</h4>
-              <NumberedLines testid="three-way-saw" text={sides.saw.text} lineNoOf={(i) => sides.saw.lineNos[i] ?? ''} />
+              <NumberedLines testid="three-way-saw" language={language} text={sides.saw.text} lineNoOf={(i) => sides.saw.lineNos[i] ?? ''} />
             </section>
             <section>
               <h4>What the file has now</h4>
-              <NumberedLines testid="three-way-now" text={sides.now.text} lineNoOf={(i) => sides.now.startLine + i} marked={inRegion} />
+              <NumberedLines testid="three-way-now" language={language} text={sides.now.text} lineNoOf={(i) => sides.now.startLine + i} marked={inRegion} />
             </section>
             <section>
               <h4>What the agent proposed</h4>
-              <NumberedLines testid="three-way-proposed" text={sides.proposed.text} lineNoOf={(i) => sides.proposed.lineNos[i] ?? ''} />
+              <NumberedLines testid="three-way-proposed" language={language} text={sides.proposed.text} lineNoOf={(i) => sides.proposed.lineNos[i] ?? ''} />
             </section>
           </div>
           <section className="three-way-result">
@@ -123,7 +134,7 @@ export function ThreeWayView({ proposal, busy, onClose }: { proposal: ReviewProp
               </label>{' '}
               of the file now <small>(marked in the middle column)</small>
             </h4>
-            <ProposalEditor initialText={text} onChange={setText} language={languageOfProposalFile(proposal.path)} />
+            <ProposalEditor initialText={text} onChange={setText} language={language} />
           </section>
           <footer className="decision">
             <button

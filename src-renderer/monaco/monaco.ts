@@ -104,8 +104,9 @@ export function colorizeNodes(nodes: HTMLElement[], languageId: string): void {
     const text = node.textContent ?? '';
     if (text.trim() === '') continue;
     void monaco.editor.colorize(text, languageId, { tabSize: 4 }).then((html) => {
-      // colorize escapes the text and wraps each token in a span of its theme class; the trailing <br/> ends its line.
-      if (node.textContent === text) node.innerHTML = html.replace(/<br\/?>$/, '');
+      // colorize escapes the text and wraps each token in a span of its theme class; the trailing <br/> ends its
+      // line. Its spaces are no-break ones, which a copy would keep: the rows are white-space: pre, plain ones do.
+      if (node.textContent === text) node.innerHTML = html.replace(/<br\/?>$/, '').replace(/&nbsp;|&#160;|\u00a0/g, ' ');
     });
   }
 }
