@@ -47,6 +47,8 @@ test('axe finds no critical or serious violation on the file view, the review pa
   await queueItem(page, session.multiHunkId).click();
   await expect(page.locator('[data-testid="file-view"] [data-testid="inline-zone"]').first()).toBeVisible();
   await expect(page.getByTestId('diff-preview').locator('.view-line').first()).toBeVisible();
+  // The removed lines coloured (asynchronously): their token colours on the red tint are checked too.
+  await expect(page.locator('[data-testid="file-view"] .folio-inline-removed-row span').first()).toBeVisible();
   found['file view and review panel'] = await seriousViolationsOf(page);
 
   // The conflict selected: its explanation and ways out.
@@ -57,6 +59,7 @@ test('axe finds no critical or serious violation on the file view, the review pa
   await page.getByTestId('open-three-way').click();
   await expect(page.getByTestId('three-way-now')).toBeVisible();
   await expect(page.getByTestId('proposal-editor').locator('.view-line').first()).toBeVisible();
+  await expect(page.getByTestId('three-way-now').locator('.text span').first()).toBeVisible();
   found['3-way view'] = await seriousViolationsOf(page);
   await page.getByTestId('three-way-close').click();
 
