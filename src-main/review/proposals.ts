@@ -15,6 +15,7 @@ import { openIndex } from '../engine/index/store.ts';
 import type { Version } from '../engine/read/file-facts.ts';
 import type { QuotedEdit } from '../engine/write/quote-edit.ts';
 import { readingAt, upsertAt } from './remote-values.ts';
+import type { LineChange } from '../engine/write/diff-preview.ts';
 import { type LineByteRange, type Preconditions, type UpsertEdit, type UpsertRequest, type UpsertResult, type UpsertTarget } from '../engine/write/upsert.ts';
 import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-ops.ts';
 import { runFileOpJournaled, type FileOpCall } from './file-op-journal.ts';
@@ -371,7 +372,8 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
     let r: UpsertResult;
     try {
       const req = resolve ? resolveRequestOf(p, content, opts.ifMatch!, opts.lines) : proposalRequestOf(store, p, content, hunks);
-      if (p.quoted && !resolve) await requireQuotedLines(store, p, req, hunks);
+      const check = resolve ? undefined : quotedLinesCheckOf(store, p, hunks);
+      if (check) req.checkChanges = check;
       if (opts.current && !resolve && !p.quoted) req.preconditions = currentPreconditionsOf(p, hunks);
       r = await upsertAt(store.absPathOf(p.path), {
         ...req,
@@ -388,28 +390,31 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
 
 /**
  * A quote edit applies only where the lines it was proposed on are still as the
- * agent read them: its quotes found now must stand on the same old lines as its
- * change hunks. A quote that still matches in a line someone changed (outside the
- * journal, which the rebase would have caught) is precondition_failed naming it.
+ * agent read them: its quotes, found again under the lock, must stand on the same
+ * old lines as its change hunks. A quote that still matches in a line someone
+ * changed (outside the journal, which the rebase would have caught) is
+ * precondition_failed naming it, and nothing is written.
  */
-async function requireQuotedLines(store: ReviewStore, p: Proposal, req: UpsertRequest, hunks: number[]): Promise<void> {
-  if (!p.changes) return;
-  const dry = await upsertAt(store.absPathOf(p.path), { ...req, dryRun: true, describeChanges: true });
-  const stored = linesOfChanges(store.blobsDir, p.changes);
-  for (const [j, i] of hunks.entries()) {
-    const was = p.changes.hunks.flatMap((h, k) => (h.edit === i ? [stored[k]![0]] : []));
-    const now = (dry.changes ?? []).filter((c) => c.edit === j);
-    const same = was.length === now.length && now.every((c, k) => JSON.stringify(c.old_lines) === JSON.stringify(was[k]));
-    if (same) continue;
-    const h = now.find((c, k) => JSON.stringify(c.old_lines) !== JSON.stringify(was[k])) ?? now[0];
-    const lines = h ? { start_line: h.old_start, end_line: h.old_start + Math.max(h.old_count, 1) - 1 } : undefined;
-    throw new FolioError('precondition_failed', lines ? changedText(lines) : 'the lines it quotes changed after the agent read them', {
-      path: p.path,
-      failed: ['region'],
-      hunk: i + 1,
-      ...(lines ? { lines } : {}),
-    });
-  }
+function quotedLinesCheckOf(store: ReviewStore, p: Proposal, hunks: number[]): ((changes: LineChange[]) => void) | undefined {
+  if (!p.quoted || !p.changes) return undefined;
+  const changes = p.changes;
+  const stored = linesOfChanges(store.blobsDir, changes);
+  return (found) => {
+    for (const [j, i] of hunks.entries()) {
+      const was = changes.hunks.flatMap((h, k) => (h.edit === i ? [JSON.stringify(stored[k]![0])] : []));
+      const now = found.filter((c) => c.edit === j);
+      const k = now.findIndex((c, n) => JSON.stringify(c.old_lines) !== was[n]);
+      if (k < 0 && now.length === was.length) continue;
+      const h = now[Math.max(k, 0)];
+      const lines = h ? { start_line: h.old_start, end_line: h.old_start + Math.max(h.old_count, 1) - 1 } : undefined;
+      throw new FolioError('precondition_failed', lines ? changedText(lines) : 'the lines it quotes changed after the agent read them', {
+        path: p.path,
+        failed: ['region'],
+        hunk: i + 1,
+        ...(lines ? { lines } : {}),
+      });
+    }
+  };
 }
 
 /**

@@ -50,22 +50,25 @@ function workspace(lines = SOURCE, name = 'client.ts'): { root: string; path: st
 }
 
 const etagOf = async (p: string) => (await fileInfo(p)).version.etag;
+/** An agent's quote edit: [old, new] pairs (a third item true: replace_all). */
+const proposeQuotes = (root: string, path: string, pairs: [string, string, true?][]) =>
+  propose(root, AGENT, {
+    path,
+    target: { kind: 'whole' },
+    content: '',
+    preconditions: {},
+    quoted: pairs.map(([oldText, newText, all]) => ({ oldText, newText, ...(all ? { replaceAll: true } : {}) })),
+  });
 const viewOf = (root: string, id: string) => ReviewProposal.parse(proposalView(root, showProposal(root, id).proposal));
 
 describe('every kind as line hunks', () => {
   it('a quote edit of three places: three hunks with their old and new lines, and a label saying where', async () => {
     const { root, path } = workspace();
-    const r = await propose(root, AGENT, {
-      path,
-      target: { kind: 'whole' },
-      content: '',
-      preconditions: {},
-      quoted: [
-        { oldText: 'timeout: 504,', newText: 'timeout: 504, // gateway timeout' },
-        { oldText: 'return fetch(url, { timeout', newText: 'return fetch(url.trim(), { timeout' },
-        { oldText: "method: 'POST'", newText: "method: 'PUT'" },
-      ],
-    });
+    const r = await proposeQuotes(root, path, [
+      ['timeout: 504,', 'timeout: 504, // gateway timeout'],
+      ['return fetch(url, { timeout', 'return fetch(url.trim(), { timeout'],
+      ["method: 'POST'", "method: 'PUT'"],
+    ]);
     const c = viewOf(root, r.proposal_id).change;
     expect(c).toMatchObject({ kind: 'edit', how: 'quote', per_hunk: true, label: 'quote edit, 3 hunks, lines 5, 10, 14' });
     expect(c.hunks.map((h) => [h.index, h.start_line, h.old_lines, h.new_lines])).toEqual([
@@ -77,16 +80,10 @@ describe('every kind as line hunks', () => {
 
   it('replace_all: one decision unit, a hunk per place', async () => {
     const { root, path } = workspace();
-    const r = await propose(root, AGENT, {
-      path,
-      target: { kind: 'whole' },
-      content: '',
-      preconditions: {},
-      quoted: [
-        { oldText: 'fetch(url', newText: 'request(url', replaceAll: true },
-        { oldText: "host: 'localhost'", newText: "host: '0.0.0.0'" },
-      ],
-    });
+    const r = await proposeQuotes(root, path, [
+      ['fetch(url', 'request(url', true],
+      ["host: 'localhost'", "host: '0.0.0.0'"],
+    ]);
     const c = viewOf(root, r.proposal_id).change;
     expect(c.hunks.map((h) => [h.index, h.start_line])).toEqual([
       [2, 4],
@@ -177,16 +174,10 @@ describe('every kind as line hunks', () => {
 
 describe('a quote edit through edits of its file', () => {
   const quote = async (root: string, path: string) =>
-    propose(root, AGENT, {
-      path,
-      target: { kind: 'whole' },
-      content: '',
-      preconditions: {},
-      quoted: [
-        { oldText: 'timeout: 504,', newText: 'timeout: 504, // gateway timeout' },
-        { oldText: "method: 'POST'", newText: "method: 'PUT'" },
-      ],
-    });
+    proposeQuotes(root, path, [
+      ['timeout: 504,', 'timeout: 504, // gateway timeout'],
+      ["method: 'POST'", "method: 'PUT'"],
+    ]);
 
   it('moves with an edit elsewhere and applies where its lines went', async () => {
     const { root, path } = workspace();
@@ -249,13 +240,7 @@ describe('a quote edit through edits of its file', () => {
 describe('a conflict of every kind resolves (3-way: the person merges against the file now)', () => {
   it('a quote edit whose own line a person changed: the merged lines land, nothing else moves', async () => {
     const { root, path } = workspace();
-    const r = await propose(root, AGENT, {
-      path,
-      target: { kind: 'whole' },
-      content: '',
-      preconditions: {},
-      quoted: [{ oldText: 'timeout: 504,', newText: 'timeout: 504, // gateway timeout' }],
-    });
+    const r = await proposeQuotes(root, path, [['timeout: 504,', 'timeout: 504, // gateway timeout']]);
     writeFileSync(path, readFileSync(path, 'utf8').replace('timeout: 504,', 'timeout: 504, // set by a human'));
     await expect(approve(root, ME, r.proposal_id)).rejects.toMatchObject({ code: 'precondition_failed' });
     const now = await etagOf(path);

@@ -91,6 +91,12 @@ export interface UpsertRequest {
   quoted?: QuotedEdit[];
   /** Internal (review's change model): a dry run also tells each edit's line hunks (`changes`). */
   describeChanges?: boolean;
+  /**
+   * Internal (review: a quote edit applies only on the lines it was proposed on):
+   * called under the lock with each edit's line hunks once the preconditions passed;
+   * if it throws, nothing is written.
+   */
+  checkChanges?: (changes: LineChange[]) => void;
 }
 
 /** What an upsert is about to write: enough to tell the file before from after by the region alone. */
@@ -557,6 +563,7 @@ export async function upsertOn(io: UpsertIo, req: UpsertRequest, notes: string[]
   const pre = await checkPreconditions(index, checkedVersion, r, req.preconditions, codec);
   if (req.quoted) pre.checked.unshift('old_text');
   if (pre.whole_file === 'differed') notes.push('the whole-file version differed, but the range preconditions matched: applied');
+  if (req.checkChanges) req.checkChanges(placed.flatMap((p) => lineChangesOf(index, p.region, codec, p.edit)));
   const affected = sumAffected(placed);
   const base = {
     path: abs,
