@@ -6,7 +6,7 @@
  * the suite does not rewrite docs: `npm run screenshots` builds and runs it.
  */
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { REPO_ROOT } from './folio-serve.ts';
 import { queueItem, startReviewSession, type ReviewSession } from './review-session.ts';
 
@@ -17,6 +17,22 @@ const SIZES = [
 ];
 
 test.skip(!process.env.FOLIO_SCREENSHOTS, 'writes docs/screenshots: run with FOLIO_SCREENSHOTS=1 (npm run screenshots)');
+
+/** Resolves once `el`'s markup is the same on two looks 250 ms apart (Monaco computes a diff, then redraws). */
+async function settled(el: Locator) {
+  let last = '';
+  await expect
+    .poll(
+      async () => {
+        const now = await el.innerHTML();
+        const same = now === last;
+        last = now;
+        return same;
+      },
+      { intervals: [250] },
+    )
+    .toBe(true);
+}
 
 let session: ReviewSession | undefined;
 test.afterEach(async () => {
@@ -35,11 +51,14 @@ for (const size of SIZES) {
     await expect(page.locator('[data-testid="file-view"] [data-testid="inline-zone"][data-hunk="2"]')).toBeVisible();
     await expect(page.getByTestId('diff-preview').locator('.view-line').first()).toBeVisible();
     await page.mouse.move(0, size.height - 1);
+    await settled(page.getByTestId('diff-preview'));
     await shot('file-view');
 
     await queueItem(page, session.conflictId).click();
     await expect(page.getByTestId('proposal-conflict')).toBeVisible();
-    await expect(page.getByTestId('diff-preview').locator('.view-line').first()).toBeVisible();
+    // The diff editor is reused: wait for the conflict's own diff, then for Monaco to finish drawing it.
+    await expect(page.getByTestId('diff-preview')).toContainText('page through with a cursor');
+    await settled(page.getByTestId('diff-preview'));
     await shot('panel');
 
     await page.getByTestId('open-three-way').click();
