@@ -194,7 +194,7 @@ test('highlight rules: several at once in their colours, toggled, refused when n
     const span = [...document.querySelectorAll('[data-testid="file-view"] .view-line span span')].find((s) => s.textContent === 'WARN');
     return span ? getComputedStyle(span).color : null;
   });
-  expect(warnColour).toBe('rgb(178, 106, 0)');
+  expect(warnColour).toBe('rgb(139, 83, 0)');
 
   // Off: its marks go; the other rule's stay.
   await panel.getByRole('checkbox', { name: 'Highlight worker-[35] on' }).uncheck();
@@ -392,7 +392,7 @@ test('e / E and h / H step to the next / previous error and highlighted line ove
 
 test('Alt+Z wraps long lines and says so; again unwraps', async ({ page }) => {
   await open(page);
-  const wrapButton = page.getByRole('button', { name: 'Wrap lines' });
+  const wrapButton = page.getByRole('button', { name: /^Wrap: / });
   await expect(wrapButton).toHaveText('Wrap: off');
   const rowsOfLine = () =>
     page.evaluate((n) => {
@@ -457,7 +457,7 @@ test('every control of the log tools has an accessible name', async ({ page }) =
   for (const [role, name] of [
     ['button', 'Highlights'],
     ['button', 'Marks'],
-    ['button', 'Wrap lines'],
+    ['button', 'Wrap: off'],
     ['button', 'JSON'],
     ['region', 'Highlights'],
     ['region', 'Marks'],

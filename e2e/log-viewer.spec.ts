@@ -493,7 +493,7 @@ test('every control of the viewer, find and filter has an accessible name', asyn
     ['button', 'Copy link'],
     ['button', 'Outline'],
     ['button', 'Recent files'],
-    ['button', 'Up 10,000 lines'],
+    ['button', '−10k: Up 10,000 lines'],
     ['button', 'Next match (F3)'],
     ['button', 'Previous match (Shift+F3)'],
     ['button', 'Show more'],

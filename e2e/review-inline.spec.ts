@@ -15,7 +15,8 @@ import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { connectAgent, type McpAgent } from './mcp-agent.ts';
 import { watchPage } from './page-helpers.ts';
 
-const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots');
+// The README's screenshots of the review come from e2e/screenshots.spec.ts (npm run screenshots); these are for looking at a run.
+const SCREENSHOTS = join(REPO_ROOT, 'e2e', 'artifacts');
 const NAME = 'orders.py';
 
 interface Session {

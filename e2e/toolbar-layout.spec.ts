@@ -86,12 +86,12 @@ for (const [width, height] of [
     await page.setViewportSize({ width, height });
     await page.goto(server.url.href);
     await expect(page.getByTestId('file-lines')).toHaveText('2,000');
-    const wrap = page.getByRole('button', { name: 'Wrap lines' });
+    const wrap = page.getByRole('button', { name: /^Wrap: / });
     await expect(wrap).toBeEnabled();
     const { controls, toolbar, viewerRight } = await toolbarControls(page);
     // The tools the issue names, and the ones around them.
     const names = controls.map((c) => c.name);
-    for (const expected of ['Find', 'Filter', 'Histogram', 'Highlights', 'Marks', 'Wrap lines', 'JSON']) expect(names).toContain(expected);
+    for (const expected of ['Find', 'Filter', 'Histogram', 'Highlights', 'Marks', 'Wrap: off', 'JSON']) expect(names).toContain(expected);
     expect(names.some((n) => /copy link/i.test(n))).toBe(true);
     expect(toolbar.scrolls, 'the toolbar scrolls sideways').toBe(false);
     expect(toolbar.height, 'the toolbar is as tall as the first window’s empty one').toBe(toolbar.emptyHeight);

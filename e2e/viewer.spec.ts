@@ -351,7 +351,7 @@ test('log levels and timestamps are coloured by the folio-log grammar', async ({
     );
   // Line 4 is an ERROR line, line 2 a WARN one (log-fixture.ts); colours from monaco/log-language.ts.
   await colourOf('ERROR').toBe('rgb(198, 40, 40)');
-  await colourOf('WARN').toBe('rgb(178, 106, 0)');
+  await colourOf('WARN').toBe('rgb(139, 83, 0)');
   const stamp = logLineOf(1).split(' ')[0]!;
   await colourOf(stamp).toBe('rgb(46, 125, 50)');
 });

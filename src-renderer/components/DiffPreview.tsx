@@ -3,8 +3,8 @@ import { useMonaco } from '../monaco/load-monaco.ts';
 import type { MonacoDiffEditor } from '../monaco/monaco.ts';
 import type { DiffSides } from '../model/proposal-edits.ts';
 
-/** A proposal's hunks (old lines against new ones) in Monaco's diff view, numbered as in the file; long lines wrap. */
-export function DiffPreview({ sides }: { sides: DiffSides }) {
+/** A proposal's hunks (old lines against new ones) in Monaco's diff view, numbered as in the file, coloured as `language`; long lines wrap. */
+export function DiffPreview({ sides, language = 'plaintext' }: { sides: DiffSides; language?: string }) {
   const monaco = useMonaco(true);
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<MonacoDiffEditor | null>(null);
@@ -29,7 +29,8 @@ export function DiffPreview({ sides }: { sides: DiffSides }) {
     editor.getOriginalEditor().updateOptions({ ...width, lineNumbers: sides.summaryOnly ? 'off' : numbered(sides.originalLineNos) });
     editor.getModifiedEditor().updateOptions({ ...width, lineNumbers: sides.summaryOnly ? 'off' : numbered(sides.modifiedLineNos) });
     monaco.setDiffTexts(editor, sides.original, sides.modified);
-  }, [monaco, sides]);
+    monaco.setDiffLanguage(editor, language);
+  }, [monaco, sides, language]);
 
   return <div className="diff-preview" data-testid="diff-preview" ref={hostRef} />;
 }

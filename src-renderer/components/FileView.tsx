@@ -15,6 +15,7 @@ import { logKeyOf, type LogKeyAction } from '../model/log-keys.ts';
 import { inlineZoneNodesOf } from './inline-zone.ts';
 import { ChangeBanner } from './ChangeBanner.tsx';
 import { PlainLines } from './PlainLines.tsx';
+import { useOpenFileLanguage } from './use-file-language.ts';
 import { useSelectedLines } from './use-selected-lines.ts';
 import { useLogMarks } from './use-log-marks.ts';
 import { useWindowMarks } from './use-window-marks.ts';
@@ -91,6 +92,7 @@ function MonacoFileView({ monaco, onPainted }: { monaco: MonacoModule; onPainted
   const selectedId = useReviewStore((s) => s.selectedId);
   const focus = useReviewStore((s) => s.focus);
   const focusSeq = useReviewStore((s) => s.focusSeq);
+  const language = useOpenFileLanguage();
 
   useEffect(() => {
     const host = hostRef.current;
@@ -121,8 +123,8 @@ function MonacoFileView({ monaco, onPainted }: { monaco: MonacoModule; onPainted
   }, [totalLines]);
 
   useEffect(() => {
-    if (editorRef.current) monaco.setFileLanguage(editorRef.current, path);
-  }, [monaco, path]);
+    if (editorRef.current) monaco.setFileLanguage(editorRef.current, language);
+  }, [monaco, language]);
 
   useEffect(() => {
     const editor = editorRef.current;
@@ -140,7 +142,7 @@ function MonacoFileView({ monaco, onPainted }: { monaco: MonacoModule; onPainted
       rowsRef.current = rows;
       const row = highlightLine !== null && highlightLine >= next.startLine && highlightLine <= next.endLine ? rowOfFileLine(rows, highlightLine) : null;
       foundRef.current?.set(row === null ? [] : monaco.foundLineDecorations(row));
-      drawReview(monaco, editor, rows, zoneIdsRef, reviewRef.current, { queue, path, selectedId, focus });
+      drawReview(monaco, editor, rows, zoneIdsRef, reviewRef.current, { queue, path, selectedId, focus, language });
       const focused = focus && rows.added.find((a) => a.change.proposalId === focus.proposalId && a.change.hunk === focus.hunk);
       if (focused && revealedFocusRef.current !== focusSeq) {
         revealedFocusRef.current = focusSeq;
@@ -152,13 +154,13 @@ function MonacoFileView({ monaco, onPainted }: { monaco: MonacoModule; onPainted
     reportViewport(editor, next, rows, askedForSeqRef);
     // Monaco paints on its next animation frame; the frame after that has the rows on screen.
     requestAnimationFrame(() => requestAnimationFrame(onPainted));
-  }, [monaco, windowSeq, inline, inlinePath, path, queue, selectedId, focus, focusSeq]);
+  }, [monaco, windowSeq, inline, inlinePath, path, queue, selectedId, focus, focusSeq, language]);
 
   useWindowMarks(monaco, editorRef, windowSeq);
   useSelectedLines(editorRef, windowSeq);
   useLogMarks(monaco, editorRef, windowSeq);
 
-  return <div className="monaco-host" ref={hostRef} />;
+  return <div className="monaco-host" ref={hostRef} data-language={language} />;
 }
 
 interface ReviewView {
@@ -166,6 +168,8 @@ interface ReviewView {
   path: string | null;
   selectedId: string | null;
   focus: ChangeStop | null;
+  /** the file's language, for the removed lines' colours */
+  language: string;
 }
 
 /** The selected proposal's changes as view zones and tinted rows, and a gutter bar beside every pending proposal of the file. */
@@ -203,6 +207,7 @@ function drawReview(
         reject: () => void requestReject(z.change.proposalId, hunks, stop),
       },
     );
+    monaco.colorizeNodes([...nodes.domNode.querySelectorAll<HTMLElement>('.folio-inline-removed-row')], view.language);
     return { afterRow: z.afterRow, heightInLines: 1 + z.change.removed.length + (z.change.truncated ? 1 : 0), ...nodes };
   });
   zoneIdsRef.current = monaco.replaceViewZones(editor, zoneIdsRef.current, zones);

@@ -16,7 +16,8 @@ export function LineJumpChips({ disabled, onMove }: { disabled: boolean; onMove(
           className="chip"
           data-testid={`jump-${delta > 0 ? 'down' : 'up'}-${Math.abs(delta)}`}
           title={`${delta > 0 ? 'Down' : 'Up'} ${Math.abs(delta).toLocaleString('en-US')} lines`}
-          aria-label={`${delta > 0 ? 'Down' : 'Up'} ${Math.abs(delta).toLocaleString('en-US')} lines`}
+          // The name starts with what the chip shows (WCAG 2.5.3, label in name), then says it in words.
+          aria-label={`${label}: ${delta > 0 ? 'Down' : 'Up'} ${Math.abs(delta).toLocaleString('en-US')} lines`}
           disabled={disabled}
           onClick={() => onMove(delta)}
         >

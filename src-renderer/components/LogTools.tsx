@@ -47,14 +47,7 @@ export function LogToolButtons({ disabled }: { disabled: boolean }) {
       >
         Marks
       </button>
-      <button
-        type="button"
-        aria-pressed={wrap}
-        aria-label="Wrap lines"
-        disabled={disabled}
-        onClick={() => useWrapStore.getState().toggle()}
-        title="Wrap long lines (Alt+Z)"
-      >
+      <button type="button" aria-pressed={wrap} disabled={disabled} onClick={() => useWrapStore.getState().toggle()} title="Wrap long lines (Alt+Z)">
         Wrap: {wrap ? 'on' : 'off'}
       </button>
       <button type="button" disabled={disabled} onClick={() => void useJsonLineStore.getState().show()} title="The current line as pretty-printed JSON (j)">

@@ -10,6 +10,7 @@ import { DiffPreview } from './DiffPreview.tsx';
 import { HunkList } from './HunkList.tsx';
 import { ProposalEditor } from './ProposalEditor.tsx';
 import { ThreeWayView } from './ThreeWayView.tsx';
+import { languageOfProposalFile } from './use-file-language.ts';
 
 /**
  * The selected proposal: its metadata, its hunks (several edits), its conflict
@@ -69,6 +70,7 @@ export function ProposalDetail({
       setEditBase(base);
       setEdited(base.content);
     });
+  const language = languageOfProposalFile(proposal.path);
   return (
     <section className="proposal-detail" data-testid="proposal-detail" data-proposal-id={proposal.id} aria-label={`Proposal ${proposal.id}`}>
       <h3>
@@ -122,7 +124,7 @@ export function ProposalDetail({
           onReject={(hunk) => onReject([hunk], hunkStop(hunk))}
         />
       )}
-      {edited === null ? <DiffPreview sides={sides} /> : <ProposalEditor initialText={edited} onChange={setEdited} />}
+      {edited === null ? <DiffPreview sides={sides} language={language} /> : <ProposalEditor initialText={edited} onChange={setEdited} language={language} />}
       {edited !== null && (
         <div className="decision">
           <button

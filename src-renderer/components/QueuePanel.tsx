@@ -31,7 +31,8 @@ export function QueuePanel({
     );
   }
   return (
-    <ul className="queue-panel" data-testid="queue-panel" role="listbox" aria-label="Proposals">
+    // Focusable: the list scrolls when the window is short, and a scrolling region must be reachable by keyboard (axe).
+    <ul className="queue-panel" data-testid="queue-panel" role="listbox" aria-label="Proposals" tabIndex={0}>
       {queue.map((p) => (
         <li
           key={p.id}

@@ -27,12 +27,19 @@ const KEYS = keyLabelsOf(/Mac|iPhone|iPad/.test(navigator.platform));
 
 /** The panel's width, dragged on its left edge (or arrow keys there); kept in a CSS variable of the app grid. */
 function useResizer() {
+  // A focusable separator is a range widget: it must say its value (axe: aria-required-attr).
+  const [widthPx, setWidthPx] = useState<number | null>(null);
+  const maxPx = () => Math.round(Math.max(MIN_WIDTH_PX, window.innerWidth * 0.7));
   const setWidth = (px: number) => {
-    const max = Math.max(MIN_WIDTH_PX, window.innerWidth * 0.7);
-    document.documentElement.style.setProperty('--review-width', `${Math.round(Math.min(max, Math.max(MIN_WIDTH_PX, px)))}px`);
+    const width = Math.round(Math.min(maxPx(), Math.max(MIN_WIDTH_PX, px)));
+    setWidthPx(width);
+    document.documentElement.style.setProperty('--review-width', `${width}px`);
   };
   const widthNow = () => document.querySelector('.review-panel')?.getBoundingClientRect().width ?? 420;
   return {
+    'aria-valuenow': widthPx ?? Math.round(widthNow()),
+    'aria-valuemin': MIN_WIDTH_PX,
+    'aria-valuemax': maxPx(),
     onPointerDown(event: PointerEvent<HTMLDivElement>) {
       event.currentTarget.setPointerCapture(event.pointerId);
     },
@@ -79,8 +86,10 @@ export function ReviewPanel() {
   // Undo / redo keys (Ctrl+Z, Ctrl+Y) are the app's, wherever the focus is (App.tsx, review-keys.ts).
   const stops = useMemo(() => sessionStopsOf(queue), [queue]);
   const position = stopPositionOf(stops, focus);
+  // Nothing to show (no proposal, no applied edit, no message): a slim rail, and the file view takes the width.
+  const empty = queue.length === 0 && !selected && history.length === 0 && damaged.length === 0 && !problem && !notice;
   return (
-    <aside className="review-panel" data-testid="review-panel" tabIndex={0} aria-label="Review">
+    <aside className={empty ? 'review-panel collapsed' : 'review-panel'} data-testid="review-panel" data-collapsed={empty} tabIndex={0} aria-label="Review">
       <div
         className="review-resizer"
         role="separator"

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ReviewProposal } from '../../src-main/api/schemas.ts';
 import { linesLabelOf } from '../model/conflict-text.ts';
+import { loadMonaco } from '../monaco/load-monaco.ts';
 import { loadThreeWay, markersLeftIn, resolveThreeWay, type ThreeWay } from '../stores/review-flow.ts';
 import { ProposalEditor } from './ProposalEditor.tsx';
 import { useDialogFocus } from './use-dialog-focus.ts';
+import { languageOfProposalFile } from './use-file-language.ts';
 
 /** Lines with their file numbers; `marked` numbers are drawn as the proposal's region. */
 function NumberedLines({
@@ -11,16 +13,26 @@ function NumberedLines({
   lineNoOf,
   marked,
   testid,
+  language,
 }: {
   text: string;
   lineNoOf(i: number): number | string;
   marked?(lineNo: number): boolean;
   testid: string;
+  /** the file's language: the lines are coloured as the editor colours them */
+  language: string;
 }) {
+  const preRef = useRef<HTMLPreElement>(null);
+  useEffect(() => {
+    const pre = preRef.current;
+    if (!pre) return;
+    void loadMonaco().then((m) => m.colorizeNodes([...pre.querySelectorAll<HTMLElement>('.text')], language));
+  }, [text, language]);
   const lines = text === '' ? [] : text.split('\n');
   const digits = String(lineNoOf(Math.max(0, lines.length - 1))).length;
   return (
-    <pre className="numbered-lines" data-testid={testid} style={{ ['--digits' as string]: Math.max(3, digits) }}>
+    // Focusable: a scrolling region must be reachable by keyboard (axe: scrollable-region-focusable).
+    <pre className="numbered-lines" data-testid={testid} ref={preRef} tabIndex={0} style={{ ['--digits' as string]: Math.max(3, digits) }}>
       {lines.map((line, i) => {
         const n = lineNoOf(i);
         return (
@@ -66,6 +78,7 @@ export function ThreeWayView({ proposal, busy, onClose }: { proposal: ReviewProp
       live = false;
     };
   }, [proposal]);
+  const language = languageOfProposalFile(proposal.path);
   const inRegion = (n: number) => range !== null && n >= range.startLine && n <= range.endLine;
   const markers = text !== null && markersLeftIn(text);
   return (
@@ -90,15 +103,15 @@ export function ThreeWayView({ proposal, busy, onClose }: { proposal: ReviewProp
           <div className="three-way-columns">
             <section>
               <h4>What the agent saw</h4>
-              <NumberedLines testid="three-way-saw" text={sides.saw.text} lineNoOf={(i) => sides.saw.lineNos[i] ?? ''} />
+              <NumberedLines testid="three-way-saw" language={language} text={sides.saw.text} lineNoOf={(i) => sides.saw.lineNos[i] ?? ''} />
             </section>
             <section>
               <h4>What the file has now</h4>
-              <NumberedLines testid="three-way-now" text={sides.now.text} lineNoOf={(i) => sides.now.startLine + i} marked={inRegion} />
+              <NumberedLines testid="three-way-now" language={language} text={sides.now.text} lineNoOf={(i) => sides.now.startLine + i} marked={inRegion} />
             </section>
             <section>
               <h4>What the agent proposed</h4>
-              <NumberedLines testid="three-way-proposed" text={sides.proposed.text} lineNoOf={(i) => sides.proposed.lineNos[i] ?? ''} />
+              <NumberedLines testid="three-way-proposed" language={language} text={sides.proposed.text} lineNoOf={(i) => sides.proposed.lineNos[i] ?? ''} />
             </section>
           </div>
           {sides.fileOp ? (
@@ -137,7 +150,7 @@ export function ThreeWayView({ proposal, busy, onClose }: { proposal: ReviewProp
                   the markers and remove the markers.
                 </p>
               )}
-              <ProposalEditor initialText={text} onChange={setText} />
+              <ProposalEditor initialText={text} onChange={setText} language={language} />
             </section>
           )}
           <footer className="decision">

@@ -36,6 +36,9 @@ export function inlineZoneNodesOf(
     b.type = 'button';
     b.dataset.testid = testid;
     b.title = title;
+    // Monaco hides its view zones from assistive tech (aria-hidden), so the buttons stay out of the
+    // tab order (axe: aria-hidden-focus); the keys and the panel's buttons do the same, reachably.
+    b.tabIndex = -1;
     // Monaco would take the mouse down for a cursor move: the button keeps it.
     b.addEventListener('mousedown', (event) => event.stopPropagation());
     b.addEventListener('click', (event) => {

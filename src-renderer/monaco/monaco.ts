@@ -8,8 +8,10 @@ import * as monaco from 'monaco-editor/editor/editor.api.js';
 // The icon font (diff gutter signs).
 import 'monaco-editor/features/codicon/register.js';
 import EditorWorker from 'monaco-editor/editor/editor.worker.js?worker';
-import { conf as markdownConf, language as markdownMonarch } from 'monaco-editor/languages/definitions/markdown/markdown.js';
+import { languageOf } from '../model/language-of.ts';
 import { FOLIO_THEME, FOLIO_THEME_DATA, LOG_LANGUAGE_ID, LOG_MONARCH } from './log-language.ts';
+// The source languages' tokenizers (each its own chunk, loaded when a file needs it).
+import './languages.ts';
 
 declare global {
   interface Window {
@@ -20,13 +22,9 @@ declare global {
 // The editor worker computes diffs for DiffPreview; there are no language services.
 window.MonacoEnvironment = { getWorker: () => new EditorWorker() };
 
-// Registered once, here: log levels and timestamps coloured in every file view.
+// Registered once, here: log levels and timestamps coloured in the views of logs.
 monaco.languages.register({ id: LOG_LANGUAGE_ID });
 monaco.languages.setMonarchTokensProvider(LOG_LANGUAGE_ID, LOG_MONARCH);
-// Markdown files (which the outline panel is for) get Monaco's own markdown grammar.
-monaco.languages.register({ id: 'markdown', extensions: ['.md', '.markdown', '.mdx'] });
-monaco.languages.setLanguageConfiguration('markdown', markdownConf);
-monaco.languages.setMonarchTokensProvider('markdown', markdownMonarch);
 monaco.editor.defineTheme(FOLIO_THEME, FOLIO_THEME_DATA);
 monaco.editor.setTheme(FOLIO_THEME);
 
@@ -55,10 +53,11 @@ export const READ_ONLY_OPTIONS: monaco.editor.IEditorOptions = {
  * null for a row that is no file line (a proposal's added line, drawn inline).
  */
 export function createFileEditor(host: HTMLElement, fileLineOf: (row: number) => number | null): MonacoEditor {
-  const model = monaco.editor.createModel('', LOG_LANGUAGE_ID);
+  const model = monaco.editor.createModel('', 'plaintext');
   const editor = monaco.editor.create(host, {
     ...READ_ONLY_OPTIONS,
     model,
+    ariaLabel: 'File',
     lineNumbers: (row) => String(fileLineOf(row) ?? ''),
     lineNumbersMinChars: 8,
     // The lane between numbers and text carries the marks of pending proposals.
@@ -76,32 +75,68 @@ export function createFileEditor(host: HTMLElement, fileLineOf: (row: number) =>
   return editor;
 }
 
-/** The grammar a file view uses for `path`: markdown by extension, else the log grammar (levels and timestamps). */
-export function languageOfPath(path: string | null): string {
-  return path && /\.(md|markdown|mdx|mdown|mkdn?)$/i.test(path) ? 'markdown' : LOG_LANGUAGE_ID;
+/** Colour the model with grammar `languageId` (model/language-of.ts chooses it). */
+function setLanguage(model: monaco.editor.ITextModel | null | undefined, languageId: string): void {
+  if (model && model.getLanguageId() !== languageId) monaco.editor.setModelLanguage(model, languageId);
 }
 
-/** Colour the file editor's text with the grammar of `path`. */
-export function setFileLanguage(editor: MonacoEditor, path: string | null): void {
+/** Colour the file editor's text with `languageId`. */
+export function setFileLanguage(editor: MonacoEditor, languageId: string): void {
+  setLanguage(editor.getModel(), languageId);
+}
+
+/** Colour both sides of a diff editor with `languageId`. */
+export function setDiffLanguage(editor: MonacoDiffEditor, languageId: string): void {
   const model = editor.getModel();
-  const id = languageOfPath(path);
-  if (model && model.getLanguageId() !== id) monaco.editor.setModelLanguage(model, id);
+  setLanguage(model?.original, languageId);
+  setLanguage(model?.modified, languageId);
 }
 
-/** The diff editor of DiffPreview, inline (the review panel is narrow); read-only; long lines wrap rather than run off the narrow panel. */
+/**
+ * Lines drawn outside an editor (the inline diff's removed lines, the 3-way
+ * columns) coloured as the editor colours them: each node's text replaced by
+ * Monaco's token spans for `languageId`. Asynchronous (the grammar may still be
+ * loading); a node whose text changed meanwhile is left alone.
+ */
+export function colorizeNodes(nodes: HTMLElement[], languageId: string): void {
+  if (languageId === 'plaintext') return;
+  for (const node of nodes) {
+    const text = node.textContent ?? '';
+    if (text.trim() === '') continue;
+    void monaco.editor.colorize(text, languageId, { tabSize: 4 }).then((html) => {
+      // colorize escapes the text and wraps each token in a span of its theme class; the trailing <br/> ends its
+      // line. Its spaces are no-break ones, which a copy would keep: the rows are white-space: pre, plain ones do.
+      if (node.textContent === text) node.innerHTML = html.replace(/<br\/?>$/, '').replace(/&nbsp;|&#160;|\u00a0/g, ' ');
+    });
+  }
+}
+
+/** The language of the file at `path` (its first lines in `sample` decide for a name that says nothing). */
+export { languageOf };
+
+/** The diff editor of DiffPreview, inline (the review panel is narrow); read-only, compact; long lines wrap rather than run off the narrow panel. */
 export function createDiffEditor(host: HTMLElement): MonacoDiffEditor {
   const editor = monaco.editor.createDiffEditor(host, {
     ...READ_ONLY_OPTIONS,
     wordWrap: 'on',
     diffWordWrap: 'on',
     originalEditable: false,
+    // Its two text areas need names (axe: aria-input-field-name); Monaco leaves them empty.
+    originalAriaLabel: 'Diff: the lines before',
+    modifiedAriaLabel: 'Diff: the lines proposed',
     renderSideBySide: false,
+    // Compact rows: the narrow panel shows 20 of them at 1024×700 (styles.css).
+    fontSize: 12,
+    lineHeight: 17,
     lineNumbersMinChars: 3,
     lineDecorationsWidth: 6,
     renderOverviewRuler: false,
     enableSplitViewResizing: false,
     hideUnchangedRegions: { enabled: false },
   });
+  // The options above do not reach the inner editors' text areas in 0.57: named here.
+  editor.getOriginalEditor().updateOptions({ ariaLabel: 'Diff: the lines before' });
+  editor.getModifiedEditor().updateOptions({ ariaLabel: 'Diff: the lines proposed' });
   const original = monaco.editor.createModel('', 'plaintext');
   const modified = monaco.editor.createModel('', 'plaintext');
   editor.setModel({ original, modified });
@@ -127,14 +162,15 @@ export function setDiffTexts(editor: MonacoDiffEditor, originalText: string, mod
   old?.modified.dispose();
 }
 
-/** An editable editor for a proposal's content (edit-then-approve); plain text, the file's own lines. */
-export function createTextEditor(host: HTMLElement, text: string): MonacoEditor {
-  const model = monaco.editor.createModel(text, 'plaintext');
+/** An editable editor for a proposal's content (edit-then-approve): the file's own lines, coloured as the file. */
+export function createTextEditor(host: HTMLElement, text: string, languageId = 'plaintext'): MonacoEditor {
+  const model = monaco.editor.createModel(text, languageId);
   const editor = monaco.editor.create(host, {
     ...READ_ONLY_OPTIONS,
     readOnly: false,
     domReadOnly: false,
     model,
+    ariaLabel: 'Your text',
     lineNumbersMinChars: 3,
     // The text is written as typed: no indentation carried over, no closing brackets added.
     autoIndent: 'none',
