@@ -364,10 +364,6 @@ test('edit then approve a quote edit: the person’s text over its lines, every 
 });
 
 test('a two-file edit member whose line an applied edit changed is resolved in the 3-way view', async ({ page }) => {
-  // Open server gap (the lead's side, found here): a group member's quote found again on a line that an applied
-  // edit (or a person, outside the journal) changed is approved silently, not made a conflict. Kept as an
-  // expected failure until the server flags it; the 3-way steps below then run as written.
-  test.fail();
   test.setTimeout(90_000);
   const s = await session();
   try {
@@ -387,9 +383,12 @@ test('a two-file edit member whose line an applied edit changed is resolved in t
       content: '  return fetch(url); // traced\n',
       if_match: etag,
     });
-    await page.locator(`[data-testid="queue-item"][data-proposal-id="${other.proposal_id as string}"]`).click();
+    const otherItem = page.locator(`[data-testid="queue-item"][data-proposal-id="${other.proposal_id as string}"]`);
+    await otherItem.click();
     await page.getByTestId('approve').click();
     await expect(page.getByTestId('review-notice')).toContainText('Approved');
+    // The queue refreshes after the notice: wait for the approved one to leave it.
+    await expect(otherItem).toHaveCount(0);
     const member = page.getByTestId('queue-item').filter({ hasText: 'src/api.ts' });
     await member.click();
     await page.getByTestId('approve').click();

@@ -46,6 +46,7 @@
  * file changed outside Folio since (approve with current), and quoted ones whose
  * text an older proposal of the batch edits or writes.
  */
+import { existsSync } from 'node:fs';
 import { FolioError, isFolioError } from '../engine/errors.ts';
 import { etagOf, statRegularFile } from '../engine/index/identity.ts';
 import { openIndex } from '../engine/index/store.ts';
@@ -59,7 +60,7 @@ import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-op
 import { loadBytes } from './blobs.ts';
 import { runFileOpJournaled, type FileOpCall } from './file-op-journal.ts';
 import { applyGroupLocked, type GroupFile } from './group.ts';
-import { conflictTextOf, pendingGroupOf, staleProposal } from './proposals.ts';
+import { conflictTextOf, pendingGroupOf, proposalRequestOf, staleProposal } from './proposals.ts';
 import { STALE_CODES } from './journal.ts';
 import { hunkCountOf, pendingHunksOf, staleErrorOf, type BatchMember } from './rebase.ts';
 import { allProposals, assignFields, newId, nowIso, proposalOf } from './records.ts';
@@ -121,9 +122,14 @@ function matchingOf(store: ReviewStore, filter: BatchFilter, statuses: Proposal[
   return found;
 }
 
+/** A new file (if_none_match "*"): written whole, as one file of the batch's group. */
+const isCreate = (p: Proposal) => p.preconditions.ifNoneMatch === '*' && !p.file_op;
+
 /** Why `p` cannot join a batch write (it stays pending, to be approved alone), or null. */
-function skipReasonOf(p: Proposal): string | null {
+function skipReasonOf(store: ReviewStore, p: Proposal): string | null {
   if (p.quoted) return null; // placed where its quotes are now (planOfFile)
+  if (isCreate(p))
+    return existsSync(store.absPathOf(p.path)) ? 'it creates a file that exists now: approve it alone (a conflict to resolve against the file)' : null;
   if (!p.rebase) return 'it kept no region to follow (a new file, an append, the whole file, or its file changed before it was stored): approve it alone';
   if (p.rebase.detached) return 'its file changed outside Folio since it was proposed: approve it alone (current applies it to the current file)';
   return null;
@@ -279,14 +285,24 @@ interface BatchPlan {
 async function planBatch(store: ReviewStore, matched: Proposal[], out: Map<string, GroupOut>): Promise<BatchPlan> {
   const plan: BatchPlan = { files: [], skipped: [], staleIds: [], unquoted: [] };
   const byFile = new Map<string, Proposal[]>();
+  const creates: Proposal[] = [];
   for (const p of matched) {
     const group = p.group ? out.get(p.group.id) : undefined;
-    const why = group ? ('skip' in group ? group.skip : null) : skipReasonOf(p);
+    const why = group ? ('skip' in group ? group.skip : null) : skipReasonOf(store, p);
     if (why) plan.skipped.push({ proposal: p, reason: why });
     else if (group)
       continue; // its group's conflict, marked after the write
     else if (staleErrorOf(p)) plan.staleIds.push(p.id);
+    else if (isCreate(p)) creates.push(p);
     else byFile.set(p.path, [...(byFile.get(p.path) ?? []), p]);
+  }
+  // A create is its file's whole write: the oldest of a path goes, any other of that path waits.
+  for (const p of creates) {
+    if (byFile.has(p.path) || plan.files.some((f) => f.path === p.path)) {
+      plan.skipped.push({ proposal: p, reason: 'another proposal of this batch writes the same new file: approve it alone' });
+      continue;
+    }
+    plan.files.push({ path: p.path, request: proposalRequestOf(store, p), actor: p.actor, batch: [{ id: p.id }] });
   }
   for (const [path, ps] of byFile) {
     const f = await planOfFile(store, path, ps, plan.skipped);

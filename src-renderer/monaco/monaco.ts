@@ -158,9 +158,26 @@ export function setDiffTexts(editor: MonacoDiffEditor, originalText: string, mod
   if (old && old.original.getValue() === originalText && old.modified.getValue() === modifiedText) return;
   const language = old?.modified.getLanguageId() ?? 'plaintext';
   editor.setModel({ original: monaco.editor.createModel(originalText, language), modified: monaco.editor.createModel(modifiedText, language) });
-  old?.original.dispose();
-  old?.modified.dispose();
+  if (!old) return;
+  // The worker may still be diffing an old pair (F7 held down switches many times a second): disposed
+  // under it, the diff answers "no diff result available" (a page error). Old pairs are kept, a few, and
+  // go with the editor.
+  let kept = retiredModels.get(editor);
+  if (!kept) {
+    const list: (typeof old)[] = [];
+    retiredModels.set(editor, (kept = list));
+    editor.onDidDispose(() => list.splice(0).forEach((m) => (m.original.dispose(), m.modified.dispose())));
+  }
+  kept.push(old);
+  for (const m of kept.splice(0, Math.max(0, kept.length - RETIRED_KEPT))) {
+    m.original.dispose();
+    m.modified.dispose();
+  }
 }
+
+/** Old model pairs kept per diff editor (setDiffTexts): more switches than this while one diff runs are not seen. */
+const RETIRED_KEPT = 16;
+const retiredModels = new WeakMap<MonacoDiffEditor, { original: { dispose(): void }; modified: { dispose(): void } }[]>();
 
 /** An editable editor for a proposal's content (edit-then-approve): the file's own lines, coloured as the file. */
 export function createTextEditor(host: HTMLElement, text: string, languageId = 'plaintext'): MonacoEditor {

@@ -252,3 +252,43 @@ describe('review_batch all: the whole session', () => {
     expect(snapshot()).toEqual(before);
   });
 });
+
+describe('a create in the session batch', () => {
+  it('is written with the rest, in the same group: one undo takes the new file away again', async () => {
+    const a = join(root, 'src/a.ts');
+    writeFileSync(a, lines('a'));
+    const before = snapshot();
+    const edit = await propose(root, AGENT, {
+      path: a,
+      target: { kind: 'replace', start: 2, end: 2, units: 'lines' },
+      content: 'A two',
+      preconditions: { ifMatch: await etagOf(a) },
+    });
+    const created = await propose(root, AGENT, {
+      path: join(root, 'src/new.ts'),
+      target: { kind: 'whole' },
+      content: 'export const x = 1;\n',
+      preconditions: { ifNoneMatch: '*' },
+    });
+    const r = await approveBatch(root, ME, { all: true });
+    expect(r.applied.map((p) => p.id).sort()).toEqual([edit.proposal_id, created.proposal_id].sort());
+    expect(readFileSync(join(root, 'src/new.ts'), 'utf8')).toBe('export const x = 1;\n');
+    await undo(root, ME, {});
+    // Undo takes the created text back out, as for a create approved alone; the emptied file stays (a known gap).
+    expect(snapshot()).toEqual({ ...before, 'src/new.ts': '' });
+  });
+
+  it('waits, still pending, when its file exists now', async () => {
+    writeFileSync(join(root, 'src/new.ts'), 'there first\n');
+    const created = await propose(root, AGENT, {
+      path: join(root, 'src/other.ts'),
+      target: { kind: 'whole' },
+      content: 'x\n',
+      preconditions: { ifNoneMatch: '*' },
+    });
+    writeFileSync(join(root, 'src/other.ts'), 'a person made it\n');
+    const r = await approveBatch(root, ME, { all: true });
+    expect(r.skipped.map((x) => [x.proposal.id, x.reason])).toEqual([[created.proposal_id, expect.stringContaining('exists now')]]);
+    expect(readFileSync(join(root, 'src/other.ts'), 'utf8')).toBe('a person made it\n');
+  });
+});
