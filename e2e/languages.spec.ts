@@ -104,7 +104,9 @@ test('the 3-way view colours its three columns and its editor as the file', asyn
   try {
     await page.locator(`[data-testid="queue-item"][data-proposal-id="${session.conflictId}"]`).click();
     await page.getByTestId('open-three-way').click();
-    for (const column of ['three-way-saw', 'three-way-now', 'three-way-proposed']) await colourOf(page.getByTestId(column), 'export').toBe(KEYWORD);
+    // Each column holds the hunk's lines (the middle one the file's lines around them too): `const` is in all three.
+    for (const column of ['three-way-saw', 'three-way-now', 'three-way-proposed']) await colourOf(page.getByTestId(column), 'const').toBe(KEYWORD);
+    await colourOf(page.getByTestId('three-way-now'), 'export').toBe(KEYWORD);
     await colourOf(page.getByTestId('three-way-proposed'), '// AGENT').toBe(COMMENT);
     await colourOf(page.getByTestId('proposal-editor'), 'const').toBe(KEYWORD);
     // Coloured, the text is still the file's, spaces and all.

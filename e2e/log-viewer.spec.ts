@@ -346,7 +346,7 @@ test('bad go-to input says why; ~ expands in the path box; a legacy encoding is 
   await waitForTop(page, (top) => top <= 12_345 && 12_345 < top + 40, 'line 12,345 in view');
 
   // ~ is the home directory of the server (the fixture directory here).
-  const pathBox = page.getByRole('textbox', { name: 'File' });
+  const pathBox = page.getByRole('textbox', { name: 'File', exact: true });
   const latin1 = join(workspace, 'latin1.log');
   const text = Array.from({ length: 200 }, (_, i) => `2024-05-01 INFO café crème brûlée naïve line ${i + 1}`).join('\n') + '\n';
   writeFileSync(latin1, Buffer.from(text, 'latin1'));

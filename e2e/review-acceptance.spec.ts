@@ -230,10 +230,13 @@ test('a 12-proposal session over 8 files: F7 alone end to end, per-hunk keys, a 
   await expect.poll(() => onDisk()['src/config.ts']).toBe(perHunk);
 
   // The host quote edit: its own line changed, so approving it is a conflict, resolved in the 3-way view.
-  await page.getByTestId('queue-item').filter({ hasText: 'src/config.ts' }).click();
+  const hostItem = page.locator(`[data-testid="queue-item"][data-proposal-id="${ids.host!}"]`);
+  // The 3-hunk one left the queue once its last hunk was decided.
+  await expect(page.locator(`[data-testid="queue-item"][data-proposal-id="${ids.quote3!}"]`)).toHaveCount(0);
+  await hostItem.click();
   await expect(page.getByTestId('proposal-detail')).toHaveAttribute('data-proposal-id', ids.host!);
   await page.getByTestId('approve').click();
-  await expect(page.getByTestId('queue-item').filter({ hasText: 'src/config.ts' })).toHaveAttribute('data-status', 'conflict');
+  await expect(hostItem).toHaveAttribute('data-status', 'conflict');
   expect(onDisk()['src/config.ts']).toBe(perHunk);
   await page.getByTestId('open-three-way').click();
   const view = page.getByTestId('three-way');

@@ -57,7 +57,7 @@ export function createFileEditor(host: HTMLElement, fileLineOf: (row: number) =>
   const editor = monaco.editor.create(host, {
     ...READ_ONLY_OPTIONS,
     model,
-    ariaLabel: 'File',
+    ariaLabel: 'File text',
     lineNumbers: (row) => String(fileLineOf(row) ?? ''),
     lineNumbersMinChars: 8,
     // The lane between numbers and text carries the marks of pending proposals.
@@ -176,7 +176,7 @@ export function setDiffTexts(editor: MonacoDiffEditor, originalText: string, mod
 }
 
 /** Old model pairs kept per diff editor (setDiffTexts): more switches than this while one diff runs are not seen. */
-const RETIRED_KEPT = 16;
+const RETIRED_KEPT = 4;
 const retiredModels = new WeakMap<MonacoDiffEditor, { original: { dispose(): void }; modified: { dispose(): void } }[]>();
 
 /** An editable editor for a proposal's content (edit-then-approve): the file's own lines, coloured as the file. */

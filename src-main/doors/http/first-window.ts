@@ -27,11 +27,14 @@ const FIRST_WINDOW_BUDGET_MS = 60;
 export interface FirstWindow {
   path: string;
   read: ReadOutput;
+  /** the workspace has no review state yet: the app's review panel starts collapsed, and the shell draws it so */
+  reviewEmpty?: boolean;
 }
 
 /** The first window of `path`, or null when it's not there within the budget (or is not whole lines of text). */
 export async function firstWindowOf(path: string, actor: Actor, workspace: string): Promise<FirstWindow | null> {
   const read = handle('read', { path, start_byte: 0, max_bytes: FIRST_WINDOW_BYTES }, actor, { workspace }).catch(() => null);
+  const review = reviewEmptyOf(actor, workspace);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<null>((resolveLate) => {
     timer = setTimeout(() => resolveLate(null), FIRST_WINDOW_BUDGET_MS);
@@ -39,13 +42,27 @@ export async function firstWindowOf(path: string, actor: Actor, workspace: strin
   const answer = await Promise.race([read, late]);
   clearTimeout(timer);
   if (!answer || answer.line_cut || answer.content === '') return null;
-  return { path, read: answer };
+  // Nothing to review and nothing applied: the app's panel is a rail and the viewer wider (its toolbar
+  // one row shorter). Not known within the budget: drawn open, as the app draws it with anything in it.
+  const empty = await Promise.race([review, new Promise<boolean>((r) => setTimeout(() => r(false), 0))]);
+  return { path, read: answer, reviewEmpty: empty };
+}
+
+/** Whether the review panel starts collapsed (ReviewPanel.tsx: no proposal waiting, no applied edit, no damaged data). */
+async function reviewEmptyOf(actor: Actor, workspace: string): Promise<boolean> {
+  try {
+    const [list, history] = await Promise.all([handle('review_list', {}, actor, { workspace }), handle('review_history', {}, actor, { workspace })]);
+    const waiting = list.proposals.some((p) => p.status === 'pending' || p.status === 'conflict');
+    return !waiting && list.damaged.length === 0 && history.entries.length === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** index.html with the first window's rows in #root and its JSON (after them) for the renderer. */
 export function pageWithFirstWindow(indexHtml: string, first: FirstWindow): string {
   const data = `<script type="application/json" id="folio-first-window">${jsonForHtml(first)}</script>`;
-  return indexHtml.replace('<div id="root"></div>', `<div id="root">${shellOf(first.read)}</div>\n    ${data}`);
+  return indexHtml.replace('<div id="root"></div>', `<div id="root">${shellOf(first.read, first.reviewEmpty === true)}</div>\n    ${data}`);
 }
 
 let cachedIndex: { dir: string; html: string } | null = null;
@@ -69,7 +86,7 @@ export async function indexHtmlOf(rendererDir: string): Promise<string> {
 }
 
 /** The rows as the app lays them out (header, viewer, plain lines), so nothing moves when React takes over. */
-function shellOf(read: ReadOutput): string {
+function shellOf(read: ReadOutput, reviewEmpty: boolean): string {
   const firstLine = read.start_line ?? 1;
   const lines = read.content.replace(/\r?\n$/, '').split('\n', HTML_ROWS);
   // The gutter Monaco will have (FileView: one digit more than the file's last line number), so nothing moves when it takes over.
@@ -84,7 +101,9 @@ function shellOf(read: ReadOutput): string {
     `<div class="app" data-first-window=""><header class="app-header"><h1>Folio</h1></header>` +
     // An empty toolbar of the real one's height keeps the rows where the app paints them.
     `<main class="viewer"><div class="viewer-toolbar"></div><div class="viewer-body"><div class="file-view">` +
-    `<div class="plain-lines" style="--digits: ${digits}">${rows}</div></div></div></main></div>`
+    `<div class="plain-lines" style="--digits: ${digits}">${rows}</div></div></div></main>` +
+    (reviewEmpty ? '<aside class="review-panel collapsed"></aside>' : '') +
+    '</div>'
   );
 }
 
