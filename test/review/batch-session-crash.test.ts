@@ -36,8 +36,9 @@ function snapshot(root: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (dir: string, rel: string) => {
     for (const d of readdirSync(dir, { withFileTypes: true })) {
-      // The review state, and an atomic write's temp a kill left (the next write of that file removes it).
-      if (d.name === '.folio' || d.name.includes('.folio-tmp-')) continue;
+      // The review state, and what a kill leaves beside a file (the next writer of that file removes it):
+      // an atomic write's temp, the killed writer's lock (as in engine/upsert-crash.test.ts).
+      if (d.name === '.folio' || d.name.includes('.folio-tmp-') || /\.folio-lock(\.|$)/.test(d.name)) continue;
       const r = rel ? `${rel}/${d.name}` : d.name;
       if (d.isDirectory()) walk(join(dir, d.name), r);
       else out[r] = readFileSync(join(dir, d.name), 'utf8');
