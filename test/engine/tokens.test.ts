@@ -45,6 +45,12 @@ describe('tokens', () => {
     await fc.assert(
       fc.asyncProperty(text, fc.integer({ min: 1, max: 40 }), async (t, n) => {
         writeFileSync(p, t);
+        // A text that starts like a known binary format ("BM\n" is a bitmap's magic number) is read as binary, rightly: not this property's case.
+        const binary = await handle('read', { path: p, token_start: 0, token_end: 1 }, H).then(
+          () => false,
+          (e: { code?: string }) => e.code === 'binary_file',
+        );
+        fc.pre(!binary);
         let joined = '';
         for (let at = 0; ;) {
           const r = await handle('read', { path: p, token_start: at, token_end: at + n }, H).catch((e: { code?: string }) => {
