@@ -58,9 +58,9 @@ import { resolveQuotedEdits } from '../engine/write/quote-edit.ts';
 import { MAX_EDIT_SPAN_BYTES, type UpsertEdit, type UpsertResult } from '../engine/write/upsert.ts';
 import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-ops.ts';
 import { loadBytes } from './blobs.ts';
-import { runFileOpJournaled, type FileOpCall } from './file-op-journal.ts';
+import { runFileOpJournaled } from './file-op-journal.ts';
 import { applyGroupLocked, type GroupFile } from './group.ts';
-import { conflictTextOf, pendingGroupOf, proposalRequestOf, staleProposal } from './proposals.ts';
+import { conflictTextOf, fileOpCallOf, pendingGroupOf, proposalRequestOf, staleProposal } from './proposals.ts';
 import { STALE_CODES } from './journal.ts';
 import { hunkCountOf, pendingHunksOf, staleErrorOf, type BatchMember } from './rebase.ts';
 import { allProposals, assignFields, newId, nowIso, proposalOf } from './records.ts';
@@ -331,19 +331,6 @@ function groupsLeftOut(store: ReviewStore, plan: BatchPlan, out: Map<string, Gro
 
 /** The names a proposal writes: its file, and a move's destination (stored paths). */
 const namesOf = (p: Proposal): string[] => (p.to === undefined ? [p.path] : [p.path, p.to]);
-
-/** The engine call of a delete or move proposal: its own preconditions and checks, as its approval alone makes it (proposals.ts). */
-function fileOpCallOf(store: ReviewStore, p: Proposal): FileOpCall {
-  return {
-    op: p.file_op!,
-    path: store.absPathOf(p.path),
-    ...(p.to !== undefined ? { to: store.absPathOf(p.to) } : {}),
-    preconditions: p.preconditions,
-    // An agent's proposal: its names are used only if they still lead to themselves.
-    checked: { allowHardlinks: p.allow_hardlinks === true },
-    ...(p.create_parents ? { createParents: true } : {}),
-  };
-}
 
 /** The engine's dry run of a file-op proposal: null when it would apply now, else the error its approval would meet. */
 async function fileOpCheckOf(store: ReviewStore, p: Proposal): Promise<unknown> {

@@ -19,6 +19,7 @@ import { codecFor } from '../engine/text/codec.ts';
 import { readBytes } from '../engine/text/window.ts';
 import type { LineIndex } from '../engine/index/line-index.ts';
 import { loadBytes, storeBytes } from './blobs.ts';
+import { hunkCountOf } from './rebase.ts';
 import type { ChangeHunkState, Proposal, ProposalChanges } from './types.ts';
 
 /** Largest deleted file whose lines a delete proposal carries. */
@@ -197,7 +198,7 @@ function hunksOfPreview(preview: string): LineChange[] {
 
 /** The decision on edit i (0-based) of `p`: its own with several edits, else the proposal's (a conflict is still to decide). */
 function hunkStatusOf(p: Proposal): (edit: number) => 'pending' | 'applied' | 'rejected' {
-  const several = (p.edits?.length ?? p.quoted?.length ?? 0) > 1;
+  const several = hunkCountOf(p) > 0;
   const whole = p.status === 'applied' ? 'applied' : p.status === 'rejected' ? 'rejected' : 'pending';
   return (edit) => (several ? (p.hunks?.[edit] ?? whole) : whole);
 }
@@ -223,7 +224,7 @@ export function changeViewOf(blobsDir: string, p: Proposal) {
     kind: changeKindOf(p),
     how: changeHowOf(p),
     label: changeLabelOf(p, state),
-    per_hunk: (p.edits?.length ?? p.quoted?.length ?? 0) > 1 && !p.group,
+    per_hunk: hunkCountOf(p) > 0 && !p.group,
     hunks,
   };
 }

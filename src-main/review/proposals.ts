@@ -249,10 +249,9 @@ export async function proposeFileOp(root: string, actor: ReviewActor, call: File
   });
 }
 
-/** Approve a pending file-op proposal (under the review lock): journaled, with the proposal's preconditions and checks. */
-function approveFileOp(store: ReviewStore, actor: ReviewActor, p: Proposal) {
-  const what = { action: 'apply' as const, entry_id: newId('j'), proposal_id: p.id, actor: p.actor, decided_by: actor, edited_content: null };
-  return runFileOpJournaled(store, what, {
+/** The engine call of a delete or move proposal: its own preconditions and checks (its approval, alone or in a batch). */
+export function fileOpCallOf(store: ReviewStore, p: Proposal): FileOpCall {
+  return {
     op: p.file_op!,
     path: store.absPathOf(p.path),
     ...(p.to !== undefined ? { to: store.absPathOf(p.to) } : {}),
@@ -260,7 +259,13 @@ function approveFileOp(store: ReviewStore, actor: ReviewActor, p: Proposal) {
     // An agent's proposal: its names are used only if they still lead to themselves.
     checked: { allowHardlinks: p.allow_hardlinks === true },
     ...(p.create_parents ? { createParents: true } : {}),
-  });
+  };
+}
+
+/** Approve a pending file-op proposal (under the review lock): journaled, with the proposal's preconditions and checks. */
+function approveFileOp(store: ReviewStore, actor: ReviewActor, p: Proposal) {
+  const what = { action: 'apply' as const, entry_id: newId('j'), proposal_id: p.id, actor: p.actor, decided_by: actor, edited_content: null };
+  return runFileOpJournaled(store, what, fileOpCallOf(store, p));
 }
 
 export interface ApproveOptions {
