@@ -6,7 +6,7 @@
  */
 import { BlobServiceClient } from '@azure/storage-blob';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { configureBackends } from '../../../src-main/engine/backend/registry.ts';
+import { configureBackends } from '../../../src-main/backends/index.ts';
 import { forgetRemote, readRemote, remoteInfo } from '../../../src-main/engine/backend/remote.ts';
 import { startAzurite, type Azurite } from '../../fixtures/azurite.ts';
 
