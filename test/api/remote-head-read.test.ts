@@ -95,7 +95,7 @@ function holdStreams(blob: string): { release(): void; held: () => number } {
   azurite.proxy.before = async (req: http.IncomingMessage) => {
     const range = String(req.headers['x-ms-range'] ?? req.headers.range ?? '');
     const path = decodeURIComponent((req.url ?? '').split('?')[0]!);
-    if (req.method === 'GET' && path === `/devstoreaccount1/logs/${blob}` && (range === '' || range.endsWith('-'))) {
+    if (req.method === 'GET' && path === `/${azurite.account}/logs/${blob}` && (range === '' || range.endsWith('-'))) {
       held++;
       await gate;
     }
