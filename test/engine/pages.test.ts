@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { read, READ_LIMITS, type ReadResult } from '../../src-main/engine/read/read.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = engineTempDir();
 let n = 0;
@@ -111,7 +112,7 @@ describe('char-budget pages', () => {
         expect([cold.startByte, cold.endByte, cold.content]).toEqual([pages[k - 1]!.startByte, pages[k - 1]!.endByte, pages[k - 1]!.content]);
       }),
       // A fixed seed, so that CI does not go red on the open bug below by chance.
-      { numRuns: 80, seed: 20261127 },
+      runs(80, { seed: 20261127 }),
     );
   }, 180_000);
 
@@ -131,7 +132,7 @@ describe('char-budget pages', () => {
           const pages = await pagesOf(file(bytes), bytes, pageChars, cap, bom);
           expect(pages.length).toBeGreaterThan(0);
         }),
-        { numRuns: 80, seed: -1917181337 },
+        runs(80, { seed: -1917181337 }),
       );
     },
     180_000,

@@ -7,6 +7,7 @@ import type { LineIndex } from '../../src-main/engine/index/line-index.ts';
 import { closeSearchPools, searchFile, type SearchOptions } from '../../src-main/engine/search/search.ts';
 import { isAsciiOnlyRegex } from '../../src-main/engine/search/search-worker.mjs';
 import { tempDir, writeLogFile } from '../fixtures/generate.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = tempDir('folio-search-');
 const LOG = tmp.path('app.log');
@@ -187,7 +188,7 @@ describe('matches', () => {
           const part = await searchFile(index, { pattern, flags, startByte: lo, endByte: hi, maxMatches: 10_000, ...mode.opts });
           expectSameAsOracle(buf, part.matches, oracle(buf, pattern, flags, lo, hi));
         }),
-        { numRuns: mode.opts.threads === 0 ? 300 : 80 },
+        runs(mode.opts.threads === 0 ? 300 : 80),
       );
     });
   }

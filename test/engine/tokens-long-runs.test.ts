@@ -12,6 +12,7 @@ import { handle } from '../../src-main/api/handle.ts';
 import { MAX_RUN_CHARS, countTokens } from '../../src-main/engine/address/tokens.ts';
 import { prng } from '../fixtures/generate.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = engineTempDir();
 const H = { kind: 'human', name: 'test' } as const;
@@ -110,7 +111,7 @@ describe('token counts with bounded work', () => {
         expect(await countTokens(t)).toBe(o200k(t, AS_TEXT));
         expect(await countTokens(t, 'cl100k_base')).toBe(cl100k(t, AS_TEXT));
       }),
-      { numRuns: 200 },
+      runs(200),
     );
   });
 });
