@@ -29,6 +29,7 @@ const LOOP = `let x = 0; for (;;) { for (let i = 0; i < 1e7; i++) x = (x * 16645
 const workers = Array.from({ length: cores }, () => new Worker(LOOP, { eval: true }));
 console.error(`cpu-hog: ${cores} busy loop(s) running (pid ${process.pid})`);
 
+/** @param {number} code */
 const stop = (code) => {
   for (const w of workers) void w.terminate();
   process.exit(code);
@@ -36,9 +37,10 @@ const stop = (code) => {
 process.on('SIGINT', () => stop(130));
 process.on('SIGTERM', () => stop(143));
 
-if (command.length > 0) {
-  const child = spawn(command[0], command.slice(1), { stdio: 'inherit', shell: process.platform === 'win32' });
-  child.on('exit', (code, signal) => {
+const [program, ...args] = command;
+if (program !== undefined) {
+  const child = spawn(program, args, { stdio: 'inherit', shell: process.platform === 'win32' });
+  child.on('exit', (/** @type {number | null} */ code, /** @type {string | null} */ signal) => {
     console.error(`cpu-hog: ${command.join(' ')} ended (${signal ?? code}); stopping the loops`);
     stop(code ?? 1);
   });

@@ -28,6 +28,7 @@ const runs = names.map(
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' },
       });
+      /** @type {Buffer[]} */
       const out = [];
       child.stdout.on('data', (d) => out.push(d));
       child.stderr.on('data', (d) => out.push(d));
