@@ -1,7 +1,7 @@
 /** `folio mcp` over stdio: a real SDK client on a real child process, on real files. */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { approve, forgetStores, reject } from '../../src-main/review/index.ts';
 import { AGENT_TOOL_NAMES, connectStdio, type McpSession } from '../fixtures/mcp-client.ts';
 import { tempDir } from '../fixtures/generate.ts';
@@ -20,6 +20,9 @@ beforeAll(async () => {
   writeFileSync(join(ws, 'wide.txt'), Array.from({ length: 4000 }, (_, i) => `${String(i).padStart(5, '0')} ${'w'.repeat(94)}\n`).join(''));
   mcp = await connectStdio(ws, { cacheDir, clientName: 'stdio-agent' });
 });
+// Two tests write notes.txt (an approved proposal, an auto-applied upsert): each test
+// starts from the same text, so they pass alone and in any order.
+beforeEach(() => writeFileSync(notes, TEXT));
 afterAll(async () => {
   await mcp?.close();
   forgetStores();
