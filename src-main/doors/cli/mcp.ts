@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { handle } from '../../api/quick-handle.ts';
-import { Exit, printError, type CliIO } from './main.ts';
+import { Exit, printError, type CliIO } from './cli-io.ts';
 
 const collect = (v: string, all: string[] = []) => [...all, v];
 

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { CliIO } from './main.ts';
+import type { CliIO } from './cli-io.ts';
 import { announceServer } from './serve.ts';
 
 /** How long the running server may take to answer before it counts as gone. */

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { handle, type OperationName, type OpInput, type OpOutput } from '../../api/quick-handle.ts';
 import type { DamagedReviewFrame, ReviewJournalEntry, ReviewProposal } from '../../api/schemas.ts';
-import { Exit, printError, type CliIO } from './main.ts';
+import { Exit, printError, type CliIO } from './cli-io.ts';
 
 const HUMAN = { kind: 'human', name: 'cli' } as const;
 
