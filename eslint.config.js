@@ -65,6 +65,39 @@ const restrict = (...patterns) => ({
 
 const engineRules = [up(['review', 'api', 'doors'], 'engine'), electron, ui, net];
 
+/**
+ * Size: a module past ~450 lines of code, or a function past ~120, is probably two
+ * concepts (STYLE.md); split it by concept. Blank lines and comments do not count:
+ * comments say why, and a limit that counted them would invite deleting them.
+ * test/lint/size.test.ts proves both rules bite.
+ */
+const MAX_LINES = ['error', { max: 450, skipBlankLines: true, skipComments: true }];
+const MAX_FUNCTION_LINES = ['error', { max: 120, skipBlankLines: true, skipComments: true, IIFEs: true }];
+const SIZED = ['src-main/**/*.{ts,mts,mjs,tsx}', 'src-renderer/**/*.{ts,tsx}'];
+/**
+ * Files other work of issue 26 is rewriting (the byte-source seam: search/; the
+ * backend plugins: postgres.ts), excepted until it lands, and files not split yet.
+ * Each entry is a debt: remove it when its file is split.
+ */
+const TOO_LONG_FILES = [
+  'src-main/engine/backend/postgres.ts',
+  'src-main/api/agent/tools.ts',
+  'src-main/engine/address/tokens.ts',
+  'src-main/engine/write/upsert.ts',
+];
+const TOO_LONG_FUNCTIONS = [
+  'src-main/engine/search/tree-search.ts',
+  'src-main/engine/search/scan-utf8.mjs',
+  'src-main/engine/search/histogram-worker.mjs',
+  'src-main/doors/cli/review.ts',
+  'src-main/engine/index/builder.ts',
+  'src-renderer/components/ChangedFiles.tsx',
+  'src-renderer/components/ProposalDetail.tsx',
+  'src-renderer/components/ThreeWayView.tsx',
+  'src-renderer/stores/find-store.ts',
+  'src-renderer/stores/viewer-store.ts',
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'wasm/build/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**'] },
   js.configs.recommended,
@@ -101,6 +134,8 @@ export default tseslint.config(
     rules: restrict(up(['engine', 'review'], 'a door'), governance, electron, ui, renderer),
   },
   { files: ['src-main/doors/electron/**'], rules: restrict(up(['engine', 'review'], 'a door'), governance, ui, renderer) },
+  { files: SIZED, ignores: TOO_LONG_FILES, rules: { 'max-lines': MAX_LINES } },
+  { files: SIZED, ignores: TOO_LONG_FUNCTIONS, rules: { 'max-lines-per-function': MAX_FUNCTION_LINES } },
   {
     files: ['src-renderer/**'],
     rules: restrict(
