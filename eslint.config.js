@@ -89,12 +89,8 @@ const TOO_LONG_FUNCTIONS = [
   'src-main/engine/search/tree-search.ts',
   'src-main/engine/search/scan-utf8.mjs',
   'src-main/engine/search/histogram-worker.mjs',
-  'src-main/doors/cli/review.ts',
-  'src-main/engine/index/builder.ts',
   'src-renderer/components/ChangedFiles.tsx',
   'src-renderer/components/ProposalDetail.tsx',
-  'src-renderer/components/ThreeWayView.tsx',
-  'src-renderer/stores/find-store.ts',
   'src-renderer/stores/viewer-store.ts',
 ];
 

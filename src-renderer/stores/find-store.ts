@@ -53,6 +53,27 @@ export interface FindState {
 let latestSearch = 0;
 let latestCount = 0;
 
+/** Count the matching lines from `startByte` to the end, slice by slice, adding to `total`. */
+async function countRest(request: number, startByte: number): Promise<void> {
+  const { getState: get, setState: set } = useFindStore;
+  const target = get().searchedFor;
+  if (!target) return;
+  set({ counting: true });
+  try {
+    await countToEnd(
+      target,
+      startByte,
+      () => get().fileBytes,
+      () => request === latestCount,
+      (count, reached) => set((s) => ({ total: s.total + count, searchedBytes: reached })),
+    );
+  } catch {
+    // the page's own search shows errors; the count stays at what was counted
+  } finally {
+    if (request === latestCount) set({ counting: false });
+  }
+}
+
 export const useFindStore = create<FindState>()((set, get) => {
   /** Search slices from `startByte` until a page is full or the file ends, appending as each slice answers. */
   async function fillPage(request: number, startByte: number, counts: boolean): Promise<void> {
@@ -89,26 +110,6 @@ export const useFindStore = create<FindState>()((set, get) => {
       if (request === latestSearch) set({ error: errorPayloadOf(err), nextStartByte: null });
     } finally {
       if (request === latestSearch) set({ searching: false });
-    }
-  }
-
-  /** Count the matching lines from `startByte` to the end, slice by slice, adding to `total`. */
-  async function countRest(request: number, startByte: number): Promise<void> {
-    const target = get().searchedFor;
-    if (!target) return;
-    set({ counting: true });
-    try {
-      await countToEnd(
-        target,
-        startByte,
-        () => get().fileBytes,
-        () => request === latestCount,
-        (count, reached) => set((s) => ({ total: s.total + count, searchedBytes: reached })),
-      );
-    } catch {
-      // the page's own search shows errors; the count stays at what was counted
-    } finally {
-      if (request === latestCount) set({ counting: false });
     }
   }
 
