@@ -81,7 +81,6 @@ const SIZED = ['src-main/**/*.{ts,mts,mjs,tsx}', 'src-renderer/**/*.{ts,tsx}'];
  */
 const TOO_LONG_FILES = [
   'src-main/engine/backend/postgres.ts',
-  'src-main/api/agent/tools.ts',
   'src-main/engine/address/tokens.ts',
   'src-main/engine/write/upsert.ts',
 ];
