@@ -54,6 +54,7 @@ import { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops
 import { HistogramInput, HistogramOutput, TimeSeekInput, TimeSeekOutput } from './schemas/time.ts';
 import { runs } from './runs.ts';
 import { remoteOps, workspaceOf, type Actor, type CallContext } from './call-context.ts';
+import { isRemoteLocator } from './input-paths.ts';
 import type { StepOptions, StepResult } from '../review/index.ts';
 
 export type { Actor, CallContext } from './call-context.ts';
@@ -83,7 +84,6 @@ export async function preloadReads(): Promise<void> {
 }
 
 /** pg://, az://, s3:// (engine/backend/locator.ts); anything else is a local path. */
-const isRemoteLocator = (path: string) => /^(pg|az|s3):\/\//.test(path);
 
 /** The outline answer: headings up to max_level, and how long it took. */
 export async function outlineView(input: z.infer<typeof OutlineInput>): Promise<z.infer<typeof OutlineOutput>> {

@@ -22,10 +22,7 @@ import type {
 import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
 import type { PlannedUpsert } from './upsert-request.ts';
 import { remoteOps, workspaceOf, type Actor, type CallContext } from './call-context.ts';
-
-/** pg://, az://, s3:// (engine/backend/locator.ts); anything else is a local path. */
-export const isRemoteLocator = (path: string) => /^(pg|az|s3):\/\//.test(path);
-
+import { isRemoteLocator } from './input-paths.ts';
 /** Fields a head window may carry besides its address (start_byte 0 and max_bytes): none changes which bytes it needs. */
 const HEAD_WINDOW_FIELDS = new Set(['path', 'start_byte', 'max_bytes', 'hashlines', 'invalid_utf8']);
 

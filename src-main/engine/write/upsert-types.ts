@@ -88,6 +88,8 @@ export interface WritePlan {
   range_after: LineByteRange;
   /** each edit's region in the file before the write (file order), with what it does to the line count */
   pieces: WritePiece[];
+  /** the write fills the empty file this upsert just made (if_none_match "*"): the file did not exist before */
+  created?: boolean;
 }
 
 /** One edit of a write: bytes [startByte, endByte) become newBytes bytes; the lines after it move by lineDelta. */

@@ -30,7 +30,7 @@ import { readBytes } from '../text/window.ts';
 import { lineChangesOf, previewOf, type LineChange } from './diff-preview.ts';
 import type { EditRegion } from './edit-region.ts';
 import { checkPreconditions, hasPrecondition, requirePrecondition } from './preconditions.ts';
-import type { UpsertEdit, UpsertRequest, UpsertResult } from './upsert-types.ts';
+import type { UpsertEdit, UpsertRequest, UpsertResult, WritePlan } from './upsert-types.ts';
 import { editsOf, hunksOf, placeEdits, spanOf, sumAffected } from './place-edits.ts';
 
 export type { Units, UpsertTarget } from './edit-region.ts';
@@ -170,7 +170,12 @@ async function createAndWrite(target: WriteTarget, req: UpsertRequest, t0: numbe
   fsyncDir(target.dir);
   try {
     // Made under the lock just now: the empty file is the version this write is for.
-    const r = await lockedUpsert(target, { ...req, preconditions: { ...rest, ifNotModifiedSince: Number.MAX_SAFE_INTEGER } }, t0);
+    const onBeforeWrite = req.onBeforeWrite && ((plan: WritePlan) => req.onBeforeWrite!({ ...plan, created: true }));
+    const r = await lockedUpsert(
+      target,
+      { ...req, preconditions: { ...rest, ifNotModifiedSince: Number.MAX_SAFE_INTEGER }, ...(onBeforeWrite ? { onBeforeWrite } : {}) },
+      t0,
+    );
     r.notes.unshift('created the file');
     return { ...r, created: true, preconditions: { ...r.preconditions, checked: ['if_none_match'] } };
   } catch (err) {
