@@ -58,7 +58,12 @@ export async function readRemoteHead(locator: string, maxBytes: number, read: (p
   }));
 }
 
-/** A remote value's upsert: one conditional splice (no journal yet: undo of remote edits is not wired). */
+/**
+ * A remote value's upsert as one conditional splice, not journaled: the dry run
+ * of runs.ts. A real write goes through the journal (review/journal.ts
+ * applyOwnEdit, or an approval), which splices by the same code
+ * (review/remote-values.ts), so review undo takes a remote edit back.
+ */
 export async function upsertRemoteValue(
   locator: string,
   request: import('../engine/write/upsert.ts').UpsertRequest,
