@@ -24,17 +24,22 @@
  * (terminated when stuck in one exec) and the caller gets a `timeout` error saying
  * how far the search got. V8's linear-time engine still takes over any regex that
  * backtracks too much (regex-engine.mjs), so most searches finish long before it.
- * A remote value (fetchMissing) has no worker: only a plan.bounded regex runs on
- * it, in this thread, with the budget checked between chunks.
+ * A remote value (its source mounted under index.path: index/byte-source.ts) is
+ * searched the same way; only its bytes come differently. Workers cannot see the
+ * mount, so this thread reads each piece through the value's ByteSource (one
+ * forward pass, read-ahead, bounded cache) and hands the bytes to a worker with the
+ * job: pieces are cut at most REMOTE_PIECE_BYTES long and at most threads + 1 are
+ * in flight, so memory stays bounded whatever the value's size. In this thread,
+ * each step's chunk is awaited from the source before the step runs.
  */
-import { BytesMissing, closeFd, readAt } from '../index/byte-source.ts';
+import { closeFd, mountedSource, readAt, type MountedSource } from '../index/byte-source.ts';
 import { foregroundScans, poolRegistry } from '../index/worker-pool.ts';
 import { FolioError, fromFsError, type ErrorCode } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
 import { defaultThreads } from '../index/builder.ts';
 import type { LineIndex } from '../index/line-index.ts';
 import { searchBudgetMs, searchTimeoutError, type PieceProgress } from './search-budget.ts';
-import { planSearch, RangeSearch, type RangeJob, type RangeResult, type RawMatch, type SearchPlan } from './search-worker.mjs';
+import { planSearch, RangeSearch, SEARCH_CHUNK, type RangeJob, type RangeResult, type RawMatch, type SearchPlan } from './search-worker.mjs';
 
 export interface SearchOptions {
   /** JavaScript RegExp source. */
@@ -61,11 +66,6 @@ export interface SearchOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   onProgress?: (p: { bytesDone: number; totalBytes: number }) => void;
-  /**
-   * A remote value (engine/backend/remote.ts): search in this thread only (workers
-   * cannot see its mounted bytes), fetching the bytes a step lacks with this.
-   */
-  fetchMissing?: (startByte: number, endByte: number) => Promise<void>;
 }
 
 export interface SearchMatch {
@@ -99,6 +99,8 @@ const DEFAULT_MAX_LINE_CHARS = 400;
 const SMALL_RANGE_BYTES = 8 * 1024 * 1024;
 /** Searched in the calling thread first when matches (not a count) are asked of a big range. */
 const HEAD_BYTES = 4 * 1024 * 1024;
+/** A remote value's pieces are at most this long: the bytes a worker gets with one job. */
+const REMOTE_PIECE_BYTES = 4 * 1024 * 1024;
 /** How long a worker may keep running a single regex exec after an abort before it is terminated. */
 const ABORT_GRACE_MS = 200;
 const PROGRESS_INTERVAL_MS = 50;
@@ -191,6 +193,7 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
   const budgetMs = searchBudgetMs(opts.timeoutMs);
   const { start, end } = lineRange(index, opts.startByte ?? 0, opts.endByte ?? index.size);
   if (opts.signal?.aborted) throw cancelled(index.path);
+  const source = mountedSource(index.path);
 
   const deadline = performance.now() + budgetMs;
   const rangeJob = (from: number, to: number, piece: number, control: Int32Array, progress: Int32Array): RangeJob => ({
@@ -237,7 +240,7 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
     const jobs = Array.from({ length: pieces }, (_, i) => rangeJob(bounds[i]!, bounds[i + 1]!, i, control, progress));
     const budget = { ms: remainingMs(), error: () => timeoutError(pieceProgress()) };
     const done = () => ({ bytesDone: (headDone?.bytesDone ?? 0) + bytesDone(), totalBytes: progressTotal });
-    return searchInWorkers(index.path, jobs, poolSize, control, opts, done, budget);
+    return searchInWorkers(index.path, jobs, poolSize, control, opts, done, budget, source);
   };
   const poolSize = Math.max(1, threads);
 
@@ -246,7 +249,7 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
     if (headEnd > start && headEnd < end) {
       if (cheapInThread(plan, headEnd - start)) {
         const none = new Int32Array(new SharedArrayBuffer(8));
-        head = await searchInThread(index.path, plan, rangeJob(start, headEnd, 0, none, none), opts, wholeTotal, deadline, timeoutError);
+        head = await searchInThread(index.path, plan, rangeJob(start, headEnd, 0, none, none), opts, wholeTotal, deadline, timeoutError, source);
       } else {
         head = (await inWorkers([start, headEnd], poolSize, wholeTotal))[0]!;
       }
@@ -259,23 +262,18 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
 
   const total = end - from;
   const small = threads === 0 || total < (opts.smallRangeBytes ?? SMALL_RANGE_BYTES);
-  // Only a provably cheap regex runs in this thread (a worker is the only thing that can be
-  // stopped mid-exec); a remote value has no worker, so a bounded regex runs here between budget checks.
-  const inThread = opts.fetchMissing !== undefined ? plan.bounded : small && cheapInThread(plan, total);
-  if (opts.fetchMissing && !inThread) {
-    throw invalid('this regex can only run in a worker thread (backreferences, lookarounds, i/u flags with quantifiers), which cannot search a remote value', {
-      path: index.path,
-      pattern: plan.pattern,
-    });
-  }
-  const bounds = small || inThread ? [from, end] : splitAtLines(index, from, end, threads);
+  // Only a provably cheap regex runs in this thread (a worker is the only thing that can be stopped mid-exec).
+  const inThread = small && cheapInThread(plan, total);
+  // A remote value's pieces carry their bytes: many short ones, a few in flight at a time.
+  const pieces = source ? Math.max(threads, Math.ceil(total / REMOTE_PIECE_BYTES)) : threads;
+  const bounds = inThread || (small && !source) ? [from, end] : splitAtLines(index, from, end, pieces);
 
   let results: RangeResult[];
   if (head && headMatches > maxMatches) {
     results = [head];
   } else if (inThread) {
     const none = new Int32Array(new SharedArrayBuffer(8));
-    results = [await searchInThread(index.path, plan, rangeJob(from, end, 0, none, none), opts, total, deadline, timeoutError)];
+    results = [await searchInThread(index.path, plan, rangeJob(from, end, 0, none, none), opts, total, deadline, timeoutError, source)];
   } else {
     results = await inWorkers(bounds, poolSize, wholeTotal);
   }
@@ -339,35 +337,40 @@ async function searchInThread(
   total: number,
   deadline: number,
   timeoutError: (done: PieceProgress[]) => FolioError,
+  source?: MountedSource,
 ): Promise<RangeResult> {
-  let fd: number;
+  let fd: number | undefined;
   try {
-    fd = openForRead(path);
+    if (!source) fd = openForRead(path);
   } catch (err) {
     throw fromFsError(err, path);
   }
   try {
+    // A remote value: each step's chunk is awaited from the source first, then the step reads it here.
+    const chunk: { start: number; bytes: Uint8Array } = { start: 0, bytes: new Uint8Array(0) };
+    const fromChunk = (_fd: number, buf: Uint8Array, off: number, len: number, pos: number): number => {
+      const at = pos - chunk.start;
+      const got = chunk.bytes.subarray(at, at + len);
+      buf.set(got, off);
+      return got.length;
+    };
     const rs = new RangeSearch({
       plan,
-      fd,
+      fd: fd ?? -1,
       start: job.start,
       end: job.end,
       countOnly: job.countOnly,
       maxMatches: job.maxMatches,
       maxLineChars: job.maxLineChars,
       encoding: job.encoding,
-      read: readAt,
+      read: source ? fromChunk : readAt,
     });
     const step = async (): Promise<boolean> => {
-      for (;;) {
-        try {
-          return rs.step();
-        } catch (err) {
-          // A step reads before it changes any state, so it runs again once the bytes are here.
-          if (!(err instanceof BytesMissing) || !opts.fetchMissing) throw err;
-          await opts.fetchMissing(err.start, err.end);
-        }
+      if (source && !rs.done) {
+        chunk.start = rs.pos;
+        chunk.bytes = await source.readAt(rs.pos, Math.min(SEARCH_CHUNK, job.end - rs.pos));
       }
+      return rs.step();
     };
     // Yield after each ~1 MiB step (costs microseconds) so an abort or a progress reader gets a turn.
     while (!(await step())) {
@@ -383,7 +386,7 @@ async function searchInThread(
   } catch (err) {
     throw toFolioError(err, path);
   } finally {
-    closeFd(fd);
+    if (fd !== undefined) closeFd(fd);
   }
 }
 
@@ -395,16 +398,18 @@ async function searchInWorkers(
   opts: SearchOptions,
   progress: () => { bytesDone: number; totalBytes: number },
   budget: { ms: number; error: () => FolioError },
+  source?: MountedSource,
 ): Promise<RangeResult[]> {
   const p = pool(threads);
-  const runs = jobs.map((job) => p.run(job));
+  /** ids of the jobs the workers run now */
+  const running = new Set<number>();
   let graceTimer: NodeJS.Timeout | undefined;
   let timedOut: FolioError | undefined;
   const stop = () => {
     if (graceTimer) return;
     Atomics.store(control, 0, 1);
     // A worker stuck in one long exec never sees the flag: terminate it after a grace period.
-    graceTimer = setTimeout(() => runs.forEach((r) => p.terminate(r.id)), ABORT_GRACE_MS);
+    graceTimer = setTimeout(() => running.forEach((id) => p.terminate(id)), ABORT_GRACE_MS);
   };
   const onAbort = () => {
     stop();
@@ -418,8 +423,25 @@ async function searchInWorkers(
     stop();
   }, budget.ms);
   const timer = opts.onProgress ? setInterval(() => opts.onProgress!(progress()), PROGRESS_INTERVAL_MS) : undefined;
+  const runJob = async (job: RangeJob): Promise<RangeResult> => {
+    const withBytes = source ? { ...job, bytes: await source.readAt(job.start, job.end - job.start) } : job;
+    // Stopped or capped while its bytes came: the worker is not bothered.
+    const idle = { count: 0, matches: [], capped: false, stopped: false, cancelled: false };
+    if (Atomics.load(control, 0) !== 0) return { ...idle, cancelled: true };
+    if (Atomics.load(control, 1) < job.piece) return { ...idle, stopped: true };
+    const run = p.run(withBytes);
+    running.add(run.id);
+    try {
+      return await run.done;
+    } finally {
+      running.delete(run.id);
+    }
+  };
   try {
-    const results = await Promise.all(runs.map((r) => r.done));
+    // A local file's pieces all start at once (each worker reads its own); a remote
+    // value's are read here in file order, threads + 1 in flight (bytes fetched ahead
+    // of the workers, memory bounded).
+    const results = source ? await inOrder(jobs, threads + 1, runJob) : await Promise.all(jobs.map(runJob));
     if (timedOut && results.some((r) => r.cancelled)) throw timedOut;
     return results;
   } catch (err) {
@@ -434,6 +456,26 @@ async function searchInWorkers(
     clearTimeout(graceTimer);
     opts.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** `run` over `items` in order, at most `limit` at a time; the first failure stops new starts and is thrown. */
+async function inOrder<T, R>(items: T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      try {
+        out[i] = await run(items[i]!);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
 }
 
 function toFolioError(err: unknown, path: string): FolioError {
