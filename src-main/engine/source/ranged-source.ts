@@ -182,8 +182,9 @@ export class RangedSource implements ByteSource, SyncByteSource {
       let to = b + 1;
       while (to < b1 && !this.blocks.has(to) && !this.inflight.has(to)) to++;
       if (to === b1) to = this.stretch(b, to, minBytes);
-      const got = this.fetchBlocks(b, to);
-      for (let x = b; x < Math.min(to, b1); x++) parts.push(got.then((bs) => bs[x - b]!));
+      const first = b;
+      const got = this.fetchBlocks(first, to);
+      for (let x = first; x < Math.min(to, b1); x++) parts.push(got.then((bs) => bs[x - first]!));
       b = to;
     }
     return Promise.all(parts);
