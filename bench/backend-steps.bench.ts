@@ -10,7 +10,7 @@
  * Azure blob on Azurite (test/fixtures/azurite.ts), both on loopback and on the same
  * cores as the engine.
  */
-import { copyFileSync, createReadStream, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createReadStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BlobServiceClient } from '@azure/storage-blob';
 import { outlineOf } from '../src-main/engine/address/markdown-outline.ts';
@@ -68,6 +68,7 @@ export async function benchBackendSteps(o: BenchOptions): Promise<void> {
   const runs = Math.max(1, Math.min(o.runs, 3));
   const md = join(DATA_DIR, 'steps.md');
   const log = join(DATA_DIR, 'steps.log');
+  mkdirSync(DATA_DIR, { recursive: true });
   writeFileSync(md, bigMarkdown(STEP_BYTES));
   copyFileSync(syntheticLog(STEP_BYTES), log);
   let pg: TestPostgres | undefined;
