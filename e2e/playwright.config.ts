@@ -13,10 +13,8 @@ export default defineConfig({
   outputDir: '../test-results',
   reporter: 'list',
   forbidOnly: Boolean(process.env.CI),
-  // Retries in CI, each reported as flaky in the list: locators' pg:// follow after a journaled
-  // `folio upsert --append` missed the append in 2 of 2 attempts of one full fresh-clone run (it passes
-  // alone and beside log-marks; cause not found yet, see the 2026-11-27 evening note). To be fixed, not kept.
-  retries: process.env.CI ? 2 : 0,
+  // One retry in CI, reported as flaky in the list (so a flake is seen, not hidden).
+  retries: process.env.CI ? 1 : 0,
   workers: 2,
   timeout: 60_000,
   expect: { timeout: 15_000 },

@@ -90,6 +90,13 @@ export interface ViewerState {
 
 let latestOpen = 0;
 let latestWindow = 0;
+/**
+ * The jump (a window that brings a line into view) being read, if any. A
+ * neighbouring window asked for meanwhile is dropped rather than replacing it:
+ * the editor asked from the old window (follow's new end would be lost), and it
+ * asks again from the jump's window once that lands, if it still needs one.
+ */
+let jumpInFlight: number | null = null;
 let followTimer: ReturnType<typeof setInterval> | null = null;
 let changeTimer: ReturnType<typeof setInterval> | null = null;
 let refreshing = false;
@@ -156,12 +163,14 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
   async function loadWindow(lineNo: number, reveal: Reveal): Promise<void> {
     const { path, info } = get();
     if (!path) return;
+    if (reveal.kind === 'keep' && jumpInFlight !== null) return;
     const request = ++latestWindow;
     if (!info) {
       // The line count is not known yet: openFile makes this jump once file_info answers.
       pendingJump = { lineNo, reveal, request };
       return;
     }
+    if (reveal.kind === 'line') jumpInFlight = request;
     const { startLine, endLine } = windowAround(lineNo, windowLinesFor(info.size, info.lines), info.lines);
     const read: WindowRead = (input) => call('read', { path, ...input });
     const headBytesOf = (n: number) => longLineHeads.get(n) ?? LONG_LINE_HEAD_BYTES;
@@ -180,6 +189,8 @@ export const useViewerStore = create<ViewerState>()((set, get) => {
       set((s) => ({ window, windowSeq: s.windowSeq + 1, reveal, highlightLine, error: null }));
     } catch (err) {
       if (request === latestWindow) set({ error: errorPayloadOf(err) });
+    } finally {
+      if (jumpInFlight === request) jumpInFlight = null;
     }
   }
 

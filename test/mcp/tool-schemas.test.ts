@@ -179,7 +179,22 @@ describe('calls in the advertised form over MCP', () => {
     expect(twoKeys).toMatchObject({ isError: true, body: { error: { code: 'invalid_input' } } });
     const missing = await review.call('read', { head: 1 });
     expect(missing).toMatchObject({ isError: true, body: { error: { code: 'invalid_input', message: expect.stringMatching(/path/) } } });
-    const unknown = await review.call('no_such_tool', {});
-    expect(unknown).toMatchObject({ isError: true, body: { error: { code: 'invalid_input' } } });
+  });
+});
+
+describe('protocol', () => {
+  it('an unknown tool name is a JSON-RPC error -32602 naming the tools, not a tool result; the attempt is audited', async () => {
+    const err = await review.client.callTool({ name: 'write_file', arguments: { path: 'notes.txt', content: 'x' } }).then(
+      (r) => ({ result: r }),
+      (e: unknown) => e as { code?: number; message?: string },
+    );
+    expect(err).toMatchObject({ code: -32602 });
+    expect((err as { message: string }).message).toMatch(/unknown tool: write_file; the tools are read, .*upsert/);
+    expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('one\ntwo\n');
+    const audit = readFileSync(join(ws, '.folio', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(audit.at(-1)).toMatchObject({ op: 'write_file', outcome: 'error', code: 'invalid_input' });
   });
 });

@@ -8,6 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
+import { AGENT_TOOL_NAMES } from '../../api/agent-tool-names.ts';
 import { handle } from '../../api/quick-handle.ts';
 import { Exit, printError, type CliIO } from './main.ts';
 
@@ -16,7 +17,7 @@ const collect = (v: string, all: string[] = []) => [...all, v];
 export function registerMcp(program: Command, io: CliIO): void {
   program
     .command('mcp')
-    .description('Serve agents over MCP on stdin/stdout (tools: read, search, file_info, upsert, proposal_status).')
+    .description(`Serve agents over MCP on stdin/stdout (tools: ${AGENT_TOOL_NAMES.join(', ')}).`)
     .option('--root <dir>', 'workspace root: policy (folio.config.json), review state and audit log live there', '.')
     .option('--allow <dir>', 'an allowed root (repeatable; default: the workspace root)', collect)
     .option('--read-only <glob>', 'paths agents may read but not edit (repeatable)', collect)

@@ -5,14 +5,15 @@
  * tools/list gives compact, strict schemas (api/tool-schema.ts); each tool declares
  * its outputSchema and answers structuredContent (and the same JSON as text).
  * Tool errors, bad arguments included, come back as isError results holding
- * `{error: {code, message, ...}}` so an agent can act on the code and details.
+ * `{error: {code, message, ...}}` so an agent can act on the code and details;
+ * a tool name that is not on the list is a JSON-RPC error (-32602), as the spec asks.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AGENT_TOOLS, createAgentSession, runAgentTool, type AgentSession, type PolicyOverrides } from '../../api/agent-door.ts';
 import { errorPayloadOf } from '../../api/error-payload.ts';
 import { toolArgumentsOf, toolInputSchemaOf, toolOutputSchemaOf, type ToolInputSchema } from '../../api/tool-schema.ts';
@@ -51,12 +52,14 @@ export function createMcpServer(session: AgentSession, version = '0.1.0'): Serve
     // The client's name (from initialize) names the actor in the audit log and proposals.
     const client = server.getClientVersion()?.name;
     const s = client ? { ...session, actor: { kind: 'agent' as const, name: client } } : session;
+    const wire = TOOLS.find((t) => t.tool.name === name)?.wire;
     try {
-      const wire = TOOLS.find((t) => t.tool.name === name)?.wire;
       const out = await runAgentTool(s, name, args, (input) => (wire ? toolArgumentsOf(wire, input as Record<string, unknown>) : input));
       // structuredContent for clients that read the schema; the same JSON as text for those that do not (MCP spec, tools: structured content).
       return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
     } catch (err) {
+      // A tool that does not exist is a protocol error (MCP spec, tools: error handling), audited like any call.
+      if (!wire) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}; the tools are ${TOOLS.map((t) => t.tool.name).join(', ')}`);
       return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: errorPayloadOf(err) }) }] };
     }
   });
