@@ -36,7 +36,10 @@ async function both(name: string, text: string): Promise<{ local: string; loc: s
   const loc = `s3://bucket/${name}`;
   mem.put(loc, Buffer.from(text));
   await openRemote(loc);
-  expect(mem.traffic.streams).toBe(1); // the line index: one stream of the value
+  // The line index: one stream of the value, no ranged read.
+  expect(mem.traffic.streams).toBe(1);
+  expect(mem.traffic.streamBytes).toBe(Buffer.byteLength(text));
+  expect(mem.traffic.reads).toHaveLength(0);
   mem.reset();
   return { local, loc, size: Buffer.byteLength(text) };
 }
