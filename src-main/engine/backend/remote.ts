@@ -184,30 +184,31 @@ export function runOn<T>(v: RemoteValue, step: () => T | Promise<T>): Promise<T>
 async function runMounted<T>(locator: string, source: RangedSource, indexOf: () => LineIndex, step: () => T | Promise<T>): Promise<T> {
   let fetchBytes = MIN_FETCH_BYTES;
   let fetchedEnd = -1;
-  let fetched = 0;
+  /** bytes the step's misses asked for (not what was read ahead with them) */
+  let needed = 0;
   for (let run = 1; run <= MAX_STEP_RUNS; run++) {
     try {
       return await withMountedSource(locator, source, indexOf(), step);
     } catch (err) {
       if (!(err instanceof BytesMissing)) throw err;
+      needed += err.end - err.start;
+      // Past half the cache the step's own first bytes may be dropped before its next run.
+      if (needed > source.maxCachedBytes / 2) throw stepTooBig(locator, run, needed, source.maxCachedBytes);
       // A miss just past the last fetch is a long window read on: fetch twice as much (log runs, not one per 128 KiB).
       fetchBytes = err.start === fetchedEnd ? fetchBytes * 2 : MIN_FETCH_BYTES;
-      const want = Math.max(err.end - err.start, fetchBytes);
-      fetched += want;
-      // Past half the cache the step's own first bytes may be dropped before its next run.
-      if (fetched > source.maxCachedBytes / 2) throw stepTooBig(locator, run, fetched, source.maxCachedBytes);
+      const want = Math.max(err.end - err.start, Math.min(fetchBytes, source.maxCachedBytes / 4));
       await source.fetch(err.start, err.end, want);
       fetchedEnd = Math.min(source.size, Math.ceil((err.start + want) / BLOCK_SIZE) * BLOCK_SIZE);
     }
   }
-  throw stepTooBig(locator, MAX_STEP_RUNS, fetched, source.maxCachedBytes);
+  throw stepTooBig(locator, MAX_STEP_RUNS, needed, source.maxCachedBytes);
 }
 
-function stepTooBig(locator: string, runs: number, fetchedBytes: number, cacheBytes: number): FolioError {
-  return new FolioError('too_large', `${locator}: one call needed bytes from too many places of the value (${runs} ranged reads, ${fetchedBytes} bytes)`, {
+function stepTooBig(locator: string, runs: number, neededBytes: number, cacheBytes: number): FolioError {
+  return new FolioError('too_large', `${locator}: one call needed bytes from too many places of the value (${runs} ranged reads, ${neededBytes} bytes)`, {
     path: locator,
     runs,
-    fetchedBytes,
+    neededBytes,
     maxRuns: MAX_STEP_RUNS,
     cacheBytes,
     hint: 'ask for fewer or smaller ranges per call',

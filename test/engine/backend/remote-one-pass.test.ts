@@ -102,6 +102,14 @@ describe('search of a remote value', () => {
     expect(mem.traffic.readBytes).toBeLessThanOrEqual(1.1 * size);
   });
 
+  it('a value 6x bigger than the cache is searched in one pass', async () => {
+    setRemoteSourceOptions({ maxCachedBytes: 512 * 1024, maxReadAheadBytes: 128 * 1024 });
+    const { local, loc, size } = await both('app3.log', log());
+    const opts = { pattern: 'ERROR req \\d+ aa', countOnly: true, smallRangeBytes: 64 * 1024 };
+    expect((await searchRemote(loc, opts)).count).toBe((await searchPath(local, opts)).count);
+    expect(mem.traffic.readBytes).toBeLessThanOrEqual(1.1 * size);
+  });
+
   it('matches and line numbers equal the local search, also capped early', async () => {
     const { local, loc } = await both('app2.log', log());
     for (const opts of [
