@@ -51,6 +51,12 @@ async function best(runs: number, fn: () => Promise<unknown>): Promise<number> {
   return median(ms);
 }
 
+/** `onRemote` from a fresh process state: the index from the sidecar, no block cached. */
+function cold<T>(locator: string, fn: Parameters<typeof onRemote<T>>[1]): Promise<T> {
+  forgetRemote();
+  return onRemote(locator, fn);
+}
+
 /** Read the whole value once in 8 MiB ranged reads: the transfer floor of a pass. */
 async function transferMs(locator: string): Promise<number> {
   const b = backendFor(locator);
@@ -124,19 +130,19 @@ export async function benchBackendSteps(o: BenchOptions): Promise<void> {
         const v = await openRemote(logLoc);
         if (v.indexFrom !== 'stream') throw new Error(`${logLoc}: expected a streamed index, got ${v.indexFrom}`);
       });
-      await openRemote(mdLoc);
       const transfer = await best(runs, () => transferMs(mdLoc));
       let readsPerMiB = 0;
+      // Each run on a cold source (a fresh process state: the index from the sidecar, no cached block).
       const outline = await best(runs, () =>
-        onRemote(mdLoc, async (v) => {
+        cold(mdLoc, async (v) => {
           const before = v.source.fetches;
           const r = await outlineOf(v.backend.locator, OUTLINE);
           readsPerMiB = (v.source.fetches - before) / (v.source.size / MiB);
           return r;
         }),
       );
-      await openRemote(logLoc);
       const search = await best(runs, async () => {
+        forgetRemote();
         const r = await searchRemote(logLoc, SEARCH);
         if (r.count !== localCount) throw new Error(`${c.name}: search counted ${r.count}, the local file ${localCount}`);
       });
