@@ -14,8 +14,9 @@ import { copyFileSync, createReadStream, mkdirSync, rmSync, writeFileSync } from
 import { join } from 'node:path';
 import { BlobServiceClient } from '@azure/storage-blob';
 import { outlineOf } from '../src-main/engine/address/markdown-outline.ts';
-import { configureBackends, backendFor } from '../src-main/engine/backend/registry.ts';
-import { closePostgresPools } from '../src-main/engine/backend/postgres.ts';
+import { configureBackends } from '../src-main/backends/index.ts';
+import { closePostgresPools } from '../src-main/backends/postgres/postgres.ts';
+import { backendFor } from '../src-main/engine/backend/registry.ts';
 import { forgetRemote, onRemote, openRemote, searchRemote } from '../src-main/engine/backend/remote.ts';
 import { closeIndexPools } from '../src-main/engine/index/builder.ts';
 import { forgetIndexes, openIndex } from '../src-main/engine/index/store.ts';

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { fitSpec, specOf, type Spec } from '../../src-main/api/input-spec.ts';
 import { operations } from '../../src-main/api/operations.ts';
 import { runs } from '../../src-main/api/runs.ts';
+import { runs as propertyRuns } from '../fixtures/effort.ts';
 
 const junk = fc.oneof(
   fc.constant(null),
@@ -104,7 +105,7 @@ describe('input Specs derived from the zod schemas', () => {
             expect(bySpec!.data).toStrictEqual(byZod.data);
           } else refused++;
         }),
-        { numRuns: 3000 },
+        propertyRuns(3000),
       );
       // Both sides of the line were tried.
       expect(accepted).toBeGreaterThan(100);

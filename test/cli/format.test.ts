@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bytesHuman, count, progressBar } from '../../src-main/doors/cli/format.ts';
+import { runs } from '../fixtures/effort.ts';
 
 function stream(isTTY: boolean) {
   const s = new PassThrough() as PassThrough & { isTTY?: boolean };
@@ -44,7 +45,7 @@ describe('count', () => {
       expect(count(n)).toBe(n.toLocaleString('en-US'));
     fc.assert(
       fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.double()), (n) => count(n) === n.toLocaleString('en-US')),
-      { numRuns: 2000 },
+      runs(2000),
     );
   });
 });

@@ -29,16 +29,18 @@ describe('folio serve pushes review changes', () => {
       const res = await fetch(`${origin}/api/events`, { headers: auth, signal: ac.signal });
       expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
       const reader = res.body!.getReader();
-      const got = (async () => {
-        let text = '';
-        for (;;) {
+      let text = '';
+      /** Read the stream until it holds `want` (or ends). */
+      const until = async (want: string) => {
+        while (!text.includes(want)) {
           const { value, done } = await reader.read();
-          if (done) return text;
+          if (done) return;
           text += new TextDecoder().decode(value);
-          if (text.includes('event: review_changed')) return text;
         }
-      })();
-      await new Promise((r) => setTimeout(r, 100)); // the stream is subscribed
+      };
+      // The server writes its opening comment and subscribes in the same turn: once the
+      // comment is here, the subscription is there.
+      await until(': folio events');
       const etag = (await read(`${ws}/notes.txt`, { mode: 'head', lines: 1 })).version.etag;
       const p = await propose(
         ws,
@@ -50,7 +52,7 @@ describe('folio serve pushes review changes', () => {
           preconditions: { ifMatch: etag },
         },
       );
-      const text = await Promise.race([got, new Promise<string>((_, rej) => setTimeout(() => rej(new Error('no event in 5 s')), 5000))]);
+      await until('event: review_changed'); // no event: the test's own timeout says so
       const data = JSON.parse(/data: (.*)\n/.exec(text)![1]!);
       expect(data).toMatchObject({ type: 'review_changed', workspace: ws });
       ac.abort();

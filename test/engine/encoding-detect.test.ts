@@ -16,6 +16,7 @@ import { searchPath } from '../../src-main/engine/search/search-path.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { prng } from '../fixtures/generate.ts';
 import { textBytes } from '../wasm/arbitraries.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = engineTempDir();
 let n = 0;
@@ -131,7 +132,7 @@ describe('encoding verdict from whole-file evidence', () => {
           expect(s.invalidUtf8).toEqual(py.first === null ? undefined : { invalidSequences: py.invalid, firstOffset: py.first });
         }
       }),
-      { numRuns: 40, seed: 1616 },
+      runs(40, { seed: 1616 }),
     );
     // The generator reaches every verdict (else the property says little).
     expect([...seen].sort()).toEqual(['binary', 'unknown', 'utf-8']);
@@ -172,7 +173,7 @@ describe('encoding verdict from whole-file evidence', () => {
         expect(r.content).toBe(text);
         expect(r.invalidUtf8).toBeUndefined();
       }),
-      { numRuns: 25, seed: 1617 },
+      runs(25, { seed: 1617 }),
     );
   });
 
@@ -203,7 +204,7 @@ describe('encoding verdict from whole-file evidence', () => {
         expect(info.encoding).toBe('shift_jis');
         expect((await read(p, { mode: 'full' })).content).toBe(text);
       }),
-      { numRuns: 25, seed: 1618 },
+      runs(25, { seed: 1618 }),
     );
   });
 
@@ -227,7 +228,7 @@ describe('encoding verdict from whole-file evidence', () => {
         if (py.multibyte > py.invalid) expect(info.encoding).toBe('utf-8');
         else if (info.encoding !== 'unknown') expect(py.multibyte * 2).toBeLessThanOrEqual(py.invalid);
       }),
-      { numRuns: 150, seed: 1619 },
+      runs(150, { seed: 1619 }),
     );
     expect([...seen].sort()).toEqual(['more invalid', 'more valid']);
   });

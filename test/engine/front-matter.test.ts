@@ -14,6 +14,7 @@ import { outlineOf } from '../../src-main/engine/address/markdown-outline.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { markdownDoc } from '../fixtures/markdown.ts';
 import { hasPandoc, pandocOutline } from '../fixtures/pandoc.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = engineTempDir();
 const H = { kind: 'human', name: 'test' } as const;
@@ -132,7 +133,7 @@ describe('front matter is not a heading', () => {
         expect(headingsOf(o)).toEqual(expected.headings);
         if (expected.meta) expect(o.frontMatter).not.toBeNull();
       }),
-      { numRuns: 300 },
+      runs(300),
     );
     expect(compared).toBeGreaterThan(150);
   });

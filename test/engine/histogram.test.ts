@@ -14,6 +14,7 @@ import { levelOfLine } from '../../src-main/engine/search/log-levels.mjs';
 import { timeOfLine } from '../../src-main/engine/search/timestamps.mjs';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { stampLine } from '../fixtures/timed-log.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = engineTempDir();
 afterAll(() => closeHistogramPools());
@@ -104,11 +105,10 @@ describe('histogram', () => {
           expect(summed).toEqual(want.counts);
         },
       ),
-      {
-        numRuns: 25,
+      runs(25, {
         // Found on CI: a preamble line, then a stamped line longer than the 64 KiB the format is detected from.
         examples: [[{ lines: 1, stepMs: 0, traceEvery: 0, crlf: false, preamble: 1, longAt: 1, bucketMs: undefined, seed: 1, threads: 0 }]],
-      },
+      }),
     );
   }, 120_000);
 });

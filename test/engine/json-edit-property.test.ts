@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { handle } from '../../src-main/api/handle.ts';
 import { jsonEdit, parseJson, type JsonEditOp } from '../../src-main/engine/address/json-address.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
+import { runs } from '../fixtures/effort.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Place = (string | number)[];
@@ -93,7 +94,7 @@ describe('json edits equal what JavaScript computes, and the text stays JSON', (
           expect(JSON.parse(applied(text, place, edit))).toEqual(oracle(value, place, edit));
         },
       ),
-      { numRuns: 600 },
+      runs(600),
     );
   });
 

@@ -9,6 +9,7 @@ import type { LineIndex } from '../../src-main/engine/index/line-index.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { writeLogFile } from '../fixtures/generate.ts';
 import { decoderUtf8Counts, newlineOffsets, validUpTo } from '../fixtures/oracles.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = engineTempDir();
 
@@ -73,7 +74,7 @@ describe('LineIndex answers like a plain scan', () => {
         const index = await buildIndex(file, { threads, smallFileBytes: 0 });
         expectMatchesBuffer(index, buf);
       }),
-      { numRuns: 40 },
+      runs(40),
     );
   });
 

@@ -14,6 +14,7 @@ import { factsOf } from '../../src-main/engine/read/file-facts.ts';
 import { resolveQuotedEdits, type QuoteEditOptions, type QuotedEdit, type ResolvedReplacement } from '../../src-main/engine/write/quote-edit.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { writeLogFile } from '../fixtures/generate.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = engineTempDir();
 
@@ -386,7 +387,7 @@ describe('properties', () => {
         const all = await resolve(p, [{ oldText: old, newText: replacement, replaceAll: true }], { chunkBytes: chunk });
         expect(apply(bytes, all).toString('utf8')).toBe(text.split(old).join(replacement));
       }),
-      { numRuns: 150 },
+      runs(150),
     );
   });
 
@@ -401,7 +402,7 @@ describe('properties', () => {
         expect(after.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xfe]));
         expect(after.subarray(2).toString('utf16le')).toBe(('head\n' + text).split(old).join(replacement));
       }),
-      { numRuns: 100 },
+      runs(100),
     );
   });
 });

@@ -9,6 +9,7 @@ import { read, READ_LIMITS, type ReadRequest, type ReadResult } from '../../src-
 import { lineHash } from '../../src-main/engine/text/hashline.ts';
 import { PNG_1x1, writeLogFile } from '../fixtures/generate.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = engineTempDir();
 
@@ -302,7 +303,7 @@ describe('fast-check: every mode on random files', () => {
           expect(Buffer.from(x.content)).toEqual(buf.subarray(x.actualRange!.startByte, x.actualRange!.endByte));
         },
       ),
-      { numRuns: 60 },
+      runs(60),
     );
   });
 });

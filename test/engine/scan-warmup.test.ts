@@ -15,7 +15,7 @@ import { foregroundScans } from '../../src-main/engine/index/worker-pool.ts';
 import { factsOf } from '../../src-main/engine/read/file-facts.ts';
 import { closeHistogramPools, histogramFile, histogramPool } from '../../src-main/engine/search/histogram.ts';
 import { closeSearchPools, pool as searchPool, searchFile } from '../../src-main/engine/search/search.ts';
-import { warmScanWorkers, warmScanWorkersOnOpen } from '../../src-main/engine/search/warm-workers.ts';
+import { warmScanWorkers, warmScanWorkersOnOpen, warmUpSettled } from '../../src-main/engine/search/warm-workers.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { writeLogFile } from '../fixtures/generate.ts';
 
@@ -62,12 +62,13 @@ describe.runIf(process.platform === 'linux')('scan workers warmed on open', () =
     warmScanWorkersOnOpen(true);
     const before = threads();
     const index = await startIndex(big).done;
-    expect(await until(() => !histogramPool(n).cold && !searchPool(n).cold, 10_000)).toBe(true);
+    expect(await until(() => !histogramPool(n).cold && !searchPool(n).cold, 60_000)).toBe(true);
+    await warmUpSettled();
     expect(threads() - before).toBeGreaterThanOrEqual(2 * n);
     // Opened again (every read does): nothing more is spawned.
     const warmed = threads();
     startIndex(big);
-    await sleep(600);
+    await warmUpSettled();
     expect(threads()).toBeLessThanOrEqual(warmed);
     // The warm workers answer as before.
     const h = await histogramFile(index, { encoding: 'utf-8' });
@@ -78,11 +79,11 @@ describe.runIf(process.platform === 'linux')('scan workers warmed on open', () =
 
   it('a process that did not ask (the CLI) spawns no scan worker on open', async () => {
     warmScanWorkersOnOpen(false);
-    await sleep(1_000); // a warm-up of the test before, if one is still waiting for quiet, gives up
+    await warmUpSettled(); // a warm-up of the test before, if one is still waiting for quiet, gives up
     await Promise.all([closeHistogramPools(), closeSearchPools()]);
     forgetIndexes();
     await startIndex(big).done;
-    await sleep(600);
+    await warmUpSettled();
     expect(histogramPool(n).cold).toBe(true);
     expect(searchPool(n).cold).toBe(true);
   });
@@ -120,14 +121,15 @@ describe.runIf(process.platform === 'linux')('scan workers warmed on open', () =
     Atomics.add(foregroundScans, 0, 1); // a scan is running
     try {
       expect((await factsOf(file)).version.sha256).toBeUndefined(); // too big to hash inline: the hash starts a second later
-      await sleep(1_600);
+      // The hash thread has started (at nice 10); given a while to (wrongly) hash on, it still has no digest.
+      expect(await until(() => threadNiceness().includes(10), 60_000)).toBe(true);
+      await sleep(500);
       expect((await factsOf(file, { hash: false })).version.sha256).toBeUndefined();
-      expect(threadNiceness()).toContain(10);
     } finally {
       if (Atomics.sub(foregroundScans, 0, 1) === 1) Atomics.notify(foregroundScans, 0);
     }
     const digest = async () => (await factsOf(file, { hash: false })).version.sha256;
-    expect(await until(async () => (await digest()) !== undefined, 5_000)).toBe(true);
+    expect(await until(async () => (await digest()) !== undefined, 60_000)).toBe(true);
     expect(await digest()).toBe(expected);
   });
 });

@@ -12,6 +12,7 @@ import { handle } from '../../src-main/api/handle.ts';
 import { MAX_RUN_CHARS, tokenLimits } from '../../src-main/engine/address/tokens.ts';
 import { prng } from '../fixtures/generate.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = engineTempDir();
 const H = { kind: 'human', name: 'test' } as const;
@@ -107,7 +108,7 @@ describe('exact token windows', () => {
           expect(pages.at(-1)!.end).toBe(o200k(text, AS_TEXT));
         }
       }),
-      { numRuns: 40 },
+      runs(40),
     );
   });
 

@@ -12,6 +12,8 @@ import { handle } from '../../src-main/api/handle.ts';
 import { MAX_RUN_CHARS, countTokens } from '../../src-main/engine/address/tokens.ts';
 import { prng } from '../fixtures/generate.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
+import { runs } from '../fixtures/effort.ts';
+import { budgetMs } from '../fixtures/load.ts';
 
 const tmp = engineTempDir();
 const H = { kind: 'human', name: 'test' } as const;
@@ -52,9 +54,9 @@ describe('token counts with bounded work', () => {
     const line = randomLetters(300_000, 7);
     writeFileSync(p, `short first line\n${line}\nlast\n`);
     const paged = await withTicker(() => handle('read', { path: p, page_tokens: 100_000, page: 1 }, H));
-    expect(paged.ms).toBeLessThan(5_000);
+    expect(paged.ms).toBeLessThan(budgetMs(5_000));
     expect(paged.ticks).toBeGreaterThan(3);
-    expect(paged.longestGapMs).toBeLessThan(500);
+    expect(paged.longestGapMs).toBeLessThan(budgetMs(500));
     // The long line is a page of its own (a line over the budget).
     const page2 = await handle('read', { path: p, page_tokens: 100, page: 2 }, H);
     expect(page2.start_line).toBe(2);
@@ -62,14 +64,14 @@ describe('token counts with bounded work', () => {
     expect(page2.tokens!.count).toBeGreaterThan(10_000);
 
     const counted = await withTicker(() => countTokens(line));
-    expect(counted.ms).toBeLessThan(5_000);
-    expect(counted.longestGapMs).toBeLessThan(500);
+    expect(counted.ms).toBeLessThan(budgetMs(5_000));
+    expect(counted.longestGapMs).toBeLessThan(budgetMs(500));
     // Random letters are about 2 characters a token: the pieces count a plausible number.
     expect(counted.value).toBeGreaterThan(100_000);
     expect(counted.value).toBeLessThan(200_000);
 
     const ranged = await withTicker(() => handle('read', { path: p, token_start: 10, token_end: 20 }, H));
-    expect(ranged.ms).toBeLessThan(5_000);
+    expect(ranged.ms).toBeLessThan(budgetMs(5_000));
     expect(ranged.value.start_line).toBe(2);
     // Exactly tokens 10-20 of the file, not the whole 300 KB line.
     expect(ranged.value.tokens).toMatchObject({ start_token: 10, end_token: 20 });
@@ -80,7 +82,7 @@ describe('token counts with bounded work', () => {
   it('long runs of whitespace, punctuation and CJK are bounded too, and a pieced count stays within 1% of the whole encode', async () => {
     for (const run of [' '.repeat(200_000), '\t'.repeat(200_000), '!@#$%^&*()'.repeat(20_000), '日本語のログ漢字'.repeat(25_000)]) {
       const { ms } = await withTicker(() => countTokens(`x${run}y\n`));
-      expect(ms).toBeLessThan(5_000);
+      expect(ms).toBeLessThan(budgetMs(5_000));
     }
     const run = randomLetters(6_000, 3);
     const exact = o200k(run, AS_TEXT);
@@ -110,7 +112,7 @@ describe('token counts with bounded work', () => {
         expect(await countTokens(t)).toBe(o200k(t, AS_TEXT));
         expect(await countTokens(t, 'cl100k_base')).toBe(cl100k(t, AS_TEXT));
       }),
-      { numRuns: 200 },
+      runs(200),
     );
   });
 });

@@ -5,6 +5,7 @@ import { countTokens as cl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { describe, expect, it } from 'vitest';
 import { handle } from '../../src-main/api/handle.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = engineTempDir();
 const H = { kind: 'human', name: 'test' } as const;
@@ -71,7 +72,7 @@ describe('tokens', () => {
         }
         expect(pages).toBe(t);
       }),
-      { numRuns: 60 },
+      runs(60),
     );
   });
 

@@ -1,7 +1,7 @@
 /**
  * Real crashes: a child process (test/fixtures/upsert-crasher.ts) rewrites a
  * > 2 MiB file version after version and is SIGKILLed at random moments, again
- * and again, until at least 200 upserts were attempted. After every kill the file
+ * and again, until at least MIN_ATTEMPTS upserts were attempted. After every kill the file
  * must be one complete version (the last one done, or the one being written), and
  * the next writer, a fresh process or this one, must break the dead writer's lock
  * at once and clean its temp files.
@@ -13,11 +13,13 @@ import { closeIndexPools } from '../../src-main/engine/index/builder.ts';
 import { read } from '../../src-main/engine/read/read.ts';
 import { upsert } from '../../src-main/engine/write/upsert.ts';
 import { LineChild } from '../fixtures/child-lines.ts';
+import { scaled } from '../fixtures/effort.ts';
 import { prng, tempDir } from '../fixtures/generate.ts';
 import { nextVersionRequest, versionOf, versionText } from '../fixtures/upsert-crasher.ts';
 
 const CRASHER = join(import.meta.dirname, '../fixtures/upsert-crasher.ts');
-const MIN_ATTEMPTS = 200;
+/** 80 upserts per commit (800 in `npm run test:deep`); 200 took 1.7 of CI's minutes. */
+const MIN_ATTEMPTS = scaled(80);
 /** Stop killing after this long even if a leftover kind was never seen (then the test says so). */
 const BUDGET_MS = 90_000;
 /** A dead writer's lock must not make the next writer wait (a live one would wait up to 15 s). */

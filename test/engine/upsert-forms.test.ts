@@ -15,6 +15,7 @@ import { isFolioError } from '../../src-main/engine/errors.ts';
 import { read } from '../../src-main/engine/read/read.ts';
 import { upsert, type UpsertEdit, type UpsertRequest } from '../../src-main/engine/write/upsert.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = engineTempDir();
 let n = 0;
@@ -141,7 +142,7 @@ describe('several edits in one call', () => {
           expect(readFileSync(p, 'utf8')).toBe(want.map((l) => `${l}\n`).join(''));
         },
       ),
-      { numRuns: 60 },
+      runs(60),
     );
   });
 });

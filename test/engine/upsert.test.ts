@@ -11,6 +11,7 @@ import { upsert, type UpsertRequest } from '../../src-main/engine/write/upsert.t
 import { fileSha256 } from '../../src-main/engine/write/preconditions.ts';
 import { PNG_1x1 } from '../fixtures/generate.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = engineTempDir();
 
@@ -304,7 +305,7 @@ describe('the index after an upsert', () => {
           }
         },
       ),
-      { numRuns: 40 },
+      runs(40),
     );
   });
 });

@@ -16,6 +16,7 @@ import { searchPath } from '../../src-main/engine/search/search-path.ts';
 import { upsert, type UpsertRequest } from '../../src-main/engine/write/upsert.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { prng } from '../fixtures/generate.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = engineTempDir();
 
@@ -431,7 +432,7 @@ describe('UTF-16 upserts', () => {
           }
         },
       ),
-      { numRuns: 30 },
+      runs(30),
     );
   });
 });

@@ -14,6 +14,7 @@ import { BLOCK_SIZE, CHUNK_SIZE, loadKernels } from '../../src-main/engine/kerne
 import { scanFileRange } from '../../src-main/engine/index/index-worker.mjs';
 import { INVALID_PIECES, VALID_PIECES, concat, logText } from '../wasm/arbitraries.ts';
 import { tempDir } from '../fixtures/generate.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = tempDir('folio-utf8-check-');
 afterAll(() => tmp.cleanup());
@@ -67,7 +68,7 @@ describe('UTF-8 check of the index scan: isUtf8 path = WASM path', () => {
           expect(scanWith(path, 'auto', s, e, last)).toEqual(wasm);
         }
       }),
-      { numRuns: 40 },
+      runs(40),
     );
   });
 

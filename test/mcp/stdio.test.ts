@@ -1,7 +1,7 @@
 /** `folio mcp` over stdio: a real SDK client on a real child process, on real files. */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { approve, forgetStores, reject } from '../../src-main/review/index.ts';
 import { AGENT_TOOL_NAMES, connectStdio, type McpSession } from '../fixtures/mcp-client.ts';
 import { tempDir } from '../fixtures/generate.ts';
@@ -20,6 +20,9 @@ beforeAll(async () => {
   writeFileSync(join(ws, 'wide.txt'), Array.from({ length: 4000 }, (_, i) => `${String(i).padStart(5, '0')} ${'w'.repeat(94)}\n`).join(''));
   mcp = await connectStdio(ws, { cacheDir, clientName: 'stdio-agent' });
 });
+// Two tests write notes.txt (an approved proposal, an auto-applied upsert): each test
+// starts from the same text, so they pass alone and in any order.
+beforeEach(() => writeFileSync(notes, TEXT));
 afterAll(async () => {
   await mcp?.close();
   forgetStores();
@@ -116,11 +119,13 @@ describe('folio mcp (stdio)', () => {
     expect((await mcp.call('proposal_status', { proposal_id: id })).body.status).toBe('pending');
 
     const t0 = Date.now();
-    const waiting = mcp.call('proposal_status', { proposal_id: id, wait_ms: 20_000 });
-    await new Promise((r) => setTimeout(r, 300)); // the child is waiting now
+    const waiting = mcp.call('proposal_status', { proposal_id: id, wait_ms: 50_000 });
+    // The server reads its requests in order: once a later one is answered, the wait has begun.
+    expect((await mcp.call('proposal_status', { proposal_id: id })).body.status).toBe('pending');
     await approve(ws, HUMAN, id);
     const status = await waiting;
-    expect(Date.now() - t0).toBeLessThan(10_000);
+    // Answered on the decision, not at the end of the wait (a generous margin for a loaded machine).
+    expect(Date.now() - t0).toBeLessThan(40_000);
     expect(status.body).toMatchObject({ proposal_id: id, status: 'applied', decided_by: HUMAN, path: 'notes.txt' });
     expect(status.body.version_after.etag).not.toBe(etag);
     expect(readFileSync(notes, 'utf8').split('\n')[5]).toBe('line six');

@@ -20,9 +20,11 @@ import { etagOf, statRegularFile } from '../../src-main/engine/index/identity.ts
 import { forgetStores, history, listProposals, loadBytes, redo, storeOf, undo } from '../../src-main/review/index.ts';
 import { BATCH_FILES, fileText, PERSON, slotGenerationsOf } from '../fixtures/batch-crasher.ts';
 import { LineChild } from '../fixtures/child-lines.ts';
+import { scaled } from '../fixtures/effort.ts';
 import { prng, tempDir } from '../fixtures/generate.ts';
 
-const KILLS = Number(process.env.FOLIO_BATCH_KILLS) || 30;
+// 12 per commit (120 in `npm run test:deep`); 30 took 1.6 of CI's minutes.
+const KILLS = Number(process.env.FOLIO_BATCH_KILLS) || scaled(12);
 const CRASHER = join(import.meta.dirname, '../fixtures/batch-crasher.ts');
 const tmp = tempDir('folio-batch-crash-');
 afterAll(async () => {

@@ -15,6 +15,7 @@ import { approve, approveBatch, history, propose, redo, showProposal, undo } fro
 import { proposeGroup } from '../../src-main/review/group.ts';
 import { applyOwnEdit } from '../../src-main/review/journal.ts';
 import { tempDir } from '../fixtures/generate.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = tempDir('folio-batch-');
 afterAll(() => tmp.cleanup());
@@ -192,7 +193,7 @@ describe('batch approve', () => {
         expect(readFileSync(path, 'utf8')).toBe(expectedText(edits));
         expect(ids.map((id) => showProposal(root, id).proposal.status)).toEqual(ids.map(() => 'applied'));
       }),
-      { numRuns: 25 },
+      runs(25),
     );
   }, 120_000);
 });

@@ -16,10 +16,12 @@ import { closeIndexPools } from '../../src-main/engine/index/builder.ts';
 import { etagOf, statRegularFile } from '../../src-main/engine/index/identity.ts';
 import { forgetStores, history, redo, storeOf, undo } from '../../src-main/review/index.ts';
 import { LineChild } from '../fixtures/child-lines.ts';
+import { scaled } from '../fixtures/effort.ts';
 import { prng, tempDir } from '../fixtures/generate.ts';
 import { fileText, generationOf, GROUP_FILES, PERSON } from '../fixtures/group-crasher.ts';
 
-const KILLS = Number(process.env.FOLIO_GROUP_KILLS) || 60;
+// 20 per commit (200 in `npm run test:deep`); 60 took 2.4 of CI's minutes.
+const KILLS = Number(process.env.FOLIO_GROUP_KILLS) || scaled(20);
 const CRASHER = join(import.meta.dirname, '../fixtures/group-crasher.ts');
 const tmp = tempDir('folio-group-crash-');
 afterAll(async () => {

@@ -12,6 +12,7 @@ import type { UpsertTarget } from '../../src-main/engine/write/upsert.ts';
 import { approve, propose, redo, reject, showProposal, undo } from '../../src-main/review/index.ts';
 import { applyOwnEdit } from '../../src-main/review/journal.ts';
 import { tempDir } from '../fixtures/generate.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = tempDir('folio-rebase-');
 afterAll(() => tmp.cleanup());
@@ -87,7 +88,7 @@ describe('rebase of pending proposals', () => {
         expect(readFileSync(path, 'utf8')).toBe(expectedText(TWENTY));
         expect(ids.map((id) => showProposal(root, id).proposal.status)).toEqual(ids.map(() => 'applied'));
       }),
-      { numRuns: 50 },
+      runs(50),
     );
   }, 120_000);
 
@@ -197,7 +198,7 @@ describe('rebase, property', () => {
           expect(readFileSync(path, 'utf8')).toBe(expectedText(live));
         },
       ),
-      { numRuns: 60 },
+      runs(60),
     );
   }, 180_000);
 });
@@ -265,7 +266,7 @@ describe('rebase, property over edits of distinct lines', () => {
         for (const i of [...open]) await approveOne(i);
         expect(readFileSync(path, 'utf8')).toBe(expectedText([...live.keys()].map((i) => edits[i]!)));
       }),
-      { numRuns: 40 },
+      runs(40),
     );
   }, 180_000);
 });
@@ -301,8 +302,7 @@ describe('rebase, property with a person editing first', () => {
           expect(readFileSync(path, 'utf8')).toBe(expectedText(applied));
         },
       ),
-      {
-        numRuns: 40,
+      runs(40, {
         // Found on CI: the person and the agent both insert in front of line 6.
         examples: [
           [
@@ -314,7 +314,7 @@ describe('rebase, property with a person editing first', () => {
             [0, 0, 0, 0, 0, 0],
           ],
         ],
-      },
+      }),
     );
   }, 180_000);
 });

@@ -12,6 +12,7 @@ import { read } from '../../src-main/engine/read/read.ts';
 import type { UpsertTarget } from '../../src-main/engine/write/upsert.ts';
 import { approve, history, propose, redo, undo, type ReviewActor } from '../../src-main/review/index.ts';
 import { tempDir } from '../fixtures/generate.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const tmp = tempDir('folio-undo-id-');
 afterAll(() => tmp.cleanup());
@@ -117,7 +118,7 @@ describe('undo / redo by id', () => {
           expect(readFileSync(p, 'utf8')).toBe(edited);
         },
       ),
-      { numRuns: 25 },
+      runs(25),
     );
   });
 

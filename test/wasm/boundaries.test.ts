@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { CHUNK_SIZE } from '../../src-main/engine/kernels/kernels.mjs';
 import * as ref from './reference.ts';
 import { anyBytes, kernelFixture, textBytes } from './arbitraries.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const { kernels, place } = kernelFixture();
 
@@ -26,7 +27,7 @@ describe('boundary kernels', () => {
         expect(got).toBe(ref.snapBackToCodepoint(input, lo, hi));
         expect(got).toBeGreaterThanOrEqual(Math.max(lo, hi - 3));
       }),
-      { numRuns: 500 },
+      runs(500),
     );
   });
 
@@ -38,7 +39,7 @@ describe('boundary kernels', () => {
         expect(got).toBe(ref.snapForwardToCodepoint(input, lo, hi));
         expect(got).toBeLessThanOrEqual(Math.min(hi, lo + 3));
       }),
-      { numRuns: 500 },
+      runs(500),
     );
   });
 
@@ -59,7 +60,7 @@ describe('boundary kernels', () => {
         const input = place(bytes, at);
         expect(kernels.lineStartBefore(lo, hi)).toBe(ref.lineStartBefore(input, lo, hi));
       }),
-      { numRuns: 500 },
+      runs(500),
     );
   });
 
@@ -69,7 +70,7 @@ describe('boundary kernels', () => {
         const input = place(bytes, at);
         expect(kernels.lineEndAfter(lo, hi)).toBe(ref.lineEndAfter(input, lo, hi));
       }),
-      { numRuns: 500 },
+      runs(500),
     );
   });
 

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { CHUNK_SIZE } from '../../src-main/engine/kernels/kernels.mjs';
 import * as ref from './reference.ts';
 import { anyBytes, kernelFixture, textBytes, validTextBytes } from './arbitraries.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const { kernels, place } = kernelFixture();
 
@@ -24,14 +25,14 @@ describe('character kernels', () => {
         const input = place(bytes, at);
         expect(kernels.countChars(lo, hi)).toBe(ref.countChars(input, lo, hi));
       }),
-      { numRuns: 800 },
+      runs(800),
     );
     fc.assert(
       fc.property(validTextBytes(400), (bytes) => {
         place(bytes);
         expect(kernels.countChars(0, bytes.length)).toBe([...new TextDecoder().decode(bytes)].length);
       }),
-      { numRuns: 300 },
+      runs(300),
     );
   });
 
@@ -41,14 +42,14 @@ describe('character kernels', () => {
         const input = place(bytes, at);
         expect(kernels.countLeads(lo, hi)).toBe(ref.countLeads(input, lo, hi));
       }),
-      { numRuns: 800 },
+      runs(800),
     );
     fc.assert(
       fc.property(validTextBytes(400), (bytes) => {
         place(bytes);
         expect(kernels.countLeads(0, bytes.length)).toBe([...new TextDecoder().decode(bytes)].filter((c) => c.codePointAt(0)! >= 0x80).length);
       }),
-      { numRuns: 300 },
+      runs(300),
     );
   });
 
@@ -58,7 +59,7 @@ describe('character kernels', () => {
         const input = place(bytes, at);
         expect(kernels.findNthChar(lo, hi, n)).toBe(n === 0 ? -1 : ref.findNthChar(input, lo, hi, n));
       }),
-      { numRuns: 800 },
+      runs(800),
     );
   });
 });

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { BLOCK_SIZE, CHUNK_SIZE } from '../../src-main/engine/kernels/kernels.mjs';
 import * as ref from './reference.ts';
 import { anyBytes, kernelFixture, logText } from './arbitraries.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const { kernels, place } = kernelFixture();
 
@@ -28,7 +29,7 @@ describe('newline kernels', () => {
         const input = place(bytes, at);
         expect(kernels.countNewlines(start, end)).toBe(ref.countNewlines(input, start, end));
       }),
-      { numRuns: 400 },
+      runs(400),
     );
   });
 
@@ -43,7 +44,7 @@ describe('newline kernels', () => {
         expect(out[outOffset + expected.length] ?? 0xdead).toBe(0xdead); // nothing past the last block
         expect(total).toBe(expected.reduce((a, b) => a + b, 0));
       }),
-      { numRuns: 40 },
+      runs(40),
     );
   });
 
@@ -67,7 +68,7 @@ describe('newline kernels', () => {
           expect({ cr: r.cr, crlf: r.crlf }).toEqual(ref.countNewlineStyle(input, 0, len, prevIsCR));
         },
       ),
-      { numRuns: 60 },
+      runs(60),
     );
   });
 
@@ -117,7 +118,7 @@ describe('newline kernels', () => {
         const input = place(bytes, at);
         expect(kernels.findNthNewline(start, end, n)).toBe(n === 0 ? -1 : ref.findNthNewline(input, start, end, n));
       }),
-      { numRuns: 400 },
+      runs(400),
     );
   });
 
@@ -141,7 +142,7 @@ describe('newline kernels', () => {
         const input = place(bytes, at);
         expect(kernels.countNewlineStyle(start, end, prevIsCR)).toEqual(ref.countNewlineStyle(input, start, end, prevIsCR));
       }),
-      { numRuns: 400 },
+      runs(400),
     );
   });
 
@@ -163,7 +164,7 @@ describe('newline kernels', () => {
         }
         expect({ cr, crlf }).toEqual(ref.countNewlineStyle(input, 0, bytes.length, false));
       }),
-      { numRuns: 300 },
+      runs(300),
     );
   });
 

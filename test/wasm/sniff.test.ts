@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { CHUNK_SIZE } from '../../src-main/engine/kernels/kernels.mjs';
 import * as ref from './reference.ts';
 import { anyBytes, kernelFixture } from './arbitraries.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const { kernels, place } = kernelFixture();
 
@@ -15,7 +16,7 @@ describe('binary sniff kernel', () => {
         const e = 3 + (b % (bytes.length + 1));
         expect(kernels.sniff(Math.min(s, e), Math.max(s, e))).toEqual(ref.sniff(input, Math.min(s, e), Math.max(s, e)));
       }),
-      { numRuns: 400 },
+      runs(400),
     );
   });
 

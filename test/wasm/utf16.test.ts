@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { BLOCK_SIZE, CHUNK_SIZE } from '../../src-main/engine/kernels/kernels.mjs';
 import * as ref from './reference.ts';
 import { chunksAt, kernelFixture } from './arbitraries.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const { kernels, place } = kernelFixture();
 
@@ -41,7 +42,7 @@ describe('UTF-16 newline kernels', () => {
         const input = place(bytes, at);
         expect(kernels.countNewlines16(start, end, be)).toBe(ref.countUnits16(input, start, end, 10, be));
       }),
-      { numRuns: 400 },
+      runs(400),
     );
   });
 
@@ -51,7 +52,7 @@ describe('UTF-16 newline kernels', () => {
         const input = place(bytes, at);
         expect(kernels.findNthNewline16(start, end, n, be)).toBe(n === 0 ? -1 : ref.findNthNewline16(input, start, end, n, be));
       }),
-      { numRuns: 400 },
+      runs(400),
     );
   });
 
@@ -61,7 +62,7 @@ describe('UTF-16 newline kernels', () => {
         const input = place(bytes, at);
         expect(kernels.countNewlineStyle16(start, end, prevIsCR, be)).toEqual(ref.countNewlineStyle16(input, start, end, prevIsCR, be));
       }),
-      { numRuns: 400 },
+      runs(400),
     );
   });
 
@@ -84,7 +85,7 @@ describe('UTF-16 newline kernels', () => {
         expect(r.newlines).toBe(blocks.reduce((a, b) => a + b, 0));
         expect({ cr: r.cr, crlf: r.crlf }).toEqual(ref.countNewlineStyle16(input, 0, even, prevIsCR, be));
       }),
-      { numRuns: 30 },
+      runs(30),
     );
   });
 
@@ -116,7 +117,7 @@ describe('UTF-16 validator', () => {
         if (bad < 0) bad = stream.finish();
         expect(bad).toBe(ref.utf16FirstInvalid(bytes, be));
       }),
-      { numRuns: 500 },
+      runs(500),
     );
   });
 

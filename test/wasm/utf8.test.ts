@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { BLOCK_SIZE, CHUNK_SIZE, type Kernels } from '../../src-main/engine/kernels/kernels.mjs';
 import * as ref from './reference.ts';
 import { INVALID_PIECES, VALID_PIECES, anyBytes, chunksAt, concat, kernelFixture, logText, splits, textBytes } from './arbitraries.ts';
+import { runs } from '../fixtures/effort.ts';
 
 const { kernels, place } = kernelFixture();
 
@@ -75,7 +76,7 @@ describe('streaming UTF-8 validator', () => {
         expect(run.firstInvalid).toBe(ref.utf8FirstInvalid(bytes).firstInvalid);
         expect({ firstInvalid: run.firstInvalid, invalid: run.invalid, multibyte: run.multibyte }).toEqual(expectedEnd(bytes));
       }),
-      { numRuns: 1000 },
+      runs(1000),
     );
   });
 
@@ -89,7 +90,7 @@ describe('streaming UTF-8 validator', () => {
           expect(isUtf8(bytes.subarray(0, off + 4))).toBe(false); // the error is right there
         }
       }),
-      { numRuns: 1000 },
+      runs(1000),
     );
   });
 
@@ -103,7 +104,7 @@ describe('streaming UTF-8 validator', () => {
         expect(run.firstInvalid).toBe(ref.utf8FirstInvalid(bytes).firstInvalid);
         expect({ firstInvalid: run.firstInvalid, invalid: run.invalid, multibyte: run.multibyte }).toEqual(expectedEnd(bytes));
       }),
-      { numRuns: 1000 },
+      runs(1000),
     );
   });
 
@@ -116,7 +117,7 @@ describe('streaming UTF-8 validator', () => {
         expect(run.firstInvalid).toBe(ref.utf8FirstInvalid(bytes).firstInvalid);
         expect({ firstInvalid: run.firstInvalid, invalid: run.invalid, multibyte: run.multibyte }).toEqual(expectedEnd(bytes));
       }),
-      { numRuns: 300 },
+      runs(300),
     );
   });
 
@@ -226,7 +227,7 @@ describe('streaming UTF-8 validator', () => {
         expect(sa.counts()).toEqual({ invalid: ref.utf8Counts(a).invalid, multibyte: ref.utf8Counts(a).multibyte });
         expect(sb.counts()).toEqual({ invalid: ref.utf8Counts(b).invalid, multibyte: ref.utf8Counts(b).multibyte });
       }),
-      { numRuns: 300 },
+      runs(300),
     );
   });
 
@@ -252,15 +253,15 @@ describe("UTF-8 counts (the evidence for a file's encoding)", () => {
         const run = validateStream([bytes]);
         expect({ invalid: run.invalid, multibyte: run.multibyte }).toEqual(decoderCounts(bytes));
       }),
-      { numRuns: 1000 },
+      runs(1000),
     );
   });
 
   it('agree with Python\'s UTF-8 decoder (errors="replace") on text, binary and mixes', () => {
-    const samples = fc.sample(fc.oneof(anyBytes(3000), fc.uint8Array({ minLength: 100, maxLength: 5000, size: 'max' }), textBytes(600)), {
-      numRuns: 200,
-      seed: 16,
-    });
+    const samples = fc.sample(
+      fc.oneof(anyBytes(3000), fc.uint8Array({ minLength: 100, maxLength: 5000, size: 'max' }), textBytes(600)),
+      runs(200, { seed: 16 }),
+    );
     const script = [
       'import sys, json',
       'out = []',

@@ -135,3 +135,8 @@ function warmRanges(index: LineIndex, count: number): { start: number; end: numb
   }
   return ranges;
 }
+
+/** Settles once no warm-up is under way (one started on open may still be waiting for quiet): tests wait on it. */
+export function warmUpSettled(): Promise<void> {
+  return warming ?? Promise.resolve();
+}
