@@ -46,7 +46,7 @@ const governance = layer(
 );
 
 /** The engine's folders, bottom up; a folder imports only those of lower rows. */
-const ENGINE_STACK = [['kernels'], ['index'], ['text'], ['read'], ['write', 'search', 'address'], ['backend']];
+const ENGINE_STACK = [['kernels'], ['source'], ['index'], ['text'], ['read'], ['write', 'search', 'address'], ['backend']];
 const ENGINE_FOLDERS = ENGINE_STACK.flat();
 /** @param {string} folder @returns {string[]} the engine folders `folder` may not import */
 const engineAbove = (folder) => {

@@ -129,7 +129,7 @@ export const runs: {
     ]);
     const opts = { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress };
     if (isRemoteLocator(input.path)) {
-      return (await remoteOps(ctx)).onRemotePath(input.path, async (path, hooks) => searchWireOf(await searchPath(path, { ...opts, ...hooks })));
+      return (await remoteOps(ctx)).onRemotePath(input.path, async (path) => searchWireOf(await searchPath(path, opts)));
     }
     return searchWireOf(await searchPath(input.path, opts));
   },

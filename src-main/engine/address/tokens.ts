@@ -20,7 +20,7 @@
  */
 import { closeFd, readAt } from '../index/byte-source.ts';
 import { FolioError } from '../errors.ts';
-import { openForRead } from '../index/identity.ts';
+import { openForRead, openSource } from '../index/identity.ts';
 import {
   boundedCount,
   ceilIndex,
@@ -146,7 +146,8 @@ async function lineTokensOf(m: TokenMap, bytes: Buffer, byte: number, dec: TextD
 
 /** Visit the lines from `from` with their token counts; `firstTokens`, when known, is the first line's count (not counted again). */
 async function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte: number, tokens: number) => boolean, firstTokens?: number): Promise<void> {
-  const fd = openForRead(m.path);
+  // Awaited chunk by chunk: a remote value is read in one forward pass (source/byte-source.ts).
+  const src = openSource(m.path);
   const dec = new TextDecoder();
   const slicer = new Slicer();
   try {
@@ -156,10 +157,9 @@ async function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte:
     let carry = Buffer.alloc(0);
     while (pos < m.size || carry.length) {
       const want = Math.min(SCAN_BYTES, m.size - pos);
-      const buf = Buffer.allocUnsafe(carry.length + want);
-      carry.copy(buf);
-      const n = want > 0 ? readAt(fd, buf, carry.length, want, pos) : 0;
-      const chunk = buf.subarray(0, carry.length + n);
+      const got = want > 0 ? await src.readAt(pos, want) : new Uint8Array(0);
+      const n = got.length;
+      const chunk = Buffer.concat([carry, got]);
       const chunkStart = pos - carry.length;
       pos += n;
       const atEnd = pos >= m.size || n === 0;
@@ -182,7 +182,7 @@ async function scanLines(m: TokenMap, from: Point, visit: (line: Point, endByte:
       if (atEnd) break;
     }
   } finally {
-    closeFd(fd);
+    src.close();
   }
 }
 
