@@ -1,9 +1,9 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { ReviewProposal } from '../../src-main/api/schemas.ts';
 import { agentsOf, changedFilesOf } from '../model/changed-files.ts';
 import { filesKeyLabelsOf, filesKeyOf } from '../model/review-keys.ts';
 import { showFile } from '../stores/review-flow.ts';
-import { useReviewStore } from '../stores/review-store.ts';
+import { useReviewStore, type ReviewState } from '../stores/review-store.ts';
 import './changed-files.css';
 
 const MAC = /Mac|iPhone|iPad/.test(navigator.platform);
@@ -50,8 +50,8 @@ export function ChangedFiles({ queue, onClose }: { queue: ReviewProposal[]; onCl
     // Opening a file may put a new editor in the file view: the focus goes to it once shown.
     void showFile(path).then(() => focusBack(back));
   };
-  const session = (decision: 'approve' | 'reject') => void decideBatch(decision, { all: true }, 'The whole session');
-  const file = (decision: 'approve' | 'reject') => {
+  const session = (decision: Decision) => void decideBatch(decision, { all: true }, 'The whole session');
+  const file = (decision: Decision) => {
     if (row) void decideBatch(decision, { path: row.path }, nameOf(row.path));
   };
 
@@ -99,102 +99,140 @@ export function ChangedFiles({ queue, onClose }: { queue: ReviewProposal[]; onCl
           Close
         </button>
       </header>
-      <div className="changed-files-actions" role="group" aria-label="The whole session">
-        <button
-          type="button"
-          className="approve"
-          data-testid="session-accept-all"
-          disabled={busy || pendingHunks === 0}
-          onClick={() => session('approve')}
-          title={`Accept every pending change of the session: one undo takes it back (Shift+${MOD}+Enter)`}
-        >
-          Accept all
-        </button>
-        <button
-          type="button"
-          data-testid="session-reject-all"
-          disabled={busy || rows.length === 0}
-          onClick={() => session('reject')}
-          title={`Reject every pending change of the session, with the reason typed in the panel (Shift+${MOD}+Backspace)`}
-        >
-          Reject all
-        </button>
-      </div>
-      {rows.length > 0 && (
-        <ul
-          className="changed-files-list"
-          role="listbox"
-          aria-label="Changed files"
-          aria-activedescendant={row ? `changed-file-${at}` : undefined}
-          tabIndex={0}
-          ref={listRef}
-          data-testid="changed-files-list"
-        >
-          {rows.map((r, i) => (
-            <li
-              key={r.path}
-              id={`changed-file-${i}`}
-              role="option"
-              aria-selected={i === at}
-              className={i === at ? 'active' : ''}
-              data-testid="changed-file"
-              data-path={r.path}
-              onClick={() => open(r.path)}
-              onMouseMove={() => i !== at && setActive(i)}
-            >
-              <span className="file">{r.path}</span>
-              <span className="hunks">{r.pendingHunks ? plural(r.pendingHunks, 'hunk') : ''}</span>
-              <span className="kind" data-kind={r.kind}>
-                {describedOf(r)}
-              </span>
-              <span className="agents">{r.agents.join(', ')}</span>
-              {r.conflicts > 0 && <span className="badge conflict">{plural(r.conflicts, 'conflict')}</span>}
-            </li>
-          ))}
-        </ul>
-      )}
-      {row && (
-        <div className="changed-files-actions" role="group" aria-label={`All of ${nameOf(row.path)}`}>
-          <span className="muted">{nameOf(row.path)}:</span>
-          <button
-            type="button"
-            className="approve"
-            data-testid="file-accept-all"
-            disabled={busy || row.pendingHunks === 0}
-            onClick={() => file('approve')}
-            title={`${MOD}+Enter`}
-          >
-            Accept file
-          </button>
-          <button type="button" data-testid="file-reject-all" disabled={busy} onClick={() => file('reject')} title={`${MOD}+Backspace`}>
-            Reject file
-          </button>
-        </div>
-      )}
-      {agents.length > 0 && (
-        <section aria-label="By agent">
-          <h4>By agent</h4>
-          {agents.map((a) => (
-            <div key={a.actor} className="changed-files-actions" role="group" aria-label={`All of ${a.name}`} data-testid="agent-row">
-              <span>
-                {a.name} <small className="muted">({plural(a.pending, 'proposal')})</small>
-              </span>
-              <button type="button" className="approve" disabled={busy} onClick={() => void decideBatch('approve', { actor: a.actor }, a.name)}>
-                Accept all of {a.name}
-              </button>
-              <button type="button" disabled={busy} onClick={() => void decideBatch('reject', { actor: a.actor }, a.name)}>
-                Reject all of {a.name}
-              </button>
-            </div>
-          ))}
-        </section>
-      )}
+      <SessionActions busy={busy} pendingHunks={pendingHunks} files={rows.length} onDecide={session} />
+      {rows.length > 0 && <ChangedFileList rows={rows} at={at} listRef={listRef} onOpen={open} onHover={(i) => i !== at && setActive(i)} />}
+      {row && <FileActions path={row.path} pendingHunks={row.pendingHunks} busy={busy} onDecide={file} />}
+      {agents.length > 0 && <AgentActions agents={agents} busy={busy} decideBatch={decideBatch} />}
       <p className="muted keys">
         {filesKeyLabelsOf(MAC)
           .map(([k, does]) => `${k}: ${does.toLowerCase()}`)
           .join(' · ')}
       </p>
     </div>
+  );
+}
+
+type Decision = 'approve' | 'reject';
+type Row = ReturnType<typeof changedFilesOf>[number];
+type Agent = ReturnType<typeof agentsOf>[number];
+
+/** Accept all / Reject all for the whole session. */
+function SessionActions({ busy, pendingHunks, files, onDecide }: { busy: boolean; pendingHunks: number; files: number; onDecide(d: Decision): void }) {
+  return (
+    <div className="changed-files-actions" role="group" aria-label="The whole session">
+      <button
+        type="button"
+        className="approve"
+        data-testid="session-accept-all"
+        disabled={busy || pendingHunks === 0}
+        onClick={() => onDecide('approve')}
+        title={`Accept every pending change of the session: one undo takes it back (Shift+${MOD}+Enter)`}
+      >
+        Accept all
+      </button>
+      <button
+        type="button"
+        data-testid="session-reject-all"
+        disabled={busy || files === 0}
+        onClick={() => onDecide('reject')}
+        title={`Reject every pending change of the session, with the reason typed in the panel (Shift+${MOD}+Backspace)`}
+      >
+        Reject all
+      </button>
+    </div>
+  );
+}
+
+/** The list of changed files, `at` the active row. */
+function ChangedFileList({
+  rows,
+  at,
+  listRef,
+  onOpen,
+  onHover,
+}: {
+  rows: Row[];
+  at: number;
+  listRef: RefObject<HTMLUListElement | null>;
+  onOpen(path: string): void;
+  onHover(i: number): void;
+}) {
+  return (
+    <ul
+      className="changed-files-list"
+      role="listbox"
+      aria-label="Changed files"
+      aria-activedescendant={rows[at] ? `changed-file-${at}` : undefined}
+      tabIndex={0}
+      ref={listRef}
+      data-testid="changed-files-list"
+    >
+      {rows.map((r, i) => (
+        <li
+          key={r.path}
+          id={`changed-file-${i}`}
+          role="option"
+          aria-selected={i === at}
+          className={i === at ? 'active' : ''}
+          data-testid="changed-file"
+          data-path={r.path}
+          onClick={() => onOpen(r.path)}
+          onMouseMove={() => onHover(i)}
+        >
+          <span className="file">{r.path}</span>
+          <span className="hunks">{r.pendingHunks ? plural(r.pendingHunks, 'hunk') : ''}</span>
+          <span className="kind" data-kind={r.kind}>
+            {describedOf(r)}
+          </span>
+          <span className="agents">{r.agents.join(', ')}</span>
+          {r.conflicts > 0 && <span className="badge conflict">{plural(r.conflicts, 'conflict')}</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Accept / Reject the whole active file. */
+function FileActions({ path, pendingHunks, busy, onDecide }: { path: string; pendingHunks: number; busy: boolean; onDecide(d: Decision): void }) {
+  return (
+    <div className="changed-files-actions" role="group" aria-label={`All of ${nameOf(path)}`}>
+      <span className="muted">{nameOf(path)}:</span>
+      <button
+        type="button"
+        className="approve"
+        data-testid="file-accept-all"
+        disabled={busy || pendingHunks === 0}
+        onClick={() => onDecide('approve')}
+        title={`${MOD}+Enter`}
+      >
+        Accept file
+      </button>
+      <button type="button" data-testid="file-reject-all" disabled={busy} onClick={() => onDecide('reject')} title={`${MOD}+Backspace`}>
+        Reject file
+      </button>
+    </div>
+  );
+}
+
+/** Accept / Reject all of each agent. */
+function AgentActions({ agents, busy, decideBatch }: { agents: Agent[]; busy: boolean; decideBatch: ReviewState['decideBatch'] }) {
+  return (
+    <section aria-label="By agent">
+      <h4>By agent</h4>
+      {agents.map((a) => (
+        <div key={a.actor} className="changed-files-actions" role="group" aria-label={`All of ${a.name}`} data-testid="agent-row">
+          <span>
+            {a.name} <small className="muted">({plural(a.pending, 'proposal')})</small>
+          </span>
+          <button type="button" className="approve" disabled={busy} onClick={() => void decideBatch('approve', { actor: a.actor }, a.name)}>
+            Accept all of {a.name}
+          </button>
+          <button type="button" disabled={busy} onClick={() => void decideBatch('reject', { actor: a.actor }, a.name)}>
+            Reject all of {a.name}
+          </button>
+        </div>
+      ))}
+    </section>
   );
 }
 
