@@ -97,7 +97,6 @@ const TOO_LONG_FUNCTIONS = [
   'src-main/engine/search/tree-search.ts',
   'src-main/engine/search/scan-utf8.mjs',
   'src-main/engine/search/histogram-worker.mjs',
-  'src-renderer/components/ProposalDetail.tsx',
   'src-renderer/stores/viewer-store.ts',
 ];
 

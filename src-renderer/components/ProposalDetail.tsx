@@ -80,36 +80,14 @@ export function ProposalDetail({
         {proposal.id} · by {proposal.actor.name} ({proposal.actor.kind}){proposal.group ? ` · file ${proposal.group.index + 1} of ${proposal.group.of}` : ''}
       </p>
       {conflict && (
-        <div className="conflict-box" role="alert" data-testid="proposal-conflict">
-          <p className="conflict" data-testid="conflict-text">
-            {conflict.headline} {conflict.cause}
-          </p>
-          <details>
-            <summary>Details</summary>
-            <code>{String(proposal.conflict?.code ?? 'conflict')}</code> {String(proposal.conflict?.message ?? '')}
-          </details>
-          <div className="decision">
-            <button
-              type="button"
-              className={conflict.ownLinesChanged ? undefined : 'approve'}
-              data-testid="apply-current"
-              disabled={busy || edited !== null}
-              title="Write the agent's edit over its lines as they are now: works when they are unchanged"
-              onClick={() => onApprove({ current: true })}
-            >
-              Apply to current file
-            </button>
-            <button
-              type="button"
-              data-testid="open-three-way"
-              disabled={busy}
-              onClick={() => setThreeWay(true)}
-              title="What the agent saw, what the file has now, what it proposed: edit and approve"
-            >
-              Resolve in 3-way view
-            </button>
-          </div>
-        </div>
+        <ConflictBox
+          conflict={conflict}
+          proposal={proposal}
+          busy={busy}
+          editing={edited !== null}
+          onApplyCurrent={() => onApprove({ current: true })}
+          onThreeWay={() => setThreeWay(true)}
+        />
       )}
       {units.length > 0 && (
         <HunkList
@@ -126,69 +104,180 @@ export function ProposalDetail({
       )}
       {edited === null ? <DiffPreview sides={sides} language={language} /> : <ProposalEditor initialText={edited} onChange={setEdited} language={language} />}
       {edited !== null && (
-        <div className="decision">
-          <button
-            type="button"
-            className="approve"
-            data-testid="approve-edited"
-            disabled={busy || editBase === null}
-            title={editBase ? `Write your text over ${linesLabelOf(editBase.region.startLine, editBase.region.endLine)} of the file as it is now` : undefined}
-            onClick={() => {
-              if (!editBase) return;
-              void resolveThreeWay(proposal, edited, editBase.region, editBase.now.etag).then((ok) => ok && setEdited(null));
-            }}
-          >
-            {pending ? 'Approve edited' : 'Apply edited to current file'}
-          </button>
-          <button type="button" data-testid="copy-edited" onClick={() => void navigator.clipboard?.writeText(edited)} title="Copy your text">
-            Copy
-          </button>
-          <button type="button" data-testid="cancel-edit" disabled={busy} onClick={() => setEdited(null)}>
-            Back to the diff
-          </button>
-        </div>
+        <EditedActions proposal={proposal} edited={edited} editBase={editBase} busy={busy} pending={pending} onDone={() => setEdited(null)} />
       )}
       {edited === null && (
-        <form
-          className="decision"
-          onSubmit={(event) => {
-            event.preventDefault();
-            onReject();
-          }}
-        >
-          <button
-            type="button"
-            className="approve"
-            data-testid="approve"
-            disabled={busy || !pending}
-            onClick={() => onApprove({})}
-            title={`Accept${perHunk ? ' every pending hunk' : ''} (${perHunk ? 'button only' : keys.accept})`}
-          >
-            {perHunk ? 'Accept all' : 'Approve'}
-          </button>
-          <button
-            type="button"
-            data-testid="edit"
-            title="Edit the proposed text, then approve yours"
-            // A delete or move has no text to edit: it is approved or rejected as it is.
-            disabled={busy || proposal.status === 'applied' || fileOp}
-            onClick={startEdit}
-          >
-            Edit
-          </button>
-          <input data-testid="reject-reason" type="text" placeholder="Reason (optional)" value={reason} onChange={(event) => onReason(event.target.value)} />
-          <button
-            type="submit"
-            className="reject"
-            data-testid="reject"
-            disabled={busy}
-            title={`Reject${perHunk ? ' every pending hunk' : ''} with the reason (${perHunk ? 'button only' : keys.reject})`}
-          >
-            {perHunk ? 'Reject all' : 'Reject'}
-          </button>
-        </form>
+        <DecisionForm
+          busy={busy}
+          pending={pending}
+          perHunk={perHunk}
+          editable={proposal.status !== 'applied' && !fileOp}
+          reason={reason}
+          keys={keys}
+          onReason={onReason}
+          onApprove={() => onApprove({})}
+          onEdit={startEdit}
+          onReject={() => onReject()}
+        />
       )}
       {threeWay && <ThreeWayView proposal={proposal} busy={busy} onClose={() => setThreeWay(false)} />}
     </section>
+  );
+}
+
+/** The conflict told plainly, with the ways out: apply to the current file, or resolve in the 3-way view. */
+function ConflictBox({
+  conflict,
+  proposal,
+  busy,
+  editing,
+  onApplyCurrent,
+  onThreeWay,
+}: {
+  conflict: NonNullable<ReturnType<typeof conflictTextOf>>;
+  proposal: ReviewProposal;
+  busy: boolean;
+  editing: boolean;
+  onApplyCurrent(): void;
+  onThreeWay(): void;
+}) {
+  return (
+    <div className="conflict-box" role="alert" data-testid="proposal-conflict">
+      <p className="conflict" data-testid="conflict-text">
+        {conflict.headline} {conflict.cause}
+      </p>
+      <details>
+        <summary>Details</summary>
+        <code>{String(proposal.conflict?.code ?? 'conflict')}</code> {String(proposal.conflict?.message ?? '')}
+      </details>
+      <div className="decision">
+        <button
+          type="button"
+          className={conflict.ownLinesChanged ? undefined : 'approve'}
+          data-testid="apply-current"
+          disabled={busy || editing}
+          title="Write the agent's edit over its lines as they are now: works when they are unchanged"
+          onClick={onApplyCurrent}
+        >
+          Apply to current file
+        </button>
+        <button
+          type="button"
+          data-testid="open-three-way"
+          disabled={busy}
+          onClick={onThreeWay}
+          title="What the agent saw, what the file has now, what it proposed: edit and approve"
+        >
+          Resolve in 3-way view
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** While editing: approve (or apply) the edited text over its region, copy it, or go back to the diff. */
+function EditedActions({
+  proposal,
+  edited,
+  editBase,
+  busy,
+  pending,
+  onDone,
+}: {
+  proposal: ReviewProposal;
+  edited: string;
+  editBase: ThreeWay | null;
+  busy: boolean;
+  pending: boolean;
+  onDone(): void;
+}) {
+  return (
+    <div className="decision">
+      <button
+        type="button"
+        className="approve"
+        data-testid="approve-edited"
+        disabled={busy || editBase === null}
+        title={editBase ? `Write your text over ${linesLabelOf(editBase.region.startLine, editBase.region.endLine)} of the file as it is now` : undefined}
+        onClick={() => {
+          if (!editBase) return;
+          void resolveThreeWay(proposal, edited, editBase.region, editBase.now.etag).then((ok) => ok && onDone());
+        }}
+      >
+        {pending ? 'Approve edited' : 'Apply edited to current file'}
+      </button>
+      <button type="button" data-testid="copy-edited" onClick={() => void navigator.clipboard?.writeText(edited)} title="Copy your text">
+        Copy
+      </button>
+      <button type="button" data-testid="cancel-edit" disabled={busy} onClick={onDone}>
+        Back to the diff
+      </button>
+    </div>
+  );
+}
+
+/** The decision buttons under the diff: approve, edit, reject with the reason. */
+function DecisionForm({
+  busy,
+  pending,
+  perHunk,
+  editable,
+  reason,
+  keys,
+  onReason,
+  onApprove,
+  onEdit,
+  onReject,
+}: {
+  busy: boolean;
+  pending: boolean;
+  perHunk: boolean | undefined;
+  editable: boolean;
+  reason: string;
+  keys: Record<ReviewKeyAction, string>;
+  onReason(reason: string): void;
+  onApprove(): void;
+  onEdit(): void;
+  onReject(): void;
+}) {
+  return (
+    <form
+      className="decision"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onReject();
+      }}
+    >
+      <button
+        type="button"
+        className="approve"
+        data-testid="approve"
+        disabled={busy || !pending}
+        onClick={onApprove}
+        title={`Accept${perHunk ? ' every pending hunk' : ''} (${perHunk ? 'button only' : keys.accept})`}
+      >
+        {perHunk ? 'Accept all' : 'Approve'}
+      </button>
+      <button
+        type="button"
+        data-testid="edit"
+        title="Edit the proposed text, then approve yours"
+        // A delete or move has no text to edit: it is approved or rejected as it is.
+        disabled={busy || !editable}
+        onClick={onEdit}
+      >
+        Edit
+      </button>
+      <input data-testid="reject-reason" type="text" placeholder="Reason (optional)" value={reason} onChange={(event) => onReason(event.target.value)} />
+      <button
+        type="submit"
+        className="reject"
+        data-testid="reject"
+        disabled={busy}
+        title={`Reject${perHunk ? ' every pending hunk' : ''} with the reason (${perHunk ? 'button only' : keys.reject})`}
+      >
+        {perHunk ? 'Reject all' : 'Reject'}
+      </button>
+    </form>
   );
 }
