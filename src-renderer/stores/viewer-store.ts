@@ -159,231 +159,240 @@ export function restoreView(s: ViewSnapshot): void {
   else void store.refresh();
 }
 
-export const useViewerStore = create<ViewerState>()((set, get) => {
-  async function loadWindow(lineNo: number, reveal: Reveal): Promise<void> {
-    const { path, info } = get();
-    if (!path) return;
-    if (reveal.kind === 'keep' && jumpInFlight !== null) return;
-    const request = ++latestWindow;
-    if (!info) {
-      // The line count is not known yet: openFile makes this jump once file_info answers.
-      pendingJump = { lineNo, reveal, request };
+/*
+ * The store's own workings, outside its creator: they read and write the store
+ * through useViewerStore (the same get and set the creator receives), and are
+ * called only once it exists.
+ */
+const get = (): ViewerState => useViewerStore.getState();
+const set = (change: Partial<ViewerState> | ((s: ViewerState) => Partial<ViewerState>)): void => useViewerStore.setState(change);
+
+async function loadWindow(lineNo: number, reveal: Reveal): Promise<void> {
+  const { path, info } = get();
+  if (!path) return;
+  if (reveal.kind === 'keep' && jumpInFlight !== null) return;
+  const request = ++latestWindow;
+  if (!info) {
+    // The line count is not known yet: openFile makes this jump once file_info answers.
+    pendingJump = { lineNo, reveal, request };
+    return;
+  }
+  if (reveal.kind === 'line') jumpInFlight = request;
+  const { startLine, endLine } = windowAround(lineNo, windowLinesFor(info.size, info.lines), info.lines);
+  const read: WindowRead = (input) => call('read', { path, ...input });
+  const headBytesOf = (n: number) => longLineHeads.get(n) ?? LONG_LINE_HEAD_BYTES;
+  try {
+    let window = await readLineWindow(read, startLine, endLine, headBytesOf);
+    // Lines much longer than average can use up a window's reads before the target: start nearer to it, then at it.
+    for (const from of [Math.max(1, lineNo - 50), lineNo]) {
+      if (request !== latestWindow || !window || window.endLine >= lineNo || from <= window.startLine) break;
+      window = await readLineWindow(read, from, endLine, headBytesOf);
+    }
+    if (request !== latestWindow || !window) return;
+    const shown = get().window;
+    // The same window again (a neighbour asked for from a window that could not grow): nothing to apply, and no new ask.
+    if (reveal.kind === 'keep' && shown && sameWindow(shown, window)) return;
+    const highlightLine = reveal.kind === 'line' ? (reveal.highlight ? reveal.lineNo : null) : get().highlightLine;
+    set((s) => ({ window, windowSeq: s.windowSeq + 1, reveal, highlightLine, error: null }));
+  } catch (err) {
+    if (request === latestWindow) set({ error: errorPayloadOf(err) });
+  } finally {
+    if (jumpInFlight === request) jumpInFlight = null;
+  }
+}
+
+/** The first lines of a file, by bytes: painted as soon as they come, even before file_info. */
+async function loadFirstWindow(path: string, openRequest: number, given?: ReadOutput): Promise<boolean> {
+  const request = ++latestWindow;
+  try {
+    const answer = given ?? (await call('read', { path, start_byte: 0, max_bytes: FIRST_WINDOW_BYTES }));
+    if (request !== latestWindow || openRequest !== latestOpen || answer.line_cut || answer.content === '') return false;
+    const lines = answer.content.replace(/\r?\n$/, '').split('\n').length;
+    const window = windowOf(answer, { startLine: 1, endLine: lines });
+    set((s) => ({ window, windowSeq: s.windowSeq + 1, reveal: { kind: 'line', lineNo: 1, at: 'top', select: false }, highlightLine: null }));
+    if (answer.indexing && !get().info) void followIndexing(path, openRequest, answer.indexing);
+    return true;
+  } catch {
+    // binary, unreadable, …: file_info says why
+    return false;
+  }
+}
+
+/**
+ * Show how far the index build of `path` is until file_info answers: the head
+ * window's answer carries it, and asking the head again (one byte) is a stat on
+ * the server while the build runs (engine/backend/remote.ts onRemoteHead).
+ */
+async function followIndexing(path: string, openRequest: number, first: NonNullable<ReadOutput['indexing']>): Promise<void> {
+  const stillOpening = () => openRequest === latestOpen && !get().info;
+  let at: ReadOutput['indexing'] = first;
+  while (at && stillOpening()) {
+    set({ indexing: { bytesDone: at.bytes_done, totalBytes: at.total_bytes } });
+    await new Promise((resolve) => setTimeout(resolve, INDEXING_POLL_MS));
+    if (!stillOpening()) break;
+    try {
+      at = (await call('read', { path, start_byte: 0, max_bytes: 1 })).indexing;
+    } catch {
+      break; // file_info reports what went wrong
+    }
+  }
+  if (openRequest === latestOpen) set({ indexing: null });
+}
+
+/**
+ * Ask file_info of the open file; when it has a new version (and `stillWanted`
+ * after the answer), take it and load the window `onNew` asks for. Errors show
+ * as the viewer's error. Shared by follow mode and refresh.
+ */
+async function takeNewVersion(onNew: (next: FileInfo) => Promise<void>, stillWanted: () => boolean = () => true): Promise<void> {
+  const { path, info } = get();
+  if (!path || !info) return;
+  const request = latestOpen;
+  try {
+    const next = await call('file_info', { path });
+    if (request !== latestOpen || !stillWanted() || next.version.etag === info.version.etag) return;
+    set({ info: next });
+    await onNew(next);
+  } catch (err) {
+    if (request === latestOpen) set({ error: errorPayloadOf(err) });
+  }
+}
+
+async function pollFollow(): Promise<void> {
+  if (!get().following || followPolling) return;
+  followPolling = true;
+  try {
+    await takeNewVersion(
+      async (next) => {
+        if (next.lines > 0) await loadWindow(next.lines, { kind: 'line', lineNo: next.lines, at: 'bottom', select: false });
+      },
+      () => get().following,
+    );
+  } finally {
+    followPolling = false;
+  }
+}
+
+/** Open `path` (ViewerState.openFile): the first window by bytes while file_info is asked, then the window a jump wants. */
+async function openFile(path: string, firstRead?: ReadOutput): Promise<void> {
+  const request = ++latestOpen;
+  changeTimer ??= setInterval(() => {
+    if (!get().following && !refreshing && document.visibilityState !== 'hidden') void get().refresh();
+  }, CHANGE_POLL_MS);
+  latestWindow++;
+  pendingJump = null;
+  longLineHeads.clear();
+  set({ path, loading: true, error: null, info: null, indexing: null, window: null, topLine: 1, highlightLine: null });
+  const firstWindow = loadFirstWindow(path, request, firstRead);
+  const firstWindowRequest = latestWindow;
+  try {
+    const info = await call('file_info', { path });
+    if (request !== latestOpen) return;
+    set({ info, indexing: null, loading: false });
+    void useRecentStore.getState().add(path);
+    if (info.binary.is_binary || info.lines === 0) {
+      latestWindow++;
+      set({ window: null });
       return;
     }
-    if (reveal.kind === 'line') jumpInFlight = request;
-    const { startLine, endLine } = windowAround(lineNo, windowLinesFor(info.size, info.lines), info.lines);
-    const read: WindowRead = (input) => call('read', { path, ...input });
-    const headBytesOf = (n: number) => longLineHeads.get(n) ?? LONG_LINE_HEAD_BYTES;
-    try {
-      let window = await readLineWindow(read, startLine, endLine, headBytesOf);
-      // Lines much longer than average can use up a window's reads before the target: start nearer to it, then at it.
-      for (const from of [Math.max(1, lineNo - 50), lineNo]) {
-        if (request !== latestWindow || !window || window.endLine >= lineNo || from <= window.startLine) break;
-        window = await readLineWindow(read, from, endLine, headBytesOf);
-      }
-      if (request !== latestWindow || !window) return;
-      const shown = get().window;
-      // The same window again (a neighbour asked for from a window that could not grow): nothing to apply, and no new ask.
-      if (reveal.kind === 'keep' && shown && sameWindow(shown, window)) return;
-      const highlightLine = reveal.kind === 'line' ? (reveal.highlight ? reveal.lineNo : null) : get().highlightLine;
-      set((s) => ({ window, windowSeq: s.windowSeq + 1, reveal, highlightLine, error: null }));
-    } catch (err) {
-      if (request === latestWindow) set({ error: errorPayloadOf(err) });
-    } finally {
-      if (jumpInFlight === request) jumpInFlight = null;
+    const jump = takePendingJump();
+    if (jump && jump.request === latestWindow) {
+      const lineNo = Math.min(jump.lineNo, info.lines);
+      await loadWindow(lineNo, jump.reveal.kind === 'line' ? { ...jump.reveal, lineNo } : jump.reveal);
+      return;
     }
+    // Unless the first window landed, or a jump asked for another one meanwhile.
+    if (!(await firstWindow) && request === latestOpen && latestWindow === firstWindowRequest)
+      await loadWindow(1, { kind: 'line', lineNo: 1, at: 'top', select: false });
+  } catch (err) {
+    if (request !== latestOpen) return;
+    latestWindow++;
+    set({ info: null, indexing: null, window: null, error: errorPayloadOf(err), loading: false });
   }
+}
 
-  /** The first lines of a file, by bytes: painted as soon as they come, even before file_info. */
-  async function loadFirstWindow(path: string, openRequest: number, given?: ReadOutput): Promise<boolean> {
-    const request = ++latestWindow;
-    try {
-      const answer = given ?? (await call('read', { path, start_byte: 0, max_bytes: FIRST_WINDOW_BYTES }));
-      if (request !== latestWindow || openRequest !== latestOpen || answer.line_cut || answer.content === '') return false;
-      const lines = answer.content.replace(/\r?\n$/, '').split('\n').length;
-      const window = windowOf(answer, { startLine: 1, endLine: lines });
-      set((s) => ({ window, windowSeq: s.windowSeq + 1, reveal: { kind: 'line', lineNo: 1, at: 'top', select: false }, highlightLine: null }));
-      if (answer.indexing && !get().info) void followIndexing(path, openRequest, answer.indexing);
-      return true;
-    } catch {
-      // binary, unreadable, …: file_info says why
-      return false;
-    }
-  }
-
-  /**
-   * Show how far the index build of `path` is until file_info answers: the head
-   * window's answer carries it, and asking the head again (one byte) is a stat on
-   * the server while the build runs (engine/backend/remote.ts onRemoteHead).
-   */
-  async function followIndexing(path: string, openRequest: number, first: NonNullable<ReadOutput['indexing']>): Promise<void> {
-    const stillOpening = () => openRequest === latestOpen && !get().info;
-    let at: ReadOutput['indexing'] = first;
-    while (at && stillOpening()) {
-      set({ indexing: { bytesDone: at.bytes_done, totalBytes: at.total_bytes } });
-      await new Promise((resolve) => setTimeout(resolve, INDEXING_POLL_MS));
-      if (!stillOpening()) break;
-      try {
-        at = (await call('read', { path, start_byte: 0, max_bytes: 1 })).indexing;
-      } catch {
-        break; // file_info reports what went wrong
-      }
-    }
-    if (openRequest === latestOpen) set({ indexing: null });
-  }
-
-  /**
-   * Ask file_info of the open file; when it has a new version (and `stillWanted`
-   * after the answer), take it and load the window `onNew` asks for. Errors show
-   * as the viewer's error. Shared by follow mode and refresh.
-   */
-  async function takeNewVersion(onNew: (next: FileInfo) => Promise<void>, stillWanted: () => boolean = () => true): Promise<void> {
+export const useViewerStore = create<ViewerState>()(() => ({
+  path: null,
+  info: null,
+  indexing: null,
+  error: null,
+  loading: false,
+  window: null,
+  windowSeq: 0,
+  reveal: { kind: 'keep' },
+  highlightLine: null,
+  topLine: 1,
+  visibleLines: 0,
+  following: false,
+  followPaused: false,
+  selection: null,
+  openFile,
+  goToLine(lineNo, how = { at: 'center', select: true }) {
+    const { following, info } = get();
+    if (following && info && lineNo < info.lines) get().pauseFollow();
+    return loadWindow(lineNo, { kind: 'line', lineNo, ...how });
+  },
+  async goToByte(byte) {
     const { path, info } = get();
-    if (!path || !info) return;
-    const request = latestOpen;
+    if (!path || !info || info.size === 0) return;
     try {
-      const next = await call('file_info', { path });
-      if (request !== latestOpen || !stillWanted() || next.version.etag === info.version.etag) return;
-      set({ info: next });
-      await onNew(next);
+      const answer = await call('read', { path, start_byte: Math.min(Math.max(0, byte), info.size - 1), max_bytes: 1 });
+      const lineNo = answer.line_cut?.line ?? answer.start_line;
+      if (lineNo !== null) await get().goToLine(lineNo);
     } catch (err) {
-      if (request === latestOpen) set({ error: errorPayloadOf(err) });
+      set({ error: errorPayloadOf(err) });
     }
-  }
-
-  async function pollFollow(): Promise<void> {
-    if (!get().following || followPolling) return;
-    followPolling = true;
+  },
+  moveBy(delta) {
+    const { topLine, info } = get();
+    const last = Math.max(1, info?.lines ?? 1);
+    return get().goToLine(Math.min(Math.max(1, topLine + delta), last), { at: 'top', select: false });
+  },
+  shiftWindowTo: (lineNo) => loadWindow(lineNo, { kind: 'keep' }),
+  setViewport(topLine, visibleLines) {
+    if (topLine !== get().topLine || visibleLines !== get().visibleLines) set({ topLine, visibleLines });
+  },
+  async refresh() {
+    // Following: the new version's end is what to show (a review event, e.g. another
+    // process's journaled append, must not load the window where the view was instead).
+    if (get().following) return pollFollow();
+    const { topLine } = get();
+    refreshing = true;
     try {
-      await takeNewVersion(
-        async (next) => {
-          if (next.lines > 0) await loadWindow(next.lines, { kind: 'line', lineNo: next.lines, at: 'bottom', select: false });
-        },
-        () => get().following,
-      );
+      await takeNewVersion((next) => loadWindow(Math.min(topLine, next.lines), { kind: 'keep' }));
     } finally {
-      followPolling = false;
+      refreshing = false;
     }
-  }
-
-  return {
-    path: null,
-    info: null,
-    indexing: null,
-    error: null,
-    loading: false,
-    window: null,
-    windowSeq: 0,
-    reveal: { kind: 'keep' },
-    highlightLine: null,
-    topLine: 1,
-    visibleLines: 0,
-    following: false,
-    followPaused: false,
-    selection: null,
-    async openFile(path, firstRead) {
-      const request = ++latestOpen;
-      changeTimer ??= setInterval(() => {
-        if (!get().following && !refreshing && document.visibilityState !== 'hidden') void get().refresh();
-      }, CHANGE_POLL_MS);
-      latestWindow++;
-      pendingJump = null;
-      longLineHeads.clear();
-      set({ path, loading: true, error: null, info: null, indexing: null, window: null, topLine: 1, highlightLine: null });
-      const firstWindow = loadFirstWindow(path, request, firstRead);
-      const firstWindowRequest = latestWindow;
-      try {
-        const info = await call('file_info', { path });
-        if (request !== latestOpen) return;
-        set({ info, indexing: null, loading: false });
-        void useRecentStore.getState().add(path);
-        if (info.binary.is_binary || info.lines === 0) {
-          latestWindow++;
-          set({ window: null });
-          return;
-        }
-        const jump = takePendingJump();
-        if (jump && jump.request === latestWindow) {
-          const lineNo = Math.min(jump.lineNo, info.lines);
-          await loadWindow(lineNo, jump.reveal.kind === 'line' ? { ...jump.reveal, lineNo } : jump.reveal);
-          return;
-        }
-        // Unless the first window landed, or a jump asked for another one meanwhile.
-        if (!(await firstWindow) && request === latestOpen && latestWindow === firstWindowRequest)
-          await loadWindow(1, { kind: 'line', lineNo: 1, at: 'top', select: false });
-      } catch (err) {
-        if (request !== latestOpen) return;
-        latestWindow++;
-        set({ info: null, indexing: null, window: null, error: errorPayloadOf(err), loading: false });
-      }
-    },
-    goToLine(lineNo, how = { at: 'center', select: true }) {
-      const { following, info } = get();
-      if (following && info && lineNo < info.lines) get().pauseFollow();
-      return loadWindow(lineNo, { kind: 'line', lineNo, ...how });
-    },
-    async goToByte(byte) {
-      const { path, info } = get();
-      if (!path || !info || info.size === 0) return;
-      try {
-        const answer = await call('read', { path, start_byte: Math.min(Math.max(0, byte), info.size - 1), max_bytes: 1 });
-        const lineNo = answer.line_cut?.line ?? answer.start_line;
-        if (lineNo !== null) await get().goToLine(lineNo);
-      } catch (err) {
-        set({ error: errorPayloadOf(err) });
-      }
-    },
-    moveBy(delta) {
-      const { topLine, info } = get();
-      const last = Math.max(1, info?.lines ?? 1);
-      return get().goToLine(Math.min(Math.max(1, topLine + delta), last), { at: 'top', select: false });
-    },
-    shiftWindowTo: (lineNo) => loadWindow(lineNo, { kind: 'keep' }),
-    setViewport(topLine, visibleLines) {
-      if (topLine !== get().topLine || visibleLines !== get().visibleLines) set({ topLine, visibleLines });
-    },
-    async refresh() {
-      // Following: the new version's end is what to show (a review event, e.g. another
-      // process's journaled append, must not load the window where the view was instead).
-      if (get().following) return pollFollow();
-      const { topLine } = get();
-      refreshing = true;
-      try {
-        await takeNewVersion((next) => loadWindow(Math.min(topLine, next.lines), { kind: 'keep' }));
-      } finally {
-        refreshing = false;
-      }
-    },
-    setFollowing(on) {
-      if (followTimer) clearInterval(followTimer);
-      followTimer = null;
-      set({ following: on, followPaused: false });
-      if (!on) return;
-      followTimer = setInterval(() => void pollFollow(), FOLLOW_POLL_MS);
-      const lines = get().info?.lines ?? 0;
-      if (lines > 0) void loadWindow(lines, { kind: 'line', lineNo: lines, at: 'bottom', select: false });
-    },
-    pauseFollow() {
-      if (!get().following) return;
-      get().setFollowing(false);
-      set({ followPaused: true });
-    },
-    async goToFileEnd(which) {
-      const lines = get().info?.lines ?? 0;
-      if (lines === 0) return;
-      if (which === 'first') return get().goToLine(1, { at: 'top', select: false });
-      if (get().followPaused) return get().setFollowing(true);
-      return loadWindow(lines, { kind: 'line', lineNo: lines, at: 'bottom', select: false });
-    },
-    showLines: ({ startLine, endLine }) => get().goToLine(startLine, { at: 'top', select: true, selectTo: endLine }),
-    setSelection(selection) {
-      const now = get().selection;
-      if (now?.startLine !== selection?.startLine || now?.endLine !== selection?.endLine) set({ selection });
-    },
-    async showMoreOf(lineNo) {
-      const shown = longLineHeads.get(lineNo) ?? LONG_LINE_HEAD_BYTES;
-      longLineHeads.set(lineNo, Math.min(MAX_LONG_LINE_HEAD_BYTES, shown * 4));
-      await loadWindow(get().topLine, { kind: 'keep' });
-    },
-  };
-});
+  },
+  setFollowing(on) {
+    if (followTimer) clearInterval(followTimer);
+    followTimer = null;
+    set({ following: on, followPaused: false });
+    if (!on) return;
+    followTimer = setInterval(() => void pollFollow(), FOLLOW_POLL_MS);
+    const lines = get().info?.lines ?? 0;
+    if (lines > 0) void loadWindow(lines, { kind: 'line', lineNo: lines, at: 'bottom', select: false });
+  },
+  pauseFollow() {
+    if (!get().following) return;
+    get().setFollowing(false);
+    set({ followPaused: true });
+  },
+  async goToFileEnd(which) {
+    const lines = get().info?.lines ?? 0;
+    if (lines === 0) return;
+    if (which === 'first') return get().goToLine(1, { at: 'top', select: false });
+    if (get().followPaused) return get().setFollowing(true);
+    return loadWindow(lines, { kind: 'line', lineNo: lines, at: 'bottom', select: false });
+  },
+  showLines: ({ startLine, endLine }) => get().goToLine(startLine, { at: 'top', select: true, selectTo: endLine }),
+  setSelection(selection) {
+    const now = get().selection;
+    if (now?.startLine !== selection?.startLine || now?.endLine !== selection?.endLine) set({ selection });
+  },
+  async showMoreOf(lineNo) {
+    const shown = longLineHeads.get(lineNo) ?? LONG_LINE_HEAD_BYTES;
+    longLineHeads.set(lineNo, Math.min(MAX_LONG_LINE_HEAD_BYTES, shown * 4));
+    await loadWindow(get().topLine, { kind: 'keep' });
+  },
+}));
