@@ -83,6 +83,36 @@ function carriedTime(fd, start, format, year) {
 const at = (a, i) => /** @type {number} */ (a[i]);
 
 /**
+ * A copy of a segment array twice as long (same type).
+ * @template {Int32Array | Uint8Array} T @param {T} a @returns {T}
+ */
+function doubled(a) {
+  const b = /** @type {T} */ (new /** @type {any} */ (a).constructor(a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/**
+ * The position after the end of the line `pos` is inside (or `end`): skips the
+ * rest of a line longer than MAX_BUFFER.
+ * @param {number} fd @param {number} pos @param {number} end
+ */
+function pastLineEnd(fd, pos, end) {
+  const skip = Buffer.allocUnsafe(READ_BYTES);
+  for (;;) {
+    const r = readSync(fd, skip, 0, Math.min(READ_BYTES, end - pos), pos);
+    if (r <= 0) break;
+    const nl = skip.indexOf(10);
+    if (nl >= 0 && nl < r) {
+      pos += nl + 1;
+      break;
+    }
+    pos += r;
+  }
+  return pos;
+}
+
+/**
  * @param {HistogramJob} job
  * @returns {HistogramPart}
  */
@@ -158,14 +188,9 @@ export function histogramPiece(job) {
           if (le < 0 || le >= n) le = n;
           const lineEnd = le > ls && buf[le - 1] === 13 ? le - 1 : le;
           if (k === segStarts.length) {
-            const grow = (/** @type {any} */ a) => {
-              const b = new a.constructor(a.length * 2);
-              b.set(a);
-              return b;
-            };
-            segStarts = grow(segStarts);
-            segEnds = grow(segEnds);
-            segLevels = grow(segLevels);
+            segStarts = doubled(segStarts);
+            segEnds = doubled(segEnds);
+            segLevels = doubled(segLevels);
           }
           segStarts[k] = ls;
           segEnds[k] = lineEnd;
@@ -200,20 +225,8 @@ export function histogramPiece(job) {
         }
       }
       pos += n;
-      if (n === got && pos < job.end && buf[n - 1] !== 10) {
-        // A line longer than MAX_BUFFER: skip the rest of it.
-        const skip = Buffer.allocUnsafe(READ_BYTES);
-        for (;;) {
-          const r = readSync(fd, skip, 0, Math.min(READ_BYTES, job.end - pos), pos);
-          if (r <= 0) break;
-          const nl = skip.indexOf(10);
-          if (nl >= 0 && nl < r) {
-            pos += nl + 1;
-            break;
-          }
-          pos += r;
-        }
-      }
+      // A line longer than MAX_BUFFER: skip the rest of it.
+      if (n === got && pos < job.end && buf[n - 1] !== 10) pos = pastLineEnd(fd, pos, job.end);
       if (progress && job.piece !== undefined) Atomics.store(progress, job.piece, Math.floor((pos - job.start) / 1024));
     }
     part.counts = Array.from(counts);
