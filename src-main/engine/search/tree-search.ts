@@ -142,9 +142,8 @@ interface FileOutcome {
   searched: boolean;
 }
 
-/** Search the directory `root` (a real path to an existing directory). */
-export async function searchTree(root: string, opts: TreeSearchOptions): Promise<TreeSearchResult> {
-  const started = performance.now();
+/** The search's settings from its options, checked: a bad one is invalid_input. */
+function settingsOf(opts: TreeSearchOptions) {
   const flags = opts.flags ?? '';
   if (!/^[imsu]*$/.test(flags)) throw invalid(`unsupported regex flags '${flags}': use a subset of 'imsu'`, { field: 'flags', flags });
   let plan;
@@ -153,48 +152,38 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
   } catch (err) {
     throw invalid(`invalid regex /${opts.pattern}/${flags}: ${(err as Error).message}`, { field: 'pattern', pattern: opts.pattern, flags });
   }
-  const maxMatches = intIn('max', opts.maxMatches, DEFAULT_MAX_MATCHES, 1, MAX_MATCHES_LIMIT);
-  const maxLineChars = intIn('max_line_chars', opts.maxLineChars, 400, 1, 1_000_000);
-  const context = intIn('context', opts.context, 0, 0, MAX_CONTEXT);
-  const threads = intIn('threads', opts.threads, defaultThreads(), 0, 256);
-  const countOnly = opts.countOnly ?? false;
-  const budgetMs = searchBudgetMs(opts.timeoutMs);
-  const cursor = opts.cursor === undefined ? undefined : parseCursor(opts.cursor);
-  // Only a literal runs in this thread (threads: 0): any regex could hold it past the budget, and only a worker can be stopped.
-  const inThread = threads === 0 && plan.mode === 'literal';
-  const poolSize = Math.max(1, threads);
-
-  const control = new Int32Array(new SharedArrayBuffer(4));
-  const jobBase = {
-    control: control.buffer as SharedArrayBuffer,
-    pattern: plan.pattern,
-    flags: plan.flags,
-    countOnly,
-    maxMatches,
-    maxLineChars,
-    context,
-    bigBytes: opts.bigFileBytes ?? BIG_FILE_BYTES,
-    verify: Boolean(opts.pinned),
-    refuseLinks: opts.pinned?.refuseLinks ?? false,
+  return {
+    plan,
+    maxMatches: intIn('max', opts.maxMatches, DEFAULT_MAX_MATCHES, 1, MAX_MATCHES_LIMIT),
+    maxLineChars: intIn('max_line_chars', opts.maxLineChars, 400, 1, 1_000_000),
+    context: intIn('context', opts.context, 0, 0, MAX_CONTEXT),
+    threads: intIn('threads', opts.threads, defaultThreads(), 0, 256),
+    countOnly: opts.countOnly ?? false,
+    budgetMs: searchBudgetMs(opts.timeoutMs),
+    cursor: opts.cursor === undefined ? undefined : parseCursor(opts.cursor),
   };
-  const walker = walkTree(root, { glob: opts.glob, from: cursor?.path, admit: opts.admit });
-  const startOf = (e: WalkEntry) => (cursor && e.rel === cursor.path ? cursor.byte : 0);
+}
 
-  const files: { path: string; count: number }[] = [];
-  const kept: (TreeMatch & { nextLine: number })[] = [];
-  let total = 0;
-  let filesSearched = 0;
-  let bytesSearched = 0;
-  let truncated = false;
-  let nextCursor: string | null = null;
+type Batch = { entries: WalkEntry[]; run: { id: number; done: Promise<TreeFileResult[]> } | TreeFileResult[] };
+
+/**
+ * The batches handed out and not yet taken, in walk order, and the walk that
+ * feeds them. `topUp` keeps the workers fed: it walks and hands out batches until
+ * RUNNING_PER_THREAD are running per worker. It runs on every batch that
+ * finishes, not only when the caller takes answers, so the walk goes on while it
+ * waits for a slow batch. Without a pool a batch is searched in this thread.
+ */
+function batchFeed(
+  walker: Iterator<WalkEntry>,
+  jobBase: Omit<TreeBatchJob, 'files'>,
+  startOf: (e: WalkEntry) => number,
+  pool: ReturnType<typeof pools.get> | undefined,
+  poolSize: number,
+) {
+  const inFlight: Batch[] = [];
   let walkDone = false;
-  const deadline = performance.now() + budgetMs;
-  /** the first file whose answer is not taken yet (for the timeout error's cursor) */
-  let pendingFrom: string | undefined;
-
-  const inFlight: { entries: WalkEntry[]; run: { id: number; done: Promise<TreeFileResult[]> } | TreeFileResult[] }[] = [];
-  const pool = inThread ? undefined : pools.get(poolSize);
-
+  let running = 0;
+  let stopped = false;
   const nextBatch = (): WalkEntry[] => {
     const batch: WalkEntry[] = [];
     while (batch.length < BATCH_FILES) {
@@ -207,13 +196,6 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
     }
     return batch;
   };
-  let running = 0;
-  let stopped = false;
-  /**
-   * Keep the workers fed: walk and hand out batches until RUNNING_PER_THREAD are
-   * running per worker. Called on every batch that finishes, not only when the
-   * caller takes answers, so the walk goes on while it waits for a slow batch.
-   */
   const topUp = () => {
     // In this thread a batch is searched as it is handed out: one at a time, so a cap reached early stops the walk early.
     while (!walkDone && !stopped && running < poolSize * RUNNING_PER_THREAD && inFlight.length < (pool ? MAX_UNTAKEN : 1)) {
@@ -234,62 +216,97 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
       inFlight.push({ entries, run });
     }
   };
-
-  /** A file the batch scanner sent back: big (single-file search) or with a NUL in its head (sniff first). */
-  const searchWhole = async (e: WalkEntry, r: TreeFileResult): Promise<FileOutcome> => {
-    const none: FileOutcome = { entry: e, size: r.size, count: 0, matches: [], searched: false };
-    const run = async (enginePath: string): Promise<FileOutcome> => {
-      if (r.status === 'nul') {
-        const verdict = await sniffBinary(enginePath, r.size);
-        if (verdict.isBinary) return none;
-      }
-      const remaining = countOnly ? maxMatches : Math.max(1, maxMatches - kept.length);
-      const found = await searchPath(enginePath, {
-        pattern: plan.pattern,
-        flags: plan.flags,
-        startByte: startOf(e),
-        maxMatches: remaining,
-        maxLineChars,
-        countOnly,
-        hash: false,
-        timeoutMs: Math.max(1, Math.round(deadline - performance.now())),
-        signal: opts.signal,
-      });
-      const index = found.matches.length ? await openIndex(enginePath) : undefined;
-      const matches: TreeRawMatch[] = found.matches.map((m) => {
-        const next = index!.lineStart(m.line);
-        return { ...m, nextLine: next < 0 ? index!.size : next };
-      });
-      if (found.truncated && found.nextStartByte !== null) {
-        // More lines match in this file than the answer can hold: a sentinel makes the merge see "more".
-        matches.push({ line: 0, byteOffset: found.nextStartByte, nextLine: found.nextStartByte, column: 0, text: '', textTruncated: false });
-      }
-      return { ...none, size: found.scanned.endByte, count: found.count, matches, searched: true };
-    };
-    try {
-      return opts.pinned ? await withPinnedFile(e.abs, run, { refuseLinks: opts.pinned.refuseLinks }) : await run(e.abs);
-    } catch (err) {
-      if (err instanceof FolioError && (err.code === 'timeout' || err.code === 'cancelled' || err.code === 'invalid_input')) throw err;
-      return none; // gone, swapped or unreadable since the walk: skipped like rg skips it
-    }
+  return {
+    inFlight,
+    topUp,
+    stop: () => {
+      stopped = true;
+    },
   };
+}
 
-  /** Take one file's answer, in walk order; false once the cap is passed. */
-  const take = (o: FileOutcome): boolean => {
+interface WholeFileSearch {
+  plan: { pattern: string; flags: string };
+  startByte: number;
+  /** matches still wanted (count_only: the cap) */
+  maxMatches: number;
+  maxLineChars: number;
+  countOnly: boolean;
+  deadline: number;
+  signal?: AbortSignal;
+  pinned?: { refuseLinks: boolean };
+}
+
+/** A file the batch scanner sent back: big (single-file search) or with a NUL in its head (sniff first). */
+async function searchWhole(e: WalkEntry, r: TreeFileResult, how: WholeFileSearch): Promise<FileOutcome> {
+  const none: FileOutcome = { entry: e, size: r.size, count: 0, matches: [], searched: false };
+  const run = async (enginePath: string): Promise<FileOutcome> => {
+    if (r.status === 'nul') {
+      const verdict = await sniffBinary(enginePath, r.size);
+      if (verdict.isBinary) return none;
+    }
+    const found = await searchPath(enginePath, {
+      pattern: how.plan.pattern,
+      flags: how.plan.flags,
+      startByte: how.startByte,
+      maxMatches: how.maxMatches,
+      maxLineChars: how.maxLineChars,
+      countOnly: how.countOnly,
+      hash: false,
+      timeoutMs: Math.max(1, Math.round(how.deadline - performance.now())),
+      signal: how.signal,
+    });
+    const index = found.matches.length ? await openIndex(enginePath) : undefined;
+    const matches: TreeRawMatch[] = found.matches.map((m) => {
+      const next = index!.lineStart(m.line);
+      return { ...m, nextLine: next < 0 ? index!.size : next };
+    });
+    if (found.truncated && found.nextStartByte !== null) {
+      // More lines match in this file than the answer can hold: a sentinel makes the merge see "more".
+      matches.push({ line: 0, byteOffset: found.nextStartByte, nextLine: found.nextStartByte, column: 0, text: '', textTruncated: false });
+    }
+    return { ...none, size: found.scanned.endByte, count: found.count, matches, searched: true };
+  };
+  try {
+    return how.pinned ? await withPinnedFile(e.abs, run, { refuseLinks: how.pinned.refuseLinks }) : await run(e.abs);
+  } catch (err) {
+    if (err instanceof FolioError && (err.code === 'timeout' || err.code === 'cancelled' || err.code === 'invalid_input')) throw err;
+    return none; // gone, swapped or unreadable since the walk: skipped like rg skips it
+  }
+}
+
+/** The answer, built from the files' outcomes taken in walk order, up to the cap. */
+class TreeAnswer {
+  files: { path: string; count: number }[] = [];
+  kept: (TreeMatch & { nextLine: number })[] = [];
+  total = 0;
+  filesSearched = 0;
+  bytesSearched = 0;
+  truncated = false;
+  nextCursor: string | null = null;
+
+  constructor(
+    private readonly countOnly: boolean,
+    private readonly maxMatches: number,
+  ) {}
+
+  /** Take one file's answer (`startByte`: where its search began); false once the cap is passed. */
+  take(o: FileOutcome, startByte: number): boolean {
+    const { files, kept, countOnly, maxMatches } = this;
     if (!o.searched) return true;
-    filesSearched++;
-    bytesSearched += Math.max(0, o.size - startOf(o.entry));
+    this.filesSearched++;
+    this.bytesSearched += Math.max(0, o.size - startByte);
     if (countOnly) {
       if (o.count > 0) files.push({ path: o.entry.rel, count: o.count });
-      total += o.count;
+      this.total += o.count;
       return true;
     }
     let n = 0;
     for (const m of o.matches) {
       if (kept.length === maxMatches) {
-        truncated = true;
+        this.truncated = true;
         const last = kept[kept.length - 1]!;
-        nextCursor = cursorOf(last.path, last.nextLine);
+        this.nextCursor = cursorOf(last.path, last.nextLine);
         break;
       }
       kept.push({
@@ -305,27 +322,82 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
       n++;
     }
     if (n > 0) files.push({ path: o.entry.rel, count: n });
-    return !truncated;
+    return !this.truncated;
+  }
+}
+
+/** The error when the search runs out of its budget, with where to continue. */
+function timeoutError(
+  root: string,
+  plan: { pattern: string; flags: string },
+  budgetMs: number,
+  answer: TreeAnswer,
+  countOnly: boolean,
+  pendingFrom: string | undefined,
+) {
+  const { filesSearched, total, kept } = answer;
+  return new FolioError('timeout', `search of /${plan.pattern}/${plan.flags} under ${root} ran out of its ${budgetMs} ms budget after ${filesSearched} files`, {
+    path: root,
+    pattern: plan.pattern,
+    flags: plan.flags,
+    budget_ms: budgetMs,
+    files_searched: filesSearched,
+    matches_found: countOnly ? total : kept.length,
+    next_cursor: pendingFrom === undefined ? null : cursorOf(pendingFrom, 0),
+    hint: 'the regex backtracks too much, or the tree is big: simplify the regex, narrow it with glob, or continue from next_cursor',
+  });
+}
+
+/** Search the directory `root` (a real path to an existing directory). */
+export async function searchTree(root: string, opts: TreeSearchOptions): Promise<TreeSearchResult> {
+  const started = performance.now();
+  const { plan, maxMatches, maxLineChars, context, threads, countOnly, budgetMs, cursor } = settingsOf(opts);
+  // Only a literal runs in this thread (threads: 0): any regex could hold it past the budget, and only a worker can be stopped.
+  const inThread = threads === 0 && plan.mode === 'literal';
+  const poolSize = Math.max(1, threads);
+
+  const control = new Int32Array(new SharedArrayBuffer(4));
+  const jobBase = {
+    control: control.buffer as SharedArrayBuffer,
+    pattern: plan.pattern,
+    flags: plan.flags,
+    countOnly,
+    maxMatches,
+    maxLineChars,
+    context,
+    bigBytes: opts.bigFileBytes ?? BIG_FILE_BYTES,
+    verify: Boolean(opts.pinned),
+    refuseLinks: opts.pinned?.refuseLinks ?? false,
   };
+  const walker = walkTree(root, { glob: opts.glob, from: cursor?.path, admit: opts.admit });
+  const startOf = (e: WalkEntry) => (cursor && e.rel === cursor.path ? cursor.byte : 0);
+
+  const answer = new TreeAnswer(countOnly, maxMatches);
+  const deadline = performance.now() + budgetMs;
+  /** the first file whose answer is not taken yet (for the timeout error's cursor) */
+  let pendingFrom: string | undefined;
+
+  const pool = inThread ? undefined : pools.get(poolSize);
+  const { inFlight, topUp, stop } = batchFeed(walker, jobBase, startOf, pool, poolSize);
+  const whole = (e: WalkEntry, r: TreeFileResult) =>
+    searchWhole(e, r, {
+      plan,
+      startByte: startOf(e),
+      maxMatches: countOnly ? maxMatches : Math.max(1, maxMatches - answer.kept.length),
+      maxLineChars,
+      countOnly,
+      deadline,
+      signal: opts.signal,
+      pinned: opts.pinned,
+    });
 
   let budgetTimer: NodeJS.Timeout | undefined;
-  let current: (typeof inFlight)[number] | undefined;
+  let current: Batch | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     budgetTimer = setTimeout(() => {
       // The batch being waited for, and those queued behind it: a worker stuck in one regex exec only stops this way.
       for (const f of current ? [current, ...inFlight] : inFlight) if (!Array.isArray(f.run)) pool?.terminate(f.run.id);
-      reject(
-        new FolioError('timeout', `search of /${plan.pattern}/${plan.flags} under ${root} ran out of its ${budgetMs} ms budget after ${filesSearched} files`, {
-          path: root,
-          pattern: plan.pattern,
-          flags: plan.flags,
-          budget_ms: budgetMs,
-          files_searched: filesSearched,
-          matches_found: countOnly ? total : kept.length,
-          next_cursor: pendingFrom === undefined ? null : cursorOf(pendingFrom, 0),
-          hint: 'the regex backtracks too much, or the tree is big: simplify the regex, narrow it with glob, or continue from next_cursor',
-        }),
-      );
+      reject(timeoutError(root, plan, budgetMs, answer, countOnly, pendingFrom));
     }, budgetMs);
   });
   timedOut.catch(() => undefined);
@@ -348,8 +420,8 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
             ? { entry: e, size: r.size, count: r.count, matches: r.matches, searched: true }
             : r.status === 'skip'
               ? { entry: e, size: 0, count: 0, matches: [], searched: false }
-              : await Promise.race([searchWhole(e, r), timedOut]);
-        if (!take(o)) {
+              : await Promise.race([whole(e, r), timedOut]);
+        if (!answer.take(o, startOf(o.entry))) {
           more = false;
           break;
         }
@@ -359,21 +431,21 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
     }
   } finally {
     clearTimeout(budgetTimer);
-    stopped = true;
+    stop();
     Atomics.store(control, 0, 1); // batches still queued are not needed
   }
   if (opts.signal?.aborted) throw new FolioError('cancelled', `search cancelled: ${root}`, { path: root });
   // A big file's "there are more" sentinel is not a match.
-  const matches = kept.filter((m) => m.line > 0).map(({ nextLine: _n, ...m }) => m);
+  const matches = answer.kept.filter((m) => m.line > 0).map(({ nextLine: _n, ...m }) => m);
   return {
     root,
-    files,
+    files: answer.files,
     matches,
-    count: countOnly ? total : matches.length,
-    filesSearched,
-    bytesSearched,
-    truncated,
-    nextCursor,
+    count: countOnly ? answer.total : matches.length,
+    filesSearched: answer.filesSearched,
+    bytesSearched: answer.bytesSearched,
+    truncated: answer.truncated,
+    nextCursor: answer.nextCursor,
     elapsedMs: performance.now() - started,
   };
 }
