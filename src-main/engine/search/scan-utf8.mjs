@@ -23,112 +23,10 @@ export function searchUtf8Chunk(rs, chunk, chunkStart) {
   const r = rs.result;
   const countOnly = rs.o.countOnly;
   const cap = rs.o.maxMatches + 1;
-  // Line-number cursor for this chunk: lines counted from chunkStart up to byte `cursorByte` (a line start).
-  let cursorByte = 0;
-  let cursorLines = 0;
-  /** @param {number} lineStart chunk offset of a line start >= cursorByte */
-  const linesBefore = (lineStart) => {
-    while (cursorByte < lineStart) {
-      const nl = chunk.indexOf(10, cursorByte);
-      if (nl < 0 || nl >= lineStart) break;
-      cursorLines++;
-      cursorByte = nl + 1;
-    }
-    return cursorLines;
-  };
-  /**
-   * Record a match found on the line starting at chunk byte `ls`.
-   * @param {number} ls
-   * @param {number} hitByte chunk byte of the match (literal mode) or -1 (find it on the line's text)
-   * @returns {boolean} whether the line really matches
-   */
-  const record = (ls, hitByte) => {
-    const le = chunk.indexOf(10, ls);
-    const lineEnd = le < 0 ? chunk.length : le;
-    const textEnd = le >= 0 && lineEnd > ls && chunk[lineEnd - 1] === 13 ? lineEnd - 1 : lineEnd;
-    const lineBytes = chunk.subarray(ls, textEnd);
-    const text = lineBytes.toString('utf8');
-    let unit;
-    let byteInLine;
-    if (hitByte >= 0) {
-      byteInLine = hitByte - ls;
-      unit = lineBytes.toString('utf8', 0, byteInLine).length;
-    } else {
-      const re = plan.lineRe;
-      re.lastIndex = 0;
-      const m = re.exec(text);
-      if (!m) return false;
-      unit = m.index;
-      byteInLine = byteOfUnit(lineBytes, text, unit);
-    }
-    const cut = cutAround(text, unit, rs.o.maxLineChars);
-    r.matches.push({
-      lineStart: chunkStart + ls,
-      nextLine: chunkStart + (le < 0 ? chunk.length : le + 1),
-      byteOffset: chunkStart + ls + byteInLine,
-      column: cut.column,
-      text: cut.text,
-      textTruncated: cut.truncated,
-      chunkStart,
-      linesIntoChunk: linesBefore(ls),
-    });
-    return true;
-  };
+  const record = matchRecorder(rs, chunk, chunkStart);
 
-  if (plan.mode === 'literal') {
-    const needle = /** @type {Buffer} */ (plan.needle);
-    let p = 0;
-    for (;;) {
-      const h = chunk.indexOf(needle, p);
-      if (h < 0) return;
-      const ls = h === 0 ? 0 : chunk.lastIndexOf(10, h - 1) + 1;
-      r.count++;
-      if (!countOnly) {
-        record(ls, h);
-        if (r.matches.length >= cap) {
-          r.capped = true;
-          return;
-        }
-      }
-      const le = chunk.indexOf(10, h);
-      if (le < 0) return;
-      p = le + 1;
-    }
-  }
-
-  if (plan.required) {
-    // Only lines holding all the required bytes can match (plan.mjs, requiredLiteralsOf): find
-    // those holding the rarest with memmem (rarest in this range's first chunk), check the
-    // others with indexOf, and match each candidate alone, on its UTF-8 text when it holds
-    // non-ASCII bytes.
-    rs.requiredOrder ??= byRarity(plan.required, chunk);
-    const [needle, ...others] = /** @type {[Buffer, ...Buffer[]]} */ (rs.requiredOrder);
-    const lineRe = plan.lineRe;
-    let p = 0;
-    for (;;) {
-      const h = chunk.indexOf(needle, p);
-      if (h < 0) return;
-      const ls = h === 0 ? 0 : chunk.lastIndexOf(10, h - 1) + 1;
-      const le = chunk.indexOf(10, h);
-      const lineEnd = le < 0 ? chunk.length : le;
-      const textEnd = le >= 0 && lineEnd > ls && chunk[lineEnd - 1] === 13 ? lineEnd - 1 : lineEnd;
-      const line = chunk.subarray(ls, textEnd);
-      if (others.some((o) => line.indexOf(o) < 0)) {
-        // not a candidate
-      } else if (countOnly) {
-        lineRe.lastIndex = 0;
-        if (lineRe.test(line.toString(plan.asciiOnly || isAscii(line) ? 'latin1' : 'utf8'))) r.count++;
-      } else if (record(ls, -1)) {
-        r.count++;
-        if (r.matches.length >= cap) {
-          r.capped = true;
-          return;
-        }
-      }
-      if (le < 0) return;
-      p = le + 1;
-    }
-  }
+  if (plan.mode === 'literal') return searchLiteral(rs, chunk, record);
+  if (plan.required) return searchRequired(rs, chunk, record);
 
   // Decoded as latin1: string index == byte offset. Exact for ASCII lines; lines
   // with non-ASCII bytes are tested separately on their UTF-8 text, unless the
@@ -245,6 +143,149 @@ export function searchUtf8Chunk(rs, chunk, chunkStart) {
     re.lastIndex = le + 1;
   }
   nonAsciiBefore(Infinity);
+}
+
+/**
+ * The chunk's RecordMatch: each match with its line's text, column and the
+ * number of lines before it in the chunk (counted once, forward, as matches come).
+ * @param {import('./range-search.mjs').RangeSearch} rs
+ * @param {Buffer} chunk
+ * @param {number} chunkStart
+ * @returns {RecordMatch}
+ */
+function matchRecorder(rs, chunk, chunkStart) {
+  const plan = rs.plan;
+  const r = rs.result;
+  // Line-number cursor for this chunk: lines counted from chunkStart up to byte `cursorByte` (a line start).
+  let cursorByte = 0;
+  let cursorLines = 0;
+  /** @param {number} lineStart chunk offset of a line start >= cursorByte */
+  const linesBefore = (lineStart) => {
+    while (cursorByte < lineStart) {
+      const nl = chunk.indexOf(10, cursorByte);
+      if (nl < 0 || nl >= lineStart) break;
+      cursorLines++;
+      cursorByte = nl + 1;
+    }
+    return cursorLines;
+  };
+  /**
+   * Record a match found on the line starting at chunk byte `ls`.
+   * @param {number} ls
+   * @param {number} hitByte chunk byte of the match (literal mode) or -1 (find it on the line's text)
+   * @returns {boolean} whether the line really matches
+   */
+  const record = (ls, hitByte) => {
+    const le = chunk.indexOf(10, ls);
+    const lineEnd = le < 0 ? chunk.length : le;
+    const textEnd = le >= 0 && lineEnd > ls && chunk[lineEnd - 1] === 13 ? lineEnd - 1 : lineEnd;
+    const lineBytes = chunk.subarray(ls, textEnd);
+    const text = lineBytes.toString('utf8');
+    let unit;
+    let byteInLine;
+    if (hitByte >= 0) {
+      byteInLine = hitByte - ls;
+      unit = lineBytes.toString('utf8', 0, byteInLine).length;
+    } else {
+      const re = plan.lineRe;
+      re.lastIndex = 0;
+      const m = re.exec(text);
+      if (!m) return false;
+      unit = m.index;
+      byteInLine = byteOfUnit(lineBytes, text, unit);
+    }
+    const cut = cutAround(text, unit, rs.o.maxLineChars);
+    r.matches.push({
+      lineStart: chunkStart + ls,
+      nextLine: chunkStart + (le < 0 ? chunk.length : le + 1),
+      byteOffset: chunkStart + ls + byteInLine,
+      column: cut.column,
+      text: cut.text,
+      textTruncated: cut.truncated,
+      chunkStart,
+      linesIntoChunk: linesBefore(ls),
+    });
+    return true;
+  };
+  return record;
+}
+
+/**
+ * @callback RecordMatch Record a match on the line starting at chunk byte `ls` (see searchUtf8Chunk).
+ * @param {number} ls
+ * @param {number} hitByte chunk byte of the match, or -1 (find it on the line's text)
+ * @returns {boolean} whether the line really matches
+ */
+
+/**
+ * Literal mode: memmem over the chunk's bytes, one hit per line.
+ * @param {import('./range-search.mjs').RangeSearch} rs @param {Buffer} chunk @param {RecordMatch} record
+ */
+function searchLiteral(rs, chunk, record) {
+  const plan = rs.plan;
+  const r = rs.result;
+  const countOnly = rs.o.countOnly;
+  const cap = rs.o.maxMatches + 1;
+  const needle = /** @type {Buffer} */ (plan.needle);
+  let p = 0;
+  for (;;) {
+    const h = chunk.indexOf(needle, p);
+    if (h < 0) return;
+    const ls = h === 0 ? 0 : chunk.lastIndexOf(10, h - 1) + 1;
+    r.count++;
+    if (!countOnly) {
+      record(ls, h);
+      if (r.matches.length >= cap) {
+        r.capped = true;
+        return;
+      }
+    }
+    const le = chunk.indexOf(10, h);
+    if (le < 0) return;
+    p = le + 1;
+  }
+}
+
+/**
+ * Only lines holding all the required bytes can match (plan.mjs, requiredLiteralsOf): find
+ * those holding the rarest with memmem (rarest in this range's first chunk), check the
+ * others with indexOf, and match each candidate alone, on its UTF-8 text when it holds
+ * non-ASCII bytes.
+ * @param {import('./range-search.mjs').RangeSearch} rs @param {Buffer} chunk @param {RecordMatch} record
+ */
+function searchRequired(rs, chunk, record) {
+  const plan = rs.plan;
+  const r = rs.result;
+  const countOnly = rs.o.countOnly;
+  const cap = rs.o.maxMatches + 1;
+  // Called only when the plan has required literals.
+  rs.requiredOrder ??= byRarity(/** @type {Buffer[]} */ (plan.required), chunk);
+  const [needle, ...others] = /** @type {[Buffer, ...Buffer[]]} */ (rs.requiredOrder);
+  const lineRe = plan.lineRe;
+  let p = 0;
+  for (;;) {
+    const h = chunk.indexOf(needle, p);
+    if (h < 0) return;
+    const ls = h === 0 ? 0 : chunk.lastIndexOf(10, h - 1) + 1;
+    const le = chunk.indexOf(10, h);
+    const lineEnd = le < 0 ? chunk.length : le;
+    const textEnd = le >= 0 && lineEnd > ls && chunk[lineEnd - 1] === 13 ? lineEnd - 1 : lineEnd;
+    const line = chunk.subarray(ls, textEnd);
+    if (others.some((o) => line.indexOf(o) < 0)) {
+      // not a candidate
+    } else if (countOnly) {
+      lineRe.lastIndex = 0;
+      if (lineRe.test(line.toString(plan.asciiOnly || isAscii(line) ? 'latin1' : 'utf8'))) r.count++;
+    } else if (record(ls, -1)) {
+      r.count++;
+      if (r.matches.length >= cap) {
+        r.capped = true;
+        return;
+      }
+    }
+    if (le < 0) return;
+    p = le + 1;
+  }
 }
 
 /**
