@@ -8,6 +8,11 @@ import globals from 'globals';
  * and inside the engine kernels -> index -> text -> read -> {write, search, address}
  * (siblings do not import each other; engine/errors.ts is for every layer).
  * Governance and per-user state (api/agent, api/app) is reached through api only.
+ * Vendor adapters (src-main/backends: postgres, azure, s3) sit beside the engine: they
+ * implement its Backend interface and the api registers them; the engine never imports
+ * them (it loads one by scheme, through the registry), and no module outside
+ * src-main/backends imports a vendor SDK (pg, @azure/*, @aws-sdk/*, @smithy/*), so
+ * none is on the path of a local read or an MCP start.
  * Each folder lists what it may not import; a wrong import (static, export-from
  * or a dynamic import() of a string) fails `npm run lint`.
  * test/lint/boundaries.test.ts proves every rule bites.
@@ -27,6 +32,13 @@ const electron = layer('^electron(/|$)', 'Only src-main/doors/electron may impor
 const net = layer('^(node:)?(http|https|net|http2)$|^@modelcontextprotocol/|^ws$', 'Network servers are doors (src-main/doors).');
 const up = (/** @type {string[]} */ dirs, /** @type {string} */ who) =>
   layer(`(^|/)(${dirs.join('|')})(/|$)`, `${who} may not import from ${dirs.join(', ')}: dependencies point doors -> api -> review -> engine.`);
+const vendor = layer(
+  '^(pg|pg-[a-z-]+|@azure/[^/]+|@aws-sdk/[^/]+|@smithy/[^/]+)(/|$)',
+  'Vendor SDKs (pg, @azure/*, @aws-sdk/*, @smithy/*) are imported only by their adapter in src-main/backends, loaded on first use of its scheme.',
+);
+const backends = layer('(^|/)backends(/|$)', 'The engine loads a backend by scheme (engine/backend/registry.ts); it never imports src-main/backends.');
+/** The vendor adapters, one folder each; one does not import another (object-util.ts, beside them, is shared). */
+const PLUGINS = ['postgres', 'azure', 's3'];
 const renderer = layer('(^|/)src-renderer(/|$)', 'Node code may not import the renderer; shared types live in src-main/api.');
 const governance = layer(
   '(^|/)api/(agent|app)(/|$)',
@@ -63,7 +75,7 @@ const restrict = (...patterns) => ({
   ],
 });
 
-const engineRules = [up(['review', 'api', 'doors'], 'engine'), electron, ui, net];
+const engineRules = [up(['review', 'api', 'doors'], 'engine'), backends, vendor, electron, ui, net];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'wasm/build/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**'] },
@@ -93,19 +105,39 @@ export default tseslint.config(
     files: [`src-main/engine/${folder}/**`],
     rules: restrict(up(engineAbove(folder), `engine/${folder}`), ...engineRules),
   })),
-  { files: ['src-main/review/**'], rules: restrict(up(['api', 'doors'], 'review'), electron, ui, net) },
-  { files: ['src-main/api/**'], rules: restrict(up(['doors'], 'api'), electron, ui, net, renderer) },
+  { files: ['src-main/review/**'], rules: restrict(up(['api', 'doors', 'backends'], 'review'), vendor, electron, ui, net) },
+  { files: ['src-main/api/**'], rules: restrict(up(['doors'], 'api'), vendor, electron, ui, net, renderer) },
+  {
+    files: ['src-main/backends/*'],
+    rules: restrict(up(['review', 'api', 'doors'], 'src-main/backends'), governance, electron, ui, net, renderer),
+  },
+  ...PLUGINS.map((plugin) => ({
+    files: [`src-main/backends/${plugin}/**`],
+    rules: restrict(
+      up(['review', 'api', 'doors'], `backends/${plugin}`),
+      layer(
+        `(^|/)(${PLUGINS.filter((p) => p !== plugin).join('|')})(/|$)`,
+        `backends/${plugin} may not import another backend's folder: shared helpers sit in src-main/backends (object-util.ts).`,
+      ),
+      governance,
+      electron,
+      ui,
+      net,
+      renderer,
+    ),
+  })),
   {
     files: ['src-main/doors/**'],
     ignores: ['src-main/doors/electron/**'],
-    rules: restrict(up(['engine', 'review'], 'a door'), governance, electron, ui, renderer),
+    rules: restrict(up(['engine', 'review', 'backends'], 'a door'), governance, vendor, electron, ui, renderer),
   },
-  { files: ['src-main/doors/electron/**'], rules: restrict(up(['engine', 'review'], 'a door'), governance, ui, renderer) },
+  { files: ['src-main/doors/electron/**'], rules: restrict(up(['engine', 'review', 'backends'], 'a door'), governance, vendor, ui, renderer) },
   {
     files: ['src-renderer/**'],
     rules: restrict(
-      up(['engine', 'review', 'doors', 'kernels'], 'the renderer'),
+      up(['engine', 'review', 'doors', 'kernels', 'backends'], 'the renderer'),
       governance,
+      vendor,
       // typescript-eslint lets a type import through when ANY pattern with allowTypeImports
       // matches it, so this one must not match api/agent and api/app (governance above).
       layer(

@@ -20,8 +20,8 @@ import { open as openFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BlobServiceClient } from '@azure/storage-blob';
 import { CopyObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { openAzureBlob } from '../src-main/engine/backend/azure-blob.ts';
-import { openS3Object } from '../src-main/engine/backend/s3-object.ts';
+import { openAzureBlob } from '../src-main/backends/azure/azure-blob.ts';
+import { openS3Object } from '../src-main/backends/s3/s3-object.ts';
 import type { Backend } from '../src-main/engine/backend/types.ts';
 import { closeIndexPools } from '../src-main/engine/index/builder.ts';
 import { read } from '../src-main/engine/read/read.ts';
@@ -61,7 +61,7 @@ function offsets(size: number): number[] {
  * `forReplace(run)` gives the backend each timed replace runs on: the same object for
  * Azure; for S3 a fresh server-side copy per run, because Swift 2.30 refuses
  * x-amz-copy-source-if-match on an object a multipart upload completed (see
- * test/backend/s3-object.test.ts), which every replace after the first would be.
+ * test/backends/s3-object.test.ts), which every replace after the first would be.
  */
 async function objectFigures(
   name: string,

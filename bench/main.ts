@@ -16,6 +16,7 @@ import { benchMcp } from './mcp.bench.ts';
 import { benchRead } from './read.bench.ts';
 import { benchReview } from './review.bench.ts';
 import { benchSearchTree } from './search-tree.bench.ts';
+import { benchStartup } from './startup.bench.ts';
 import { benchUpsert } from './upsert.bench.ts';
 import { parseSize } from './lib.ts';
 
@@ -42,6 +43,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   backends: benchBackends,
   jsonb: benchJsonb,
   bounded: benchBounded,
+  startup: benchStartup,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -296,8 +296,8 @@ test('a 12-proposal session over 8 files: F7 alone end to end, per-hunk keys, a 
   await fileView(page).locator('textarea').focus();
   await expect.poll(() => inFileView(page)).toBe(true);
   await page.keyboard.press('Control+Z');
-  // Undo takes the created text back out, as for a create approved alone; the emptied file stays (a known gap).
-  await expect.poll(onDisk).toEqual({ ...beforeAll, 'src/retry.ts': '' });
+  // Undo takes the whole session back: the created file goes away, the moved one returns.
+  await expect.poll(onDisk).toEqual(beforeAll);
   await page.keyboard.press('Control+Y');
   await expect.poll(onDisk).toEqual(accepted);
   // The approve that found the conflict answered 412, the create's and move's files 404 before they existed: expected.

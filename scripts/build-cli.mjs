@@ -36,8 +36,15 @@ import { NODE_BUNDLE, writeEngineRuntime } from './engine-runtime.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 
-/** Left in node_modules: Automerge loads its .wasm from its own folder; the MCP SDK (with ajv) and gpt-tokenizer's vocabularies are big and load for one command or mode. */
-const EXTERNAL = ['@automerge/automerge', '@modelcontextprotocol/sdk', 'gpt-tokenizer'];
+/**
+ * Left in node_modules: Automerge loads its .wasm from its own folder; gpt-tokenizer's
+ * vocabularies are big and load for one mode. The MCP SDK is bundled (into the chunk
+ * `folio mcp` loads): left outside, it brought a second copy of zod and ~150 files to
+ * resolve, a third of an MCP start. The vendor SDKs of the backends (pg, @azure/*,
+ * @aws-sdk/*) are bundled too, each into the chunk of its adapter
+ * (src-main/backends/<name>/), loaded by the first locator of that scheme.
+ */
+const EXTERNAL = ['@automerge/automerge', 'gpt-tokenizer'];
 
 const runtimeInputs = writeEngineRuntime(dist);
 const { operations } = await tsImport('../src-main/api/operations.ts', import.meta.url);

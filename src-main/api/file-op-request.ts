@@ -7,7 +7,6 @@
 import { resolve } from 'node:path';
 import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-ops.ts';
 import type { FileOpCall } from '../review/file-op-journal.ts';
-import { applyOwnFileOp } from '../review/journal.ts';
 import type { Actor, CallContext } from './operations.ts';
 import type { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops.ts';
 
@@ -52,6 +51,6 @@ export async function runFileOpInput(input: DeleteFileInput | MoveFileInput, act
     return fileOpWireOf(call.op === 'delete' ? await deleteFile(call.path, req) : await moveFile(call.path, call.to!, req));
   }
   // The caller's own delete or move is journaled under the caller, so review_undo takes it back.
-  const { entry, result } = await applyOwnFileOp(workspace, actor, call);
+  const { entry, result } = await (await import('../review/journal.ts')).applyOwnFileOp(workspace, actor, call);
   return fileOpWireOf(result, entry?.id);
 }

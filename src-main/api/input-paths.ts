@@ -9,6 +9,9 @@
 import { isRemoteLocator } from '../engine/backend/locator.ts';
 import { FolioError } from '../engine/errors.ts';
 
+/** The one test of a remote locator (pg://, az://, s3://), for doors that may not import the engine. */
+export { isRemoteLocator };
+
 /** NAME_MAX on Linux and macOS: bytes of one path component. */
 export const NAME_MAX_BYTES = 255;
 /** PATH_MAX on Linux (4096) less its terminating NUL: bytes of a whole path. */

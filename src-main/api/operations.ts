@@ -53,6 +53,7 @@ import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
 import { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops.ts';
 import { HistogramInput, HistogramOutput, TimeSeekInput, TimeSeekOutput } from './schemas/time.ts';
 import { runs } from './runs.ts';
+import { isRemoteLocator } from './input-paths.ts';
 import type { StepOptions, StepResult } from '../review/index.ts';
 
 /*
@@ -119,7 +120,6 @@ async function remoteOps(ctx: CallContext) {
   return ops;
 }
 /** pg://, az://, s3:// (engine/backend/locator.ts); anything else is a local path. */
-const isRemoteLocator = (path: string) => /^(pg|az|s3):\/\//.test(path);
 
 /** The outline answer: headings up to max_level, and how long it took. */
 export async function outlineView(input: z.infer<typeof OutlineInput>): Promise<z.infer<typeof OutlineOutput>> {

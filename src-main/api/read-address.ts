@@ -224,7 +224,7 @@ interface JsonHit {
 }
 
 /**
- * A JSON read of a jsonb value (pg://…) that PostgreSQL answers (engine/backend/postgres-jsonpath.ts):
+ * A JSON read of a jsonb value (pg://…) that PostgreSQL answers (backends/postgres/postgres-jsonpath.ts):
  * null if `input` is no such read (another locator or column, jsonl_line), or the
  * query has a construct PostgreSQL cannot evaluate exactly (`untranslatable` names it).
  * Needs no mounted bytes: the operation runs it before opening the value.
@@ -241,7 +241,7 @@ export async function readJsonb(input: ReadInput, opts: ReadOptions = {}): Promi
 async function jsonbAnswer(input: ReadInput, opts: ReadOptions): Promise<AddressedRead | { untranslatable: string } | null> {
   if (input.head !== undefined || input.tail !== undefined) return null;
   addressOf(input); // one read mode
-  const [{ JSON_LIMITS }, { queryJsonb }] = await Promise.all([import('../engine/address/json-address.ts'), import('../engine/backend/postgres-jsonb.ts')]);
+  const [{ JSON_LIMITS }, { queryJsonb }] = await Promise.all([import('../engine/address/json-address.ts'), import('../backends/postgres/postgres-jsonb.ts')]);
   const a = await queryJsonb(input.path, input.json_path!, JSON_LIMITS.maxMatches);
   if (!a) return null;
   if (a.kind === 'untranslatable') return { untranslatable: a.construct };
@@ -263,7 +263,7 @@ async function readJson(input: ReadInput, opts: ReadOptions): Promise<AddressedR
   const { jsonValueOf, loadJsonFile, locate, queryJson } = await import('../engine/address/json-address.ts');
   const notes: string[] = [];
   if (input.jsonl_line === undefined && input.path.startsWith('pg://')) {
-    // A jsonb value: PostgreSQL selects the nodes (engine/backend/postgres-jsonpath.ts).
+    // A jsonb value: PostgreSQL selects the nodes (backends/postgres/postgres-jsonpath.ts).
     const a = await jsonbAnswer(input, opts);
     if (a && !('untranslatable' in a)) {
       // The value is mounted here (the agent door: its bytes are what redaction reads):

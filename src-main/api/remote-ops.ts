@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FolioError } from '../engine/errors.ts';
-import { configureBackends, type BackendsConfig } from '../engine/backend/registry.ts';
+import { configureBackends, type BackendsConfig } from '../backends/index.ts';
 import { isRemoteLocator, onRemote, onRemoteHead, remoteInfo, searchHooksOf } from '../engine/backend/remote.ts';
 import type { FileInfo, ReadOutput } from './schemas.ts';
 

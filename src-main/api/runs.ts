@@ -22,6 +22,7 @@ import type {
 import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
 import type { PlannedUpsert } from './upsert-request.ts';
 import type { Actor, CallContext } from './operations.ts';
+import { isRemoteLocator } from './input-paths.ts';
 
 const workspaceOf = (ctx: CallContext) => ctx.workspace ?? process.cwd();
 
@@ -31,9 +32,6 @@ export async function remoteOps(ctx: CallContext) {
   ops.configureBackendsFor(workspaceOf(ctx));
   return ops;
 }
-/** pg://, az://, s3:// (engine/backend/locator.ts); anything else is a local path. */
-export const isRemoteLocator = (path: string) => /^(pg|az|s3):\/\//.test(path);
-
 /** Fields a head window may carry besides its address (start_byte 0 and max_bytes): none changes which bytes it needs. */
 const HEAD_WINDOW_FIELDS = new Set(['path', 'start_byte', 'max_bytes', 'hashlines', 'invalid_utf8']);
 

@@ -20,7 +20,7 @@
  * JSON edits are byte replaces of the smallest range jsonc-parser's modify()
  * changes, with newline normalization off: every other byte stays as it was. Of a
  * jsonb value (pg://…), the range PostgreSQL's jsonb_set / jsonb_insert / #-
- * changes in its printed text (engine/backend/postgres-jsonb.ts).
+ * changes in its printed text (backends/postgres/postgres-jsonb.ts).
  */
 import { createHash } from 'node:crypto';
 import { FolioError } from '../engine/errors.ts';
@@ -126,7 +126,7 @@ export async function jsonUpsertOf(input: UpsertInput, t: JsonTarget, pre: Addre
   }
   if (input.path.startsWith('pg://')) {
     // A jsonb value: PostgreSQL computes the edit (jsonb_set / jsonb_insert / #-), written as a splice of its text.
-    const { jsonbSpliceOf } = await import('../engine/backend/postgres-jsonb.ts');
+    const { jsonbSpliceOf } = await import('../backends/postgres/postgres-jsonb.ts');
     const e = await jsonbSpliceOf(input.path, t.path, edit);
     if (e) {
       const read = { path: e.locator, json_path: t.path };

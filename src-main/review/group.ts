@@ -11,7 +11,7 @@
 import { upsertGroup } from '../engine/write/upsert-group.ts';
 import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
 import type { FileOpResult } from '../engine/write/file-ops.ts';
-import { fileOpStepCheck, stepFileOp } from './file-op-journal.ts';
+import { createStepsAsFileOp, fileOpStepCheck, stepFileOp } from './file-op-journal.ts';
 import { writeIntent, type ReviewIntent } from './intents.ts';
 import type { BatchMember } from './rebase.ts';
 import { propose, reject, type ProposeRequest, type ProposeResult } from './proposals.ts';
@@ -96,8 +96,10 @@ export async function stepGroupLocked(
   const members = allEntries(store)
     .filter((x) => x.group?.id === e.group!.id && x.undone === (action === 'redo'))
     .sort((a, b) => a.group!.index - b.group!.index);
-  const regions = members.filter((m) => !m.file_op);
-  const ops = members.filter((m) => m.file_op);
+  // Deletes, moves and creates that step as file ops (a create's undo removes its file) go after the region edits.
+  const asFileOp = new Set(members.filter((m) => m.file_op || createStepsAsFileOp(store, m, action)));
+  const regions = members.filter((m) => !asFileOp.has(m));
+  const ops = members.filter((m) => asFileOp.has(m));
   for (const m of ops) await fileOpStepCheck(store, m, action);
   const intents: (ReviewIntent | null)[] = regions.map(() => null);
   const upserts: (UpsertResult | FileOpResult)[] = regions.length

@@ -57,7 +57,7 @@ export type ReviewIntent = IntentRegion & {
   path: string;
   /** a whole-file delete, move or restore instead of a region write (file-op-intents.ts) */
   file_op?: FileOpIntent;
-} & ((ApplyWhat & { plan: Pick<WritePlan, 'version_before' | 'range_before' | 'range_after'> }) | (UndoWhat & { version_before: Version }));
+} & ((ApplyWhat & { plan: Pick<WritePlan, 'version_before' | 'range_before' | 'range_after' | 'created'> }) | (UndoWhat & { version_before: Version }));
 
 export type IntentWhat = ApplyWhat | UndoWhat;
 
@@ -81,7 +81,16 @@ export function writeIntent(store: IntentStore, what: IntentWhat, plan: WritePla
   const base = { ...region, id: `${what.entry_id}-${what.action}-${Date.now()}`, pid: process.pid, path: store.storedPathOf(plan.path) };
   const intent: ReviewIntent =
     what.action === 'apply'
-      ? { ...base, ...what, plan: { version_before: plan.version_before, range_before: plan.range_before, range_after: plan.range_after } }
+      ? {
+          ...base,
+          ...what,
+          plan: {
+            version_before: plan.version_before,
+            range_before: plan.range_before,
+            range_after: plan.range_after,
+            ...(plan.created ? { created: true } : {}),
+          },
+        }
       : { ...base, ...what, version_before: plan.version_before };
   return persistIntent(store, intent);
 }

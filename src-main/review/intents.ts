@@ -123,6 +123,7 @@ export function appliedOf(intent: ReviewIntent & { action: 'apply' }, versionAft
     ...(intent.proposal_hunks ? { proposalHunks: intent.proposal_hunks } : {}),
     ...(intent.batch ? { batch: intent.batch } : {}),
     ...(intent.file_op ? { fileOp: fileOpEntryFieldsOf(intent.file_op) } : {}),
+    ...(intent.plan.created ? { created: true } : {}),
   };
 }
 
@@ -139,6 +140,8 @@ export function commitIntent(store: ReviewStore, intent: ReviewIntent, versionAf
       versionBefore: intent.version_before,
       versionAfter,
       removed: intent.removed,
+      // A create undone by deleting its file: its mode, for the redo that restores it.
+      ...(intent.file_op ? { file: { bytes: intent.file_op.bytes, sha256: intent.file_op.sha256, mode: intent.file_op.mode } } : {}),
     });
   }
 }

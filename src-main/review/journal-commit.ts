@@ -79,6 +79,8 @@ export interface AppliedEdit {
   proposalHunks?: number[];
   /** a batch approval (batch.ts): the proposals this one write applies (proposalId is null) */
   batch?: BatchMember[];
+  /** the write created the file (JournalEntry.created) */
+  created?: boolean;
 }
 
 /** How an entry's edit changes the line count after it: its lines after less its lines before. */
@@ -112,6 +114,7 @@ export function appliedEntryOf(a: AppliedEdit, seq: number, at: string): Journal
     ...(a.group ? { group: a.group } : {}),
     ...(a.batch ? { proposal_ids: a.batch.map((m) => m.id) } : {}),
     ...(a.fileOp ?? {}),
+    ...(a.created ? { created: true } : {}),
     history: [event],
   };
 }
@@ -183,6 +186,8 @@ export interface SteppedEdit {
   versionAfter: Version;
   /** what the step took out of the file: undo keeps it as the redo payload */
   removed: StoredBytes;
+  /** a create stepped as a file op (file-op-journal.ts): the file's size, SHA-256 and mode, for its redo */
+  file?: JournalEntry['file'];
 }
 
 /** Commit an undo or redo. Returns the entry as it is now. */
@@ -190,10 +195,12 @@ export function commitStepped(store: ReviewStore, s: SteppedEdit): JournalEntry 
   const e = entryOf(store, s.entryId)!;
   const seq = nextSeq(store);
   const event: JournalEvent = { action: s.action, seq, by: s.by, at: nowIso(), version_before: s.versionBefore, version_after: s.versionAfter };
-  const fields =
-    s.action === 'undo'
+  const fields = {
+    ...(s.action === 'undo'
       ? { undone: true, undone_seq: seq, redo_payload: s.removed, last_version: s.versionAfter }
-      : { undone: false, applied_seq: seq, redo_payload: null, last_version: s.versionAfter };
+      : { undone: false, applied_seq: seq, redo_payload: null, last_version: s.versionAfter }),
+    ...(s.file && !e.file_op ? { file: s.file } : {}),
+  };
   // What the step replaced: the edit's bytes (undo) or the bytes it had removed (redo).
   const [oldLen, newLen] = s.action === 'undo' ? [e.inserted_bytes, e.removed.bytes] : [e.removed.bytes, e.inserted_bytes];
   store.commit((d) => {

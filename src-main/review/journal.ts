@@ -25,7 +25,7 @@ import { FolioError, isFolioError, type ErrorCode } from '../engine/errors.ts';
 import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
 import { upsertAt } from './remote-values.ts';
 import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-ops.ts';
-import { runFileOpJournaled, stepFileOp, type FileOpCall } from './file-op-journal.ts';
+import { createStepsAsFileOp, runFileOpJournaled, stepFileOp, type FileOpCall } from './file-op-journal.ts';
 import { loadBytes } from './blobs.ts';
 import { currentStartOf } from './journal-commit.ts';
 import { commitIntent, dropIntent, writeIntent, type ReviewIntent } from './intents.ts';
@@ -279,7 +279,7 @@ async function step(root: string, actor: ReviewActor, opts: StepOptions, action:
         const i = done.entries.findIndex((x) => x.id === e.id);
         return { action, entry: done.entries[i]!, upsert: done.upserts[i]!, group: done.entries };
       }
-      if (e.file_op) {
+      if (e.file_op || createStepsAsFileOp(store, e, action)) {
         const { entry, result } = await stepFileOp(store, e, { action, entry_id: e.id, by: actor });
         return { action, entry, upsert: result };
       }

@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isRemoteLocator } from '../engine/backend/locator.ts';
 import { writeFileAtomic } from '../engine/write/atomic-write.ts';
 import { pidAlive, withFileLock } from '../engine/index/file-lock.ts';
 import { appendFrame, readFrames } from './change-log.ts';
@@ -58,7 +59,6 @@ function writerPidOf(logName: string): number {
 }
 
 /** pg://, az://, s3:// (engine/backend/locator.ts): not paths, never resolved against the root. */
-const REMOTE = /^(pg|az|s3):\/\//;
 
 export class ReviewStore {
   readonly root: string;
@@ -95,14 +95,14 @@ export class ReviewStore {
    * absolute. Relative inputs are relative to the root, as the views print them.
    */
   storedPathOf(path: string): string {
-    if (REMOTE.test(path)) return path; // a remote locator is stored as it is
+    if (isRemoteLocator(path)) return path; // a remote locator is stored as it is
     const abs = resolve(this.root, path);
     const rel = relative(this.root, abs);
     return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : abs;
   }
 
   absPathOf(stored: string): string {
-    if (REMOTE.test(stored)) return stored;
+    if (isRemoteLocator(stored)) return stored;
     return resolve(this.root, stored);
   }
 

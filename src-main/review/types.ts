@@ -181,8 +181,13 @@ export interface JournalEntry {
   file_op?: FileOp;
   /** file_op move: the new name (stored like `path`) */
   to?: string;
-  /** file_op: the file as it was deleted or moved */
+  /**
+   * file_op: the file as it was deleted or moved; a created file (`created`) once
+   * its undo deleted it: its mode, for the redo that puts it back
+   */
   file?: { bytes: number; sha256: string; mode: number };
+  /** the edit created its file (if_none_match "*"): undo removes the file while it holds just that edit (file-op-journal.ts) */
+  created?: boolean;
   history: JournalEvent[];
 }
 

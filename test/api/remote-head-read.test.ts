@@ -13,7 +13,7 @@ import type http from 'node:http';
 import { BlobServiceClient } from '@azure/storage-blob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handle } from '../../src-main/api/handle.ts';
-import { closePostgresPools } from '../../src-main/engine/backend/postgres.ts';
+import { closePostgresPools } from '../../src-main/backends/postgres/postgres.ts';
 import { forgetRemote, HEAD_READ_MAX_BYTES } from '../../src-main/engine/backend/remote.ts';
 import type { ReadOutput } from '../../src-main/api/schemas.ts';
 import { startAzurite, type Azurite } from '../fixtures/azurite.ts';
@@ -95,7 +95,7 @@ function holdStreams(blob: string): { release(): void; held: () => number } {
   azurite.proxy.before = async (req: http.IncomingMessage) => {
     const range = String(req.headers['x-ms-range'] ?? req.headers.range ?? '');
     const path = decodeURIComponent((req.url ?? '').split('?')[0]!);
-    if (req.method === 'GET' && path === `/devstoreaccount1/logs/${blob}` && (range === '' || range.endsWith('-'))) {
+    if (req.method === 'GET' && path === `/${azurite.account}/logs/${blob}` && (range === '' || range.endsWith('-'))) {
       held++;
       await gate;
     }

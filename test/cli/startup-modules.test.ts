@@ -20,6 +20,19 @@ const ROOT = process.cwd();
 const BIN = join(ROOT, 'bin/folio.mjs');
 const HOOK = join(ROOT, 'test/fixtures/module-log.mjs');
 
+/** Vendor adapters and their SDKs: loaded by the first locator of their scheme only (src-main/backends/index.ts). */
+const PG: [what: string, pattern: RegExp][] = [
+  ['the PostgreSQL adapter', /src-main\/backends\/postgres\//],
+  ['pg', /node_modules\/(pg|pg-[a-z-]+)\//],
+];
+const OBJECT_STORES: [what: string, pattern: RegExp][] = [
+  ['the Azure and S3 adapters', /src-main\/backends\/(azure|s3)\//],
+  ['the object-store helpers', /src-main\/backends\/object-util\.ts$/],
+  ['the Azure SDK', /node_modules\/@azure\//],
+  ['the AWS SDK', /node_modules\/(@aws-sdk|@smithy)\//],
+];
+const BACKENDS: [what: string, pattern: RegExp][] = [...PG, ...OBJECT_STORES];
+
 /** Not for a read, an info or a line upsert: the doors and layers they do not use, and heavy packages of other modes. */
 const NOT_AT_START: [what: string, pattern: RegExp][] = [
   ['the MCP SDK', /@modelcontextprotocol\//],
@@ -33,6 +46,7 @@ const NOT_AT_START: [what: string, pattern: RegExp][] = [
   ['the MCP door', /src-main\/doors\/mcp\//],
   ['the agent guard', /src-main\/api\/agent\//],
   ['the search engine', /src-main\/engine\/search\//],
+  ...BACKENDS,
 ];
 /**
  * A line upsert is journaled so that `folio review undo` takes it back, as a record
@@ -49,15 +63,28 @@ const READ_ONLY_TOO: [what: string, pattern: RegExp][] = [
   ['the write path', /src-main\/engine\/write\//],
 ];
 
+interface Run {
+  /** written to stdin, which then closes */
+  input?: string;
+  env?: Record<string, string>;
+  /** stderr must match this; empty when not given */
+  stderr?: RegExp;
+  /** stdout must match this */
+  stdout?: RegExp;
+}
+
 /** Every source file or package file the command loaded (bundle chunks expanded). */
-function modulesLoadedBy(args: string[], status = 0): string[] {
+function modulesLoadedBy(args: string[], status = 0, run: Run = {}): string[] {
   const log = tmp.path(`modules-${args[0]}.log`);
   writeFileSync(log, '');
   const r = spawnSync(process.execPath, ['--import', HOOK, BIN, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, FOLIO_MODULE_LOG: log, FOLIO_CACHE_DIR: tmp.path('cache') },
+    input: run.input,
+    env: { ...process.env, FOLIO_MODULE_LOG: log, FOLIO_CACHE_DIR: tmp.path('cache'), ...run.env },
   });
-  expect(r.stderr).toBe('');
+  if (run.stderr) expect(r.stderr).toMatch(run.stderr);
+  else expect(r.stderr).toBe('');
+  if (run.stdout) expect(r.stdout).toMatch(run.stdout);
   expect(r.status).toBe(status);
   const meta = existsSync(join(ROOT, 'dist/cli-meta.json'))
     ? (JSON.parse(readFileSync(join(ROOT, 'dist/cli-meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> })
@@ -109,5 +136,43 @@ describe('modules a small command loads', () => {
   it('folio read with bad input: zod names the fields', () => {
     const loaded = modulesLoadedBy(['read', '', '--json'], 1);
     if (bundleRan(loaded)) expect(loaded.some((f) => /\/zod\//.test(f))).toBe(true);
+  });
+});
+
+/** An agent host waits for this answer before anything else (issue 26: ≤ 250 ms on a quiet machine, `npm run bench -- startup`). */
+const INITIALIZE =
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'startup-modules', version: '0' } },
+  }) + '\n';
+
+describe('backends are plugins: loaded by the first locator of their scheme', () => {
+  it('folio mcp answers initialize without a backend, a vendor SDK, Automerge or Hono', () => {
+    const loaded = modulesLoadedBy(['mcp', '--root', tmp.path('.')], 0, { input: INITIALIZE, stdout: /"protocolVersion"/ });
+    expect(loaded.some((f) => f.includes('src-main/doors/mcp/server.ts'))).toBe(true); // the hook sees the door
+    expectNone(loaded, [
+      ...BACKENDS,
+      ...NO_DOCUMENT,
+      ['the review layer', /src-main\/review\//],
+      ['Hono (the Streamable HTTP transport)', /\/(hono|@hono)\//],
+      ['the HTTP door', /src-main\/doors\/http\//],
+      ['gpt-tokenizer', /\/gpt-tokenizer\//],
+    ]);
+  });
+
+  it('a pg:// locator loads the PostgreSQL adapter and pg, and no other backend', () => {
+    // No server at this socket: the adapter loads, connects, and reports io_error.
+    const loaded = modulesLoadedBy(['info', 'pg://docs/readme/body'], 1, {
+      env: { PGHOST: tmp.path('no-server'), DATABASE_URL: '' },
+      stderr: /io_error: pg:\/\/docs\/readme\/body: PostgreSQL/,
+    });
+    for (const [what, pattern] of PG)
+      expect(
+        loaded.some((f) => pattern.test(f)),
+        `${what} was not loaded`,
+      ).toBe(true);
+    expectNone(loaded, OBJECT_STORES);
   });
 });

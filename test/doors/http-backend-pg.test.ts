@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '../../src-main/doors/http/serve.ts';
 import { forgetStores } from '../../src-main/review/store.ts';
-import { closePostgresPools } from '../../src-main/engine/backend/postgres.ts';
+import { closePostgresPools } from '../../src-main/backends/postgres/postgres.ts';
 import { tempDir } from '../fixtures/generate.ts';
 import { startPostgres, type TestPostgres } from '../fixtures/postgres.ts';
 

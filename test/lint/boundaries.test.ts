@@ -73,6 +73,47 @@ describe('inside the engine, kernels -> index -> text -> read -> {write, search,
   });
 });
 
+describe('vendor adapters are plugins: src-main/backends, loaded by scheme', () => {
+  it('fails the engine importing src-main/backends, statically or with import()', async () => {
+    expect(await violations('src-main/engine/backend/x.ts', `import '../../backends/index.ts';\n`)).toHaveLength(1);
+    expect(await violations('src-main/engine/backend/x.ts', `export const m = () => import('../../backends/postgres/postgres.ts');\n`)).toHaveLength(1);
+    expect(await violations('src-main/engine/read/x.ts', `import type { PostgresConfig } from '../../backends/postgres/postgres-pool.ts';\n`)).toHaveLength(1);
+  });
+
+  it('fails a vendor SDK imported anywhere outside src-main/backends', async () => {
+    const sdks = ['pg', 'pg-cursor', '@azure/storage-blob', '@aws-sdk/client-s3', '@aws-sdk/lib-storage', '@smithy/signature-v4'];
+    for (const from of ['src-main/engine/backend/x.ts', 'src-main/api/x.ts', 'src-main/review/x.ts', 'src-main/doors/mcp/x.ts', 'src-main/doors/electron/x.ts'])
+      for (const sdk of sdks) expect(await violations(from, `import '${sdk}';\n`), `${from} → ${sdk}`).toHaveLength(1);
+    expect(await violations('src-main/api/x.ts', `export const c = () => import('@aws-sdk/client-s3');\n`)).toHaveLength(1);
+    expect(await violations('src-renderer/x.ts', `import '@azure/storage-blob';\n`)).toHaveLength(1);
+  });
+
+  it('fails a door or review importing a backend, and a backend importing review, api, doors or another backend', async () => {
+    expect(await violations('src-main/doors/cli/x.ts', `import '../../backends/index.ts';\n`)).toHaveLength(1);
+    expect(await violations('src-main/review/x.ts', `import '../backends/postgres/postgres.ts';\n`)).toHaveLength(1);
+    expect(await violations('src-main/backends/postgres/x.ts', `import '../../api/remote-ops.ts';\n`)).toHaveLength(1);
+    expect(await violations('src-main/backends/s3/x.ts', `import '../../review/store.ts';\n`)).toHaveLength(1);
+    expect(await violations('src-main/backends/azure/x.ts', `import '../s3/s3-parts.ts';\n`)).toHaveLength(1);
+    expect(await violations('src-main/backends/x.ts', `import '../doors/cli/main.ts';\n`)).toHaveLength(1);
+  });
+
+  it('allows an adapter its SDK, the engine interface and the shared helpers; the api the plugin table', async () => {
+    expect(
+      await violations(
+        'src-main/backends/postgres/x.ts',
+        `import pg from 'pg';\nimport '../../engine/backend/types.ts';\nimport './postgres-pool.ts';\nexport { pg };\n`,
+      ),
+    ).toHaveLength(0);
+    expect(await violations('src-main/backends/s3/x.ts', `import '@aws-sdk/client-s3';\nimport '../object-util.ts';\n`)).toHaveLength(0);
+    expect(await violations('src-main/backends/azure/x.ts', `import '@azure/storage-blob';\nimport '../../engine/errors.ts';\n`)).toHaveLength(0);
+    expect(await violations('src-main/backends/x.ts', `export const m = () => import('./azure/azure-blob.ts');\n`)).toHaveLength(0);
+    expect(
+      await violations('src-main/api/x.ts', `import '../backends/index.ts';\nexport const m = () => import('../backends/postgres/postgres-jsonb.ts');\n`),
+    ).toHaveLength(0);
+    expect(await violations('src-main/engine/backend/x.ts', `import './registry.ts';\n`)).toHaveLength(0);
+  });
+});
+
 describe('governance (api/agent, api/app) is reached through api only', () => {
   it('fails a door importing api/agent or api/app directly', async () => {
     expect(await violations('src-main/doors/mcp/x.ts', `import { createAgentSession } from '../../api/agent/session.ts';\n`)).toHaveLength(1);

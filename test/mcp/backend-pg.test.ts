@@ -12,8 +12,8 @@ import { tempDir } from '../fixtures/generate.ts';
 import { connectStdio, type McpSession } from '../fixtures/mcp-client.ts';
 import { startPostgres, type TestPostgres } from '../fixtures/postgres.ts';
 import { approve } from '../../src-main/review/proposals.ts';
-import { configureBackends } from '../../src-main/engine/backend/registry.ts';
-import { closePostgresPools } from '../../src-main/engine/backend/postgres.ts';
+import { configureBackends } from '../../src-main/backends/index.ts';
+import { closePostgresPools } from '../../src-main/backends/postgres/postgres.ts';
 
 const tmp = tempDir('folio-mcp-pg-');
 const cacheDir = tmp.path('cache');

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approve, propose, redo, undo, history, forgetStores, reject, showProposal } from '../../src-main/review/index.ts';
-import { configureBackends } from '../../src-main/engine/backend/registry.ts';
-import { closePostgresPools } from '../../src-main/engine/backend/postgres.ts';
+import { configureBackends } from '../../src-main/backends/index.ts';
+import { closePostgresPools } from '../../src-main/backends/postgres/postgres.ts';
 import { readRemote } from '../../src-main/engine/backend/remote.ts';
 import { startPostgres, type TestPostgres } from '../fixtures/postgres.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';

@@ -4,12 +4,13 @@
  * applied the version and range written. Optionally waits for the decision,
  * woken by the review store's watcher rather than polling.
  */
-import { changeSummaryOf } from '../../review/changes.ts';
-import { showProposal } from '../../review/proposals.ts';
-import { watch } from '../../review/watch.ts';
 import type { ProposalStatusOutput } from '../schemas/agent.ts';
 
-function statusOf(root: string, id: string): ProposalStatusOutput {
+/** The review layer (and Automerge with it), loaded by the first status asked, not by an MCP start. */
+const reviewModules = () => Promise.all([import('../../review/changes.ts'), import('../../review/proposals.ts'), import('../../review/watch.ts')]);
+type Review = Awaited<ReturnType<typeof reviewModules>>;
+
+function statusOf([{ changeSummaryOf }, { showProposal }]: Review, root: string, id: string): ProposalStatusOutput {
   const { proposal, entry } = showProposal(root, id);
   return {
     proposal_id: proposal.id,
@@ -27,15 +28,17 @@ function statusOf(root: string, id: string): ProposalStatusOutput {
 
 /** The status of proposal `id` in the workspace `root`; while pending, waits up to `waitMs` for a decision. */
 export async function proposalStatus(root: string, id: string, waitMs = 0): Promise<ProposalStatusOutput> {
-  const now = statusOf(root, id);
+  const review = await reviewModules();
+  const [, , { watch }] = review;
+  const now = statusOf(review, root, id);
   if (now.status !== 'pending' || !waitMs) return now;
   return new Promise((resolveWait) => {
     const timer = setTimeout(() => finish(), waitMs);
     const off = watch(root, () => {
-      const later = statusOf(root, id);
+      const later = statusOf(review, root, id);
       if (later.status !== 'pending') finish(later);
     });
-    function finish(later = statusOf(root, id)) {
+    function finish(later = statusOf(review, root, id)) {
       clearTimeout(timer);
       off();
       resolveWait(later);

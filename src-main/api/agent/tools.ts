@@ -16,11 +16,8 @@
 import type { z } from 'zod';
 import { FolioError, isFolioError } from '../../engine/errors.ts';
 import { countTokens } from '../../engine/address/tokens.ts';
-import { applyJournaled } from '../../review/journal.ts';
 import type { UpsertRequest } from '../../engine/write/upsert.ts';
-import { propose, proposeFileOp, type ProposeRequest } from '../../review/proposals.ts';
-import { applyGroupJournaled, proposeGroup } from '../../review/group.ts';
-import { applyFileOp } from '../../review/journal.ts';
+import type { ProposeRequest } from '../../review/proposals.ts';
 import { fileOpCallOf, fileOpWireOf } from '../file-op-request.ts';
 import { AgentUpsertInput } from '../schemas/agent.ts';
 import { runOp, type CallContext, type OperationName, type OpInput } from '../handle.ts';
@@ -189,7 +186,7 @@ async function agentPreview(s: AgentSession, real: string, preview: string, crea
  */
 async function routeWrite(s: AgentSession, real: string, mode: 'auto' | 'review', req: UpsertRequest, created: boolean) {
   if (mode === 'auto') {
-    const { entry, upsert: r } = await applyJournaled(s.policy.root, s.actor, real, req);
+    const { entry, upsert: r } = await (await import('../../review/journal.ts')).applyJournaled(s.policy.root, s.actor, real, req);
     return {
       output: {
         applied: true,
@@ -210,7 +207,7 @@ async function routeWrite(s: AgentSession, real: string, mode: 'auto' | 'review'
       },
     };
   }
-  const p = await propose(s.policy.root, s.actor, proposeRequestOf(real, req));
+  const p = await (await import('../../review/proposals.ts')).propose(s.policy.root, s.actor, proposeRequestOf(real, req));
   // The agent gets the proposal's id, preview and ranges; the stored record (content blobs, journal links) stays with the reviewer.
   const { proposal: _record, ...answer } = p;
   const preview = await agentPreview(s, real, p.preview, created);
@@ -357,7 +354,9 @@ async function writeFiles(s: AgentSession, files: PreparedWrite[]) {
   }
   const first = files[0]!;
   if (files.every((f) => f.mode === 'auto')) {
-    const done = await applyGroupJournaled(
+    const done = await (
+      await import('../../review/group.ts')
+    ).applyGroupJournaled(
       s.policy.root,
       s.actor,
       files.map((f) => ({ path: f.real, request: f.req })),
@@ -377,7 +376,9 @@ async function writeFiles(s: AgentSession, files: PreparedWrite[]) {
       audit: { path: first.real, reason: `group ${done.group}: ${files.length} files`, version_before: done.entries[0]!.version_before.etag },
     };
   }
-  const group = await proposeGroup(
+  const group = await (
+    await import('../../review/group.ts')
+  ).proposeGroup(
     s.policy.root,
     s.actor,
     files.map((f) => proposeRequestOf(f.real, f.req)),
@@ -542,7 +543,7 @@ async function routeFileOp(s: AgentSession, mode: 'auto' | 'review', name: 'dele
     };
   }
   if (mode === 'auto') {
-    const { entry, result } = await applyFileOp(s.policy.root, s.actor, call);
+    const { entry, result } = await (await import('../../review/journal.ts')).applyFileOp(s.policy.root, s.actor, call);
     // No preview: a deleted file's lines can no longer be redacted against the file.
     const { preview: _preview, ...done } = fileOpWireOf(result, entry.id);
     return {
@@ -550,7 +551,7 @@ async function routeFileOp(s: AgentSession, mode: 'auto' | 'review', name: 'dele
       audit: { ...audit, version_before: result.version_before.etag, ...(result.version_after ? { version_after: result.version_after.etag } : {}) },
     };
   }
-  const p = await proposeFileOp(s.policy.root, s.actor, call);
+  const p = await (await import('../../review/proposals.ts')).proposeFileOp(s.policy.root, s.actor, call);
   // The agent's answer names the change as applied ones do (op), the proposal keeps file_op.
   const { proposal: _record, file_op: op, ...answer } = p;
   const preview = await agentPreview(s, call.path, p.preview, false);

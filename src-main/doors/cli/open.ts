@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { isRemoteLocator } from '../../api/input-paths.ts';
 import type { CliIO } from './main.ts';
 import { announceServer } from './serve.ts';
 
@@ -103,7 +104,7 @@ export function registerOpen(program: Command, io: CliIO): void {
     .option('--open', 'open the URL in the default browser')
     .action(async (file: string, opts: { open?: boolean }) => {
       // A locator (pg://, az://, s3://) is shown as it is; a path is made absolute for the server.
-      const abs = /^(pg|az|s3):\/\//.test(file) ? file : resolve(file);
+      const abs = isRemoteLocator(file) ? file : resolve(file);
       const running = await runningServerOf(process.cwd(), abs);
       if (running) {
         io.stdout.write(running.url + '\n');

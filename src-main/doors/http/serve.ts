@@ -19,6 +19,7 @@ import { errorPayloadOf } from '../../api/error-payload.ts';
 import { FolioError, preloadReads } from '../../api/handle.ts';
 import { subscribe } from '../../api/events.ts';
 import { indexInBackground } from '../../api/background-indexing.ts';
+import { isRemoteLocator } from '../../api/input-paths.ts';
 import { HTTP_ACTOR, handleApiRequest, sendJson } from './api-route.ts';
 import { apiRefusalOf, doorAuthOf, hasRightQueryToken, MCP_PATH, pageCookieOf, principalOf, withoutToken, type DoorAuth } from './door-auth.ts';
 import { announcesTooLargeBody, bodyTooLargeError, readJsonBody } from './request-body.ts';
@@ -121,7 +122,7 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
 
   const url = new URL(`http://${host}:${boundPort}/`);
   url.searchParams.set('token', token);
-  if (opts.file) url.searchParams.set('file', /^(pg|az|s3):\/\//.test(opts.file) ? opts.file : resolve(opts.file)); // a locator stays as it is
+  if (opts.file) url.searchParams.set('file', isRemoteLocator(opts.file) ? opts.file : resolve(opts.file)); // a locator stays as it is
   if (opts.open) openInBrowser(url.href);
   const mcpUrl = `${url.origin}${MCP_PATH}`;
   // The person's tools (folio open) and the person handing an agent its config find

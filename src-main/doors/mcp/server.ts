@@ -12,7 +12,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AGENT_TOOLS, createAgentSession, runAgentTool, type AgentSession, type PolicyOverrides } from '../../api/agent-door.ts';
 import { errorPayloadOf } from '../../api/error-payload.ts';
@@ -38,6 +40,14 @@ const TOOLS: { tool: Tool; wire: ToolInputSchema }[] = AGENT_TOOLS.map((t) => {
 });
 
 /**
+ * The SDK's JSON Schema validator (Ajv with its formats) checks what a client sends
+ * back to an elicitation, which Folio never asks for; built on first use, not with
+ * every server (building it was a tenth of an MCP start's CPU).
+ */
+let ajv: AjvJsonSchemaValidator | undefined;
+const lazyAjv: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+
+/**
  * The tools are served with the low-level Server rather than McpServer.registerTool:
  * registerTool advertises the SDK's own JSON Schema of the zod input (bare anyOf,
  * type arrays, safe-integer bounds), which strict clients refuse. Here tools/list
@@ -45,7 +55,7 @@ const TOOLS: { tool: Tool; wire: ToolInputSchema }[] = AGENT_TOOLS.map((t) => {
  * zod input in runAgentTool, so a bad argument is an invalid_input error like any other.
  */
 export function createMcpServer(session: AgentSession, version = '0.1.0'): Server {
-  const server = new Server({ name: 'folio', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: 'folio', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyAjv });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map((t) => t.tool) }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
@@ -102,6 +112,8 @@ export function mcpHttpHandler(root: string, overrides: PolicyOverrides = {}, li
     if (!sessions.makeRoom()) {
       return sendRpcError(res, 503, `too many MCP sessions in use (${sessions.maxSessions}); retry later`, { 'Retry-After': '5' });
     }
+    // Loaded here, not at import: it brings Hono and undici, which `folio mcp` over stdio never uses.
+    const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
     const server = createMcpServer(createAgentSession(root, 'mcp-http-client', overrides));
     const t: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -113,6 +113,8 @@ export interface WritePlan {
   range_after: LineByteRange;
   /** each edit's region in the file before the write (file order), with what it does to the line count */
   pieces: WritePiece[];
+  /** the write fills the empty file this upsert just made (if_none_match "*"): the file did not exist before */
+  created?: boolean;
 }
 
 /** One edit of a write: bytes [startByte, endByte) become newBytes bytes; the lines after it move by lineDelta. */
@@ -308,7 +310,12 @@ async function createAndWrite(target: WriteTarget, req: UpsertRequest, t0: numbe
   fsyncDir(target.dir);
   try {
     // Made under the lock just now: the empty file is the version this write is for.
-    const r = await lockedUpsert(target, { ...req, preconditions: { ...rest, ifNotModifiedSince: Number.MAX_SAFE_INTEGER } }, t0);
+    const onBeforeWrite = req.onBeforeWrite && ((plan: WritePlan) => req.onBeforeWrite!({ ...plan, created: true }));
+    const r = await lockedUpsert(
+      target,
+      { ...req, preconditions: { ...rest, ifNotModifiedSince: Number.MAX_SAFE_INTEGER }, ...(onBeforeWrite ? { onBeforeWrite } : {}) },
+      t0,
+    );
     r.notes.unshift('created the file');
     return { ...r, created: true, preconditions: { ...r.preconditions, checked: ['if_none_match'] } };
   } catch (err) {

@@ -92,7 +92,7 @@ describe.each(['az', 's3'] as const)('%s:// objects read like the same bytes in 
         const want = await read(local, req, { hashlines });
         const got = await readRemote(loc(), req, { hashlines });
         expect(pick(got), `${JSON.stringify(req)} hashlines=${hashlines}`).toEqual(pick(want));
-        expect(got.path).toBe(`${scheme}://folio/logs/big%20app.log`); // the canonical locator
+        expect(got.path).toBe(`${scheme}://${store().bucket}/logs/big%20app.log`); // the canonical locator
       }
     }
   });
@@ -278,7 +278,7 @@ describe.each(['az', 's3'] as const)('%s:// adversarial', (scheme) => {
     const key = 'odd/a b+c%d é.log';
     await store().put(key, Buffer.from('odd one\n'));
     await store().put('odd/a b+c%25d é.log', Buffer.from('decoy\n')); // what the encoded text would name verbatim
-    const encoded = `${scheme}://folio/${key.split('/').map(encodeURIComponent).join('/')}`;
+    const encoded = `${scheme}://${store().bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
     const r = await readRemote(encoded, { mode: 'head', lines: 1 });
     expect([r.content, r.path]).toEqual(['odd one\n', encoded]);
     expect((await remoteInfo(encoded)).backend.version).toBe(await store().etag(key));

@@ -15,14 +15,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../../src-main/api/operations.ts';
 import { upsertRequestOf } from '../../../src-main/api/upsert-request.ts';
-import { configureBackends } from '../../../src-main/engine/backend/registry.ts';
-import { closePostgresPools } from '../../../src-main/engine/backend/postgres.ts';
+import { configureBackends } from '../../../src-main/backends/index.ts';
+import { closePostgresPools } from '../../../src-main/backends/postgres/postgres.ts';
 import { forgetRemote, openRemote, readRemote } from '../../../src-main/engine/backend/remote.ts';
 import { upsertRemote } from '../../../src-main/engine/backend/remote-upsert.ts';
 import { approve, forgetStores, propose, redo, undo } from '../../../src-main/review/index.ts';
 import { startPostgres, type TestPostgres } from '../../fixtures/postgres.ts';
 import { loadCts, pointerOfNormalizedPath } from '../../fixtures/jsonpath-cts.ts';
-import { queryJsonb } from '../../../src-main/engine/backend/postgres-jsonb.ts';
+import { queryJsonb } from '../../../src-main/backends/postgres/postgres-jsonb.ts';
 import { engineTempDir } from '../../fixtures/engine-env.ts';
 
 const tmp = engineTempDir();

@@ -6,7 +6,7 @@
  */
 import { BlobServiceClient } from '@azure/storage-blob';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { configureBackends } from '../../../src-main/engine/backend/registry.ts';
+import { configureBackends } from '../../../src-main/backends/index.ts';
 import { forgetRemote, readRemote, remoteInfo } from '../../../src-main/engine/backend/remote.ts';
 import { startAzurite, type Azurite } from '../../fixtures/azurite.ts';
 
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 const blobBytesDown = () =>
-  azurite.proxy.counts.requests.filter((r) => r.method === 'GET' && decodeURIComponent(r.url.split('?')[0]!) === '/devstoreaccount1/logs/app.log').length;
+  azurite.proxy.counts.requests.filter((r) => r.method === 'GET' && decodeURIComponent(r.url.split('?')[0]!) === `/${azurite.account}/logs/app.log`).length;
 
 it('three calls opening a new blob at once stream it once, and all answer from that index', async () => {
   forgetRemote();

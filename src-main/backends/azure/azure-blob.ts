@@ -30,9 +30,9 @@ import {
   type ContainerClient,
   type StoragePipelineOptions,
 } from '@azure/storage-blob';
-import { FolioError } from '../errors.ts';
-import type { Backend, BackendVersion } from './types.ts';
-import { checkRange, concat, runLimited, split, tokenSegment } from './object-util.ts';
+import { FolioError } from '../../engine/errors.ts';
+import type { Backend, BackendVersion } from '../../engine/backend/types.ts';
+import { checkRange, concat, runLimited, split, tokenSegment } from '../object-util.ts';
 
 export interface AzureBlobConfig {
   /** defaults to AZURE_STORAGE_CONNECTION_STRING */

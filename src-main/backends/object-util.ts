@@ -1,7 +1,7 @@
 /**
  * Small helpers the object-store backends (azure-blob.ts, s3-object.ts) share.
  */
-import { FolioError } from '../errors.ts';
+import { FolioError } from '../engine/errors.ts';
 
 export function checkRange(start: number, end: number, locator: string): void {
   if (!Number.isInteger(start) || start < 0 || !(Number.isInteger(end) || end === Infinity) || end < 0) {

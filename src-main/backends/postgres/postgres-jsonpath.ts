@@ -30,7 +30,7 @@
  * length of the siblings before it, summed by a window over the ordinality.
  */
 import { jsonpath, type JSONPathQuery } from 'json-p3';
-import type { JsonAddress } from '../address/json-select.ts';
+import type { JsonAddress } from '../../engine/address/json-select.ts';
 
 type Filter = jsonpath.expressions.FilterExpression;
 const X = jsonpath.expressions;

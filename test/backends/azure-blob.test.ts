@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlobServiceClient, ContainerSASPermissions, type ContainerClient } from '@azure/storage-blob';
-import { openAzureBlob, type AzureBlobConfig } from '../../src-main/engine/backend/azure-blob.ts';
+import { openAzureBlob, type AzureBlobConfig } from '../../src-main/backends/azure/azure-blob.ts';
 import { FolioError } from '../../src-main/engine/errors.ts';
 import type { Backend } from '../../src-main/engine/backend/types.ts';
 import { startAzurite, type Azurite } from '../fixtures/azurite.ts';

@@ -24,13 +24,27 @@
  * Index sidecars live in a Folio table (`folio_index` unless configured): one row
  * per (locator, name) with the version token they were built for.
  */
-import pg from 'pg';
-import { FolioError } from '../errors.ts';
-import type { Backend, BackendVersion } from './types.ts';
-import type { Locator } from './locator.ts';
-import { formatLocator } from './locator.ts';
-import type { JsonAddress, Segment } from '../address/json-select.ts';
+import type pg from 'pg';
+import { FolioError } from '../../engine/errors.ts';
+import type { Backend, BackendVersion } from '../../engine/backend/types.ts';
+import { formatLocator } from '../../engine/backend/locator.ts';
+import type { JsonAddress, Segment } from '../../engine/address/json-select.ts';
 import { jsonbSelectSql } from './postgres-jsonpath.ts';
+import { pgError, poolFor, type PostgresConfig } from './postgres-pool.ts';
+import {
+  byteQuery,
+  columnMeta,
+  ident,
+  requireUtf8,
+  splitToken,
+  STREAM_CHUNK,
+  STREAM_ROWS,
+  tokenOf,
+  type ColumnMeta,
+  type PgLocator,
+} from './postgres-column.ts';
+
+export { closePostgresPools, type PostgresConfig } from './postgres-pool.ts';
 
 /** What a JSONPath selects in a jsonb value: each node's location, text (as PostgreSQL prints it) and byte offset in the value's text. */
 export interface JsonbSelection {
@@ -41,171 +55,6 @@ export interface JsonbSelection {
 /** A jsonb edit at `path` (names, and array indexes in decimal), as jsonb_set / jsonb_insert / #- take it. */
 export type JsonbEdit =
   { op: 'set'; path: string[]; value: unknown } | { op: 'insert'; path: string[]; value: unknown; append: boolean } | { op: 'delete'; path: string[] };
-
-export interface PostgresConfig {
-  /** a libpq connection string (else DATABASE_URL, else PGHOST/PGPORT/PGUSER/PGDATABASE/PGPASSWORD) */
-  connectionString?: string;
-  host?: string;
-  port?: number;
-  user?: string;
-  password?: string;
-  database?: string;
-  /** the Folio table keeping line indexes (default folio_index) */
-  indexTable?: string;
-  /** connections per pool (default 4) */
-  maxConnections?: number;
-}
-
-type PgLocator = Extract<Locator, { scheme: 'pg' }>;
-type Kind = 'bytea' | 'text' | 'jsonb';
-
-interface ColumnMeta {
-  table: string;
-  keyColumn: string;
-  column: string;
-  kind: Kind;
-}
-
-const pools = new Map<string, pg.Pool>();
-
-function poolFor(cfg: PostgresConfig): pg.Pool {
-  const key = JSON.stringify(cfg);
-  let pool = pools.get(key);
-  if (!pool) {
-    const connectionString = cfg.connectionString ?? (cfg.host ? undefined : process.env.DATABASE_URL);
-    pool = new pg.Pool({
-      ...(connectionString ? { connectionString } : {}),
-      ...(cfg.host ? { host: cfg.host } : {}),
-      ...(cfg.port ? { port: cfg.port } : {}),
-      ...(cfg.user ? { user: cfg.user } : {}),
-      ...(cfg.password ? { password: cfg.password } : {}),
-      ...(cfg.database ? { database: cfg.database } : {}),
-      max: cfg.maxConnections ?? 4,
-      idleTimeoutMillis: 10_000,
-      // A CLI run ends when its work does, not 10 s later.
-      allowExitOnIdle: true,
-    });
-    // An idle client's error (the server went away) must not crash the process.
-    pool.on('error', () => undefined);
-    pools.set(key, pool);
-  }
-  return pool;
-}
-
-/** End every pool (tests, a server shutting down). */
-export async function closePostgresPools(): Promise<void> {
-  const all = [...pools.values()];
-  pools.clear();
-  await Promise.all(all.map((p) => p.end().catch(() => undefined)));
-}
-
-/** A driver error as a FolioError: missing tables and columns are not_found, the rest io_error. */
-function pgError(err: unknown, locator: string): FolioError {
-  if (err instanceof FolioError) return err;
-  const e = err as { code?: string; message?: string };
-  if (e.code === '42P01' || e.code === '42703' || e.code === '3F000') {
-    return new FolioError('not_found', `${locator}: ${e.message}`, { path: locator, sql_state: e.code });
-  }
-  if (e.code === '42501') return new FolioError('permission_denied', `${locator}: ${e.message}`, { path: locator, sql_state: e.code });
-  if (e.code === '22021' || e.code === '22P02') {
-    return new FolioError('encoding_mismatch', `${locator}: ${e.message}`, { path: locator, sql_state: e.code });
-  }
-  if (e.code === '54000') return new FolioError('too_large', `${locator}: ${e.message}`, { path: locator, sql_state: e.code });
-  return new FolioError('io_error', `${locator}: PostgreSQL: ${e.message ?? String(err)}`, { path: locator, ...(e.code ? { sql_state: e.code } : {}) });
-}
-
-const metas = new WeakMap<pg.Pool, Map<string, Promise<ColumnMeta>>>();
-const utf8Checked = new WeakMap<pg.Pool, Promise<void>>();
-
-function ident(name: string): string {
-  return name
-    .split('.')
-    .map((n) => `"${n.replaceAll('"', '""')}"`)
-    .join('.');
-}
-
-async function columnMeta(pool: pg.Pool, loc: PgLocator, locator: string): Promise<ColumnMeta> {
-  let byPool = metas.get(pool);
-  if (!byPool) metas.set(pool, (byPool = new Map()));
-  const key = `${loc.table}\0${loc.column}`;
-  let m = byPool.get(key);
-  if (!m) {
-    m = (async () => {
-      const table = ident(loc.table);
-      // to_regclass: NULL (not an error) for a missing table.
-      const t = await pool.query<{ oid: string | null }>('SELECT to_regclass($1)::oid::text AS oid', [table]);
-      const oid = t.rows[0]?.oid;
-      if (!oid) throw new FolioError('not_found', `${locator}: no table ${loc.table}`, { path: locator, table: loc.table });
-      const cols = await pool.query<{ attname: string; type: string; pk: boolean }>(
-        `SELECT a.attname, format_type(a.atttypid, NULL) AS type,
-                EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisprimary AND a.attnum = ANY (i.indkey)) AS pk
-           FROM pg_attribute a WHERE a.attrelid = $1::oid AND a.attnum > 0 AND NOT a.attisdropped`,
-        [oid],
-      );
-      const pks = cols.rows.filter((r) => r.pk);
-      if (pks.length !== 1) {
-        throw new FolioError('invalid_input', `${locator}: table ${loc.table} needs a one-column primary key to name rows by (it has ${pks.length})`, {
-          path: locator,
-        });
-      }
-      const col = cols.rows.find((r) => r.attname === loc.column);
-      if (!col) throw new FolioError('not_found', `${locator}: table ${loc.table} has no column ${loc.column}`, { path: locator, column: loc.column });
-      const kind: Kind | null =
-        col.type === 'bytea' ? 'bytea' : col.type === 'jsonb' ? 'jsonb' : ['text', 'character varying', 'character'].includes(col.type) ? 'text' : null;
-      if (!kind) {
-        throw new FolioError('invalid_input', `${locator}: column ${loc.column} is ${col.type}; Folio reads text, bytea and jsonb columns`, {
-          path: locator,
-          type: col.type,
-        });
-      }
-      return { table, keyColumn: ident(pks[0]!.attname), column: ident(loc.column), kind };
-    })();
-    byPool.set(key, m);
-    m.catch(() => byPool.delete(key));
-  }
-  return m;
-}
-
-async function requireUtf8(pool: pg.Pool, locator: string): Promise<void> {
-  let p = utf8Checked.get(pool);
-  if (!p) {
-    p = pool.query<{ enc: string }>('SELECT current_setting($1) AS enc', ['server_encoding']).then((r) => {
-      if (r.rows[0]?.enc !== 'UTF8') {
-        throw new FolioError('encoding_mismatch', `${locator}: the database encoding is ${r.rows[0]?.enc}; Folio serves text columns of UTF8 databases`, {
-          path: locator,
-          encoding: r.rows[0]?.enc,
-        });
-      }
-    });
-    utf8Checked.set(pool, p);
-    p.catch(() => utf8Checked.delete(pool));
-  }
-  return p;
-}
-
-/** The token of a row version. */
-function tokenOf(xmin: string, ctid: string): string {
-  return `${xmin}@${ctid}`;
-}
-
-function splitToken(token: string, locator: string): { xmin: string; ctid: string } {
-  const m = /^(\d+)@(\(\d+,\d+\))$/.exec(token);
-  if (!m) throw new FolioError('precondition_failed', `${locator}: "${token}" is not a version of a PostgreSQL value`, { path: locator, failed: ['version'] });
-  return { xmin: m[1]!, ctid: m[2]! };
-}
-
-/** Rows of the index stream: 1 MiB each (measured: 1.5x the rate of 8 MiB rows; pg parses smaller messages faster), 16 per FETCH. */
-const STREAM_CHUNK = 1024 * 1024;
-const STREAM_ROWS = 16;
-
-/**
- * Queries return bytea as hex text, which pg-types decodes natively. (pg's binary
- * result format is not used: its protocol parser reads every field as a UTF-8
- * string first, which mangles bytes that are not UTF-8.)
- */
-function byteQuery(text: string, values?: unknown[]): pg.QueryConfig {
-  return { text, ...(values ? { values } : {}) };
-}
 
 export class PostgresBackend implements Backend {
   readonly scheme = 'pg' as const;

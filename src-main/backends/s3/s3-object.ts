@@ -38,9 +38,9 @@ import {
   type CompletedPart,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import { FolioError } from '../errors.ts';
-import { checkRange, concat, runLimited, tokenSegment } from './object-util.ts';
-import type { Backend, BackendVersion } from './types.ts';
+import { FolioError } from '../../engine/errors.ts';
+import { checkRange, concat, runLimited, tokenSegment } from '../object-util.ts';
+import type { Backend, BackendVersion } from '../../engine/backend/types.ts';
 import { evenSplit, planS3Parts, type PartLimits } from './s3-parts.ts';
 
 const MiB = 1024 * 1024;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { planS3Parts, type S3Part } from '../../src-main/engine/backend/s3-parts.ts';
+import { planS3Parts, type S3Part } from '../../src-main/backends/s3/s3-parts.ts';
 
 function realize(parts: S3Part[], original: Uint8Array, content: Uint8Array): Buffer {
   return Buffer.concat(

@@ -1,7 +1,7 @@
 /**
  * How a replace of an S3 object is cut into the parts of a multipart upload, within
  * S3's rules (https://docs.aws.amazon.com/AmazonS3/latest/userguide/qfacts.html): pure
- * arithmetic, property-tested in test/backend/s3-parts.test.ts.
+ * arithmetic, property-tested in test/backends/s3-parts.test.ts.
  */
 
 export interface PartLimits {

@@ -15,16 +15,16 @@
  *   guarded by xmin and ctid, and only if PostgreSQL prints the result as exactly
  *   the spliced text.
  */
-import { FolioError } from '../errors.ts';
-import { etagOf } from '../index/identity.ts';
-import type { Version } from '../read/file-facts.ts';
-import { JSON_LIMITS, editLocation, insertIndexOf, parseJson, type JsonEditOp } from '../address/json-address.ts';
-import { compileAddress, pointerOf, type Segment } from '../address/json-select.ts';
+import { FolioError } from '../../engine/errors.ts';
+import { etagOf } from '../../engine/index/identity.ts';
+import type { Version } from '../../engine/read/file-facts.ts';
+import { JSON_LIMITS, editLocation, insertIndexOf, parseJson, type JsonEditOp } from '../../engine/address/json-address.ts';
+import { compileAddress, pointerOf, type Segment } from '../../engine/address/json-select.ts';
 import { PostgresBackend } from './postgres.ts';
 import { Untranslatable } from './postgres-jsonpath.ts';
-import { backendFor } from './registry.ts';
-import { remoteIdentity } from './remote-index.ts';
-import type { BackendVersion } from './types.ts';
+import { openBackend } from '../../engine/backend/registry.ts';
+import { remoteIdentity } from '../../engine/backend/remote-index.ts';
+import type { BackendVersion } from '../../engine/backend/types.ts';
 
 function versionOf(locator: string, v: BackendVersion): Version {
   const id = remoteIdentity(locator, v);
@@ -32,9 +32,9 @@ function versionOf(locator: string, v: BackendVersion): Version {
 }
 
 /** The backend of a pg:// locator, or null for any other locator. */
-function postgresOf(locator: string): PostgresBackend | null {
+async function postgresOf(locator: string): Promise<PostgresBackend | null> {
   if (!locator.startsWith('pg://')) return null;
-  const b = backendFor(locator);
+  const b = await openBackend(locator);
   return b instanceof PostgresBackend ? b : null;
 }
 
@@ -58,7 +58,7 @@ export type JsonbQueryAnswer =
  * (as for files); invalid_input (with position) for a malformed address.
  */
 export async function queryJsonb(locator: string, expr: string, maxMatches: number): Promise<JsonbQueryAnswer | null> {
-  const pg = postgresOf(locator);
+  const pg = await postgresOf(locator);
   if (!pg) return null;
   const address = compileAddress(expr);
   let sel;
@@ -108,7 +108,7 @@ export interface JsonbSplice {
  * computed by PostgreSQL on the version read; null if it is not a jsonb value.
  */
 export async function jsonbSpliceOf(locator: string, expr: string, edit: JsonEditOp): Promise<JsonbSplice | null> {
-  const pg = postgresOf(locator);
+  const pg = await postgresOf(locator);
   if (!pg || !(await pg.isJsonb())) return null;
   // The edit is located on the parsed text, as a file's: the same size cap (not the value into memory first).
   const size = (await pg.stat()).size;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
-import { openS3Object, type S3ObjectConfig } from '../../src-main/engine/backend/s3-object.ts';
+import { openS3Object, type S3ObjectConfig } from '../../src-main/backends/s3/s3-object.ts';
 import { FolioError } from '../../src-main/engine/errors.ts';
 import type { Backend } from '../../src-main/engine/backend/types.ts';
 import { startS3Server, type S3TestServer } from '../fixtures/s3-server.ts';
