@@ -46,7 +46,7 @@ const governance = layer(
 );
 
 /** The engine's folders, bottom up; a folder imports only those of lower rows. */
-const ENGINE_STACK = [['kernels'], ['index'], ['text'], ['read'], ['write', 'search', 'address'], ['backend']];
+const ENGINE_STACK = [['kernels'], ['source'], ['index'], ['text'], ['read'], ['write', 'search', 'address'], ['backend']];
 const ENGINE_FOLDERS = ENGINE_STACK.flat();
 /** @param {string} folder @returns {string[]} the engine folders `folder` may not import */
 const engineAbove = (folder) => {
@@ -76,6 +76,31 @@ const restrict = (...patterns) => ({
 });
 
 const engineRules = [up(['review', 'api', 'doors'], 'engine'), backends, vendor, electron, ui, net];
+
+/**
+ * Size: a module past ~450 lines of code, or a function past ~120, is probably two
+ * concepts (STYLE.md); split it by concept. Blank lines and comments do not count:
+ * comments say why, and a limit that counted them would invite deleting them.
+ * test/lint/size.test.ts proves both rules bite.
+ */
+const MAX_LINES = ['error', { max: 450, skipBlankLines: true, skipComments: true }];
+const MAX_FUNCTION_LINES = ['error', { max: 120, skipBlankLines: true, skipComments: true, IIFEs: true }];
+const SIZED = ['src-main/**/*.{ts,mts,mjs,tsx}', 'src-renderer/**/*.{ts,tsx}'];
+/**
+ * Files other work of issue 26 is rewriting (the byte-source seam: search/),
+ * excepted until it lands, and functions not split yet.
+ * Each entry is a debt: remove it when its file is split.
+ */
+/** @type {string[]} */
+const TOO_LONG_FILES = [];
+const TOO_LONG_FUNCTIONS = [
+  'src-main/engine/search/tree-search.ts',
+  'src-main/engine/search/scan-utf8.mjs',
+  'src-main/engine/search/histogram-worker.mjs',
+  'src-renderer/components/ChangedFiles.tsx',
+  'src-renderer/components/ProposalDetail.tsx',
+  'src-renderer/stores/viewer-store.ts',
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'wasm/build/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**'] },
@@ -132,6 +157,8 @@ export default tseslint.config(
     rules: restrict(up(['engine', 'review', 'backends'], 'a door'), governance, vendor, electron, ui, renderer),
   },
   { files: ['src-main/doors/electron/**'], rules: restrict(up(['engine', 'review', 'backends'], 'a door'), governance, vendor, ui, renderer) },
+  { files: SIZED, ignores: TOO_LONG_FILES, rules: { 'max-lines': MAX_LINES } },
+  { files: SIZED, ignores: TOO_LONG_FUNCTIONS, rules: { 'max-lines-per-function': MAX_FUNCTION_LINES } },
   {
     files: ['src-renderer/**'],
     rules: restrict(

@@ -29,6 +29,7 @@ import { forgetRemote, openRemote, readRemote } from '../src-main/engine/backend
 import { upsertRemote } from '../src-main/engine/backend/remote-upsert.ts';
 import { startPostgres, type TestPostgres } from '../test/fixtures/postgres.ts';
 import type { BenchOptions } from './main.ts';
+import { benchBackendSteps } from './backend-steps.bench.ts';
 import { DATA_DIR, median, percentile, syntheticLog, table, warmPageCache } from './lib.ts';
 
 const VALUE_BYTES = 1023 * 1024 * 1024;
@@ -146,6 +147,8 @@ async function remoteFigures(locator: string, size: number): Promise<Figures> {
 }
 
 export async function benchBackends(o: BenchOptions): Promise<void> {
+  // Whole-value steps (outline, index, search) at 64 MiB first: their table does not wait for the 1 GiB part.
+  await benchBackendSteps(o);
   const bytes = Math.min(o.size, VALUE_BYTES);
   const source = syntheticLog(bytes);
   const work = join(DATA_DIR, 'backends.log');

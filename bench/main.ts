@@ -4,6 +4,7 @@ import { benchAddress } from './address.bench.ts';
 import { benchAgent } from './agent.bench.ts';
 import { benchBackendsObj } from './backends-obj.bench.ts';
 import { benchBackends } from './backends.bench.ts';
+import { benchBackendSteps } from './backend-steps.bench.ts';
 import { benchBounded } from './bounded.bench.ts';
 import { benchCli } from './cli.bench.ts';
 import { benchCrash } from './crash.bench.ts';
@@ -41,6 +42,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   marks: benchMarks,
   'backends-obj': benchBackendsObj,
   backends: benchBackends,
+  'backend-steps': benchBackendSteps,
   jsonb: benchJsonb,
   bounded: benchBounded,
   startup: benchStartup,

@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-ops.ts';
 import type { FileOpCall } from '../review/file-op-journal.ts';
-import type { Actor, CallContext } from './operations.ts';
+import type { Actor, CallContext } from './call-context.ts';
 import type { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops.ts';
 
 /** The engine call `input` names (paths resolved against the process's folder, as upsert's are). */

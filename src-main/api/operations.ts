@@ -53,8 +53,11 @@ import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
 import { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops.ts';
 import { HistogramInput, HistogramOutput, TimeSeekInput, TimeSeekOutput } from './schemas/time.ts';
 import { runs } from './runs.ts';
+import { remoteOps, workspaceOf, type Actor, type CallContext } from './call-context.ts';
 import { isRemoteLocator } from './input-paths.ts';
 import type { StepOptions, StepResult } from '../review/index.ts';
+
+export type { Actor, CallContext } from './call-context.ts';
 
 /*
  * Each run loads what it needs when it first runs (dynamic import): a process
@@ -80,45 +83,6 @@ export async function preloadReads(): Promise<void> {
   await sniff.preloadSniffer();
 }
 
-export interface Actor {
-  kind: 'human' | 'agent';
-  name: string;
-}
-
-/** Per-call context a door may pass: progress of long work, and cancellation. */
-export interface CallContext {
-  onProgress?: (p: { bytesDone: number; totalBytes: number }) => void;
-  signal?: AbortSignal;
-  /** The workspace root the door serves (review state lives in <workspace>/.folio); default process.cwd(). */
-  workspace?: string;
-  /** Caps on what one read returns (the agent guard passes the workspace's); default the engine's. */
-  readCaps?: { maxBytes?: number; maxFullBytes?: number };
-  /** Writes go only to the path as the caller checked it (the agent guard: engine/write/write-target.ts). */
-  checked?: { allowHardlinks: boolean };
-  /**
-   * The caller exits after this call (the CLI): a person's own edit of one file is
-   * journaled as a record the next review user folds in (review/applied-log.ts),
-   * without loading the review document (Automerge).
-   */
-  deferJournal?: boolean;
-  /** An upsert with if_none_match may create missing folders (default true: a person's own call; the agent guard passes its policy). */
-  createFolders?: boolean;
-  /**
-   * Directory walks (search_tree, list): which entries the caller may see (the agent
-   * guard: deny globs), and files opened as the walk saw them, hard links refused
-   * unless allowed. Entries it refuses are skipped silently.
-   */
-  walk?: { admit: (abs: string, rel: string, kind: 'file' | 'dir') => boolean; refuseLinks: boolean };
-}
-
-const workspaceOf = (ctx: CallContext) => ctx.workspace ?? process.cwd();
-
-/** A remote locator's operations, connected as the workspace config says (remote-ops.ts). */
-async function remoteOps(ctx: CallContext) {
-  const ops = await import('./remote-ops.ts');
-  ops.configureBackendsFor(workspaceOf(ctx));
-  return ops;
-}
 /** pg://, az://, s3:// (engine/backend/locator.ts); anything else is a local path. */
 
 /** The outline answer: headings up to max_level, and how long it took. */

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FolioError } from '../engine/errors.ts';
 import { configureBackends, type BackendsConfig } from '../backends/index.ts';
-import { isRemoteLocator, onRemote, onRemoteHead, remoteInfo, searchHooksOf } from '../engine/backend/remote.ts';
+import { isRemoteLocator, onRemote, onRemoteHead, remoteInfo } from '../engine/backend/remote.ts';
 import type { FileInfo, ReadOutput } from './schemas.ts';
 
 export { isRemoteLocator };
@@ -40,8 +40,8 @@ export async function remoteFileInfo(locator: string, onProgress?: (p: { bytesDo
 }
 
 /** Run `fn` with the canonical locator as its path, over the value's bytes (reads, outline, search). */
-export function onRemotePath<T>(locator: string, fn: (path: string, hooks: ReturnType<typeof searchHooksOf>) => Promise<T>): Promise<T> {
-  return onRemote(locator, (v) => fn(v.backend.locator, searchHooksOf(v)));
+export function onRemotePath<T>(locator: string, fn: (path: string) => Promise<T>): Promise<T> {
+  return onRemote(locator, (v) => fn(v.backend.locator));
 }
 
 /**
@@ -58,7 +58,12 @@ export async function readRemoteHead(locator: string, maxBytes: number, read: (p
   }));
 }
 
-/** A remote value's upsert: one conditional splice (no journal yet: undo of remote edits is not wired). */
+/**
+ * A remote value's upsert as one conditional splice, not journaled: the dry run
+ * of runs.ts. A real write goes through the journal (review/journal.ts
+ * applyOwnEdit, or an approval), which splices by the same code
+ * (review/remote-values.ts), so review undo takes a remote edit back.
+ */
 export async function upsertRemoteValue(
   locator: string,
   request: import('../engine/write/upsert.ts').UpsertRequest,

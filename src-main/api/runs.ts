@@ -3,7 +3,7 @@
  * search, upsert, edit), apart from their schemas: the operation table
  * (operations.ts) names them, and quick-handle.ts runs them on input checked
  * without zod (input-spec.ts), so a `folio read` never loads zod.
- * Only types are imported from the table and the schemas.
+ * Only types are imported from the schemas.
  */
 import type { z } from 'zod';
 import { resolve as resolvePath } from 'node:path';
@@ -21,17 +21,8 @@ import type {
 } from './schemas.ts';
 import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
 import type { PlannedUpsert } from './upsert-request.ts';
-import type { Actor, CallContext } from './operations.ts';
+import { remoteOps, workspaceOf, type Actor, type CallContext } from './call-context.ts';
 import { isRemoteLocator } from './input-paths.ts';
-
-const workspaceOf = (ctx: CallContext) => ctx.workspace ?? process.cwd();
-
-/** A remote locator's operations, connected as the workspace config says (remote-ops.ts). */
-export async function remoteOps(ctx: CallContext) {
-  const ops = await import('./remote-ops.ts');
-  ops.configureBackendsFor(workspaceOf(ctx));
-  return ops;
-}
 /** Fields a head window may carry besides its address (start_byte 0 and max_bytes): none changes which bytes it needs. */
 const HEAD_WINDOW_FIELDS = new Set(['path', 'start_byte', 'max_bytes', 'hashlines', 'invalid_utf8']);
 
@@ -138,7 +129,7 @@ export const runs: {
     ]);
     const opts = { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress };
     if (isRemoteLocator(input.path)) {
-      return (await remoteOps(ctx)).onRemotePath(input.path, async (path, hooks) => searchWireOf(await searchPath(path, { ...opts, ...hooks })));
+      return (await remoteOps(ctx)).onRemotePath(input.path, async (path) => searchWireOf(await searchPath(path, opts)));
     }
     return searchWireOf(await searchPath(input.path, opts));
   },

@@ -4,7 +4,7 @@ import { binaryFileError, factsOf } from '../engine/read/file-facts.ts';
 import { openIndex } from '../engine/index/store.ts';
 import type { HistogramOutput, HistogramInput, TimeSeekInput, TimeSeekOutput } from './schemas/time.ts';
 import type { z } from 'zod';
-import type { CallContext } from './operations.ts';
+import type { CallContext } from './call-context.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

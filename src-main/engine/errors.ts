@@ -3,7 +3,11 @@
  * FolioError with a code from a closed union and a `details` object that says what
  * to do next (the current version, the range that was valid, the read to send).
  * Doors map codes to exit status / MCP isError / HTTP status in one place
- * (src-main/api/error-map.ts); nothing else inspects codes.
+ * (src-main/api/error-map.ts). Inside, a few decisions read a code by name: the
+ * review layer's STALE_CODES (review/stale-codes.ts: which errors make a proposal
+ * a conflict or an undo refused), the remote layer (a precondition_failed or
+ * not_found of a backend), and the directory search (timeout, cancelled and
+ * invalid_input end the walk instead of skipping a file).
  */
 export const ERROR_CODES = [
   'not_found',

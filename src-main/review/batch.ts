@@ -60,8 +60,9 @@ import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-op
 import { loadBytes } from './blobs.ts';
 import { runFileOpJournaled } from './file-op-journal.ts';
 import { applyGroupLocked, type GroupFile } from './group.ts';
-import { conflictTextOf, fileOpCallOf, pendingGroupOf, proposalRequestOf, staleProposal } from './proposals.ts';
-import { STALE_CODES } from './journal.ts';
+import { fileOpCallOf, pendingGroupOf, proposalRequestOf } from './decisions.ts';
+import { conflictTextOf, staleProposal } from './proposal-conflict.ts';
+import { STALE_CODES } from './stale-codes.ts';
 import { hunkCountOf, pendingHunksOf, staleErrorOf, type BatchMember } from './rebase.ts';
 import { allProposals, assignFields, newId, nowIso, proposalOf } from './records.ts';
 import { storeOf, type ReviewStore } from './store.ts';

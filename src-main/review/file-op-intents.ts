@@ -20,7 +20,7 @@ import { ABSENT_VERSION, type FileOp, type FileOpPlan } from '../engine/write/fi
 import { withFileLock } from '../engine/index/file-lock.ts';
 import { fsyncDir } from '../engine/write/fsync-dir.ts';
 import { sha256Of, storeBytes } from './blobs.ts';
-import { persistIntent, versionNow, type IntentWhat, type ReviewIntent } from './intents.ts';
+import { persistIntent, versionNow, type IntentWhat, type ReviewIntent } from './intent-file.ts';
 import type { ReviewStore } from './store.ts';
 import type { JournalEntry } from './types.ts';
 

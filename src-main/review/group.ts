@@ -12,10 +12,8 @@ import { upsertGroup } from '../engine/write/upsert-group.ts';
 import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
 import type { FileOpResult } from '../engine/write/file-ops.ts';
 import { createStepsAsFileOp, fileOpStepCheck, stepFileOp } from './file-op-journal.ts';
-import { writeIntent, type ReviewIntent } from './intents.ts';
+import { commitJournaled, writeIntent, type ReviewIntent } from './intents.ts';
 import type { BatchMember } from './rebase.ts';
-import { propose, reject, type ProposeRequest, type ProposeResult } from './proposals.ts';
-import { commitJournaled } from './journal.ts';
 import { allEntries, entryOf, newId } from './records.ts';
 import { storeOf, type ReviewStore } from './store.ts';
 import type { JournalEntry, ReviewActor } from './types.ts';
@@ -115,44 +113,4 @@ export async function stepGroupLocked(
     upserts.push(done.result);
   }
   return { entries, upserts };
-}
-
-export interface ProposedGroup {
-  group: string;
-  proposals: ProposeResult[];
-}
-
-/**
- * Store one pending proposal per file, tagged with one group: approved or rejected
- * together. Every file is checked first (a dry run of the whole group); if storing
- * one fails after all, the ones stored are rejected again, so no part of a group
- * waits alone.
- */
-export async function proposeGroup(root: string, actor: ReviewActor, files: ProposeRequest[]): Promise<ProposedGroup> {
-  const store = storeOf(root);
-  await upsertGroup(files.map((f) => ({ path: store.absPathOf(f.path), request: requestOfProposal(f) })));
-  const group = newId('g');
-  const proposals: ProposeResult[] = [];
-  try {
-    for (const [index, f] of files.entries()) proposals.push(await propose(root, actor, { ...f, group: { id: group, index, of: files.length } }));
-  } catch (err) {
-    for (const p of proposals) await reject(root, actor, p.proposal_id, `group ${group} could not be stored whole`).catch(() => undefined);
-    throw err;
-  }
-  return { group, proposals };
-}
-
-/** A proposal request as the engine's dry run. */
-function requestOfProposal(f: ProposeRequest): UpsertRequest {
-  return {
-    target: f.target,
-    content: f.content,
-    preconditions: f.preconditions,
-    normalizeNewlines: f.normalizeNewlines,
-    dryRun: true,
-    ...(f.edits ? { edits: f.edits } : {}),
-    ...(f.quoted ? { quoted: f.quoted } : {}),
-    ...(f.createParents ? { createParents: true } : {}),
-    ...(f.checked ? { checked: f.checked } : {}),
-  };
 }

@@ -3,7 +3,8 @@ export { applyDirect, history, redo, undo, type StepOptions, type StepResult } f
 export { applyFileOp, applyOwnFileOp } from './journal.ts';
 export { proposeFileOp, type ProposeFileOpResult } from './proposals.ts';
 export type { FileOpCall } from './file-op-journal.ts';
-export { approve, listProposals, propose, reject, showProposal, type ApproveResult, type ProposeRequest, type ProposeResult } from './proposals.ts';
+export { listProposals, propose, showProposal, type ProposeRequest, type ProposeResult } from './proposals.ts';
+export { approve, reject, type ApproveResult } from './decisions.ts';
 export { forgetStores, stateDirOf, storeOf, ReviewStore } from './store.ts';
 export { loadBytes, INLINE_MAX_BYTES } from './blobs.ts';
 export { watch } from './watch.ts';

@@ -6,6 +6,7 @@
 import { mkdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Version } from '../engine/read/file-facts.ts';
+import { etagOf, statRegularFile } from '../engine/index/identity.ts';
 import { writeFileAtomic } from '../engine/write/atomic-write.ts';
 import { fsyncDir } from '../engine/write/fsync-dir.ts';
 import type { WritePiece, WritePlan } from '../engine/write/upsert.ts';
@@ -110,4 +111,10 @@ export function dropIntent(store: IntentStore, intent: { id: string }): void {
   } catch {
     // already gone
   }
+}
+
+/** The version of the file at `path` as it is on disk now. */
+export function versionNow(path: string): Version {
+  const id = statRegularFile(path);
+  return { etag: etagOf(id), size: id.size, mtimeMs: id.mtimeMs };
 }

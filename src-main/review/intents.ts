@@ -19,7 +19,7 @@
  */
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { etagOf, statRegularFile } from '../engine/index/identity.ts';
+import { statRegularFile } from '../engine/index/identity.ts';
 import { readBytes } from '../engine/text/window.ts';
 import { isRemoteLocator, readingAt } from './remote-values.ts';
 import type { Version } from '../engine/read/file-facts.ts';
@@ -30,10 +30,11 @@ import { sha256Of } from './blobs.ts';
 import { commitApplied, commitStepped, type AppliedEdit } from './journal-commit.ts';
 import { entryOf } from './records.ts';
 import type { ReviewStore } from './store.ts';
-import { dropIntent, intentsDirOf, type IntentRegion, type ReviewIntent } from './intent-file.ts';
+import type { UpsertResult } from '../engine/write/upsert.ts';
+import { dropIntent, intentsDirOf, versionNow, type IntentRegion, type ReviewIntent } from './intent-file.ts';
 import { fileOpEntryFieldsOf, fileOpSideOf, fileOpVersionAfter, settleFileOp } from './file-op-intents.ts';
 
-export { dropIntent, intentsDirOf, persistIntent, writeIntent, type IntentRegion, type IntentWhat, type ReviewIntent } from './intent-file.ts';
+export { dropIntent, intentsDirOf, persistIntent, versionNow, writeIntent, type IntentRegion, type IntentWhat, type ReviewIntent } from './intent-file.ts';
 
 /** Which side of its write the file system is on: by the region, or for a file op by the names (file-op-intents.ts). */
 export function intentSideOf(store: ReviewStore, intent: ReviewIntent): 'before' | 'after' | 'neither' {
@@ -95,11 +96,6 @@ export function sideOf(path: string, i: IntentRegion): 'before' | 'after' | 'nei
   if (size === i.size_after && regionSha(path, i.start_byte, i.inserted_bytes) === i.inserted_sha256) return 'after';
   if (size === i.size_before && regionSha(path, i.start_byte, i.removed.bytes) === i.removed.sha256) return 'before';
   return 'neither';
-}
-
-export function versionNow(path: string): Version {
-  const id = statRegularFile(path);
-  return { etag: etagOf(id), size: id.size, mtimeMs: id.mtimeMs };
 }
 
 /** The applied edit an apply intent describes, once the write is done. */
@@ -207,4 +203,16 @@ export async function reconcileIntents(store: ReviewStore): Promise<Reconciled> 
     });
   }
   return done;
+}
+
+/**
+ * After a journaled upsert: commit its intent (written by onBeforeWrite) and drop
+ * it. Returns the entry's id. (The engine calls onBeforeWrite for every applied
+ * upsert, an empty insert too, so a journaled upsert always has an intent.)
+ */
+export function commitJournaled(store: ReviewStore, intent: ReviewIntent | null, r: UpsertResult): string {
+  if (!intent) throw new Error(`journaled upsert of ${r.path} wrote no intent`);
+  commitIntent(store, intent, r.version_after!, r.range_after);
+  dropIntent(store, intent);
+  return intent.entry_id;
 }

@@ -21,46 +21,20 @@
  * lists those later edits (`later_entries`, newest first): undo them first.
  */
 import { accessSync, constants, mkdirSync } from 'node:fs';
-import { FolioError, isFolioError, type ErrorCode } from '../engine/errors.ts';
+import { FolioError, isFolioError } from '../engine/errors.ts';
 import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
 import { upsertAt } from './remote-values.ts';
 import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-ops.ts';
 import { createStepsAsFileOp, runFileOpJournaled, stepFileOp, type FileOpCall } from './file-op-journal.ts';
 import { loadBytes } from './blobs.ts';
 import { currentStartOf } from './journal-commit.ts';
-import { commitIntent, dropIntent, writeIntent, type ReviewIntent } from './intents.ts';
+import { commitJournaled, writeIntent, type ReviewIntent } from './intents.ts';
+import { STALE_CODES } from './stale-codes.ts';
 import { stepGroupLocked } from './group.ts';
 import { allEntries, entryOf, newId, sameActor } from './records.ts';
 import { settledView } from './settled-view.ts';
 import { storeOf, type ReviewStore } from './store.ts';
 import type { JournalEntry, ReviewActor } from './types.ts';
-
-/** Engine errors that mean "the file is no longer what this edit expects" (vs. transient ones). */
-export const STALE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'precondition_failed',
-  'out_of_bounds',
-  'invalid_range',
-  'not_found',
-  'is_directory',
-  'not_regular_file',
-  'binary_file',
-  'encoding_mismatch',
-  // A proposal's quote no longer found (or found twice): the file moved on under it.
-  'no_match',
-  'ambiguous_match',
-]);
-
-/**
- * After a journaled upsert: commit its intent (written by onBeforeWrite) and drop
- * it. Returns the entry's id. (The engine calls onBeforeWrite for every applied
- * upsert, an empty insert too, so a journaled upsert always has an intent.)
- */
-export function commitJournaled(store: ReviewStore, intent: ReviewIntent | null, r: UpsertResult): string {
-  if (!intent) throw new Error(`journaled upsert of ${r.path} wrote no intent`);
-  commitIntent(store, intent, r.version_after!, r.range_after);
-  dropIntent(store, intent);
-  return intent.entry_id;
-}
 
 /** Apply an edit directly and journal it under `actor`, so it can be undone: the entry and the engine's answer. */
 export async function applyJournaled(

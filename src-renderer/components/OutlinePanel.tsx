@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEve
 import { count } from '../model/file-labels.ts';
 import { filteredIndicesOf, headingIndexAt, rowOfHeading, scrollTopToShow, visibleRowsOf } from '../model/outline-rows.ts';
 import { useOutlineStore } from '../stores/outline-store.ts';
+import { useViewerStore } from '../stores/viewer-store.ts';
 
 /** Row height in px; fixed, so the rows in view follow from scrollTop alone (matches .outline-row in styles.css). */
 export const OUTLINE_ROW_PX = 22;
@@ -13,7 +14,8 @@ export const OUTLINE_ROW_PX = 22;
  * marked and kept in view as the file scrolls; the box filters by text. Only the
  * rows in view are rendered.
  */
-export function OutlinePanel({ topLine, onShowLine, onClose }: { topLine: number; onShowLine(lineNo: number): void; onClose(): void }) {
+export function OutlinePanel({ onShowLine, onClose }: { onShowLine(lineNo: number): void; onClose(): void }) {
+  const topLine = useViewerStore((s) => s.topLine);
   const { headings, loading, error, filter } = useOutlineStore();
   const setFilter = useOutlineStore((s) => s.setFilter);
   const listRef = useRef<HTMLDivElement>(null);

@@ -1,9 +1,11 @@
 import type { FileInfo } from '../../src-main/api/schemas.ts';
-import type { IndexingProgress } from '../stores/viewer-store.ts';
+import { useShallow } from 'zustand/shallow';
+import { useViewerStore, type IndexingProgress } from '../stores/viewer-store.ts';
 import { backendLabelOf, count, encodingLabelOf, newlineLabelOf, sizeLabelOf } from '../model/file-labels.ts';
 
-/** One line of facts about the open file (file_info) and where the view is. */
-export function StatusBar({ info, topLine, visibleLines }: { info: FileInfo; topLine: number; visibleLines: number }) {
+/** One line of facts about the open file (file_info) and where the view is (it follows the scroll, the app does not). */
+export function StatusBar({ info }: { info: FileInfo }) {
+  const [topLine, visibleLines] = useViewerStore(useShallow((s) => [s.topLine, s.visibleLines]));
   const bottomLine = Math.min(info.lines, topLine + Math.max(0, visibleLines - 1));
   return (
     <footer className="status-bar" data-testid="status-bar">

@@ -46,6 +46,59 @@ function NumberedLines({
   );
 }
 
+/** The person's text for the proposal's lines of the file now (which they can adjust), with the hunks that conflict marked. */
+function ResolvedText({
+  sides,
+  range,
+  onRange,
+  text,
+  onText,
+  language,
+}: {
+  sides: ThreeWay;
+  range: { startLine: number; endLine: number };
+  onRange(range: { startLine: number; endLine: number }): void;
+  text: string;
+  onText(text: string): void;
+  language: string;
+}) {
+  return (
+    <section className="three-way-result">
+      <h4>
+        Your text for{' '}
+        <label>
+          lines{' '}
+          <input
+            type="number"
+            data-testid="three-way-start"
+            min={1}
+            value={range.startLine}
+            onChange={(event) => onRange({ ...range, startLine: Number(event.target.value) })}
+          />
+        </label>
+        <label>
+          –
+          <input
+            type="number"
+            data-testid="three-way-end"
+            min={0}
+            value={range.endLine}
+            onChange={(event) => onRange({ ...range, endLine: Number(event.target.value) })}
+          />
+        </label>{' '}
+        of the file now <small>(marked in the middle column)</small>
+      </h4>
+      {sides.conflicts > 0 && (
+        <p className="conflict" data-testid="three-way-conflicts">
+          {sides.conflicts === 1 ? 'One hunk’s lines' : `${sides.conflicts} hunks’ lines`} changed since the agent read them: keep what you want between the
+          markers and remove the markers.
+        </p>
+      )}
+      <ProposalEditor initialText={text} onChange={onText} language={language} />
+    </section>
+  );
+}
+
 /**
  * A conflict resolved by hand, for every kind of proposal: what the agent saw
  * (its hunks' old lines), what the file has now and what the agent proposed
@@ -119,39 +172,7 @@ export function ThreeWayView({ proposal, busy, onClose }: { proposal: ReviewProp
               {proposal.change.label}: approved as it is, against the file as it is now.
             </p>
           ) : (
-            <section className="three-way-result">
-              <h4>
-                Your text for{' '}
-                <label>
-                  lines{' '}
-                  <input
-                    type="number"
-                    data-testid="three-way-start"
-                    min={1}
-                    value={range.startLine}
-                    onChange={(event) => setRange({ ...range, startLine: Number(event.target.value) })}
-                  />
-                </label>
-                <label>
-                  –
-                  <input
-                    type="number"
-                    data-testid="three-way-end"
-                    min={0}
-                    value={range.endLine}
-                    onChange={(event) => setRange({ ...range, endLine: Number(event.target.value) })}
-                  />
-                </label>{' '}
-                of the file now <small>(marked in the middle column)</small>
-              </h4>
-              {sides.conflicts > 0 && (
-                <p className="conflict" data-testid="three-way-conflicts">
-                  {sides.conflicts === 1 ? 'One hunk’s lines' : `${sides.conflicts} hunks’ lines`} changed since the agent read them: keep what you want between
-                  the markers and remove the markers.
-                </p>
-              )}
-              <ProposalEditor initialText={text} onChange={setText} language={language} />
-            </section>
+            <ResolvedText sides={sides} range={range} onRange={setRange} text={text} onText={setText} language={language} />
           )}
           <footer className="decision">
             <button

@@ -10,8 +10,9 @@
 import { create } from 'zustand';
 import type { SearchOutput } from '../../src-main/api/schemas.ts';
 import { filterPatternOf, invalidTermOf, type FilterTerm, type LogLevel } from '../model/filter-query.ts';
-import { call, type ErrorPayload } from '../transport.ts';
+import type { ErrorPayload } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
+import { countToEnd, searchSlice, SLICE_BYTES, type SearchTarget } from './incremental-search.ts';
 import { useViewerStore } from './viewer-store.ts';
 
 export type FilterRow = SearchOutput['matches'][number];
@@ -24,7 +25,6 @@ export const PAGE_ROWS = 2_000;
 export const KEPT_ROWS = 10_000;
 /** The first slice is small, so a sparse filter still paints quickly; later slices are large. */
 const FIRST_SLICE_BYTES = 8 * 1024 * 1024;
-const SLICE_BYTES = 128 * 1024 * 1024;
 
 export interface FilterState {
   open: boolean;
@@ -43,7 +43,7 @@ export interface FilterState {
   counting: boolean;
   error: ErrorPayload | null;
   /** what `rows` are for */
-  appliedFor: { path: string; pattern: string; caseSensitive: boolean } | null;
+  appliedFor: SearchTarget | null;
   toggle(): void;
   hide(): void;
   setTerms(terms: FilterTerm[]): void;
@@ -78,24 +78,16 @@ export const useFilterStore = create<FilterState>()((set, get) => {
           return;
         }
         const max = Math.min(got === 0 && startByte === 0 ? FIRST_ROWS : PAGE_ROWS, wanted - got);
-        const answer = await call('search', {
-          path: target.path,
-          pattern: target.pattern,
-          ...(target.caseSensitive ? {} : { flags: 'i' }),
-          start_byte: start,
-          end_byte: Math.min(fileBytes, start + slice),
-          max,
-          max_line_chars: 2_000,
-        });
+        const { matches, next } = await searchSlice(target, start, Math.min(fileBytes, start + slice), max, 2_000);
         if (request !== latest) return;
         slice = SLICE_BYTES;
-        got += answer.matches.length;
-        start = answer.truncated && answer.next_start_byte !== null ? answer.next_start_byte : Math.max(answer.scanned.end_byte, start + 1);
+        got += matches.length;
+        start = next;
         const reached = Math.min(start, fileBytes);
         set((s) => ({
-          rows: [...s.rows, ...answer.matches],
+          rows: [...s.rows, ...matches],
           nextStartByte: reached < fileBytes ? reached : null,
-          ...(counts ? { searchedBytes: reached, total: s.total + answer.matches.length } : {}),
+          ...(counts ? { searchedBytes: reached, total: s.total + matches.length } : {}),
         }));
       }
     } catch (err) {
@@ -109,22 +101,15 @@ export const useFilterStore = create<FilterState>()((set, get) => {
   async function countRest(request: number, startByte: number): Promise<void> {
     const target = get().appliedFor;
     if (!target) return;
-    let start = startByte;
     set({ counting: true });
     try {
-      while (start < get().fileBytes && request === latest) {
-        const answer = await call('search', {
-          path: target.path,
-          pattern: target.pattern,
-          ...(target.caseSensitive ? {} : { flags: 'i' }),
-          start_byte: start,
-          end_byte: Math.min(get().fileBytes, start + SLICE_BYTES),
-          count_only: true,
-        });
-        if (request !== latest) return;
-        start = Math.max(answer.scanned.end_byte, start + 1);
-        set((s) => ({ total: s.total + answer.count, searchedBytes: Math.min(start, s.fileBytes) }));
-      }
+      await countToEnd(
+        target,
+        startByte,
+        () => get().fileBytes,
+        () => request === latest,
+        (count, reached) => set((s) => ({ total: s.total + count, searchedBytes: reached })),
+      );
     } catch (err) {
       if (request === latest) set({ error: errorPayloadOf(err) });
     } finally {

@@ -8,16 +8,15 @@
  */
 import { create } from 'zustand';
 import type { SearchOutput } from '../../src-main/api/schemas.ts';
-import { call, type ErrorPayload } from '../transport.ts';
+import type { ErrorPayload } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
+import { countToEnd, searchSlice, SLICE_BYTES, type SearchTarget } from './incremental-search.ts';
 import { useViewerStore } from './viewer-store.ts';
 
 export type FindMatch = SearchOutput['matches'][number];
 
 /** Results per page ("More" asks for the next). */
 export const PAGE_RESULTS = 200;
-/** Bytes searched per call: small enough that the list fills in while a 1 GiB file is searched. */
-const SLICE_BYTES = 128 * 1024 * 1024;
 
 export interface FindState {
   open: boolean;
@@ -38,7 +37,7 @@ export interface FindState {
   /** the rest of the file is being counted */
   counting: boolean;
   /** the pattern and file the results are for */
-  searchedFor: { path: string; pattern: string; caseSensitive: boolean } | null;
+  searchedFor: SearchTarget | null;
   show(): void;
   hide(): void;
   setPattern(pattern: string): void;
@@ -54,12 +53,32 @@ export interface FindState {
 let latestSearch = 0;
 let latestCount = 0;
 
+/** Count the matching lines from `startByte` to the end, slice by slice, adding to `total`. */
+async function countRest(request: number, startByte: number): Promise<void> {
+  const { getState: get, setState: set } = useFindStore;
+  const target = get().searchedFor;
+  if (!target) return;
+  set({ counting: true });
+  try {
+    await countToEnd(
+      target,
+      startByte,
+      () => get().fileBytes,
+      () => request === latestCount,
+      (count, reached) => set((s) => ({ total: s.total + count, searchedBytes: reached })),
+    );
+  } catch {
+    // the page's own search shows errors; the count stays at what was counted
+  } finally {
+    if (request === latestCount) set({ counting: false });
+  }
+}
+
 export const useFindStore = create<FindState>()((set, get) => {
   /** Search slices from `startByte` until a page is full or the file ends, appending as each slice answers. */
   async function fillPage(request: number, startByte: number, counts: boolean): Promise<void> {
     const target = get().searchedFor;
     if (!target) return;
-    const flags = target.caseSensitive ? '' : 'i';
     let start = startByte;
     let found = 0;
     set({ searching: true, error: null });
@@ -70,24 +89,15 @@ export const useFindStore = create<FindState>()((set, get) => {
           if (request === latestSearch) set(counts ? { nextStartByte: null, searchedBytes: fileBytes, fileBytes } : { nextStartByte: null });
           break;
         }
-        const answer = await call('search', {
-          path: target.path,
-          pattern: target.pattern,
-          ...(flags ? { flags } : {}),
-          start_byte: start,
-          end_byte: Math.min(fileBytes, start + SLICE_BYTES),
-          max: PAGE_RESULTS - found,
-          max_line_chars: 300,
-        });
+        const { matches, next } = await searchSlice(target, start, Math.min(fileBytes, start + SLICE_BYTES), PAGE_RESULTS - found, 300);
         if (request !== latestSearch) return;
-        found += answer.matches.length;
-        const next = answer.truncated && answer.next_start_byte !== null ? answer.next_start_byte : Math.max(answer.scanned.end_byte, start + 1);
+        found += matches.length;
         start = next;
         set((s) => {
           // The first page counts as it goes; later pages ("More") are behind countRest, which counted them.
           return {
-            results: [...s.results, ...answer.matches],
-            ...(counts ? { searchedBytes: Math.min(next, fileBytes), total: s.total + answer.matches.length } : {}),
+            results: [...s.results, ...matches],
+            ...(counts ? { searchedBytes: Math.min(next, fileBytes), total: s.total + matches.length } : {}),
             fileBytes,
           };
         });
@@ -100,35 +110,6 @@ export const useFindStore = create<FindState>()((set, get) => {
       if (request === latestSearch) set({ error: errorPayloadOf(err), nextStartByte: null });
     } finally {
       if (request === latestSearch) set({ searching: false });
-    }
-  }
-
-  /** Count the matching lines from `startByte` to the end, slice by slice, adding to `total`. */
-  async function countRest(request: number, startByte: number): Promise<void> {
-    const target = get().searchedFor;
-    if (!target) return;
-    let start = startByte;
-    set({ counting: true });
-    try {
-      for (;;) {
-        const fileBytes = get().fileBytes;
-        if (start >= fileBytes || request !== latestCount) break;
-        const answer = await call('search', {
-          path: target.path,
-          pattern: target.pattern,
-          ...(target.caseSensitive ? {} : { flags: 'i' }),
-          start_byte: start,
-          end_byte: Math.min(fileBytes, start + SLICE_BYTES),
-          count_only: true,
-        });
-        if (request !== latestCount) return;
-        start = Math.max(answer.scanned.end_byte, start + 1);
-        set((s) => ({ total: s.total + answer.count, searchedBytes: Math.min(start, fileBytes) }));
-      }
-    } catch {
-      // the page's own search shows errors; the count stays at what was counted
-    } finally {
-      if (request === latestCount) set({ counting: false });
     }
   }
 

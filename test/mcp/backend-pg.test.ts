@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../fixtures/generate.ts';
 import { connectStdio, type McpSession } from '../fixtures/mcp-client.ts';
 import { startPostgres, type TestPostgres } from '../fixtures/postgres.ts';
-import { approve } from '../../src-main/review/proposals.ts';
+import { approve } from '../../src-main/review/decisions.ts';
 import { configureBackends } from '../../src-main/backends/index.ts';
 import { closePostgresPools } from '../../src-main/backends/postgres/postgres.ts';
 

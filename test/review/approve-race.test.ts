@@ -12,7 +12,8 @@ import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } fro
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isFolioError } from '../../src-main/engine/errors.ts';
-import { propose, approve } from '../../src-main/review/proposals.ts';
+import { propose } from '../../src-main/review/proposals.ts';
+import { approve } from '../../src-main/review/decisions.ts';
 import { undo } from '../../src-main/review/journal.ts';
 import { tempDir } from '../fixtures/generate.ts';
 import { stopAttacker, swapDirectory, swapFile } from '../fixtures/path-attacker.ts';

@@ -12,7 +12,7 @@ import { handle } from '../../src-main/api/handle.ts';
 import { read } from '../../src-main/engine/read/read.ts';
 import type { UpsertTarget } from '../../src-main/engine/write/upsert.ts';
 import { approve, approveBatch, history, propose, redo, showProposal, undo } from '../../src-main/review/index.ts';
-import { proposeGroup } from '../../src-main/review/group.ts';
+import { proposeGroup } from '../../src-main/review/proposals.ts';
 import { applyOwnEdit } from '../../src-main/review/journal.ts';
 import { tempDir } from '../fixtures/generate.ts';
 import { runs } from '../fixtures/effort.ts';

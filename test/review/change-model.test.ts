@@ -12,7 +12,7 @@ import { proposalStatus } from '../../src-main/api/agent/proposal-status.ts';
 import { ReviewProposal } from '../../src-main/api/schemas.ts';
 import { fileInfo } from '../../src-main/engine/read/file-info.ts';
 import { approve, propose, proposeFileOp, showProposal } from '../../src-main/review/index.ts';
-import { proposeGroup } from '../../src-main/review/group.ts';
+import { proposeGroup } from '../../src-main/review/proposals.ts';
 import { applyOwnEdit } from '../../src-main/review/journal.ts';
 import { proposalView } from '../../src-main/review/views.ts';
 import { tempDir } from '../fixtures/generate.ts';

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { handle, type OpOutput } from '../../api/quick-handle.ts';
 import type { EditInput } from '../../api/schemas.ts';
-import { Exit, printError, type CliIO } from './main.ts';
+import { Exit, printError, type CliIO } from './cli-io.ts';
 
 const HUMAN = { kind: 'human', name: 'cli' } as const;
 

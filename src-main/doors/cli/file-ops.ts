@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { handle } from '../../api/quick-handle.ts';
 import type { FileOpOutput } from '../../api/schemas.ts';
-import { Exit, printError, type CliIO } from './main.ts';
+import { Exit, printError, type CliIO } from './cli-io.ts';
 
 const HUMAN = { kind: 'human', name: 'cli' } as const;
 

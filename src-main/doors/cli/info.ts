@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { handle, type OpOutput } from '../../api/quick-handle.ts';
 import { bytesHuman, count, progressBar } from './format.ts';
-import { Exit, printError, type CliIO } from './main.ts';
+import { Exit, printError, type CliIO } from './cli-io.ts';
 
 const HUMAN: { kind: 'human'; name: string } = { kind: 'human', name: 'cli' };
 

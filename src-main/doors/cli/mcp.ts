@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { AGENT_TOOL_NAMES } from '../../api/agent-tool-names.ts';
 import { handle } from '../../api/quick-handle.ts';
-import { Exit, printError, type CliIO } from './main.ts';
+import { Exit, printError, type CliIO } from './cli-io.ts';
 
 const collect = (v: string, all: string[] = []) => [...all, v];
 

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { isRemoteLocator } from '../../api/input-paths.ts';
-import type { CliIO } from './main.ts';
+import type { CliIO } from './cli-io.ts';
 import { announceServer } from './serve.ts';
 
 /** How long the running server may take to answer before it counts as gone. */

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { handle, type OperationName, type OpInput, type OpOutput } from '../../api/quick-handle.ts';
 import type { DamagedReviewFrame, ReviewJournalEntry, ReviewProposal } from '../../api/schemas.ts';
-import { Exit, printError, type CliIO } from './main.ts';
+import { Exit, printError, type CliIO } from './cli-io.ts';
 
 const HUMAN = { kind: 'human', name: 'cli' } as const;
 
@@ -97,6 +97,15 @@ const formatStep = (o: OpOutput<'review_undo'>) =>
   `${o.preview.trimEnd()}\n${o.action === 'undo' ? 'undone' : 'redone'}: ${o.entry.id} in ${o.entry.path}; version ${o.version_before.etag} -> ${o.version_after?.etag ?? '-'}\n` +
   (o.group ? `with its group ${o.entry.group?.id}: ${o.group.map((e) => `${e.id} in ${e.path}`).join(', ')}\n` : '');
 
+/** What every `folio review` subcommand shares: its declaration with --root and --json, and its run. */
+interface ReviewCli {
+  io: CliIO;
+  sub(name: string, description: string): Command;
+  run<N extends OperationName>(f: Common, op: N, input: OpInput<N>, format: (o: OpOutput<N>) => string, warnings?: (o: OpOutput<N>) => string[]): Promise<void>;
+}
+
+const absOf = (file: string | undefined) => (file === undefined ? undefined : resolve(file));
+
 export function registerReview(program: Command, io: CliIO): void {
   const review = program.command('review').description('The review queue of agent proposals, and the journal of applied edits (undo, redo, history).');
   const sub = (name: string, description: string) =>
@@ -122,8 +131,14 @@ export function registerReview(program: Command, io: CliIO): void {
       throw new Exit(printError(err, Boolean(f.json), io));
     }
   }
-  const abs = (file: string | undefined) => (file === undefined ? undefined : resolve(file));
+  const cli: ReviewCli = { io, sub, run };
+  registerQueue(cli);
+  registerDecisions(cli);
+  registerJournal(cli);
+}
 
+/** list and show: the proposals waiting, and one of them. */
+function registerQueue({ sub, run }: ReviewCli): void {
   sub('list', 'List proposals, oldest first.')
     .addOption(new Option('--status <status>', 'only this status').choices(['pending', 'applied', 'rejected', 'conflict']))
     .option('--path <file>', 'only proposals for this file')
@@ -131,7 +146,7 @@ export function registerReview(program: Command, io: CliIO): void {
       run(
         f,
         'review_list',
-        { status: f.status, path: abs(f.path) },
+        { status: f.status, path: absOf(f.path) },
         (o) => (o.proposals.length ? o.proposals.map(proposalLine).join('\n') + '\n' : 'no proposals\n'),
         (o) => o.damaged.map(damagedWarning),
       ),
@@ -140,40 +155,48 @@ export function registerReview(program: Command, io: CliIO): void {
   sub('show', 'Show one proposal: its diff, status and decision.')
     .argument('<id>', 'proposal id')
     .action((id: string, f: Common) => run(f, 'review_show', { id }, formatShow));
+}
 
-  /** `--hunks 1,3` as 1-based hunk numbers (as proposal_status and review show number them); a usage error otherwise. */
-  function hunksOf(list: string | undefined): number[] | undefined {
-    if (list === undefined) return undefined;
-    const parts = list.split(',').map((x) => x.trim());
-    if (parts.some((x) => !/^[1-9]\d*$/.test(x))) {
-      io.stderr.write(`folio: usage: --hunks takes hunk numbers from 1, separated by commas (e.g. 1,3), not ${JSON.stringify(list)}\n`);
-      throw new Exit(2);
-    }
-    return parts.map(Number);
-  }
-
-  /** ID, or a batch filter (--path / --actor / --all), never both nor neither: a usage error otherwise (the api refuses --all with a filter). */
-  function idOrBatch(id: string | undefined, f: BatchFlags, decision: 'approve' | 'reject'): { id: string } | { path?: string; actor?: string; all?: true } {
-    const batch = f.path !== undefined || f.actor !== undefined || f.all === true;
-    if (id !== undefined && !batch) return { id };
-    if (id === undefined && batch) {
-      const only = ['hunks', 'contentFile', 'current'].find((k) => (f as Record<string, unknown>)[k] !== undefined);
-      if (only) {
-        io.stderr.write(`folio: usage: --${only === 'contentFile' ? 'content-file' : only} decides one proposal: give its ID, not --path/--actor\n`);
-        throw new Exit(2);
-      }
-      return {
-        ...(f.path !== undefined ? { path: abs(f.path) } : {}),
-        ...(f.actor !== undefined ? { actor: f.actor } : {}),
-        ...(f.all ? { all: true as const } : {}),
-      };
-    }
-    io.stderr.write(`folio: usage: review ${decision} takes a proposal ID, or --path FILE / --actor NAME / --all for a batch (not both)\n`);
+/** `--hunks 1,3` as 1-based hunk numbers (as proposal_status and review show number them); a usage error otherwise. */
+function hunksOf(io: CliIO, list: string | undefined): number[] | undefined {
+  if (list === undefined) return undefined;
+  const parts = list.split(',').map((x) => x.trim());
+  if (parts.some((x) => !/^[1-9]\d*$/.test(x))) {
+    io.stderr.write(`folio: usage: --hunks takes hunk numbers from 1, separated by commas (e.g. 1,3), not ${JSON.stringify(list)}\n`);
     throw new Exit(2);
   }
+  return parts.map(Number);
+}
 
-  const hunksText = (p: ReviewProposal) => (p.hunks ? `  hunks: ${p.hunks.map((h) => `${h.index} ${h.status}`).join(', ')}` : '');
+/** ID, or a batch filter (--path / --actor / --all), never both nor neither: a usage error otherwise (the api refuses --all with a filter). */
+function idOrBatch(
+  io: CliIO,
+  id: string | undefined,
+  f: BatchFlags,
+  decision: 'approve' | 'reject',
+): { id: string } | { path?: string; actor?: string; all?: true } {
+  const batch = f.path !== undefined || f.actor !== undefined || f.all === true;
+  if (id !== undefined && !batch) return { id };
+  if (id === undefined && batch) {
+    const only = ['hunks', 'contentFile', 'current'].find((k) => (f as Record<string, unknown>)[k] !== undefined);
+    if (only) {
+      io.stderr.write(`folio: usage: --${only === 'contentFile' ? 'content-file' : only} decides one proposal: give its ID, not --path/--actor\n`);
+      throw new Exit(2);
+    }
+    return {
+      ...(f.path !== undefined ? { path: absOf(f.path) } : {}),
+      ...(f.actor !== undefined ? { actor: f.actor } : {}),
+      ...(f.all ? { all: true as const } : {}),
+    };
+  }
+  io.stderr.write(`folio: usage: review ${decision} takes a proposal ID, or --path FILE / --actor NAME / --all for a batch (not both)\n`);
+  throw new Exit(2);
+}
 
+const hunksText = (p: ReviewProposal) => (p.hunks ? `  hunks: ${p.hunks.map((h) => `${h.index} ${h.status}`).join(', ')}` : '');
+
+/** approve and reject: one proposal (or some of its hunks), or a batch. */
+function registerDecisions({ io, sub, run }: ReviewCli): void {
   sub('approve', "Apply a pending proposal (with --content-file: your text instead of the agent's), or every pending one of a file or agent.")
     .argument('[id]', 'proposal id (or --path / --actor for a batch)')
     .option('--content-file <file>', 'edit-then-approve: apply the text of this file instead')
@@ -183,7 +206,7 @@ export function registerReview(program: Command, io: CliIO): void {
     .option('--actor <name>', 'batch: every pending proposal of this agent (name, or kind:name), one write per file')
     .option('--all', 'batch: every pending proposal of the session (deletes and moves too), one journal group')
     .action((id: string | undefined, f: Common & BatchFlags & { contentFile?: string; hunks?: string; current?: boolean }) => {
-      const which = idOrBatch(id, f, 'approve');
+      const which = idOrBatch(io, id, f, 'approve');
       if (!('id' in which)) return run(f, 'review_batch', { decision: 'approve', ...which }, formatBatch);
       let content: string | undefined;
       if (f.contentFile !== undefined) {
@@ -194,7 +217,7 @@ export function registerReview(program: Command, io: CliIO): void {
           throw new Exit(2);
         }
       }
-      const hunks = hunksOf(f.hunks);
+      const hunks = hunksOf(io, f.hunks);
       return run(
         f,
         'review_approve',
@@ -213,10 +236,10 @@ export function registerReview(program: Command, io: CliIO): void {
     .option('--actor <name>', 'batch: every pending or conflicted proposal of this agent (name, or kind:name)')
     .option('--all', 'batch: every pending or conflicted proposal of the session')
     .action((id: string | undefined, f: Common & BatchFlags & { reason?: string; hunks?: string }) => {
-      const which = idOrBatch(id, f, 'reject');
+      const which = idOrBatch(io, id, f, 'reject');
       const reason = f.reason !== undefined ? { reason: f.reason } : {};
       if (!('id' in which)) return run(f, 'review_batch', { decision: 'reject', ...which, ...reason }, formatBatch);
-      const hunks = hunksOf(f.hunks);
+      const hunks = hunksOf(io, f.hunks);
       return run(
         f,
         'review_reject',
@@ -226,7 +249,10 @@ export function registerReview(program: Command, io: CliIO): void {
           `${o.proposal.status === 'pending' ? ' (the rest stay pending)' : ''}${hunksText(o.proposal)}\n`,
       );
     });
+}
 
+/** undo, redo and history: the journal of applied edits. */
+function registerJournal({ sub, run }: ReviewCli): void {
   for (const action of ['undo', 'redo'] as const) {
     sub(action, `${action === 'undo' ? 'Undo' : 'Redo'} the latest ${action === 'undo' ? 'applied' : 'undone'} edit you decided (of FILE, if given).`)
       .argument('[file]', 'only edits of this file')
@@ -236,7 +262,7 @@ export function registerReview(program: Command, io: CliIO): void {
         run(
           f,
           action === 'undo' ? 'review_undo' : 'review_redo',
-          { path: abs(file), ...(f.id !== undefined ? { id: f.id } : {}), ...(f.includeOthers ? { include_others: true } : {}) },
+          { path: absOf(file), ...(f.id !== undefined ? { id: f.id } : {}), ...(f.includeOthers ? { include_others: true } : {}) },
           formatStep,
         ),
       );
@@ -245,6 +271,6 @@ export function registerReview(program: Command, io: CliIO): void {
   sub('history', 'The journal of applied edits in global order (of FILE, if given).')
     .argument('[file]', 'only edits of this file')
     .action((file: string | undefined, f: Common) =>
-      run(f, 'review_history', { path: abs(file) }, (o) => (o.entries.length ? o.entries.map(entryLine).join('\n') + '\n' : 'no applied edits\n')),
+      run(f, 'review_history', { path: absOf(file) }, (o) => (o.entries.length ? o.entries.map(entryLine).join('\n') + '\n' : 'no applied edits\n')),
     );
 }

@@ -9,7 +9,7 @@ import type { SearchInput } from '../../api/schemas.ts';
 import { isDirectoryPath } from '../../api/tree-wire.ts';
 import { posix } from 'node:path';
 import { count, progressBar } from './format.ts';
-import { Exit, printError, type CliIO } from './main.ts';
+import { Exit, printError, type CliIO } from './cli-io.ts';
 
 const HUMAN = { kind: 'human', name: 'cli' } as const;
 

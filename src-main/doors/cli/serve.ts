@@ -1,7 +1,7 @@
 /** `folio serve [FILE] [--port P] [--host H] [--open]`: the renderer and its API over HTTP. */
 import type { Command } from 'commander';
 import type { RunningServer } from '../http/serve.ts';
-import type { CliIO } from './main.ts';
+import type { CliIO } from './cli-io.ts';
 
 /**
  * What `folio serve` prints: the person's URL first on stdout (what scripts and

@@ -6,7 +6,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { handle, type OpOutput } from '../../api/quick-handle.ts';
 import { count } from './format.ts';
-import { Exit, printError, type CliIO } from './main.ts';
+import { Exit, printError, type CliIO } from './cli-io.ts';
 
 const HUMAN = { kind: 'human', name: 'cli' } as const;
 const LEVELS = ['error', 'warn', 'info', 'debug', 'other'] as const;

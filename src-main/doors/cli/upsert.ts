@@ -17,7 +17,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { FolioError, handle, type OpOutput } from '../../api/quick-handle.ts';
 import type { UpsertInput } from '../../api/schemas.ts';
 import { count } from './format.ts';
-import { Exit, printError, type CliIO } from './main.ts';
+import { Exit, printError, type CliIO } from './cli-io.ts';
 
 const HUMAN = { kind: 'human', name: 'cli' } as const;
 

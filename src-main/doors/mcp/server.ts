@@ -1,6 +1,6 @@
 /**
- * The MCP door: an MCP server whose tools are the agent tools of the api
- * (read, search, file_info, outline, upsert, proposal_status), over stdio (`folio mcp`)
+ * The MCP door: an MCP server whose tools are the api's agent tools (AGENT_TOOLS,
+ * api/agent/tools.ts: one per operation the agent guard admits), over stdio (`folio mcp`)
  * or Streamable HTTP (`/api/mcp` on `folio serve`, behind its bearer token).
  * tools/list gives compact, strict schemas (api/tool-schema.ts); each tool declares
  * its outputSchema and answers structuredContent (and the same JSON as text).

@@ -10,7 +10,7 @@
  * too_large above it). Invalid JSON is `parse_error` with line and column. Offsets
  * from the parser are UTF-16 positions; answers give bytes of the file.
  */
-import { readBytes } from '../text/window.ts';
+import { openSource } from '../index/identity.ts';
 import { applyEdits, modify, parseTree, printParseErrorCode, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser';
 import { FolioError } from '../errors.ts';
 import { onStableVersion, type TextVersion } from '../read/text-version.ts';
@@ -58,7 +58,7 @@ let last: LoadedJson | undefined;
 
 /** The JSON file at `path`, parsed (the last one is kept per version). */
 export async function loadJsonFile(path: string): Promise<LoadedJson> {
-  const { v, result } = await onStableVersion(path, (v) => {
+  const { v, result } = await onStableVersion(path, async (v) => {
     if (v.size > JSON_LIMITS.maxBytes) {
       throw new FolioError('too_large', `${v.path} is ${v.size} bytes; JSON documents are parsed whole, up to ${JSON_LIMITS.maxBytes} bytes`, {
         path: v.path,
@@ -68,7 +68,15 @@ export async function loadJsonFile(path: string): Promise<LoadedJson> {
       });
     }
     if (last && last.v.path === v.path && last.v.version.etag === v.version.etag) return last;
-    const text = readBytes(v.path, 0, v.size).subarray(v.bomLen).toString('utf8');
+    // Awaited through the value's source: a remote document is read in one pass, never re-run.
+    const src = openSource(v.path);
+    let bytes: Uint8Array;
+    try {
+      bytes = await src.readAt(v.bomLen, v.size - v.bomLen);
+    } finally {
+      src.close();
+    }
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
     return parseJson(text, { path: v.path });
   });
   last = { ...result, v };

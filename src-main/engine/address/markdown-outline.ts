@@ -30,12 +30,16 @@
  *
  * Lines end at '\n' (a '\r' before it is dropped for parsing), as the line index
  * counts them. Outlines are cached per file version (etag).
+ *
+ * The bytes come through the value's ByteSource (index/identity.ts openSource),
+ * awaited chunk by chunk: a remote value is read in one forward pass with
+ * read-ahead, as a local file is.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeFd, readAt } from '../index/byte-source.ts';
 import MarkdownIt from 'markdown-it';
 import { FolioError } from '../errors.ts';
-import { openForRead } from '../index/identity.ts';
+import { openSource } from '../index/identity.ts';
+import type { ByteSource } from '../source/byte-source.ts';
 import type { Version } from '../read/file-facts.ts';
 import { onStableVersion, type TextVersion } from '../read/text-version.ts';
 import { FRONT_MATTER, FRONT_MATTER_MAX_BYTES, frontMatterOf } from './front-matter.ts';
@@ -118,35 +122,28 @@ interface Located extends RawHeading {
 }
 
 /** The file's front matter, located and hashed, and the newlines in it; or null. */
-function readFrontMatter(v: TextVersion): { section: FrontMatter; newlines: number } | null {
-  const fd = openForRead(v.path);
-  try {
-    const first = Buffer.alloc(Math.min(3, v.size - v.bomLen));
-    readAt(fd, first, 0, first.length, v.bomLen);
-    if (first.toString() !== '---' && first.toString() !== '+++') return null;
-    // One byte past the cap tells frontMatterOf whether the file goes on.
-    const head = Buffer.alloc(Math.min(FRONT_MATTER_MAX_BYTES + 1, v.size - v.bomLen));
-    const n = readAt(fd, head, 0, head.length, v.bomLen);
-    const fm = frontMatterOf(head.subarray(0, n));
-    if (!fm) return null;
-    const block = head.subarray(0, fm.bytes);
-    const section: FrontMatter = {
-      kind: fm.kind,
-      level: 0,
-      text: FRONT_MATTER,
-      path: FRONT_MATTER,
-      line: 1,
-      headingEndLine: 1,
-      // The closing delimiter's line: the last newline's line, or the line after it when the file ends there without one.
-      endLine: block[block.length - 1] === 10 ? fm.newlines : fm.newlines + 1,
-      startByte: v.bomLen,
-      endByte: v.bomLen + fm.bytes,
-      sha256: createHash('sha256').update(block).digest('hex'),
-    };
-    return { section, newlines: fm.newlines };
-  } finally {
-    closeFd(fd);
-  }
+async function readFrontMatter(src: ByteSource, v: TextVersion): Promise<{ section: FrontMatter; newlines: number } | null> {
+  const first = Buffer.from(await src.readAt(v.bomLen, Math.min(3, v.size - v.bomLen)));
+  if (first.toString() !== '---' && first.toString() !== '+++') return null;
+  // One byte past the cap tells frontMatterOf whether the file goes on.
+  const head = await src.readAt(v.bomLen, Math.min(FRONT_MATTER_MAX_BYTES + 1, v.size - v.bomLen));
+  const fm = frontMatterOf(head);
+  if (!fm) return null;
+  const block = head.subarray(0, fm.bytes);
+  const section: FrontMatter = {
+    kind: fm.kind,
+    level: 0,
+    text: FRONT_MATTER,
+    path: FRONT_MATTER,
+    line: 1,
+    headingEndLine: 1,
+    // The closing delimiter's line: the last newline's line, or the line after it when the file ends there without one.
+    endLine: block[block.length - 1] === 10 ? fm.newlines : fm.newlines + 1,
+    startByte: v.bomLen,
+    endByte: v.bomLen + fm.bytes,
+    sha256: createHash('sha256').update(block).digest('hex'),
+  };
+  return { section, newlines: fm.newlines };
 }
 
 /**
@@ -154,90 +151,92 @@ function readFrontMatter(v: TextVersion): { section: FrontMatter; newlines: numb
  * its 0-based line): headings located in lines and bytes, and the total line count.
  */
 async function scan(
+  src: ByteSource,
   v: TextVersion,
   from: { byte: number; lineIdx: number },
   chunkBytes: number,
   onFinal: (bytes: Buffer, startByte: number, headings: Located[]) => void,
 ): Promise<number> {
-  const fd = openForRead(v.path);
-  try {
-    let pending = Buffer.alloc(0);
-    let pendingByte = from.byte;
-    let pendingLine = from.lineIdx;
-    let pos = from.byte;
-    let newlines = from.lineIdx;
-    let step = chunkBytes;
-    for (;;) {
-      const want = Math.min(step, v.size - pos);
-      const buf = Buffer.allocUnsafe(pending.length + want);
-      pending.copy(buf);
-      const n = want > 0 ? readAt(fd, buf, pending.length, want, pos) : 0;
-      pos += n;
-      pending = buf.subarray(0, pending.length + n);
-      const atEnd = pos >= v.size || n === 0;
-      // Cut after a blank line when there is one (blocks rarely cross those), else after the last line.
-      let cut = pending.length;
-      if (!atEnd) {
-        const blank = pending.lastIndexOf('\n\n');
-        cut = blank >= 0 ? blank + 2 : pending.lastIndexOf(10) + 1;
-        if (cut <= 0) continue; // no whole line yet: read more
-      }
-      const { headings, lastBlockLine } = topLevelHeadings(textOf(pending.subarray(0, cut)));
-      // Lines before the last top-level block are final; at the end, all of them.
-      const finalLines = atEnd ? Infinity : (lastBlockLine ?? 0);
-      if (!atEnd && finalLines === 0) {
-        step *= 2; // one block fills the chunk: read more (doubling, so a huge block costs O(n) parses) and parse again
-        continue;
-      }
-      step = chunkBytes;
-      // Byte offsets of the lines that headings start on, and of the carry line.
-      const located: Located[] = [];
-      let lineIdx = 0;
-      let lineStart = 0;
-      let h = 0;
-      let finalByte = cut;
-      const finals = headings.filter((x) => x.lineIdx < finalLines);
-      while (lineStart <= cut) {
-        while (h < finals.length && finals[h]!.lineIdx === lineIdx) {
-          located.push({ ...finals[h]!, lineIdx: pendingLine + lineIdx, endLineIdx: pendingLine + finals[h]!.endLineIdx, startByte: pendingByte + lineStart });
-          h++;
-        }
-        if (lineIdx === finalLines) {
-          finalByte = lineStart;
-          break;
-        }
-        const nl = pending.indexOf(10, lineStart);
-        if (nl < 0 || nl >= cut) break;
-        newlines++;
-        lineIdx++;
-        lineStart = nl + 1;
-      }
-      const finalBytes = atEnd ? pending : pending.subarray(0, finalByte);
-      onFinal(finalBytes, pendingByte, located);
-      if (atEnd) {
-        // Lines as the line index counts them: newlines, plus a last line without one.
-        const lastByte = pending.length ? pending[pending.length - 1] : readBytesAt(fd, v.size - 1, 1)[0];
-        return v.size <= v.bomLen ? 0 : newlines + (lastByte === 10 ? 0 : 1);
-      }
-      pending = Buffer.from(pending.subarray(finalByte));
-      pendingByte += finalByte;
-      pendingLine += lineIdx;
-      await yieldToEventLoop();
+  let pending: Buffer = Buffer.alloc(0);
+  let pendingByte = from.byte;
+  let pendingLine = from.lineIdx;
+  let pos = from.byte;
+  let newlines = from.lineIdx;
+  let step = chunkBytes;
+  for (;;) {
+    const want = Math.min(step, v.size - pos);
+    const got = want > 0 ? await src.readAt(pos, want) : new Uint8Array(0);
+    const n = got.length;
+    pos += n;
+    pending = pending.length ? Buffer.concat([pending, got]) : Buffer.from(got.buffer, got.byteOffset, got.byteLength);
+    const atEnd = pos >= v.size || n === 0;
+    // Cut after a blank line when there is one (blocks rarely cross those), else after the last line.
+    let cut = pending.length;
+    if (!atEnd) {
+      const blank = pending.lastIndexOf('\n\n');
+      cut = blank >= 0 ? blank + 2 : pending.lastIndexOf(10) + 1;
+      if (cut <= 0) continue; // no whole line yet: read more
     }
-  } finally {
-    closeFd(fd);
+    const { headings, lastBlockLine } = topLevelHeadings(textOf(pending.subarray(0, cut)));
+    // Lines before the last top-level block are final; at the end, all of them.
+    const finalLines = atEnd ? Infinity : (lastBlockLine ?? 0);
+    if (!atEnd && finalLines === 0) {
+      step *= 2; // one block fills the chunk: read more (doubling, so a huge block costs O(n) parses) and parse again
+      continue;
+    }
+    step = chunkBytes;
+    // Byte offsets of the lines that headings start on, and of the carry line.
+    const located: Located[] = [];
+    let lineIdx = 0;
+    let lineStart = 0;
+    let h = 0;
+    let finalByte = cut;
+    const finals = headings.filter((x) => x.lineIdx < finalLines);
+    while (lineStart <= cut) {
+      while (h < finals.length && finals[h]!.lineIdx === lineIdx) {
+        located.push({ ...finals[h]!, lineIdx: pendingLine + lineIdx, endLineIdx: pendingLine + finals[h]!.endLineIdx, startByte: pendingByte + lineStart });
+        h++;
+      }
+      if (lineIdx === finalLines) {
+        finalByte = lineStart;
+        break;
+      }
+      const nl = pending.indexOf(10, lineStart);
+      if (nl < 0 || nl >= cut) break;
+      newlines++;
+      lineIdx++;
+      lineStart = nl + 1;
+    }
+    const finalBytes = atEnd ? pending : pending.subarray(0, finalByte);
+    onFinal(finalBytes, pendingByte, located);
+    if (atEnd) {
+      // Lines as the line index counts them: newlines, plus a last line without one.
+      const lastByte = pending.length ? pending[pending.length - 1] : v.size > 0 ? (await src.readAt(v.size - 1, 1))[0] : undefined;
+      return v.size <= v.bomLen ? 0 : newlines + (lastByte === 10 ? 0 : 1);
+    }
+    pending = Buffer.from(pending.subarray(finalByte));
+    pendingByte += finalByte;
+    pendingLine += lineIdx;
+    await yieldToEventLoop();
   }
-}
-
-function readBytesAt(fd: number, at: number, length: number): Buffer {
-  const b = Buffer.alloc(Math.max(0, length));
-  if (at >= 0) readAt(fd, b, 0, b.length, at);
-  return b;
 }
 
 /** Outline of a stable version: headings located, sections closed, and hashed in the same pass. */
 async function outlineFrom(v: TextVersion, chunkBytes: number): Promise<{ headings: Heading[]; totalLines: number; frontMatter: FrontMatter | null }> {
-  const fm = v.size > v.bomLen ? readFrontMatter(v) : null;
+  const src = openSource(v.path);
+  try {
+    return await outlineOfSource(src, v, chunkBytes);
+  } finally {
+    src.close();
+  }
+}
+
+async function outlineOfSource(
+  src: ByteSource,
+  v: TextVersion,
+  chunkBytes: number,
+): Promise<{ headings: Heading[]; totalLines: number; frontMatter: FrontMatter | null }> {
+  const fm = v.size > v.bomLen ? await readFrontMatter(src, v) : null;
   const frontMatter = fm?.section ?? null;
   // The markdown starts after the front matter (at its end, if the file ends with the closing delimiter).
   const from = fm ? { byte: fm.section.endByte, lineIdx: fm.newlines } : { byte: v.bomLen, lineIdx: 0 };
@@ -252,7 +251,7 @@ async function outlineFrom(v: TextVersion, chunkBytes: number): Promise<{ headin
       h.sha256 = hash.digest('hex');
     }
   };
-  const totalLines = await scan(v, from, chunkBytes, (bytes, startByte, located) => {
+  const totalLines = await scan(src, v, from, chunkBytes, (bytes, startByte, located) => {
     let fed = 0;
     const feed = (to: number) => {
       if (to > fed) for (const o of open) o.hash.update(bytes.subarray(fed, to));

@@ -7,11 +7,11 @@
  * value (Backend.sidecar, keyed by the version token), so another process opening
  * the same version reads the index instead of the value.
  *
- * BlockCache is the mounted SyncByteSource (index/byte-source.ts) of one version:
- * 64 KiB blocks fetched with ranged reads of exactly that version
- * (Backend.read(…, token)), the least recently used dropped past a cap.
+ * sourceOfVersion gives the ByteSource (source/ranged-source.ts) of one version:
+ * ranged reads of exactly that version (Backend.read(…, token)), read-ahead, and a
+ * bounded block cache.
  */
-import { BLOCK_SIZE, CHUNK_SIZE } from '../kernels/kernels.mjs';
+import { CHUNK_SIZE } from '../kernels/kernels.mjs';
 import { localKernels } from '../kernels/local-kernels.ts';
 import { scanSteps } from '../index/index-worker.mjs';
 import { BlockTable, blockCount } from '../index/block-table.ts';
@@ -19,7 +19,7 @@ import { LineIndex } from '../index/line-index.ts';
 import type { FileIdentity } from '../index/identity.ts';
 import { layoutOf, LAYOUT_SAMPLE_BYTES } from '../index/layout.ts';
 import { indexFromBytes, indexToBytes } from '../index/cache.ts';
-import { BytesMissing, type SyncByteSource } from '../index/byte-source.ts';
+import { RangedSource } from '../source/ranged-source.ts';
 import { createHash } from 'node:crypto';
 import { FolioError } from '../errors.ts';
 import { EDGE_BYTES } from '../index/identity.ts';
@@ -168,70 +168,19 @@ export async function saveRemoteIndex(backend: Backend, index: LineIndex): Promi
   await backend.sidecar.put(INDEX_SIDECAR, index.identity.ctimeNs, indexToBytes(index, backend.locator));
 }
 
-/** Blocks held per value at most (64 MiB). */
-const MAX_CACHED_BLOCKS = 1024;
+/** How every remote value's source caches and reads ahead (tests lower them; defaults: 64 MiB, 8 MiB). */
+export interface RemoteSourceOptions {
+  maxCachedBytes?: number;
+  maxReadAheadBytes?: number;
+}
+let sourceOptions: RemoteSourceOptions = {};
 
-/** The bytes of one version of a remote value, as far as fetched. */
-export class BlockCache implements SyncByteSource {
-  private blocks = new Map<number, Uint8Array>();
-  /** ranged reads sent (tests and the bench count them) */
-  fetches = 0;
+/** Set the cache and read-ahead of the sources made from now on (tests; {} for the defaults). */
+export function setRemoteSourceOptions(o: RemoteSourceOptions): void {
+  sourceOptions = { ...o };
+}
 
-  constructor(
-    private readonly backend: Backend,
-    readonly version: BackendVersion,
-  ) {}
-
-  get size(): number {
-    return this.version.size;
-  }
-
-  readInto(buf: Uint8Array, off: number, len: number, pos: number): number {
-    const end = Math.min(this.size, pos + len);
-    if (end <= pos) return 0;
-    const b0 = Math.floor(pos / BLOCK_SIZE);
-    const b1 = Math.ceil(end / BLOCK_SIZE);
-    let missFrom = -1;
-    let missTo = -1;
-    for (let b = b0; b < b1; b++) {
-      if (!this.blocks.has(b)) {
-        if (missFrom < 0) missFrom = b;
-        missTo = b + 1;
-      }
-    }
-    if (missFrom >= 0) throw new BytesMissing(missFrom * BLOCK_SIZE, Math.min(this.size, missTo * BLOCK_SIZE));
-    let at = off;
-    for (let b = b0; b < b1; b++) {
-      const block = this.blocks.get(b)!;
-      // Recently used last: Map iteration order is the eviction order.
-      this.blocks.delete(b);
-      this.blocks.set(b, block);
-      const from = Math.max(pos, b * BLOCK_SIZE) - b * BLOCK_SIZE;
-      const to = Math.min(end, (b + 1) * BLOCK_SIZE) - b * BLOCK_SIZE;
-      buf.set(block.subarray(from, to), at);
-      at += to - from;
-    }
-    return at - off;
-  }
-
-  /** Fetch the blocks covering [start, end) (at least `minBytes` of them) in one ranged read of this version. */
-  async fetch(start: number, end: number, minBytes = 0): Promise<void> {
-    const from = Math.floor(start / BLOCK_SIZE) * BLOCK_SIZE;
-    const to = Math.min(this.size, Math.max(Math.ceil(end / BLOCK_SIZE) * BLOCK_SIZE, from + minBytes));
-    if (to <= from) return;
-    this.fetches++;
-    const bytes = await this.backend.read(from, to, this.version.token);
-    if (bytes.length !== to - from) {
-      throw new FolioError('conflict', `${this.backend.locator}: asked for bytes ${from}-${to}, got ${bytes.length}`, { path: this.backend.locator });
-    }
-    for (let p = from; p < to; p += BLOCK_SIZE) {
-      this.blocks.set(p / BLOCK_SIZE, bytes.slice(p - from, Math.min(to, p + BLOCK_SIZE) - from));
-    }
-    while (this.blocks.size > MAX_CACHED_BLOCKS) this.blocks.delete(this.blocks.keys().next().value!);
-  }
-
-  /** Blocks already known: the bytes of a write this process just made. */
-  hasBlock(b: number): boolean {
-    return this.blocks.has(b);
-  }
+/** The bytes of one version of a remote value, as a ByteSource. */
+export function sourceOfVersion(backend: Backend, v: BackendVersion): RangedSource {
+  return new RangedSource({ label: backend.locator, size: v.size, version: v.token, fetch: (s, e) => backend.read(s, e, v.token), ...sourceOptions });
 }

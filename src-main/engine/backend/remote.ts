@@ -4,11 +4,19 @@
  * read modes, file info and search over it, and map upserts onto one conditional
  * Backend.replace. Nothing here knows which backend it talks to.
  *
- * How the engine's synchronous pieces read remote bytes: the version's BlockCache
- * is mounted under the locator (index/byte-source.ts), a step that needs bytes not
- * fetched yet throws BytesMissing, `run` fetches them with one ranged read of that
- * version and runs the step again. Steps are pure until they answer, so a rerun is
- * only compute (a window of a big value costs 1-3 ranged reads).
+ * How the engine's steps read remote bytes: the version's ByteSource
+ * (source/ranged-source.ts: ranged reads of that version, read-ahead, a bounded
+ * cache) is mounted under the locator (index/byte-source.ts) for the call chain.
+ * - Whole-value steps (outline, token maps, JSON, quote scans, search and its
+ *   workers) await the source: one forward pass, never re-run.
+ * - Windowed steps (a read mode's window, snapping, hashlines, a precondition's
+ *   hash) stay synchronous over the bytes the source holds; one that needs bytes
+ *   not held throws BytesMissing, runOn fetches them (twice as many each time a
+ *   miss follows on from the last fetch) and runs the step again. Those steps are
+ *   pure until they answer, so a rerun is only compute (a window of a big value
+ *   costs 1-3 ranged reads). The reruns are bounded (MAX_STEP_RUNS, and half the
+ *   cache: past it a step would evict its own bytes): past either the step fails
+ *   with too_large instead of looping.
  *
  * A value that changed between its index and a read (the ranged read of the
  * indexed version fails with precondition_failed) is opened again (new stat, new
@@ -22,7 +30,8 @@ import { readFrom, type ReadOptions, type ReadRequest, type ReadResult } from '.
 import { fileInfoOf, type FileInfoResult } from '../read/file-info.ts';
 import { searchFile, type SearchOptions, type SearchResult } from '../search/search.ts';
 import { backendFor } from './registry.ts';
-import { BlockCache, buildRemoteIndex, loadRemoteIndex, remoteIdentity, saveRemoteIndex, type RemoteIndexProgress } from './remote-index.ts';
+import { buildRemoteIndex, loadRemoteIndex, remoteIdentity, saveRemoteIndex, sourceOfVersion, type RemoteIndexProgress } from './remote-index.ts';
+import type { RangedSource } from '../source/ranged-source.ts';
 import { indexFromBytes, indexToBytes } from '../index/cache.ts';
 import { EDGE_BYTES } from '../index/identity.ts';
 import { BLOCK_SIZE } from '../kernels/kernels.mjs';
@@ -38,7 +47,8 @@ export interface RemoteValue {
   backend: Backend;
   version: BackendVersion;
   index: LineIndex;
-  cache: BlockCache;
+  /** its bytes: what every step reads them through */
+  source: RangedSource;
   /** how the index came: read from the sidecar, or built by streaming now */
   indexFrom: 'sidecar' | 'stream' | 'memory' | 'extended';
 }
@@ -69,7 +79,7 @@ const streamed = new Map<string, RemoteIndexProgress>();
  * app asks the head again for the build's progress, and that costs a stat, not a
  * second ranged read.
  */
-const heads = new Map<string, BlockCache>();
+const heads = new Map<string, RangedSource>();
 
 async function openVersion(backend: Backend, version: BackendVersion, opts: OpenRemoteOptions): Promise<RemoteValue> {
   const known = opened.get(backend.locator);
@@ -111,7 +121,7 @@ async function indexVersion(backend: Backend, version: BackendVersion, known: Re
   }
   index.buildMs = performance.now() - t0;
   index.fromCache = indexFrom === 'sidecar';
-  const value: RemoteValue = { backend, version, index, cache: new BlockCache(backend, version), indexFrom };
+  const value: RemoteValue = { backend, version, index, source: sourceOfVersion(backend, version), indexFrom };
   opened.set(backend.locator, value);
   return value;
 }
@@ -132,13 +142,13 @@ async function extendedIndex(known: RemoteValue, backend: Backend, version: Back
   // A copy: calls on the old version may still be using its index.
   const copy = indexFromBytes(indexToBytes(old, backend.locator), backend.locator, backend.locator, () => true);
   if (!copy) return undefined;
-  const cache = new BlockCache(backend, version);
+  const source = sourceOfVersion(backend, version);
   try {
     // What extend() reads, in two ranged reads: the head edge, and from the old tail edge on.
-    await cache.fetch(0, Math.min(EDGE_BYTES, old.size));
-    await cache.fetch(Math.max(0, Math.floor(old.size / BLOCK_SIZE) * BLOCK_SIZE - EDGE_BYTES), version.size);
+    await source.fetch(0, Math.min(EDGE_BYTES, old.size));
+    await source.fetch(Math.max(0, Math.floor(old.size / BLOCK_SIZE) * BLOCK_SIZE - EDGE_BYTES), version.size);
     const now = remoteIdentity(backend.locator, version);
-    const verdict = await runOn({ ...known, version, cache, index: copy }, () => copy.extend(now));
+    const verdict = await runOn({ ...known, version, source, index: copy }, () => copy.extend(now));
     return verdict === 'extended' ? copy : undefined;
   } catch (err) {
     if (err instanceof FolioError && err.code === 'precondition_failed') throw err;
@@ -154,20 +164,55 @@ export function forgetRemote(locator?: string): void {
 
 /** Smallest ranged read a miss sends: a window usually needs its block and the next. */
 const MIN_FETCH_BYTES = 128 * 1024;
+/**
+ * Runs a windowed step may take at most. A window misses once or twice; a read of
+ * many scattered line ranges once per range. A step that misses more reads like a
+ * whole-value step, which must await the source instead (source/byte-source.ts).
+ */
+export const MAX_STEP_RUNS = 64;
 
 /**
  * Run `step` (the engine's pure synchronous pieces, maybe behind an await) over the
- * value's bytes, fetching what it lacks and running it again.
+ * value's bytes, fetching what it lacks and running it again: a bounded number of
+ * times (see the header).
  */
-export async function runOn<T>(v: RemoteValue, step: () => T | Promise<T>): Promise<T> {
-  for (;;) {
+export function runOn<T>(v: RemoteValue, step: () => T | Promise<T>): Promise<T> {
+  return runMounted(v.backend.locator, v.source, () => v.index, step);
+}
+
+/** runOn's loop: `indexOf` gives the index each run starts from. */
+async function runMounted<T>(locator: string, source: RangedSource, indexOf: () => LineIndex, step: () => T | Promise<T>): Promise<T> {
+  let fetchBytes = MIN_FETCH_BYTES;
+  let fetchedEnd = -1;
+  /** bytes the step's misses asked for (not what was read ahead with them) */
+  let needed = 0;
+  for (let run = 1; run <= MAX_STEP_RUNS; run++) {
     try {
-      return await withMountedSource(v.backend.locator, v.cache, v.index, step);
+      return await withMountedSource(locator, source, indexOf(), step);
     } catch (err) {
       if (!(err instanceof BytesMissing)) throw err;
-      await v.cache.fetch(err.start, err.end, MIN_FETCH_BYTES);
+      needed += err.end - err.start;
+      // Past half the cache the step's own first bytes may be dropped before its next run.
+      if (needed > source.maxCachedBytes / 2) throw stepTooBig(locator, run, needed, source.maxCachedBytes);
+      // A miss just past the last fetch is a long window read on: fetch twice as much (log runs, not one per 128 KiB).
+      fetchBytes = err.start === fetchedEnd ? fetchBytes * 2 : MIN_FETCH_BYTES;
+      const want = Math.max(err.end - err.start, Math.min(fetchBytes, source.maxCachedBytes / 4));
+      await source.fetch(err.start, err.end, want);
+      fetchedEnd = Math.min(source.size, Math.ceil((err.start + want) / BLOCK_SIZE) * BLOCK_SIZE);
     }
   }
+  throw stepTooBig(locator, MAX_STEP_RUNS, needed, source.maxCachedBytes);
+}
+
+function stepTooBig(locator: string, runs: number, neededBytes: number, cacheBytes: number): FolioError {
+  return new FolioError('too_large', `${locator}: one call needed bytes from too many places of the value (${runs} ranged reads, ${neededBytes} bytes)`, {
+    path: locator,
+    runs,
+    neededBytes,
+    maxRuns: MAX_STEP_RUNS,
+    cacheBytes,
+    hint: 'ask for fewer or smaller ranges per call',
+  });
 }
 
 /**
@@ -221,7 +266,7 @@ const HEAD_READ_MIN_BYTES = 256 * 1024;
  * head read as UTF-8 before the index: invalid bytes may make the whole value's
  * encoding a legacy one (encoding-detect.ts), which only the index can tell.
  */
-function isUtf8Head(cache: BlockCache, bytes: number): boolean {
+function isUtf8Head(cache: RangedSource, bytes: number): boolean {
   const buf = new Uint8Array(bytes);
   const got = cache.readInto(buf, 0, bytes, 0);
   const end = buf.subarray(0, got).lastIndexOf(10) + 1;
@@ -254,7 +299,7 @@ export async function onRemoteHead<T>(
   void openVersion(backend, version, {}).catch(() => undefined);
   let cache = heads.get(key);
   if (!cache?.hasBlock(want / BLOCK_SIZE - 1)) {
-    cache = new BlockCache(backend, version);
+    cache = sourceOfVersion(backend, version);
     try {
       await cache.fetch(0, want);
     } catch (err) {
@@ -285,30 +330,21 @@ export async function onRemoteHead<T>(
       layout: 'utf-8',
     });
   const indexing = streamed.get(key) ?? { bytesDone: 0, totalBytes: version.size };
-  for (;;) {
-    const v: RemoteValue = { backend, version, index: partialIndex(), cache, indexFrom: 'stream' };
-    try {
-      return await withMountedSource(backend.locator, cache, v.index, () => fn(v, indexing));
-    } catch (err) {
-      if (!(err instanceof BytesMissing)) throw err;
-      await cache.fetch(err.start, err.end, MIN_FETCH_BYTES);
-    }
-  }
+  const v: RemoteValue = { backend, version, index: partialIndex(), source: cache, indexFrom: 'stream' };
+  return runMounted(
+    backend.locator,
+    cache,
+    () => (v.index = partialIndex()),
+    () => fn(v, indexing),
+  );
 }
 
-/** Bytes a search miss fetches at least: searches read ahead in big ranged reads. */
-const SEARCH_FETCH_BYTES = 8 * 1024 * 1024;
-
+/** Search the value: its workers get the bytes this thread reads through its source (search.ts). */
 export function searchRemote(locator: string, opts: SearchOptions): Promise<SearchResult> {
   return withRemote(locator, (v) =>
     runOn(v, async () => {
       const facts = await factsOfIndex(v.index);
-      return searchFile(v.index, {
-        ...opts,
-        encoding: facts.encoding,
-        threads: 0,
-        fetchMissing: (s, e) => v.cache.fetch(s, e, SEARCH_FETCH_BYTES),
-      });
+      return searchFile(v.index, { ...opts, encoding: facts.encoding });
     }),
   );
 }
@@ -316,13 +352,8 @@ export function searchRemote(locator: string, opts: SearchOptions): Promise<Sear
 /**
  * Run `fn` over the value `locator` names, its bytes and index mounted: any engine
  * function given `v.backend.locator` (the canonical locator) as its path reads the
- * value (read, sections, JSON paths, tokens, outline, search with `searchHooksOf`).
+ * value (read, sections, JSON paths, tokens, outline, search).
  */
 export function onRemote<T>(locator: string, fn: (v: RemoteValue) => Promise<T>, opts: OpenRemoteOptions = {}): Promise<T> {
   return withRemote(locator, (v) => runOn(v, () => fn(v)), opts);
-}
-
-/** What a search of a mounted value needs: this thread, and big ranged reads ahead. */
-export function searchHooksOf(v: RemoteValue): Pick<SearchOptions, 'threads' | 'fetchMissing'> {
-  return { threads: 0, fetchMissing: (s, e) => v.cache.fetch(s, e, SEARCH_FETCH_BYTES) };
 }

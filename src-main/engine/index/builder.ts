@@ -17,7 +17,7 @@ import { closeSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { BlockTable, blockCount } from './block-table.ts';
 import { FolioError, fromFsError } from '../errors.ts';
-import { edgeHashes, openForRead, statRegularFile } from './identity.ts';
+import { edgeHashes, openForRead, statRegularFile, type FileIdentity } from './identity.ts';
 import { BLOCK_SIZE, kernelModule } from '../kernels/kernels.mjs';
 import { scanRange, type ScanResult } from './index-worker.mjs';
 import { firstBytesOf, lastUnitOf, LineIndex, type IndexFacts } from './line-index.ts';
@@ -63,135 +63,171 @@ export function defaultThreads(): number {
   return Math.max(1, availableParallelism());
 }
 
+/** What the build knows of the file before scanning it: who it is, its edges, its text layout. */
+interface FileStart {
+  identity: FileIdentity;
+  head: string;
+  tail: string;
+  layout: TextLayout;
+  lastUnit: number;
+  firstBytes: number[];
+}
+
+/** One build's shared state: the file, its split into pieces, and the counters the scanners fill. */
+interface BuildPlan {
+  file: FileStart;
+  started: number;
+  blocks: number;
+  pieces: number;
+  /** piece i scans [bounds[i], bounds[i + 1]) */
+  bounds: number[];
+  counts: Uint32Array;
+  progressArr: Int32Array;
+  cancelFlag: Int32Array;
+  /** the live index: partial until the build finishes */
+  live: LineIndex;
+}
+
 /** Start indexing `path`. Typed errors (not_found, permission_denied, is_directory, not_regular_file) throw here. */
 export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
   const started = performance.now();
-  const identity = statRegularFile(path);
-  const { head, tail } = edgeHashes(identity.path, identity.size);
-  const fd = openForRead(identity.path);
-  let lastUnit: number;
-  let firstBytes: number[];
-  let layout: TextLayout;
-  try {
-    const head = Buffer.alloc(Math.min(identity.size, LAYOUT_SAMPLE_BYTES));
-    layout = layoutOf(head.subarray(0, readSync(fd, head, 0, head.length, 0)));
-    lastUnit = lastUnitOf(fd, identity.size, layout);
-    firstBytes = firstBytesOf(fd, identity.size);
-  } finally {
-    closeSync(fd);
-  }
+  const file = fileStartOf(path);
+  const { identity, layout } = file;
   const blocks = blockCount(identity.size);
   const live = new LineIndex({
-    identity,
-    head,
-    tail,
+    ...file,
     table: new BlockTable(blocks),
     indexedBytes: 0,
     newlines: 0,
     facts: { cr: 0, crlf: 0, firstInvalid: null, pendingUtf8: 0, utf8: layout === 'utf-8' ? { invalid: 0, multibyte: 0 } : null },
-    lastUnit,
-    firstBytes,
-    layout,
   });
   const threads = opts.threads ?? defaultThreads();
   const inThread = threads === 0 || identity.size < (opts.smallFileBytes ?? SMALL_FILE_BYTES);
-  const counts = new Uint32Array(new SharedArrayBuffer(blocks * 4));
   const pieces = inThread ? 1 : Math.min(threads, blocks);
-  const bounds = Array.from({ length: pieces + 1 }, (_, i) => Math.min(identity.size, Math.floor((i * blocks) / pieces) * BLOCK_SIZE));
-  const progressArr = new Int32Array(new SharedArrayBuffer(4 * pieces));
-  const cancelFlag = new Int32Array(new SharedArrayBuffer(4));
-
-  const progress = (): IndexProgress => {
-    let bytesDone = 0;
-    for (let i = 0; i < pieces; i++) {
-      bytesDone += Math.min(Atomics.load(progressArr, i) * BLOCK_SIZE, bounds[i + 1]! - bounds[i]!);
-    }
-    return { bytesDone, totalBytes: identity.size };
+  const plan: BuildPlan = {
+    file,
+    started,
+    blocks,
+    pieces,
+    bounds: Array.from({ length: pieces + 1 }, (_, i) => Math.min(identity.size, Math.floor((i * blocks) / pieces) * BLOCK_SIZE)),
+    counts: new Uint32Array(new SharedArrayBuffer(blocks * 4)),
+    progressArr: new Int32Array(new SharedArrayBuffer(4 * pieces)),
+    cancelFlag: new Int32Array(new SharedArrayBuffer(4)),
+    live,
   };
-  /** Blocks done contiguously from the start of the file. */
-  const contiguousBlocks = (): number => {
-    let done = 0;
-    for (let i = 0; i < pieces; i++) {
-      const pieceBlocks = Math.ceil((bounds[i + 1]! - bounds[i]!) / BLOCK_SIZE);
-      const p = Math.min(Atomics.load(progressArr, i), pieceBlocks);
-      done += p;
-      if (p < pieceBlocks) break;
-    }
-    return done;
-  };
+  return inThread ? buildInThread(plan, opts) : buildInWorkers(plan, threads, opts);
+}
 
-  const finish = (results: ScanResult[]): LineIndex => {
-    if (results.some((r) => r.cancelled)) throw new FolioError('cancelled', `indexing cancelled: ${identity.path}`, { path: identity.path });
-    const facts: IndexFacts = { cr: 0, crlf: 0, firstInvalid: null, pendingUtf8: 0, utf8: null };
-    let newlines = 0;
-    for (const r of results) {
-      newlines += r.newlines;
-      facts.cr += r.cr;
-      facts.crlf += r.crlf;
-    }
-    if (layout === 'utf-8') {
-      const across = utf8Across(identity.path, bounds, results);
-      facts.firstInvalid = across.firstInvalid;
-      facts.utf8 = { invalid: across.invalid, multibyte: across.multibyte };
-    } else {
-      facts.firstInvalid = firstOf(results);
-    }
-    const done = new LineIndex({
-      identity,
-      head,
-      tail,
-      table: BlockTable.fromCounts(counts, blocks),
-      indexedBytes: identity.size,
-      newlines,
-      facts,
-      lastUnit,
-      firstBytes,
-      layout,
-    });
-    done.buildMs = performance.now() - started;
-    live.adopt(done);
-    live.buildMs = done.buildMs;
-    return live;
-  };
-
-  if (inThread) {
-    const done = new Promise<LineIndex>((resolve, reject) => {
-      // Still async for the caller: a synchronous scan of < 8 MiB takes a few ms.
-      setImmediate(() => {
-        try {
-          if (opts.signal?.aborted) Atomics.store(cancelFlag, 0, 1);
-          const kfd = openForRead(identity.path);
-          try {
-            const r = scanRange({
-              kernels: localKernels(),
-              layout,
-              fd: kfd,
-              start: 0,
-              end: identity.size,
-              isLast: true,
-              counts,
-              progress: progressArr,
-              cancel: cancelFlag,
-            });
-            resolve(finish([r]));
-            opts.onProgress?.(progress());
-          } finally {
-            closeSync(kfd);
-          }
-        } catch (err) {
-          reject(fromFsError(err, identity.path));
-        }
-      });
-    });
-    return { index: live, done, progress, cancel: () => Atomics.store(cancelFlag, 0, 1) };
+function fileStartOf(path: string): FileStart {
+  const identity = statRegularFile(path);
+  const { head, tail } = edgeHashes(identity.path, identity.size);
+  const fd = openForRead(identity.path);
+  try {
+    const sample = Buffer.alloc(Math.min(identity.size, LAYOUT_SAMPLE_BYTES));
+    const layout = layoutOf(sample.subarray(0, readSync(fd, sample, 0, sample.length, 0)));
+    return { identity, head, tail, layout, lastUnit: lastUnitOf(fd, identity.size, layout), firstBytes: firstBytesOf(fd, identity.size) };
+  } finally {
+    closeSync(fd);
   }
+}
 
+function progressOf({ pieces, progressArr, bounds, file }: BuildPlan): IndexProgress {
+  let bytesDone = 0;
+  for (let i = 0; i < pieces; i++) {
+    bytesDone += Math.min(Atomics.load(progressArr, i) * BLOCK_SIZE, bounds[i + 1]! - bounds[i]!);
+  }
+  return { bytesDone, totalBytes: file.identity.size };
+}
+
+/** Blocks done contiguously from the start of the file. */
+function contiguousBlocksOf({ pieces, progressArr, bounds }: BuildPlan): number {
+  let done = 0;
+  for (let i = 0; i < pieces; i++) {
+    const pieceBlocks = Math.ceil((bounds[i + 1]! - bounds[i]!) / BLOCK_SIZE);
+    const p = Math.min(Atomics.load(progressArr, i), pieceBlocks);
+    done += p;
+    if (p < pieceBlocks) break;
+  }
+  return done;
+}
+
+/** The scanners' results as the complete index, adopted by the live one. */
+function finishedIndex(plan: BuildPlan, results: ScanResult[]): LineIndex {
+  const { file, bounds, live } = plan;
+  const { identity, layout } = file;
+  if (results.some((r) => r.cancelled)) throw new FolioError('cancelled', `indexing cancelled: ${identity.path}`, { path: identity.path });
+  const facts: IndexFacts = { cr: 0, crlf: 0, firstInvalid: null, pendingUtf8: 0, utf8: null };
+  let newlines = 0;
+  for (const r of results) {
+    newlines += r.newlines;
+    facts.cr += r.cr;
+    facts.crlf += r.crlf;
+  }
+  if (layout === 'utf-8') {
+    const across = utf8Across(identity.path, bounds, results);
+    facts.firstInvalid = across.firstInvalid;
+    facts.utf8 = { invalid: across.invalid, multibyte: across.multibyte };
+  } else {
+    facts.firstInvalid = firstOf(results);
+  }
+  const done = new LineIndex({
+    ...file,
+    table: BlockTable.fromCounts(plan.counts, plan.blocks),
+    indexedBytes: identity.size,
+    newlines,
+    facts,
+  });
+  done.buildMs = performance.now() - plan.started;
+  live.adopt(done);
+  live.buildMs = done.buildMs;
+  return live;
+}
+
+/** A small file (or threads: 0): one scan on this thread, still answered asynchronously. */
+function buildInThread(plan: BuildPlan, opts: BuildOptions): IndexBuild {
+  const { file, counts, progressArr, cancelFlag } = plan;
+  const { identity, layout } = file;
+  const done = new Promise<LineIndex>((resolve, reject) => {
+    // Still async for the caller: a synchronous scan of < 8 MiB takes a few ms.
+    setImmediate(() => {
+      try {
+        if (opts.signal?.aborted) Atomics.store(cancelFlag, 0, 1);
+        const kfd = openForRead(identity.path);
+        try {
+          const r = scanRange({
+            kernels: localKernels(),
+            layout,
+            fd: kfd,
+            start: 0,
+            end: identity.size,
+            isLast: true,
+            counts,
+            progress: progressArr,
+            cancel: cancelFlag,
+          });
+          resolve(finishedIndex(plan, [r]));
+          opts.onProgress?.(progressOf(plan));
+        } finally {
+          closeSync(kfd);
+        }
+      } catch (err) {
+        reject(fromFsError(err, identity.path));
+      }
+    });
+  });
+  return { index: plan.live, done, progress: () => progressOf(plan), cancel: () => Atomics.store(cancelFlag, 0, 1) };
+}
+
+/** One piece per worker of the pool; the live index absorbs the counts done so far every progressIntervalMs. */
+function buildInWorkers(plan: BuildPlan, threads: number, opts: BuildOptions): IndexBuild {
+  const { file, bounds, counts, progressArr, cancelFlag, pieces, live } = plan;
+  const { identity, layout } = file;
   const onAbort = () => Atomics.store(cancelFlag, 0, 1);
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   if (opts.signal?.aborted) onAbort();
   const timer = setInterval(() => {
-    live.absorbCounts(counts, contiguousBlocks());
-    opts.onProgress?.(progress());
+    live.absorbCounts(counts, contiguousBlocksOf(plan));
+    opts.onProgress?.(progressOf(plan));
   }, opts.progressIntervalMs ?? 50);
   const jobs = Array.from(
     { length: pieces },
@@ -210,8 +246,8 @@ export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
   );
   const done = Promise.all(jobs)
     .then((results) => {
-      const index = finish(results);
-      opts.onProgress?.(progress());
+      const index = finishedIndex(plan, results);
+      opts.onProgress?.(progressOf(plan));
       return index;
     })
     .catch((err: unknown) => {
@@ -221,7 +257,7 @@ export function startBuild(path: string, opts: BuildOptions = {}): IndexBuild {
       clearInterval(timer);
       opts.signal?.removeEventListener('abort', onAbort);
     });
-  return { index: live, done, progress, cancel: onAbort };
+  return { index: live, done, progress: () => progressOf(plan), cancel: onAbort };
 }
 
 /** Build and wait. */

@@ -1,41 +1,32 @@
 /**
- * Bytes that are not in a local file, read through the same synchronous calls the
- * engine's pure pieces use (line index block reads, decoding windows, snapping,
- * hashlines, binary sniffing). A remote resource (engine/backend/remote.ts) mounts
- * a source under its locator for one call chain; `openForRead(locator)` then gives a virtual fd, and
- * `readAt` / `closeFd` serve it. A local path never hits a mount.
- *
- * A source answers only from bytes it already holds. For bytes it lacks it throws
- * BytesMissing; the remote layer catches that, fetches them with one ranged read
- * of the backend, and runs the (pure, synchronous) step again. So the engine's
- * read modes, page math and preconditions run unchanged over a remote value.
+ * Where a step finds a remote value's bytes by its locator. A remote resource
+ * (engine/backend/remote.ts) mounts its source (source/ranged-source.ts) under its
+ * locator for one call chain; then
+ * - whole-value steps open it as an async ByteSource (identity.ts openSource) and
+ *   await its reads: one forward pass with read-ahead (source/byte-source.ts);
+ * - windowed steps (a read mode's window, snapping, hashlines, a precondition's
+ *   hash) keep their synchronous calls: `openForRead(locator)` gives a virtual fd
+ *   that `readAt` / `closeFd` serve from the bytes the source holds. A miss throws
+ *   BytesMissing; remote.ts runOn fetches them and runs the step again, a bounded
+ *   number of times (a windowed step touches a few windows, not the value).
+ * A local path never hits a mount.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { closeSync, readSync } from 'node:fs';
 import type { LineIndex } from './line-index.ts';
+import type { ByteSource } from '../source/byte-source.ts';
+import type { SyncByteSource } from '../source/ranged-source.ts';
 
-export interface SyncByteSource {
-  /** bytes in the resource */
-  readonly size: number;
-  /** Copy bytes [pos, pos + len) (clamped to size) into buf at off; returns how many. Throws BytesMissing for bytes not held. */
-  readInto(buf: Uint8Array, off: number, len: number, pos: number): number;
-}
+export { BytesMissing, type SyncByteSource } from '../source/ranged-source.ts';
 
-/** A source was asked for bytes [start, end) that it does not hold yet. */
-export class BytesMissing extends Error {
-  constructor(
-    readonly start: number,
-    readonly end: number,
-  ) {
-    super(`bytes ${start}-${end} are not fetched yet`);
-  }
-}
+/** A mounted value's bytes: awaited by whole-value steps, read synchronously (held bytes only) by windowed ones. */
+export type MountedSource = ByteSource & SyncByteSource;
 
 /** Virtual fds start far above any real one. */
 const FIRST_VIRTUAL_FD = 0x40000000;
 let nextFd = FIRST_VIRTUAL_FD;
 interface Mount {
-  source: SyncByteSource;
+  source: MountedSource;
   /** the complete line index of those bytes: openIndex(key) answers with it (store.ts) */
   index?: LineIndex;
 }
@@ -49,13 +40,13 @@ const mounts = new AsyncLocalStorage<ReadonlyMap<string, Mount>>();
 const open = new Map<number, SyncByteSource>();
 
 /** Run `fn` with `key` (a locator) served from `source` (and its index), in this call chain only. */
-export function withMountedSource<T>(key: string, source: SyncByteSource, index: LineIndex | undefined, fn: () => T): T {
+export function withMountedSource<T>(key: string, source: MountedSource, index: LineIndex | undefined, fn: () => T): T {
   const inner = new Map(mounts.getStore());
   inner.set(key, { source, ...(index ? { index } : {}) });
   return mounts.run(inner, fn);
 }
 
-export function mountedSource(key: string): SyncByteSource | undefined {
+export function mountedSource(key: string): MountedSource | undefined {
   return mounts.getStore()?.get(key)?.source;
 }
 

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { appendIntentOf, settleDeadAppend, visibleSize } from './append-limit.ts';
 import { openSync, statSync, type BigIntStats, type Stats } from 'node:fs';
-import { closeFd, mountedIndex, openMounted, readAt } from './byte-source.ts';
+import { closeFd, mountedIndex, mountedSource, openMounted, readAt } from './byte-source.ts';
+import { FileSource, type OpenByteSource } from '../source/byte-source.ts';
 import { resolve } from 'node:path';
 import { FolioError, fromFsError } from '../errors.ts';
 
@@ -112,6 +113,18 @@ export function openForRead(path: string): number {
   } catch (err) {
     throw fromFsError(err, path);
   }
+}
+
+/**
+ * The async byte source of `path` for a step that scans it whole: a remote value's
+ * mounted source (byte-source.ts), else the file, opened with typed errors.
+ */
+export function openSource(path: string): OpenByteSource {
+  const mounted = mountedSource(path);
+  if (mounted) {
+    return { size: mounted.size, version: mounted.version, readAt: (offset, length) => mounted.readAt(offset, length), close: () => undefined };
+  }
+  return new FileSource(openForRead(path));
 }
 
 /** SHA-256 (hex) of bytes [start, end) of an open file; only for small spans (≤ a few MiB). */

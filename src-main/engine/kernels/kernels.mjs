@@ -110,6 +110,17 @@ function checkRange16(start, end) {
 }
 
 /**
+ * The instance's exports and the views of its memory every wrapper reads.
+ * @typedef {object} KernelMemory
+ * @property {KernelExports} wasm
+ * @property {Uint8Array} bytes  the whole memory
+ * @property {number} inputPtr  where the input window starts in it
+ * @property {Uint8Array} input  the input window
+ * @property {Uint32Array} blockCounts  per-block counts of the last scan
+ * @property {Uint32Array} results  paired results of the last call
+ */
+
+/**
  * Instantiate kernels from a module (in a worker: the one posted by the main thread).
  * @param {WebAssembly.Module} [module]
  * @returns {Kernels}
@@ -122,139 +133,31 @@ export function loadKernels(module = kernelModule()) {
   if (wasm.layoutEnd() > buffer.byteLength) {
     throw new Error(`WASM kernel layout (${wasm.layoutEnd()} bytes) exceeds its memory (${buffer.byteLength}); rebuild with \`npm run build:wasm\``);
   }
-  const bytes = new Uint8Array(buffer);
-  const input = new Uint8Array(buffer, inputPtr, CHUNK_SIZE);
-  const blockCounts = new Uint32Array(buffer, wasm.blockCountsPtr(), MAX_BLOCKS);
-  const results = new Uint32Array(buffer, wasm.resultsPtr(), 3);
-
-  /** @returns {Utf8CountingStream} */
-  function utf8Stream() {
-    let position = 0;
-    let error = -1;
-    let pendingBytes = 0;
-    let invalid = 0;
-    let multibyte = 0;
-    // Last 3 bytes fed (oldest first); zeros (ASCII) before the first feed.
-    let carry0 = 0;
-    let carry1 = 0;
-    let carry2 = 0;
-    return {
-      reset() {
-        position = 0;
-        error = -1;
-        pendingBytes = 0;
-        invalid = multibyte = 0;
-        carry0 = carry1 = carry2 = 0;
-      },
-      feed(len) {
-        checkRange(0, len);
-        // Another stream may have used the guard since: restore this stream's bytes
-        // (the kernel reads the pending ones, just before INPUT).
-        bytes[inputPtr - 3] = carry0;
-        bytes[inputPtr - 2] = carry1;
-        bytes[inputPtr - 1] = carry2;
-        const bad = wasm.utf8Scan(pendingBytes, len);
-        if (bad !== 0 && error < 0) error = position + (bad - inputPtr);
-        invalid += /** @type {number} */ (results[0]);
-        multibyte += /** @type {number} */ (results[1]);
-        pendingBytes = /** @type {number} */ (results[2]);
-        // input[len-3 .. len) — reaches back into the guard when len < 3.
-        carry0 = bytes[inputPtr + len - 3] ?? 0;
-        carry1 = bytes[inputPtr + len - 2] ?? 0;
-        carry2 = bytes[inputPtr + len - 1] ?? 0;
-        position += len;
-        return error;
-      },
-      skipValid(len, multibyteChars) {
-        checkRange(0, len);
-        if (pendingBytes !== 0) throw new Error('skipValid: a sequence is open; feed() the bytes that finish it');
-        multibyte += multibyteChars;
-        carry0 = bytes[inputPtr + len - 3] ?? 0;
-        carry1 = bytes[inputPtr + len - 2] ?? 0;
-        carry2 = bytes[inputPtr + len - 1] ?? 0;
-        position += len;
-      },
-      pending() {
-        return pendingBytes;
-      },
-      finish() {
-        if (pendingBytes > 0) {
-          // A sequence cut by the end of the stream is one ill-formed sequence.
-          if (error < 0) error = position - pendingBytes;
-          invalid++;
-          pendingBytes = 0;
-        }
-        return error;
-      },
-      position() {
-        return position;
-      },
-      counts() {
-        return { invalid, multibyte };
-      },
-    };
-  }
-
-  /**
-   * @param {boolean} be
-   * @returns {Utf8Stream}
-   */
-  function utf16Stream(be) {
-    let position = 0;
-    let error = -1;
-    let pendingHigh = false;
-    let odd = false;
-    const flag = be ? 1 : 0;
-    return {
-      reset() {
-        position = 0;
-        error = -1;
-        pendingHigh = odd = false;
-      },
-      feed(len) {
-        checkRange(0, len);
-        if (error < 0 && odd && len > 0) error = position - 1; // a truncated unit before more bytes
-        if (error >= 0) {
-          position += len;
-          return error;
-        }
-        let from = 0;
-        if (pendingHigh && len >= 2) {
-          const u = be ? ((input[0] ?? 0) << 8) | (input[1] ?? 0) : ((input[1] ?? 0) << 8) | (input[0] ?? 0);
-          if (u < 0xdc00 || u > 0xdfff) {
-            error = position - 2;
-            position += len;
-            return error;
-          }
-          pendingHigh = false;
-          from = 2;
-        }
-        const even = len - (len % 2);
-        if (from < even) {
-          const bad = wasm.utf16Validate(from, even, flag);
-          if (bad >= 0) error = position + bad;
-          else pendingHigh = results[0] === 1;
-        }
-        odd = len % 2 === 1;
-        position += len;
-        return error;
-      },
-      pending() {
-        return error >= 0 ? 0 : (pendingHigh ? 2 : 0) + (odd ? 1 : 0);
-      },
-      finish() {
-        if (error < 0 && pendingHigh) error = position - 2 - (odd ? 1 : 0);
-        else if (error < 0 && odd) error = position - 1;
-        return error;
-      },
-      position() {
-        return position;
-      },
-    };
-  }
-
+  /** @type {KernelMemory} */
+  const m = {
+    wasm,
+    bytes: new Uint8Array(buffer),
+    inputPtr,
+    input: new Uint8Array(buffer, inputPtr, CHUNK_SIZE),
+    blockCounts: new Uint32Array(buffer, wasm.blockCountsPtr(), MAX_BLOCKS),
+    results: new Uint32Array(buffer, wasm.resultsPtr(), 3),
+  };
   return {
-    input,
+    input: m.input,
+    ...utf8KernelsOf(m),
+    ...utf16KernelsOf(m),
+    utf8Stream: () => utf8StreamOf(m),
+    utf16Stream: (be) => utf16StreamOf(m, be),
+  };
+}
+
+/**
+ * The byte-unit kernels (UTF-8 and every ASCII-compatible encoding), offsets checked.
+ * @param {KernelMemory} m
+ * @returns {Omit<Kernels, 'input' | 'utf8Stream' | 'utf16Stream' | 'scanLines16' | 'countNewlines16' | 'findNthNewline16' | 'countNewlineStyle16'>}
+ */
+function utf8KernelsOf({ wasm, blockCounts, results }) {
+  return {
     countNewlinesPerBlock(len, out, outOffset) {
       checkRange(0, len);
       const blocks = Math.ceil(len / BLOCK_SIZE);
@@ -318,7 +221,6 @@ export function loadKernels(module = kernelModule()) {
       checkRange(pos, end);
       return wasm.lineEndAfter(pos, end);
     },
-    utf8Stream,
     countChars(start, end) {
       checkRange(start, end);
       return wasm.countChars(start, end) >>> 0;
@@ -333,6 +235,16 @@ export function loadKernels(module = kernelModule()) {
       if (n > end - start) return -1;
       return wasm.findNthChar(start, end, n);
     },
+  };
+}
+
+/**
+ * The 2-byte-unit kernels (UTF-16 LE or BE), offsets checked (even starts).
+ * @param {KernelMemory} m
+ * @returns {Pick<Kernels, 'scanLines16' | 'countNewlines16' | 'findNthNewline16' | 'countNewlineStyle16'>}
+ */
+function utf16KernelsOf({ wasm, blockCounts, results }) {
+  return {
     scanLines16(len, out, outOffset, prevIsCR, be) {
       checkRange(0, len);
       const even = len - (len % 2);
@@ -365,7 +277,140 @@ export function loadKernels(module = kernelModule()) {
       wasm.countNewlineStyle16(start, end - ((end - start) % 2), prevIsCR ? 1 : 0, be ? 1 : 0);
       return { cr: /** @type {number} */ (results[0]), crlf: /** @type {number} */ (results[1]) };
     },
-    utf16Stream,
+  };
+}
+
+/**
+ * The UTF-8 validator over the input window, fed chunk by chunk: it carries a
+ * sequence cut at a chunk's end into the next (the guard before INPUT).
+ * @param {KernelMemory} m
+ * @returns {Utf8CountingStream}
+ */
+function utf8StreamOf({ wasm, bytes, inputPtr, results }) {
+  let position = 0;
+  let error = -1;
+  let pendingBytes = 0;
+  let invalid = 0;
+  let multibyte = 0;
+  // Last 3 bytes fed (oldest first); zeros (ASCII) before the first feed.
+  let carry0 = 0;
+  let carry1 = 0;
+  let carry2 = 0;
+  return {
+    reset() {
+      position = 0;
+      error = -1;
+      pendingBytes = 0;
+      invalid = multibyte = 0;
+      carry0 = carry1 = carry2 = 0;
+    },
+    feed(len) {
+      checkRange(0, len);
+      // Another stream may have used the guard since: restore this stream's bytes
+      // (the kernel reads the pending ones, just before INPUT).
+      bytes[inputPtr - 3] = carry0;
+      bytes[inputPtr - 2] = carry1;
+      bytes[inputPtr - 1] = carry2;
+      const bad = wasm.utf8Scan(pendingBytes, len);
+      if (bad !== 0 && error < 0) error = position + (bad - inputPtr);
+      invalid += /** @type {number} */ (results[0]);
+      multibyte += /** @type {number} */ (results[1]);
+      pendingBytes = /** @type {number} */ (results[2]);
+      // input[len-3 .. len) — reaches back into the guard when len < 3.
+      carry0 = bytes[inputPtr + len - 3] ?? 0;
+      carry1 = bytes[inputPtr + len - 2] ?? 0;
+      carry2 = bytes[inputPtr + len - 1] ?? 0;
+      position += len;
+      return error;
+    },
+    skipValid(len, multibyteChars) {
+      checkRange(0, len);
+      if (pendingBytes !== 0) throw new Error('skipValid: a sequence is open; feed() the bytes that finish it');
+      multibyte += multibyteChars;
+      carry0 = bytes[inputPtr + len - 3] ?? 0;
+      carry1 = bytes[inputPtr + len - 2] ?? 0;
+      carry2 = bytes[inputPtr + len - 1] ?? 0;
+      position += len;
+    },
+    pending() {
+      return pendingBytes;
+    },
+    finish() {
+      if (pendingBytes > 0) {
+        // A sequence cut by the end of the stream is one ill-formed sequence.
+        if (error < 0) error = position - pendingBytes;
+        invalid++;
+        pendingBytes = 0;
+      }
+      return error;
+    },
+    position() {
+      return position;
+    },
+    counts() {
+      return { invalid, multibyte };
+    },
+  };
+}
+
+/**
+ * The UTF-16 validator over the input window: a surrogate pair or a unit cut at a
+ * chunk's end is finished by the next chunk.
+ * @param {KernelMemory} m
+ * @param {boolean} be
+ * @returns {Utf8Stream}
+ */
+function utf16StreamOf({ wasm, input, results }, be) {
+  let position = 0;
+  let error = -1;
+  let pendingHigh = false;
+  let odd = false;
+  const flag = be ? 1 : 0;
+  return {
+    reset() {
+      position = 0;
+      error = -1;
+      pendingHigh = odd = false;
+    },
+    feed(len) {
+      checkRange(0, len);
+      if (error < 0 && odd && len > 0) error = position - 1; // a truncated unit before more bytes
+      if (error >= 0) {
+        position += len;
+        return error;
+      }
+      let from = 0;
+      if (pendingHigh && len >= 2) {
+        const u = be ? ((input[0] ?? 0) << 8) | (input[1] ?? 0) : ((input[1] ?? 0) << 8) | (input[0] ?? 0);
+        if (u < 0xdc00 || u > 0xdfff) {
+          error = position - 2;
+          position += len;
+          return error;
+        }
+        pendingHigh = false;
+        from = 2;
+      }
+      const even = len - (len % 2);
+      if (from < even) {
+        const bad = wasm.utf16Validate(from, even, flag);
+        if (bad >= 0) error = position + bad;
+        else pendingHigh = results[0] === 1;
+      }
+      odd = len % 2 === 1;
+      position += len;
+      return error;
+    },
+    pending() {
+      return error >= 0 ? 0 : (pendingHigh ? 2 : 0) + (odd ? 1 : 0);
+    },
+    finish() {
+      if (error < 0 && pendingHigh) error = position - 2 - (odd ? 1 : 0);
+      else if (error < 0 && odd) error = position - 1;
+      return error;
+    },
+    position() {
+      return position;
+    },
   };
 }
 

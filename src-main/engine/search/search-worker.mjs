@@ -16,7 +16,7 @@ import { RangeSearch } from './range-search.mjs';
 
 export { planSearch, isAsciiOnlyRegex, boundedRegex } from './plan.mjs';
 export { isLinearTimeRegex } from './regex-engine.mjs';
-export { RangeSearch } from './range-search.mjs';
+export { RangeSearch, SEARCH_CHUNK } from './range-search.mjs';
 /** @typedef {import('./plan.mjs').SearchPlan} SearchPlan */
 /** @typedef {import('./range-search.mjs').RawMatch} RawMatch */
 /** @typedef {import('./range-search.mjs').RangeResult} RangeResult */
@@ -35,6 +35,7 @@ export { RangeSearch } from './range-search.mjs';
  * @property {number} piece   this range's place in file order
  * @property {SharedArrayBuffer} control  Int32 [cancel flag, first capped piece]
  * @property {SharedArrayBuffer} progress Int32 pair per piece: KiB searched, matching lines found
+ * @property {Uint8Array} [bytes] the range's bytes, read by the caller (a remote value: search.ts); else the worker reads `path`
  */
 
 /**
@@ -48,9 +49,16 @@ export function searchPiece(job) {
   const plan = planSearch(job.pattern, job.flags);
   const control = new Int32Array(job.control);
   const progress = new Int32Array(job.progress);
-  const fd = openSync(job.path, 'r');
+  const bytes = job.bytes;
+  const fd = bytes ? -1 : openSync(job.path, 'r');
+  /** @type {(fd: number, buf: Uint8Array, off: number, len: number, pos: number) => number} */
+  const fromBytes = (_fd, buf, off, len, pos) => {
+    const got = /** @type {Uint8Array} */ (bytes).subarray(pos - job.start, pos - job.start + len);
+    buf.set(got, off);
+    return got.length;
+  };
   try {
-    const rs = new RangeSearch({ ...job, plan, fd });
+    const rs = new RangeSearch({ ...job, plan, fd, ...(bytes ? { read: fromBytes } : {}) });
     for (;;) {
       if (Atomics.load(control, 0) !== 0) {
         rs.result.cancelled = true;
@@ -77,7 +85,7 @@ export function searchPiece(job) {
     }
     return rs.result;
   } finally {
-    closeSync(fd);
+    if (!bytes) closeSync(fd);
   }
 }
 

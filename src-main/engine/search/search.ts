@@ -24,17 +24,24 @@
  * (terminated when stuck in one exec) and the caller gets a `timeout` error saying
  * how far the search got. V8's linear-time engine still takes over any regex that
  * backtracks too much (regex-engine.mjs), so most searches finish long before it.
- * A remote value (fetchMissing) has no worker: only a plan.bounded regex runs on
- * it, in this thread, with the budget checked between chunks.
+ * A remote value (its source mounted under index.path: index/byte-source.ts) is
+ * searched the same way; only its bytes come differently. Workers cannot see the
+ * mount, so this thread reads each piece through the value's ByteSource (one
+ * forward pass, read-ahead, bounded cache) and hands the bytes to a worker with the
+ * job: pieces are cut at most REMOTE_PIECE_BYTES long and at most threads + 1 are
+ * in flight, so memory stays bounded whatever the value's size. In this thread,
+ * each step's chunk is awaited from the source before the step runs.
  */
-import { BytesMissing, closeFd, readAt } from '../index/byte-source.ts';
-import { foregroundScans, poolRegistry } from '../index/worker-pool.ts';
-import { FolioError, fromFsError, type ErrorCode } from '../errors.ts';
-import { openForRead } from '../index/identity.ts';
+import { mountedSource } from '../index/byte-source.ts';
+import { foregroundScans } from '../index/worker-pool.ts';
+import { FolioError } from '../errors.ts';
 import { defaultThreads } from '../index/builder.ts';
 import type { LineIndex } from '../index/line-index.ts';
 import { searchBudgetMs, searchTimeoutError, type PieceProgress } from './search-budget.ts';
-import { planSearch, RangeSearch, type RangeJob, type RangeResult, type RawMatch, type SearchPlan } from './search-worker.mjs';
+import { planSearch, type RangeJob, type RangeResult, type RawMatch, type SearchPlan } from './search-worker.mjs';
+import { cancelled, searchInThread, searchInWorkers } from './range-runs.ts';
+
+export { closeSearchPools, pool } from './range-runs.ts';
 
 export interface SearchOptions {
   /** JavaScript RegExp source. */
@@ -61,11 +68,6 @@ export interface SearchOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   onProgress?: (p: { bytesDone: number; totalBytes: number }) => void;
-  /**
-   * A remote value (engine/backend/remote.ts): search in this thread only (workers
-   * cannot see its mounted bytes), fetching the bytes a step lacks with this.
-   */
-  fetchMissing?: (startByte: number, endByte: number) => Promise<void>;
 }
 
 export interface SearchMatch {
@@ -99,9 +101,8 @@ const DEFAULT_MAX_LINE_CHARS = 400;
 const SMALL_RANGE_BYTES = 8 * 1024 * 1024;
 /** Searched in the calling thread first when matches (not a count) are asked of a big range. */
 const HEAD_BYTES = 4 * 1024 * 1024;
-/** How long a worker may keep running a single regex exec after an abort before it is terminated. */
-const ABORT_GRACE_MS = 200;
-const PROGRESS_INTERVAL_MS = 50;
+/** A remote value's pieces are at most this long: the bytes a worker gets with one job. */
+const REMOTE_PIECE_BYTES = 4 * 1024 * 1024;
 
 /** Ranges up to this size run a linear-time regex in the calling thread (the NFA of even `(.*a){12}` is a few ms over 64 KiB). */
 const CHEAP_RANGE_BYTES = 64 * 1024;
@@ -191,6 +192,7 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
   const budgetMs = searchBudgetMs(opts.timeoutMs);
   const { start, end } = lineRange(index, opts.startByte ?? 0, opts.endByte ?? index.size);
   if (opts.signal?.aborted) throw cancelled(index.path);
+  const source = mountedSource(index.path);
 
   const deadline = performance.now() + budgetMs;
   const rangeJob = (from: number, to: number, piece: number, control: Int32Array, progress: Int32Array): RangeJob => ({
@@ -237,7 +239,7 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
     const jobs = Array.from({ length: pieces }, (_, i) => rangeJob(bounds[i]!, bounds[i + 1]!, i, control, progress));
     const budget = { ms: remainingMs(), error: () => timeoutError(pieceProgress()) };
     const done = () => ({ bytesDone: (headDone?.bytesDone ?? 0) + bytesDone(), totalBytes: progressTotal });
-    return searchInWorkers(index.path, jobs, poolSize, control, opts, done, budget);
+    return searchInWorkers(index.path, jobs, poolSize, control, opts, done, budget, source);
   };
   const poolSize = Math.max(1, threads);
 
@@ -246,7 +248,7 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
     if (headEnd > start && headEnd < end) {
       if (cheapInThread(plan, headEnd - start)) {
         const none = new Int32Array(new SharedArrayBuffer(8));
-        head = await searchInThread(index.path, plan, rangeJob(start, headEnd, 0, none, none), opts, wholeTotal, deadline, timeoutError);
+        head = await searchInThread(index.path, plan, rangeJob(start, headEnd, 0, none, none), opts, wholeTotal, deadline, timeoutError, source);
       } else {
         head = (await inWorkers([start, headEnd], poolSize, wholeTotal))[0]!;
       }
@@ -259,23 +261,18 @@ export async function searchFile(index: LineIndex, opts: SearchOptions): Promise
 
   const total = end - from;
   const small = threads === 0 || total < (opts.smallRangeBytes ?? SMALL_RANGE_BYTES);
-  // Only a provably cheap regex runs in this thread (a worker is the only thing that can be
-  // stopped mid-exec); a remote value has no worker, so a bounded regex runs here between budget checks.
-  const inThread = opts.fetchMissing !== undefined ? plan.bounded : small && cheapInThread(plan, total);
-  if (opts.fetchMissing && !inThread) {
-    throw invalid('this regex can only run in a worker thread (backreferences, lookarounds, i/u flags with quantifiers), which cannot search a remote value', {
-      path: index.path,
-      pattern: plan.pattern,
-    });
-  }
-  const bounds = small || inThread ? [from, end] : splitAtLines(index, from, end, threads);
+  // Only a provably cheap regex runs in this thread (a worker is the only thing that can be stopped mid-exec).
+  const inThread = small && cheapInThread(plan, total);
+  // A remote value's pieces carry their bytes: many short ones, a few in flight at a time.
+  const pieces = source ? Math.max(threads, Math.ceil(total / REMOTE_PIECE_BYTES)) : threads;
+  const bounds = inThread || (small && !source) ? [from, end] : splitAtLines(index, from, end, pieces);
 
   let results: RangeResult[];
   if (head && headMatches > maxMatches) {
     results = [head];
   } else if (inThread) {
     const none = new Int32Array(new SharedArrayBuffer(8));
-    results = [await searchInThread(index.path, plan, rangeJob(from, end, 0, none, none), opts, total, deadline, timeoutError)];
+    results = [await searchInThread(index.path, plan, rangeJob(from, end, 0, none, none), opts, total, deadline, timeoutError, source)];
   } else {
     results = await inWorkers(bounds, poolSize, wholeTotal);
   }
@@ -326,133 +323,6 @@ function withLineNumbers(index: LineIndex, raw: RawMatch[]): SearchMatch[] {
   });
 }
 
-function cancelled(path: string): FolioError {
-  return new FolioError('cancelled', `search cancelled: ${path}`, { path });
-}
-
-/** Search one range in this thread, a chunk at a time, yielding to the event loop every few chunks so abort and progress work. */
-async function searchInThread(
-  path: string,
-  plan: SearchPlan,
-  job: RangeJob,
-  opts: SearchOptions,
-  total: number,
-  deadline: number,
-  timeoutError: (done: PieceProgress[]) => FolioError,
-): Promise<RangeResult> {
-  let fd: number;
-  try {
-    fd = openForRead(path);
-  } catch (err) {
-    throw fromFsError(err, path);
-  }
-  try {
-    const rs = new RangeSearch({
-      plan,
-      fd,
-      start: job.start,
-      end: job.end,
-      countOnly: job.countOnly,
-      maxMatches: job.maxMatches,
-      maxLineChars: job.maxLineChars,
-      encoding: job.encoding,
-      read: readAt,
-    });
-    const step = async (): Promise<boolean> => {
-      for (;;) {
-        try {
-          return rs.step();
-        } catch (err) {
-          // A step reads before it changes any state, so it runs again once the bytes are here.
-          if (!(err instanceof BytesMissing) || !opts.fetchMissing) throw err;
-          await opts.fetchMissing(err.start, err.end);
-        }
-      }
-    };
-    // Yield after each ~1 MiB step (costs microseconds) so an abort or a progress reader gets a turn.
-    while (!(await step())) {
-      opts.onProgress?.({ bytesDone: rs.bytesDone, totalBytes: total });
-      await new Promise((resolve) => setImmediate(resolve));
-      if (opts.signal?.aborted) return { ...rs.result, cancelled: true };
-      // Between chunks only: plan.bounded keeps each chunk's regex work linear in its size.
-      if (performance.now() > deadline) {
-        throw timeoutError([{ start: job.start, end: job.end, bytesDone: rs.bytesDone, matches: rs.result.count }]);
-      }
-    }
-    return rs.result;
-  } catch (err) {
-    throw toFolioError(err, path);
-  } finally {
-    closeFd(fd);
-  }
-}
-
-async function searchInWorkers(
-  path: string,
-  jobs: RangeJob[],
-  threads: number,
-  control: Int32Array,
-  opts: SearchOptions,
-  progress: () => { bytesDone: number; totalBytes: number },
-  budget: { ms: number; error: () => FolioError },
-): Promise<RangeResult[]> {
-  const p = pool(threads);
-  const runs = jobs.map((job) => p.run(job));
-  let graceTimer: NodeJS.Timeout | undefined;
-  let timedOut: FolioError | undefined;
-  const stop = () => {
-    if (graceTimer) return;
-    Atomics.store(control, 0, 1);
-    // A worker stuck in one long exec never sees the flag: terminate it after a grace period.
-    graceTimer = setTimeout(() => runs.forEach((r) => p.terminate(r.id)), ABORT_GRACE_MS);
-  };
-  const onAbort = () => {
-    stop();
-    graceTimer!.unref();
-  };
-  opts.signal?.addEventListener('abort', onAbort, { once: true });
-  if (opts.signal?.aborted) onAbort();
-  // Kept ref'd: the budget is what ends a runaway search, so it must fire even with nothing else pending.
-  const budgetTimer = setTimeout(() => {
-    timedOut = budget.error(); // progress as it stood when the budget ran out
-    stop();
-  }, budget.ms);
-  const timer = opts.onProgress ? setInterval(() => opts.onProgress!(progress()), PROGRESS_INTERVAL_MS) : undefined;
-  try {
-    const results = await Promise.all(runs.map((r) => r.done));
-    if (timedOut && results.some((r) => r.cancelled)) throw timedOut;
-    return results;
-  } catch (err) {
-    if (timedOut) throw timedOut;
-    if (opts.signal?.aborted) throw cancelled(path);
-    throw toFolioError(err, path);
-  } finally {
-    // Stop the other pieces too when one failed.
-    Atomics.store(control, 0, 1);
-    clearTimeout(budgetTimer);
-    clearInterval(timer);
-    clearTimeout(graceTimer);
-    opts.signal?.removeEventListener('abort', onAbort);
-  }
-}
-
-function toFolioError(err: unknown, path: string): FolioError {
-  const e = err as { folioCode?: ErrorCode; details?: Record<string, unknown>; message?: string };
-  if (e && typeof e.folioCode === 'string') return new FolioError(e.folioCode, e.message ?? 'search failed', { path, ...e.details });
-  return fromFsError(err, path);
-}
-
-// ---------------------------------------------------------------------------
-
-const pools = poolRegistry<RangeJob, RangeResult>(new URL('./search-worker.mjs', import.meta.url), () => ({ folioSearchWorker: true }), 'search', {
-  foreground: true,
-});
-
-/** The search pool of `size` workers (search/warm-workers.ts warms the default one). */
-export function pool(size: number) {
-  return pools.get(size);
-}
-
 /**
  * Warm-up jobs for the search pool (warm-workers.ts): count the lines of each range
  * matching `pattern`, stopping when a real scan starts. Their control is
@@ -476,9 +346,4 @@ export function warmSearchJobs(index: LineIndex, ranges: { start: number; end: n
     control: foregroundScans.buffer as SharedArrayBuffer,
     progress: progress.buffer as SharedArrayBuffer,
   }));
-}
-
-/** Stop all search workers (tests, shutdown). */
-export async function closeSearchPools(): Promise<void> {
-  await pools.closeAll();
 }

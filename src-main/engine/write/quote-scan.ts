@@ -20,7 +20,8 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import type { LineIndex } from '../index/line-index.ts';
-import { closeFd, openMounted, readAt } from '../index/byte-source.ts';
+import { mountedSource } from '../index/byte-source.ts';
+import { readInto } from '../source/byte-source.ts';
 import type { TextCodec } from '../text/codec.ts';
 
 export interface Needle {
@@ -52,13 +53,13 @@ export interface ScanOptions {
 
 export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 
-/** A handle on `path`: the file, or a remote value's mounted bytes (index/byte-source.ts), read through readAt. */
+/** A handle on `path`: the file, or a remote value's mounted source (index/byte-source.ts), awaited chunk by chunk. */
 async function openHandle(path: string): Promise<FileHandle> {
-  const fd = openMounted(path);
-  if (fd === undefined) return open(path, 'r');
+  const src = mountedSource(path);
+  if (!src) return open(path, 'r');
   const mounted = {
-    read: async (buf: Buffer, off: number, len: number, pos: number) => ({ bytesRead: readAt(fd, buf, off, len, pos), buffer: buf }),
-    close: async () => closeFd(fd),
+    read: async (buf: Buffer, off: number, len: number, pos: number) => ({ bytesRead: await readInto(src, buf, off, len, pos), buffer: buf }),
+    close: async () => undefined,
   };
   return mounted as unknown as FileHandle;
 }

@@ -17,7 +17,7 @@ import { binaryFileError, factsOf, type FileFacts, type Version } from '../read/
 import { etagOf } from '../index/identity.ts';
 import { pinFile, renamedError } from '../index/pinned-file.ts';
 import { openWriteTarget, type WriteTarget } from './write-target.ts';
-import { resolveQuotedEdits, type QuotedEdit } from './quote-edit.ts';
+import { resolveQuotedEdits } from './quote-edit.ts';
 import { dirname, resolve } from 'node:path';
 import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, unlinkSync } from 'node:fs';
 import { createPatch } from 'diff';
@@ -25,145 +25,18 @@ import { fsyncDir } from './fsync-dir.ts';
 import { withFileLock } from '../index/file-lock.ts';
 import { dropStaleIndex, openIndex, rememberIndex } from '../index/store.ts';
 import type { LineIndex } from '../index/line-index.ts';
-import { codecFor, isLegacyEncoding, type TextCodec } from '../text/codec.ts';
+import { codecFor, isLegacyEncoding } from '../text/codec.ts';
 import { readBytes } from '../text/window.ts';
-import { affectedBy, lineChangesOf, previewOf, type AffectedCounts, type LineChange } from './diff-preview.ts';
-import { editRegionOf, type EditRegion, type UpsertTarget } from './edit-region.ts';
-import { checkPreconditions, hasPrecondition, requirePrecondition, type PreconditionReport, type Preconditions } from './preconditions.ts';
+import { lineChangesOf, previewOf, type LineChange } from './diff-preview.ts';
+import type { EditRegion } from './edit-region.ts';
+import { checkPreconditions, hasPrecondition, requirePrecondition } from './preconditions.ts';
+import type { UpsertEdit, UpsertRequest, UpsertResult, WritePlan } from './upsert-types.ts';
+import { editsOf, hunksOf, placeEdits, spanOf, sumAffected } from './place-edits.ts';
 
 export type { Units, UpsertTarget } from './edit-region.ts';
 export type { Preconditions } from './preconditions.ts';
-
-/** One edit of an upsert: where, and the text that goes there. */
-export interface UpsertEdit {
-  target: UpsertTarget;
-  content: string;
-  /** write these bytes verbatim (see UpsertRequest.contentBytes) */
-  contentBytes?: Uint8Array;
-}
-
-export interface UpsertRequest {
-  /** the edit (with `edits`: the first of them) */
-  target: UpsertTarget;
-  content: string;
-  /**
-   * Several edits written at once, all or nothing, each placed on the same version
-   * of the file (so line numbers are those of the version read, not shifted by the
-   * edits before them). Overlapping edits are invalid_range naming the pair.
-   */
-  edits?: UpsertEdit[];
-  preconditions: Preconditions;
-  /** content takes the file's newline style (default true) */
-  normalizeNewlines?: boolean;
-  dryRun?: boolean;
-  /**
-   * Internal (the review journal): return the exact bytes that were replaced, read
-   * under the lock, and the bytes written, as `removed` / `inserted`.
-   */
-  captureBytes?: boolean;
-  /**
-   * Internal (undo/redo of byte ranges): write these bytes verbatim instead of
-   * `content` (no encoding, no newline normalisation). An exact inverse of an edit of
-   * a UTF-16 file cannot travel as a UTF-8 string.
-   */
-  contentBytes?: Uint8Array;
-  /**
-   * Internal (the review journal's write-ahead intent): called under the file lock
-   * after the preconditions passed, right before the file is written, with what the
-   * write will do. If it throws, nothing is written.
-   */
-  onBeforeWrite?: (plan: WritePlan) => void | Promise<void>;
-  /**
-   * The caller resolved `path` and checked it against a policy (the agent guard; the
-   * review journal writing what an agent proposed). The write is refused with
-   * permission_denied unless the path still leads to itself when it is opened, and,
-   * unless allowHardlinks, if the file has more than one link.
-   */
-  checked?: { allowHardlinks: boolean };
-  /** With preconditions.ifNoneMatch: also create the missing folders of the path. */
-  createParents?: boolean;
-  /**
-   * Edits by quoting text (quote-edit.ts), instead of target/content/edits: each
-   * old text must be found exactly once (or, with replaceAll, at least once) in the
-   * version under the lock; that match is the content precondition, so no other
-   * precondition is required.
-   */
-  quoted?: QuotedEdit[];
-  /** Internal (review's change model): a dry run also tells each edit's line hunks (`changes`). */
-  describeChanges?: boolean;
-  /**
-   * Internal (review: a quote edit applies only on the lines it was proposed on):
-   * called under the lock with each edit's line hunks once the preconditions passed;
-   * if it throws, nothing is written.
-   */
-  checkChanges?: (changes: LineChange[]) => void;
-}
-
-/** What an upsert is about to write: enough to tell the file before from after by the region alone. */
-export interface WritePlan {
-  path: string;
-  startByte: number;
-  /** the bytes replaced (read under the lock) and the bytes written there */
-  removed: Buffer;
-  inserted: Uint8Array;
-  sizeBefore: number;
-  sizeAfter: number;
-  version_before: Version;
-  range_before: LineByteRange;
-  range_after: LineByteRange;
-  /** each edit's region in the file before the write (file order), with what it does to the line count */
-  pieces: WritePiece[];
-  /** the write fills the empty file this upsert just made (if_none_match "*"): the file did not exist before */
-  created?: boolean;
-}
-
-/** One edit of a write: bytes [startByte, endByte) become newBytes bytes; the lines after it move by lineDelta. */
-export interface WritePiece {
-  startByte: number;
-  endByte: number;
-  newBytes: number;
-  lineDelta: number;
-}
-
-export interface LineByteRange {
-  start_line: number;
-  end_line: number;
-  start_byte: number;
-  end_byte: number;
-}
-
-/** One edit's place before and after, in a multi-edit upsert's answer (in file order). */
-export interface UpsertHunk {
-  /** the edit's index in the request's `edits` */
-  edit: number;
-  range_before: LineByteRange;
-  range_after: LineByteRange;
-  affected: AffectedCounts;
-}
-
-export interface UpsertResult {
-  path: string;
-  applied: boolean;
-  /** if_none_match: the file was created by this upsert */
-  created?: boolean;
-  dry_run: boolean;
-  version_before: Version;
-  version_after: Version | null;
-  range_before: LineByteRange;
-  range_after: LineByteRange;
-  affected: AffectedCounts;
-  preconditions: PreconditionReport;
-  preview: string;
-  notes: string[];
-  elapsed_ms: number;
-  /** with several edits: each edit's place (range_before/range_after span them all) */
-  hunks?: UpsertHunk[];
-  /** only with describeChanges: each edit's line hunks, in file order (diff-preview.ts) */
-  changes?: LineChange[];
-  /** only with captureBytes: the bytes replaced and the bytes written */
-  removed?: Buffer;
-  inserted?: Buffer;
-}
+export type { LineByteRange, UpsertEdit, UpsertHunk, UpsertRequest, UpsertResult, WritePiece, WritePlan } from './upsert-types.ts';
+export { editsOf, MAX_EDIT_SPAN_BYTES } from './place-edits.ts';
 
 function versionOf(index: LineIndex): Version {
   const id = index.identity;
@@ -191,19 +64,6 @@ function refuseUneditableEncoding(path: string, encoding: string, confidence: nu
       first_invalid_offset: index.facts.firstInvalid,
     },
   );
-}
-
-/**
- * The edit `req.target` names could not be placed (out_of_bounds): when the file
- * changed under the writer, a failed precondition (with the current version and the
- * read to send) helps it more, so check the preconditions on the lines it aimed at.
- */
-async function preconditionsOfMissedTarget(index: LineIndex, version: Version, req: UpsertRequest, t: UpsertTarget, codec: TextCodec): Promise<void> {
-  const first = t.kind === 'insert' ? t.at : t.kind === 'append' || t.kind === 'whole' ? index.lineCount : t.start;
-  const last = t.kind === 'replace' || t.kind === 'delete' ? t.end : first;
-  const clamp = (l: number) => Math.max(1, Math.min(l, index.lineCount));
-  const probe = { start: index.size, end: index.size, startLine: clamp(first), endLine: clamp(last) };
-  await checkPreconditions(index, version, probe, { ...req.preconditions, expectedRangeSha256: undefined }, codec);
 }
 
 /**
@@ -388,124 +248,6 @@ async function lockedUpsert(target: WriteTarget, req: UpsertRequest, t0: number)
 }
 
 /** The upsert proper, under the lock: `file` is the pinned file. */
-/** Bytes between the first and the last edit of one call, at most: the journal keeps them to undo the call. */
-export const MAX_EDIT_SPAN_BYTES = 64 * 1024 * 1024;
-
-interface Placed {
-  /** index in the request's edits */
-  edit: number;
-  region: EditRegion;
-  affected: AffectedCounts;
-}
-
-/** The request's edits: `edits`, or its one target and content. */
-export function editsOf(req: Pick<UpsertRequest, 'target' | 'content' | 'contentBytes' | 'edits'>): UpsertEdit[] {
-  return req.edits ?? [{ target: req.target, content: req.content, ...(req.contentBytes ? { contentBytes: req.contentBytes } : {}) }];
-}
-
-const linesOf = (r: EditRegion) => (r.endLine < r.startLine ? `before line ${r.startLine}` : `lines ${r.startLine}-${r.endLine}`);
-
-/** Every edit of `req` placed on the indexed file, in file order; overlapping edits are invalid_range naming the pair. */
-async function placeEdits(index: LineIndex, version: Version, req: UpsertRequest, codec: TextCodec): Promise<Placed[]> {
-  const edits = editsOf(req);
-  if (edits.length === 0) throw new FolioError('invalid_input', 'edits is empty: give at least one edit', {});
-  if (edits.length > 1 && req.preconditions.expectedRangeSha256 !== undefined) {
-    throw new FolioError('invalid_input', 'expected_range_sha256 guards one range: with several edits use hashline anchors or if_match', {});
-  }
-  const placed: Placed[] = [];
-  for (const [i, e] of edits.entries()) {
-    let region: EditRegion;
-    try {
-      region = editRegionOf(index, { ...e, normalizeNewlines: req.normalizeNewlines }, codec);
-    } catch (err) {
-      if (err instanceof FolioError && err.code === 'out_of_bounds') await preconditionsOfMissedTarget(index, version, req, e.target, codec);
-      if (err instanceof FolioError && edits.length > 1) throw new FolioError(err.code, `edits[${i}]: ${err.message}`, { ...err.details, edit: i });
-      throw err;
-    }
-    placed.push({ edit: i, region, affected: affectedBy(index, region, codec) });
-  }
-  // File order; at one position an insert goes before a replace, and inserts keep the order they were given in.
-  placed.sort((a, b) => a.region.start - b.region.start || a.region.end - b.region.end || a.edit - b.edit);
-  for (let k = 1; k < placed.length; k++) {
-    const a = placed[k - 1]!;
-    const b = placed[k]!;
-    if (b.region.start < a.region.end) {
-      throw new FolioError('invalid_range', `edits[${a.edit}] (${linesOf(a.region)}) and edits[${b.edit}] (${linesOf(b.region)}) overlap`, {
-        edits: [a.edit, b.edit].sort((x, y) => x - y),
-        ranges: [a, b].map((p) => ({
-          edit: p.edit,
-          start_line: p.region.startLine,
-          end_line: p.region.endLine,
-          start_byte: p.region.start,
-          end_byte: p.region.end,
-        })),
-      });
-    }
-  }
-  return placed;
-}
-
-/** The one region every placed edit lies in, with the new bytes of all of it (the untouched bytes between edits read from `file`). */
-function spanOf(file: string, index: LineIndex, placed: Placed[]): EditRegion {
-  if (placed.length === 1) return placed[0]!.region;
-  const start = placed[0]!.region.start;
-  const end = Math.max(...placed.map((p) => p.region.end));
-  if (end - start > MAX_EDIT_SPAN_BYTES) {
-    throw new FolioError('too_large', `the edits of one call must lie within ${MAX_EDIT_SPAN_BYTES >> 20} MiB of each other; these span ${end - start} bytes`, {
-      span_bytes: end - start,
-      max_span_bytes: MAX_EDIT_SPAN_BYTES,
-      hint: 'split the edits into calls by region',
-    });
-  }
-  const parts: Uint8Array[] = [];
-  let pos = start;
-  for (const p of placed) {
-    if (p.region.start > pos) parts.push(readBytes(file, pos, p.region.start));
-    parts.push(p.region.content);
-    pos = Math.max(pos, p.region.end);
-  }
-  return {
-    start,
-    end,
-    content: Buffer.concat(parts),
-    startLine: placed[0]!.region.startLine,
-    endLine: end > start ? index.lineAt(end - 1) + 1 : placed[0]!.region.endLine,
-  };
-}
-
-function sumAffected(placed: Placed[]): AffectedCounts {
-  const sum = (f: (a: AffectedCounts) => number) => placed.reduce((n, p) => n + f(p.affected), 0);
-  return {
-    bytes: { removed: sum((a) => a.bytes.removed), inserted: sum((a) => a.bytes.inserted) },
-    lines: { removed: sum((a) => a.lines.removed), inserted: sum((a) => a.lines.inserted) },
-  };
-}
-
-/** Each edit's place after the write (`after`: the new index; null for a dry run, whose line numbers are computed). */
-function hunksOf(placed: Placed[], after: LineIndex | null): UpsertHunk[] {
-  let byteShift = 0;
-  let lineShift = 0;
-  return placed.map((p) => {
-    const r = p.region;
-    const start = r.start + byteShift;
-    const end = start + r.content.length;
-    let startLine = r.startLine + lineShift;
-    let endLine = startLine + p.affected.lines.inserted - 1;
-    if (after) {
-      startLine = after.size === 0 ? 1 : after.lineAt(Math.min(start, after.size)) + 1;
-      endLine = r.content.length ? after.lineAt(end - 1) + 1 : startLine - 1;
-    }
-    byteShift += r.content.length - (r.end - r.start);
-    lineShift += p.affected.lines.inserted - p.affected.lines.removed;
-    return {
-      edit: p.edit,
-      range_before: { start_line: r.startLine, end_line: r.endLine, start_byte: r.start, end_byte: r.end },
-      range_after: { start_line: startLine, end_line: endLine, start_byte: start, end_byte: end },
-      affected: p.affected,
-    };
-  });
-}
-
 async function pinnedUpsert(target: WriteTarget, file: string, req: UpsertRequest, notes: string[], t0: number): Promise<UpsertResult> {
   const cut = recoverInterruptedAppend(target.io, file);
   if (cut) notes.push(`truncated ${cut} byte(s) an interrupted append left`);

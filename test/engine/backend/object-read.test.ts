@@ -67,10 +67,10 @@ describe.each(['az', 's3'] as const)('%s:// objects read like the same bytes in 
     forgetRemote();
     const v = await openRemote(loc());
     expect(v.indexFrom).toBe('sidecar');
-    const before = v.cache.fetches;
+    const before = v.source.fetches;
     await readRemote(loc(), { mode: 'bytes', startByte: 2_000_000, maxBytes: 65536 });
-    expect(v.cache.fetches - before).toBeGreaterThanOrEqual(1);
-    expect(v.cache.fetches - before).toBeLessThanOrEqual(2);
+    expect(v.source.fetches - before).toBeGreaterThanOrEqual(1);
+    expect(v.source.fetches - before).toBeLessThanOrEqual(2);
   });
 
   it('sections, JSON paths and tokens read through the same engine calls as for a file', async () => {

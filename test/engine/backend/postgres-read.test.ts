@@ -54,10 +54,10 @@ describe.each(['body', 'raw'])('pg://docs/big/%s reads like the same bytes in a 
     forgetRemote();
     const v = await openRemote(loc);
     expect(v.indexFrom).toBe('sidecar');
-    const before = v.cache.fetches;
+    const before = v.source.fetches;
     await readRemote(loc, { mode: 'bytes', startByte: 2_000_000, maxBytes: 65536 });
-    expect(v.cache.fetches - before).toBeGreaterThanOrEqual(1);
-    expect(v.cache.fetches - before).toBeLessThanOrEqual(2);
+    expect(v.source.fetches - before).toBeGreaterThanOrEqual(1);
+    expect(v.source.fetches - before).toBeLessThanOrEqual(2);
   });
 });
 
@@ -150,7 +150,7 @@ describe('a value bigger than the block cache', () => {
     const hits = await searchRemote(loc, { pattern: '^line (1|1199999) x', maxMatches: 10 });
     expect(hits.matches.map((m) => m.line)).toEqual([1, 1199999]);
     const v = await openRemote(loc);
-    expect(v.cache.fetches).toBeGreaterThan(8); // the search read the value in ranges, the cache holds 64 MiB at most
+    expect(v.source.fetches).toBeGreaterThan(8); // the search read the value in ranges, the cache holds 64 MiB at most
   });
 });
 
