@@ -13,9 +13,12 @@ export default defineConfig({
     // file, servers listen on port 0 or a socket in their dir, and time limits scale with
     // the load (test/fixtures/load.ts). FOLIO_TEST_WORKERS overrides.
     maxWorkers: Number(process.env.FOLIO_TEST_WORKERS) || Math.max(2, availableParallelism()),
-    // The seed and run count of every fast-check property (test/fixtures/effort.ts).
-    setupFiles: ['test/fixtures/property-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Seeds and counts of properties; children left running are killed (test/fixtures/suite-setup.ts).
+    setupFiles: ['test/fixtures/suite-setup.ts'],
+    // Limits for a loaded machine (npm run test:hog: a busy loop on every core beside
+    // the suite): a test that passes in 20 s on a quiet machine took over 60 s there.
+    // They only delay the report of a test that hangs.
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
   },
 });

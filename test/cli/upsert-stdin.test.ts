@@ -29,7 +29,7 @@ function peakRssOf(pid: number): number {
 }
 
 describe('folio upsert --content-stdin', () => {
-  it('fed 1.1 GB, it answers too_large (exit 1) within seconds, with memory near the limit, and writes nothing', { timeout: 60_000 }, async () => {
+  it('fed 1.1 GB, it answers too_large (exit 1) within seconds, with memory near the limit, and writes nothing', { timeout: 180_000 }, async () => {
     const p = tmp.path('target.txt');
     writeFileSync(p, 'one\n');
     const t0 = performance.now();

@@ -259,5 +259,5 @@ describe('json upserts', () => {
       code: 'parse_error',
       details: { line: 2 },
     });
-  }, 60_000);
+  }, 180_000);
 });

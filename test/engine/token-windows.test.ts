@@ -51,7 +51,7 @@ describe('exact token windows', () => {
   ] as const) {
     it(
       `a 300 KB line of ${name} without a space: token_start 0, token_end 50 is 50 tokens, and a window deep inside it is exact`,
-      { timeout: 60_000 },
+      { timeout: 180_000 },
       async () => {
         const p = tmp.path(`long-${name.replace(' ', '-')}.txt`);
         const line = randomText(300_000, alphabet, 11);
@@ -74,7 +74,7 @@ describe('exact token windows', () => {
 
   it(
     'windows read on from end_token over a 300 KB spaceless line rejoin to the file, byte for byte, and end at total_tokens',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const p = tmp.path('rejoin-long.txt');
       const text = `first line\n${randomText(300_000, LETTERS, 5)}\n${randomText(100_000, MIXED, 6)}\nlast\n`;
@@ -112,7 +112,7 @@ describe('exact token windows', () => {
     );
   });
 
-  it('a line too long to keep all its cuts keeps those near the window: windows stay exact and rejoin', { timeout: 60_000 }, async () => {
+  it('a line too long to keep all its cuts keeps those near the window: windows stay exact and rejoin', { timeout: 180_000 }, async () => {
     const p = tmp.path('filtered-cuts.txt');
     const text = `${randomText(40_000, LETTERS, 21)}\nhé ${'日本語'.repeat(3000)}\n${randomText(20_000, MIXED, 22)}`;
     writeFileSync(p, text);
@@ -129,7 +129,7 @@ describe('exact token windows', () => {
     }
   });
 
-  it('a token read of a 300 KB line leaves the server free: a file_info sent after it answers first', { timeout: 60_000 }, async () => {
+  it('a token read of a 300 KB line leaves the server free: a file_info sent after it answers first', { timeout: 180_000 }, async () => {
     const p = tmp.path('busy.txt');
     writeFileSync(p, `${randomText(300_000, MIXED, 9)}\n`);
     const tiny = tmp.path('tiny.txt');

@@ -157,7 +157,7 @@ function mcpBearer(state: RunningServe['state']): string {
 describe('a pathological search or a token read of a 300 KB line never holds the server', () => {
   it(
     'stdio MCP: file_info answers before every running search and during a token read; searches keep their budget, the window is exact',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const mcp = await connectStdio(ws, { cacheDir, env: ENV });
       try {
@@ -180,7 +180,7 @@ describe('a pathological search or a token read of a 300 KB line never holds the
 
     it(
       'MCP over HTTP (/api/mcp): file_info answers before every running search and during a token read; budget kept, window exact',
-      { timeout: 60_000 },
+      { timeout: 180_000 },
       async () => {
         const mcp = await connectHttp(serve.state.mcp, mcpBearer(serve.state));
         try {
@@ -194,7 +194,7 @@ describe('a pathological search or a token read of a 300 KB line never holds the
 
     it(
       "the app's POST /api/search and /api/read (the person's bearer token): file_info answers first; budget kept, window exact",
-      { timeout: 60_000 },
+      { timeout: 180_000 },
       async () => {
         const post = async (op: string, body: object) => {
           const res = await fetch(`${serve.origin}/api/${op}`, {

@@ -291,7 +291,7 @@ describe('batch approve on a big file', () => {
     const text = readFileSync(path, 'utf8');
     expect(text.startsWith('edited 1\nedited 2\n' + lineText(3))).toBe(true);
     expect(text.endsWith(lineText(LINES - 1) + '\nedited ' + LINES + '\n')).toBe(true);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('batch reject', () => {

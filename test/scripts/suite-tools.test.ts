@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { killLineChildren, LineChild } from '../fixtures/child-lines.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -56,5 +57,17 @@ describe('scripts/cpu-hog.mjs', () => {
     expect(r.code, r.out).toBe(7);
     // 3 s of a busy core is ~300 ticks; a loaded machine gives it less (~20 at load 30), an idle hog none.
     expect(Number(/hog-ticks (\d+)/.exec(r.out)?.[1]), r.out).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('children left running by a test', () => {
+  it('are SIGKILLed by killLineChildren (run after every file by suite-setup.ts)', async () => {
+    const script = tmp.path('forever.mjs');
+    writeFileSync(script, "console.log('up'); setInterval(() => {}, 1000);\n");
+    const child = new LineChild(script, []);
+    expect(await child.next(60_000)).toBe('up');
+    expect(await killLineChildren()).toBe(1);
+    expect(await child.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(await killLineChildren()).toBe(0);
   });
 });

@@ -4,15 +4,15 @@
  * engine as the doors call it, with the same bytes in a local file as the oracle (the
  * local read path is itself checked against sed, grep and wc in test/engine/read.test.ts),
  * as postgres-read.test.ts does for pg://. The fixtures say what each server proves.
+ * What every backend does alike (every read mode against the oracle, sed, wc, grep,
+ * past the end, bytes that are not UTF-8) is in conformance-read.test.ts; this file
+ * keeps what is object storage's own.
  */
-import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { read, type ReadRequest } from '../../../src-main/engine/read/read.ts';
 import { fileInfo } from '../../../src-main/engine/read/file-info.ts';
-import { searchFile } from '../../../src-main/engine/search/search.ts';
-import { openIndex } from '../../../src-main/engine/index/store.ts';
-import { forgetRemote, onRemote, openRemote, readRemote, remoteInfo, runOn, searchRemote } from '../../../src-main/engine/backend/remote.ts';
+import { forgetRemote, onRemote, openRemote, readRemote, remoteInfo, runOn } from '../../../src-main/engine/backend/remote.ts';
 import { readByInput } from '../../../src-main/api/read-address.ts';
 import { readBytes } from '../../../src-main/engine/text/window.ts';
 import { startObjectStores, type ObjectStore, type ObjectStores } from '../../fixtures/object-stores.ts';
@@ -35,39 +35,15 @@ function sample(): Buffer {
 
 const bytes = sample();
 const BIG = 'logs/big app.log'; // a space and a slash in the key, as object names have
-let local: string;
 
 beforeAll(async () => {
   stores = await startObjectStores();
   await Promise.all([stores.az.put(BIG, bytes), stores.s3.put(BIG, bytes)]);
-  local = tmp.path('oracle.txt');
-  writeFileSync(local, bytes);
 }, 120_000);
 
 afterAll(async () => {
   await stores?.stop();
 });
-
-const requests: ReadRequest[] = [
-  { mode: 'lines', ranges: [{ start: 1, end: 5 }] },
-  { mode: 'lines', ranges: [{ start: 996, end: 999 }] },
-  {
-    mode: 'lines',
-    ranges: [
-      { start: 12000, end: 12040 },
-      { start: 29990, end: 30001 },
-    ],
-  },
-  { mode: 'bytes', startByte: 0, maxBytes: 4096 },
-  { mode: 'bytes', startByte: 1_500_001, maxBytes: 65536 },
-  { mode: 'bytes', startByte: bytes.length - 100, maxBytes: 65536 },
-  { mode: 'exact', startByte: 65530, endByte: 65550 },
-  { mode: 'exact', startByte: 131070, endByte: 200000 },
-  { mode: 'page', page: 1 },
-  { mode: 'page', page: 7, pageChars: 20000 },
-  { mode: 'head', lines: 20 },
-  { mode: 'tail', lines: 20 },
-];
 
 const pick = (r: Awaited<ReturnType<typeof read>>) => ({
   content: r.content,
@@ -85,41 +61,6 @@ const pick = (r: Awaited<ReturnType<typeof read>>) => ({
 describe.each(['az', 's3'] as const)('%s:// objects read like the same bytes in a local file', (scheme) => {
   const store = (): ObjectStore => stores[scheme];
   const loc = (): string => store().locator(BIG);
-
-  it('every mode gives the same content, lines, bytes and totals, with and without hashlines', async () => {
-    for (const req of requests) {
-      for (const hashlines of [false, true]) {
-        const want = await read(local, req, { hashlines });
-        const got = await readRemote(loc(), req, { hashlines });
-        expect(pick(got), `${JSON.stringify(req)} hashlines=${hashlines}`).toEqual(pick(want));
-        expect(got.path).toBe(`${scheme}://${store().bucket}/logs/big%20app.log`); // the canonical locator
-      }
-    }
-  });
-
-  it('lines read equal sed -n on the oracle file', async () => {
-    const r = await readRemote(loc(), { mode: 'lines', ranges: [{ start: 25000, end: 25010 }] });
-    expect(r.content).toBe(execSync(`sed -n '25000,25010p' ${local}`).toString());
-  });
-
-  it("info: size, lines (wc -l plus the unterminated last line) and the object's ETag as the version", async () => {
-    const info = await remoteInfo(loc());
-    expect(info.size).toBe(bytes.length);
-    expect(info.newlines).toBe(Number(execSync(`wc -l < ${local}`).toString().trim()));
-    expect(info.lines).toBe(info.newlines + 1);
-    expect(info.newlineCounts).toEqual((await fileInfo(local)).newlineCounts);
-    expect(info.backend).toMatchObject({ scheme, version: await store().etag(BIG) });
-    expect(info.index.blocks).toBe(Math.ceil(bytes.length / 65536));
-  });
-
-  it('search finds what grep finds, with line numbers', async () => {
-    const got = await searchRemote(loc(), { pattern: 'ERROR disk', maxMatches: 10000 });
-    const grep = execSync(`grep -n 'ERROR disk' ${local}`).toString().trim().split('\n');
-    expect(got.matches.map((m) => m.line)).toEqual(grep.map((l) => Number(l.split(':')[0])));
-    const want = await searchFile(await openIndex(local), { pattern: 'ünïcödé ✓ 日本語 x{3}$', maxMatches: 100 });
-    const got2 = await searchRemote(loc(), { pattern: 'ünïcödé ✓ 日本語 x{3}$', maxMatches: 100 });
-    expect(got2.matches).toEqual(want.matches);
-  });
 
   it('a window after the index exists costs one or two ranged reads of the object', async () => {
     await remoteInfo(loc()); // the sidecar exists
@@ -284,15 +225,6 @@ describe.each(['az', 's3'] as const)('%s:// adversarial', (scheme) => {
     expect((await remoteInfo(encoded)).backend.version).toBe(await store().etag(key));
   });
 
-  it('read modes past the end answer as for a file; full is capped like a file', async () => {
-    const loc = store().locator(BIG);
-    await expect(readRemote(loc, { mode: 'lines', ranges: [{ start: 40000, end: 40001 }] })).rejects.toMatchObject({
-      code: (await read(local, { mode: 'lines', ranges: [{ start: 40000, end: 40001 }] }).catch((e) => e)).code,
-    });
-    expect((await readRemote(loc, { mode: 'full' })).content).toBe((await read(local, { mode: 'full' })).content);
-    await expect(readRemote(loc, { mode: 'full' }, { maxFullBytes: 1024 })).rejects.toMatchObject({ code: 'too_large' });
-  });
-
   it('an empty object reads as an empty file', async () => {
     await store().put('adv/empty.txt', Buffer.alloc(0));
     const f = tmp.path('empty.txt');
@@ -305,18 +237,5 @@ describe.each(['az', 's3'] as const)('%s:// adversarial', (scheme) => {
       expect(pick(await readRemote(store().locator('adv/empty.txt'), req))).toEqual(pick(await read(f, req)));
     }
     expect((await remoteInfo(store().locator('adv/empty.txt'))).lines).toBe((await fileInfo(f)).lines);
-  });
-
-  it('bytes that are not UTF-8 come back as from a file: U+FFFD and the offset of the first bad byte', async () => {
-    const junk = Buffer.concat([Buffer.from('ok line\nbad \x80\xff here\n', 'latin1'), Buffer.from('✓ fine\n')]);
-    await store().put('adv/junk.txt', junk);
-    const f = tmp.path('junk.txt');
-    writeFileSync(f, junk);
-    for (const req of requests.slice(0, 1).concat([{ mode: 'exact', startByte: 8, endByte: 20 }])) {
-      const want = await read(f, req);
-      const got = await readRemote(store().locator('adv/junk.txt'), req);
-      expect([got.content, got.invalidUtf8, got.encoding]).toEqual([want.content, want.invalidUtf8, want.encoding]);
-    }
-    expect((await remoteInfo(store().locator('adv/junk.txt'))).utf8).toEqual((await fileInfo(f)).utf8);
   });
 });
