@@ -52,10 +52,11 @@ export const appViewOf = (s: ViewerState) => ({
   showing: Boolean(s.window && !s.error),
 });
 
-const go = (target: GoToTarget) => {
+/** A go to: a time answers why it could not be placed (GoToLine shows it), lines and bytes answer nothing. */
+const go = (target: GoToTarget): Promise<string | null> | void => {
   const viewer = useViewerStore.getState();
-  if (target.kind === 'time') goToTime(target.time);
-  else void (target.kind === 'byte' ? viewer.goToByte(target.byte) : viewer.goToLine(target.lineNo));
+  if (target.kind === 'time') return goToTime(target.time);
+  void (target.kind === 'byte' ? viewer.goToByte(target.byte) : viewer.goToLine(target.lineNo));
 };
 
 /** Refresh the review queue and recent files, and follow the server's pushed events. */
