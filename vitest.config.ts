@@ -5,7 +5,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // One PostgreSQL, Azurite and S3 server per run, started by the first file that needs each.
-    globalSetup: ['test/fixtures/test-servers.ts'],
+    // The test children (crashers, racers) bundled once per run: test/fixtures/child-bundles.ts.
+    globalSetup: ['test/fixtures/test-servers.ts', 'test/fixtures/child-bundles.ts'],
     pool: 'forks',
     // Files side by side: vitest's default (cores - 1) runs them one at a time on the
     // 2-core build machines, and most files spend their time waiting on child processes

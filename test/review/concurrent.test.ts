@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadBytes } from '../../src-main/review/blobs.ts';
 import { allEntries, allProposals } from '../../src-main/review/records.ts';
 import { ReviewStore } from '../../src-main/review/store.ts';
+import { childCommand } from '../fixtures/child-bundles.ts';
 import { tempDir } from '../fixtures/generate.ts';
 import { workerLine, type WorkerEvent } from '../fixtures/review-worker.ts';
 
@@ -24,7 +25,7 @@ afterAll(() => tmp.cleanup());
 
 function runWorker(root: string, child: number, files: string[]): Promise<WorkerEvent[]> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', WORKER, root, String(child), String(ITERATIONS), String(1000 + child), ...files], {
+    const proc = spawn(process.execPath, [...childCommand(WORKER), root, String(child), String(ITERATIONS), String(1000 + child), ...files], {
       env: { ...process.env, FOLIO_REVIEW_COMPACT_BYTES: '32768', FOLIO_CACHE_DIR: tmp.path('cache') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
