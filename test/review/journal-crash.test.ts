@@ -17,10 +17,10 @@ import { tempDir } from '../fixtures/generate.ts';
 import type { FailpointSpec } from '../fixtures/failpoint-child.ts';
 import { journalKillLoop } from '../fixtures/journal-kill-loop.ts';
 
-// Random kills per family beside the fault points: 2 per commit (20 in `npm run test:deep`);
+// Random kills per family beside the fault points: 1 per commit (10 in `npm run test:deep`);
 // each is a fresh child, and 8 per family (before the points) took 54 s of a 2-core CI.
 // Two thirds of them wait for the file to change. The bench keeps 70 per family on 64 MiB.
-const KILLS = Number(process.env.FOLIO_JOURNAL_KILLS) || scaled(2);
+const KILLS = Number(process.env.FOLIO_JOURNAL_KILLS) || scaled(1);
 
 /**
  * The journal's fault points in every family, and one of the engine's write per family
