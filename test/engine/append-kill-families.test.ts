@@ -2,14 +2,17 @@
  * Appends of 1 KiB to 32 MiB by the CLI, SIGKILLed at random moments (half of them
  * aimed at the write itself), each followed by the next process's read, append
  * and read, while a reader child reads all along (test/fixtures/append-kill-families.ts).
- * A few kills per size family here; `npm run bench -- crash` runs ≥ 200.
+ * A few kills per size family here (30 in `npm run test:deep`); `npm run bench -- crash`
+ * runs ≥ 200. Each phase of an append is killed on purpose, by its fault point, in
+ * append-crash.test.ts: these random kills add the CLI path and a reader beside it.
  */
 import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { appendKillFamilies, familiesTable } from '../fixtures/append-kill-families.ts';
+import { scaled } from '../fixtures/effort.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 
-const KILLS_PER_FAMILY = 5;
+const KILLS_PER_FAMILY = scaled(3);
 
 const tmp = engineTempDir();
 
@@ -29,10 +32,11 @@ describe('the next write after a killed append', () => {
     }
     expect(st.reader.internal + st.reader.cutLines, st.reader.firstProblem ?? '').toBe(0);
     expect(st.reader.reads).toBeGreaterThan(0);
-    // The kills must have hit writes in flight (intent written, bytes being copied), or the test proved little.
+    // Some kills must have hit writes in flight (intent written, bytes being copied), or the test proved
+    // little; each of those phases is killed on purpose in append-crash.test.ts (fault points).
     const kills = Object.values(st.families).reduce((n, f) => n + f.kills, 0);
     const midWrite = Object.values(st.families).reduce((n, f) => n + (f.phases.intent ?? 0) + (f.phases.copying ?? 0) + (f.phases.copied ?? 0), 0);
     expect(kills).toBeGreaterThanOrEqual(KILLS_PER_FAMILY * 4 * 0.75);
-    expect(midWrite).toBeGreaterThanOrEqual(3);
+    expect(midWrite).toBeGreaterThanOrEqual(1);
   });
 });
