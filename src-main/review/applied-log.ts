@@ -24,6 +24,7 @@
  * folding records before settling intents keeps the journal's order.
  */
 import { randomBytes } from 'node:crypto';
+import { failpoint } from '../engine/failpoint.ts';
 import { accessSync, constants, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Version } from '../engine/read/file-facts.ts';
@@ -133,9 +134,11 @@ export async function applyOwnEditDeferred(
     let intent: ReviewIntent | null = null;
     const r = await upsert(resolve(at.root, path), { ...req, onBeforeWrite: (plan) => void (intent = writeIntent(at, what, plan)) });
     if (!intent) throw new Error(`journaled upsert of ${r.path} wrote no intent`);
+    failpoint('review.before-commit');
     const record: AppliedRecord = { ...(intent as ReviewIntent & { action: 'apply' }), version_after: r.version_after!, range_after: r.range_after };
     writeFileAtomic(join(at.appliedDir, `${nextOrder(at.appliedDir)}-${what.entry_id}.json`), Buffer.from(JSON.stringify(record)));
     fsyncDir(at.appliedDir);
+    failpoint('review.committed');
     dropIntent(at, intent);
     return { entryId: what.entry_id, upsert: r };
   });

@@ -5,6 +5,7 @@
  */
 import { mkdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { failpoint } from '../engine/failpoint.ts';
 import type { Version } from '../engine/read/file-facts.ts';
 import { etagOf, statRegularFile } from '../engine/index/identity.ts';
 import { writeFileAtomic } from '../engine/write/atomic-write.ts';
@@ -102,6 +103,7 @@ export function persistIntent(store: IntentStore, intent: ReviewIntent): ReviewI
   mkdirSync(dir, { recursive: true });
   writeFileAtomic(join(dir, `${intent.id}.json`), Buffer.from(JSON.stringify(intent)));
   fsyncDir(dir);
+  failpoint('review.intent-written');
   return intent;
 }
 

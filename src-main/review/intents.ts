@@ -19,6 +19,7 @@
  */
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { failpoint } from '../engine/failpoint.ts';
 import { statRegularFile } from '../engine/index/identity.ts';
 import { readBytes } from '../engine/text/window.ts';
 import { isRemoteLocator, readingAt } from './remote-values.ts';
@@ -212,7 +213,9 @@ export async function reconcileIntents(store: ReviewStore): Promise<Reconciled> 
  */
 export function commitJournaled(store: ReviewStore, intent: ReviewIntent | null, r: UpsertResult): string {
   if (!intent) throw new Error(`journaled upsert of ${r.path} wrote no intent`);
+  failpoint('review.before-commit');
   commitIntent(store, intent, r.version_after!, r.range_after);
+  failpoint('review.committed');
   dropIntent(store, intent);
   return intent.entry_id;
 }

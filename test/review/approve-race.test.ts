@@ -15,10 +15,13 @@ import { isFolioError } from '../../src-main/engine/errors.ts';
 import { propose } from '../../src-main/review/proposals.ts';
 import { approve } from '../../src-main/review/decisions.ts';
 import { undo } from '../../src-main/review/journal.ts';
+import { scaled } from '../fixtures/effort.ts';
 import { tempDir } from '../fixtures/generate.ts';
 import { stopAttacker, swapDirectory, swapFile } from '../fixtures/path-attacker.ts';
 
-const PROPOSALS = 150;
+// 60 per commit, 600 in `npm run test:deep` (150 took 55 s of a 2-core CI): each approve
+// and undo is one more chance for the attacker's swap to land between check and use.
+const PROPOSALS = scaled(60);
 const LATER = Date.parse('2100-01-01T00:00:00Z');
 const agent = { kind: 'agent', name: 'race-agent' } as const;
 const person = { kind: 'human', name: 'reviewer' } as const;

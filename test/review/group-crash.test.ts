@@ -1,8 +1,10 @@
 /**
  * Several files in one call (review/group.ts) when the process is SIGKILLed: a
  * child edits three ~1 MiB files together again and again (group-crasher.ts) and is
- * killed at random moments (60 kills), a third of the time as soon as the first file changed
- * (between the files' writes). After every kill:
+ * killed once at each fault point of a group edit (src-main/engine/failpoint.ts: an
+ * intent written, the first file written, the second half written, all written, two
+ * of three entries committed), then a few times at random moments, a third of them as soon as
+ * the first file changed (between the files' writes). After every kill:
  * - each file is a whole version (never torn);
  * - the journal says which files of the interrupted group were written: as settled
  *   by a reader and once the next writer reconciled, each file's latest entry made
@@ -18,10 +20,23 @@ import { forgetStores, history, redo, storeOf, undo } from '../../src-main/revie
 import { LineChild } from '../fixtures/child-lines.ts';
 import { scaled } from '../fixtures/effort.ts';
 import { prng, tempDir } from '../fixtures/generate.ts';
+import { failpointEnv, killedAt, type FailpointSpec } from '../fixtures/failpoint-child.ts';
 import { fileText, generationOf, GROUP_FILES, PERSON } from '../fixtures/group-crasher.ts';
 
-// 20 per commit (200 in `npm run test:deep`); 60 took 2.4 of CI's minutes.
-const KILLS = Number(process.env.FOLIO_GROUP_KILLS) || scaled(20);
+/**
+ * The fault points of one group edit of three files: each file's intent is written and
+ * its file written in turn (the Nth hit: the Nth file), then the entries are committed.
+ */
+const POINTS: FailpointSpec[] = [
+  'review.intent-written',
+  'write.done', // the first file written, the others not
+  'write.temp-partial@2',
+  'write.done@3', // all written, nothing committed
+  'review.committed@2', // two files' entries committed, the third not
+];
+// Random kills beside the points: 3 per commit (30 in `npm run test:deep`); 20 random
+// kills alone took 51 s of a 2-core CI.
+const KILLS = POINTS.length + (Number(process.env.FOLIO_GROUP_KILLS) || scaled(3));
 const CRASHER = join(import.meta.dirname, '../fixtures/group-crasher.ts');
 const tmp = tempDir('folio-group-crash-');
 afterAll(async () => {
@@ -67,16 +82,20 @@ describe('several files in one call when the process is SIGKILLed', () => {
       stats.first ??= `kill ${stats.kills}: ${what}`;
     };
     while (stats.kills < KILLS) {
-      const child = new LineChild(CRASHER, [root]);
+      const point = POINTS[stats.kills];
+      const child = new LineChild(CRASHER, [root], point ? failpointEnv(process.env, point) : process.env);
       expect(await child.next(60_000)).toBe('{"ready":true}');
-      const rounds = 1 + Math.floor(rand() * 3);
+      if (point) await killedAt(child, point);
+      const rounds = point ? 0 : 1 + Math.floor(rand() * 3);
       for (let r = 0; r < rounds; r++) {
         const line = await child.next(60_000);
         if (!line?.startsWith('{"attempt"')) break;
         if (r < rounds - 1) await child.next(60_000);
       }
       // Kill: at a random moment of the call, or as soon as the first file (in path order) changed.
-      if (rand() < 1 / 3) {
+      if (point) {
+        // dead already, at its point
+      } else if (rand() < 1 / 3) {
         const before = statSync(join(root, GROUP_FILES[0]!)).mtimeMs;
         const t0 = Date.now();
         while (statSync(join(root, GROUP_FILES[0]!)).mtimeMs === before && Date.now() - t0 < 5000) await sleep(0);
@@ -104,7 +123,7 @@ describe('several files in one call when the process is SIGKILLed', () => {
         problem(d);
       }
       // Undo and redo of the latest entry still work, bytes back each time.
-      if (stats.kills % 10 === 0 && Math.max(...g) > 0) {
+      if (stats.kills % 3 === 0 && Math.max(...g) > 0) {
         const latest = history(root)
           .filter((e) => !e.undone)
           .sort((a, b) => b.applied_seq - a.applied_seq)[0]!;

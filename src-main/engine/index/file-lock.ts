@@ -21,6 +21,7 @@
  * one that finds a dead append's intent settles it on its way
  * (append-limit.ts, tryFileLockSync).
  */
+import { failpoint } from '../failpoint.ts';
 import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { FolioError, fromFsError } from '../errors.ts';
@@ -75,6 +76,7 @@ function createOwned(path: string, nonce: string): boolean {
   } catch (err) {
     throw fromFsError(err, tmp);
   }
+  failpoint('lock.private-written');
   try {
     linkSync(tmp, path);
     return true;
@@ -115,6 +117,7 @@ function breakIfStale(lockPath: string, nonce: string): void {
     }
     return;
   }
+  failpoint('lock.breaker-taken');
   try {
     const now = holderOf(lockPath);
     if (now && now.pid === seen.pid && now.nonce === seen.nonce) unlinkSync(lockPath);
@@ -164,6 +167,7 @@ async function lockedRun<T>(path: string, fn: () => Promise<T> | T, opts: LockOp
     await new Promise((r) => setTimeout(r, wait + Math.random() * wait));
     wait = Math.min(50, wait * 2);
   }
+  failpoint('lock.taken');
   try {
     return await fn();
   } finally {

@@ -36,6 +36,7 @@ import { BlockTable, blockCount } from '../index/block-table.ts';
 import { appendMayTear, dropAppendIntent, writeAppendIntent } from './append-intent.ts';
 import { breakerPathOf, lockPathOf, ownerDead } from '../index/file-lock.ts';
 import { fromFsError } from '../errors.ts';
+import { failpoint, failpointArmed } from '../failpoint.ts';
 import { edgeHashes, statRegularFile, type FileIdentity } from '../index/identity.ts';
 import { BLOCK_SIZE, CHUNK_SIZE, textKernels, type TextKernels, type Utf8CountingStream, type Utf8Stream } from '../kernels/kernels.mjs';
 import { LineIndex } from '../index/line-index.ts';
@@ -120,6 +121,7 @@ export function rewriteRange(
   let out: number | undefined;
   try {
     out = openSync(tmp, 'wx', old.mode & 0o7777);
+    failpoint('write.temp-created');
     const sources: Source[] = [
       { fd: src, from: 0, to: start },
       { buf: content, from: 0, to: content.length },
@@ -177,6 +179,7 @@ export function rewriteRange(
       let written = 0;
       while (written < got) written += writeSync(out, input, written, got - written);
       pos += got;
+      if (pos < newSize) failpoint('write.temp-partial');
     }
     if ((firstInvalid < 0 || utf8) && validator) firstInvalid = validator.finish();
     fchmodSync(out, old.mode & 0o7777);
@@ -186,8 +189,11 @@ export function rewriteRange(
       // Not permitted for a non-root writer of someone else's file: keeps our ownership.
     }
     fsyncSync(out);
+    failpoint('write.temp-synced');
     renameSync(tmp, path);
+    failpoint('write.renamed');
     fsyncDir(dirname(path));
+    failpoint('write.done');
     // The new file, by its own fd: whatever is renamed over its name now, the index describes what was written.
     const pin = adoptPin(out);
     out = undefined;
@@ -245,11 +251,16 @@ export function appendBytes(path: string, file: string, content: Uint8Array): vo
     if (appendMayTear(sizeBefore, content.length)) {
       writeAppendIntent(path, sizeBefore, content);
       intent = true;
+      failpoint('append.intent-written');
     }
     try {
       let written = 0;
+      // A torn append, on purpose: the kernel can stop between pages (append-intent.ts).
+      if (failpointArmed('append.half-copied')) written = writeSync(fd, content, 0, content.length >> 1);
+      failpoint('append.half-copied');
       while (written < content.length) written += writeSync(fd, content, written, content.length - written);
       fsyncSync(fd);
+      failpoint('append.copied');
     } catch (err) {
       // A failed append (ENOSPC, EIO) is taken back now, not left for the next writer.
       if (intent) ftruncateSync(fd, sizeBefore);
