@@ -75,12 +75,13 @@ describe('regex engine', () => {
   });
 
   it('V8 flags set by the search module reach workers started before and regexes compiled before', () => {
-    // A fresh process: a worker and a regex exist before the module sets the flags.
+    // A fresh process: a worker and a regex exist before the module sets the flags (on its first use, not on import).
     const script = `
       const { Worker } = require('node:worker_threads');
       const w = new Worker("require('node:worker_threads').parentPort.once('message', (s) => { const t = Date.now(); /(a+)+$/.test(s); require('node:worker_threads').parentPort.postMessage(Date.now() - t); })", { eval: true });
       const early = new RegExp('(a+)+$');
-      import(${JSON.stringify(new URL('../../src-main/engine/search/regex-engine.mjs', import.meta.url).href)}).then(() => {
+      import(${JSON.stringify(new URL('../../src-main/engine/search/regex-engine.mjs', import.meta.url).href)}).then(({ useLinearFallback }) => {
+        useLinearFallback();
         const s = ${JSON.stringify(RUNAWAY)};
         const t = Date.now(); early.test(s); const mainMs = Date.now() - t;
         w.once('message', (workerMs) => { console.log(JSON.stringify({ mainMs, workerMs })); w.terminate(); });

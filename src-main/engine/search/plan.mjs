@@ -237,7 +237,10 @@ function plainLiteralOf(s) {
  * run it (regex-engine.mjs), or it has no choice point at all (no quantifier, no
  * alternation; '?' of '(?:' counts too, conservatively), so a backtracking engine
  * tries each start position once: O(line length x pattern length). The common
- * case-insensitive word search ('timeout', 'i') is the second kind.
+ * case-insensitive word search ('timeout', 'i') is the second kind. Every search
+ * plan asks this before its regex runs, and a pattern with a choice point goes through
+ * isLinearTimeRegex, which turns V8's linear-time fallback on for the process: the
+ * first search that could backtrack is what sets the flags (regex-engine.mjs).
  * @param {string} pattern
  * @param {string} flags
  */

@@ -14,16 +14,31 @@
  * V8 11.3 the `i` and `u` flags. Those patterns keep backtracking without limit, so
  * search.ts never runs them in the calling thread and bounds them with a time budget.
  *
- * Measured on Node 20.20 (test/engine/search-timeout.test.ts keeps it true): V8
- * flags are process-wide and read at exec time, so setting them here applies to
- * worker threads (started before or after) and to regexes compiled before. Every
- * path to a search regex (plan.mjs, in the main thread and in search-worker.mjs)
- * imports this module, which sets the flags once on load.
+ * Measured on Node 20.20 (test/engine/search-timeout.test.ts and
+ * regex-engine-flags.test.ts keep it true): V8 flags are per process, not per
+ * isolate, and read at exec time, so setting them applies to every thread (a worker
+ * that sets them sets them for the main thread too), to workers started before and to
+ * regexes compiled before. They cannot be scoped to the search workers; what can be
+ * scoped is when: useLinearFallback() sets them on the first call that is about to
+ * run a regex with a choice point (plan.mjs boundedRegex, isLinearTimeRegex below),
+ * not on import, so a process that reads, upserts or searches for literal text only
+ * (a `folio read`, an Electron main process that never searched) leaves every
+ * library's regexes as V8 runs them by default. docs/ARCHITECTURE.md says the rest.
  */
 import { setFlagsFromString } from 'node:v8';
 
-setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
-setFlagsFromString('--enable-experimental-regexp-engine');
+let flagsSet = false;
+
+/**
+ * Sets V8's linear-time fallback flags for this process, once. Call before running
+ * a regex that could backtrack without limit; later calls cost nothing.
+ */
+export function useLinearFallback() {
+  if (flagsSet) return;
+  setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+  setFlagsFromString('--enable-experimental-regexp-engine');
+  flagsSet = true;
+}
 
 /**
  * True when V8's linear-time engine can run `pattern` with `flags` (a subset of
@@ -32,6 +47,7 @@ setFlagsFromString('--enable-experimental-regexp-engine');
  * @param {string} flags
  */
 export function isLinearTimeRegex(pattern, flags) {
+  useLinearFallback();
   try {
     new RegExp(pattern, flags.replace('g', '') + 'l');
     return true;

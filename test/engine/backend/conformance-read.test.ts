@@ -5,8 +5,11 @@
  * path is itself checked against sed, grep and wc in test/engine/read.test.ts). A new
  * backend is one adapter in backend-kinds.ts, and these tests run on it.
  *
- * What only one backend does (pg's text encodings and version, object sidecars and
- * encoded names, Azure append blobs) stays in that backend's own file.
+ * Also alike: a window read once the index exists costs one or two ranged reads, a
+ * value changed behind this process's back is indexed again, and two versions of one
+ * value read at once each read their own bytes. What only one backend does (pg's
+ * text encodings and version, object sidecars and encoded names, Azure append blobs)
+ * stays in that backend's own file.
  */
 import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -15,25 +18,15 @@ import { read, type ReadRequest } from '../../../src-main/engine/read/read.ts';
 import { fileInfo } from '../../../src-main/engine/read/file-info.ts';
 import { searchFile } from '../../../src-main/engine/search/search.ts';
 import { openIndex } from '../../../src-main/engine/index/store.ts';
-import { readRemote, remoteInfo, searchRemote } from '../../../src-main/engine/backend/remote.ts';
+import { forgetRemote, openRemote, readRemote, remoteInfo, runOn, searchRemote } from '../../../src-main/engine/backend/remote.ts';
+import { readBytes } from '../../../src-main/engine/text/window.ts';
 import { BACKEND_KINDS, startBackendKinds, stopBackendKinds } from '../../fixtures/backend-kinds.ts';
 import { engineTempDir } from '../../fixtures/engine-env.ts';
+import { sampleValue } from '../../fixtures/remote-value.ts';
 
 const tmp = engineTempDir();
 
-/** ~3 MiB over many 64 KiB blocks: ASCII, multi-byte characters, CRLF lines, a long line, no final newline. */
-function sample(): Buffer {
-  const parts: string[] = [];
-  for (let i = 1; i <= 30000; i++) {
-    if (i % 997 === 0) parts.push(`${'long-line '.repeat(9000)}${i}\n`);
-    else if (i % 13 === 0) parts.push(`line ${i} ünïcödé ✓ 日本語 ${'x'.repeat(i % 50)}\r\n`);
-    else parts.push(`line ${i} ERROR? ${i % 7 === 0 ? 'ERROR disk full' : 'ok'} ${'y'.repeat(i % 80)}\n`);
-  }
-  parts.push('last line without newline');
-  return Buffer.from(parts.join(''));
-}
-
-const bytes = sample();
+const bytes = sampleValue();
 const BIG = 'logs/big app.log'; // a space and a slash in the key, as object names have
 let local: string;
 
@@ -140,5 +133,54 @@ describe.each(BACKEND_KINDS.map((kind) => [kind.name, kind] as const))('%s: a va
       expect([got.content, got.invalidUtf8, got.encoding]).toEqual([want.content, want.invalidUtf8, want.encoding]);
     }
     expect((await remoteInfo(kind.locator('adv/junk.txt'))).utf8).toEqual((await fileInfo(f)).utf8);
+  });
+
+  it('a window after the index exists costs one or two ranged reads of the value', async () => {
+    await remoteInfo(loc()); // the sidecar exists
+    forgetRemote();
+    const v = await openRemote(loc());
+    expect(v.indexFrom).toBe('sidecar');
+    const before = v.source.fetches;
+    await readRemote(loc(), { mode: 'bytes', startByte: 2_000_000, maxBytes: 65536 });
+    expect(v.source.fetches - before).toBeGreaterThanOrEqual(1);
+    expect(v.source.fetches - before).toBeLessThanOrEqual(2);
+  });
+
+  it('a value changed between its index and a read is indexed again, never read with the old index', async () => {
+    const key = 'adv/moving.txt';
+    await kind.put(key, Buffer.from('v1 line\n'));
+    const a = await readRemote(kind.locator(key), { mode: 'head', lines: 5 });
+    expect(a.content).toBe('v1 line\n');
+    // Changed behind this process's back: its cached index and version are stale.
+    await kind.put(key, Buffer.from('version two\nsecond\n'));
+    const b = await readRemote(kind.locator(key), { mode: 'lines', ranges: [{ start: 2, end: 2 }] });
+    expect(b.content).toBe('second\n');
+    expect(b.version.etag).not.toBe(a.version.etag);
+  });
+
+  it('two versions of one value at once: each call reads the bytes of its own version, whatever the other mounts meanwhile', async () => {
+    const key = 'side/twice.txt';
+    await kind.put(key, Buffer.from('version A\n'));
+    const at = kind.locator(key);
+    forgetRemote();
+    const a = await openRemote(at);
+    await runOn(a, () => readBytes(at, 0, 10)); // A's bytes fetched while A exists
+    await kind.put(key, Buffer.from('version B\n'));
+    const b = await openRemote(at);
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // A's call reads after B's call has mounted B (and before B's ends).
+    const [fromA, fromB] = await Promise.all([
+      runOn(a, async () => {
+        await pause(30);
+        return readBytes(at, 0, 10).toString();
+      }),
+      runOn(b, async () => {
+        await pause(5);
+        const first = readBytes(at, 0, 10).toString();
+        await pause(60);
+        return first;
+      }),
+    ]);
+    expect([fromA, fromB]).toEqual(['version A\n', 'version B\n']);
   });
 });

@@ -5,8 +5,9 @@
  * local read path is itself checked against sed, grep and wc in test/engine/read.test.ts),
  * as postgres-read.test.ts does for pg://. The fixtures say what each server proves.
  * What every backend does alike (every read mode against the oracle, sed, wc, grep,
- * past the end, bytes that are not UTF-8) is in conformance-read.test.ts; this file
- * keeps what is object storage's own.
+ * past the end, bytes that are not UTF-8, the cost of a window, a value changed
+ * behind the process's back, two versions at once) is in conformance-read.test.ts;
+ * this file keeps what is object storage's own.
  */
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,31 +15,17 @@ import { read, type ReadRequest } from '../../../src-main/engine/read/read.ts';
 import { fileInfo } from '../../../src-main/engine/read/file-info.ts';
 import { forgetRemote, onRemote, openRemote, readRemote, remoteInfo, runOn } from '../../../src-main/engine/backend/remote.ts';
 import { readByInput } from '../../../src-main/api/read-address.ts';
-import { readBytes } from '../../../src-main/engine/text/window.ts';
 import { startObjectStores, type ObjectStore, type ObjectStores } from '../../fixtures/object-stores.ts';
 import { engineTempDir } from '../../fixtures/engine-env.ts';
+import { sampleValue } from '../../fixtures/remote-value.ts';
 
 const tmp = engineTempDir();
 let stores: ObjectStores;
 
-/** ~3 MiB over many 64 KiB blocks: ASCII, multi-byte characters, CRLF lines, a long line, no final newline. */
-function sample(): Buffer {
-  const parts: string[] = [];
-  for (let i = 1; i <= 30000; i++) {
-    if (i % 997 === 0) parts.push(`${'long-line '.repeat(9000)}${i}\n`);
-    else if (i % 13 === 0) parts.push(`line ${i} ünïcödé ✓ 日本語 ${'x'.repeat(i % 50)}\r\n`);
-    else parts.push(`line ${i} ERROR? ${i % 7 === 0 ? 'ERROR disk full' : 'ok'} ${'y'.repeat(i % 80)}\n`);
-  }
-  parts.push('last line without newline');
-  return Buffer.from(parts.join(''));
-}
-
-const bytes = sample();
-const BIG = 'logs/big app.log'; // a space and a slash in the key, as object names have
+const bytes = sampleValue();
 
 beforeAll(async () => {
   stores = await startObjectStores();
-  await Promise.all([stores.az.put(BIG, bytes), stores.s3.put(BIG, bytes)]);
 }, 120_000);
 
 afterAll(async () => {
@@ -60,18 +47,6 @@ const pick = (r: Awaited<ReturnType<typeof read>>) => ({
 
 describe.each(['az', 's3'] as const)('%s:// objects read like the same bytes in a local file', (scheme) => {
   const store = (): ObjectStore => stores[scheme];
-  const loc = (): string => store().locator(BIG);
-
-  it('a window after the index exists costs one or two ranged reads of the object', async () => {
-    await remoteInfo(loc()); // the sidecar exists
-    forgetRemote();
-    const v = await openRemote(loc());
-    expect(v.indexFrom).toBe('sidecar');
-    const before = v.source.fetches;
-    await readRemote(loc(), { mode: 'bytes', startByte: 2_000_000, maxBytes: 65536 });
-    expect(v.source.fetches - before).toBeGreaterThanOrEqual(1);
-    expect(v.source.fetches - before).toBeLessThanOrEqual(2);
-  });
 
   it('sections, JSON paths and tokens read through the same engine calls as for a file', async () => {
     const md = Buffer.from('# Title\n\nintro ✓\n\n## Part one\n\nalpha\nbeta\n\n## Part two\n\ngamma\n');
@@ -166,46 +141,10 @@ describe.each(['az', 's3'] as const)('%s:// the index sidecar and versions', (sc
     }
     expect((await readRemote(loc, { mode: 'tail', lines: 2 })).content).toBe((await read(f, { mode: 'tail', lines: 2 })).content);
   });
-
-  it('two versions of one object at once: each call reads the bytes of its own version', async () => {
-    const key = 'side/twice.txt';
-    await store().put(key, Buffer.from('version A\n'));
-    const loc = store().locator(key);
-    forgetRemote();
-    const a = await openRemote(loc);
-    await runOn(a, () => readBytes(loc, 0, 10));
-    await store().put(key, Buffer.from('version B\n'));
-    const b = await openRemote(loc);
-    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    const [fromA, fromB] = await Promise.all([
-      runOn(a, async () => {
-        await pause(30);
-        return readBytes(loc, 0, 10).toString();
-      }),
-      runOn(b, async () => {
-        await pause(5);
-        const first = readBytes(loc, 0, 10).toString();
-        await pause(60);
-        return first;
-      }),
-    ]);
-    expect([fromA, fromB]).toEqual(['version A\n', 'version B\n']);
-  });
 });
 
 describe.each(['az', 's3'] as const)('%s:// adversarial', (scheme) => {
   const store = (): ObjectStore => stores[scheme];
-
-  it('an object changed between its index and a read is indexed again, never read with the old index', async () => {
-    const key = 'adv/moving.txt';
-    await store().put(key, Buffer.from('v1 line\n'));
-    const a = await readRemote(store().locator(key), { mode: 'head', lines: 5 });
-    expect(a.content).toBe('v1 line\n');
-    await store().put(key, Buffer.from('version two\nsecond\n'));
-    const b = await readRemote(store().locator(key), { mode: 'lines', ranges: [{ start: 2, end: 2 }] });
-    expect(b.content).toBe('second\n');
-    expect(b.version.etag).not.toBe(a.version.etag);
-  });
 
   it('a missing object or container/bucket is not_found; a locator without a key is invalid_input', async () => {
     await expect(readRemote(store().locator('adv/no such object'), { mode: 'head', lines: 1 })).rejects.toMatchObject({ code: 'not_found' });

@@ -3,8 +3,9 @@
  * server the suite starts, with the same bytes in a local file as the oracle: the
  * local read path is itself checked against sed, grep and wc (test/engine/read.test.ts).
  * What every backend does alike (every read mode against the oracle, sed, wc, grep,
- * past the end, bytes that are not UTF-8) is in conformance-read.test.ts; this file
- * keeps what is PostgreSQL's own.
+ * past the end, bytes that are not UTF-8, the cost of a window, a value changed
+ * behind the process's back, two versions at once) is in conformance-read.test.ts;
+ * this file keeps what is PostgreSQL's own.
  */
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,24 +15,12 @@ import { closePostgresPools } from '../../../src-main/backends/postgres/postgres
 import { forgetRemote, openRemote, readRemote, remoteInfo, runOn, searchRemote } from '../../../src-main/engine/backend/remote.ts';
 import { startPostgres, type TestPostgres } from '../../fixtures/postgres.ts';
 import { engineTempDir } from '../../fixtures/engine-env.ts';
-import { readBytes } from '../../../src-main/engine/text/window.ts';
+import { sampleValue } from '../../fixtures/remote-value.ts';
 
 const tmp = engineTempDir();
 let pgs: TestPostgres;
 
-/** ~3 MiB over many 64 KiB blocks: ASCII, multi-byte characters, CRLF lines, a long line, no final newline. */
-function sample(): Buffer {
-  const parts: string[] = [];
-  for (let i = 1; i <= 30000; i++) {
-    if (i % 997 === 0) parts.push(`${'long-line '.repeat(9000)}${i}\n`);
-    else if (i % 13 === 0) parts.push(`line ${i} ünïcödé ✓ 日本語 ${'x'.repeat(i % 50)}\r\n`);
-    else parts.push(`line ${i} ERROR? ${i % 7 === 0 ? 'ERROR disk full' : 'ok'} ${'y'.repeat(i % 80)}\n`);
-  }
-  parts.push('last line without newline');
-  return Buffer.from(parts.join(''));
-}
-
-const bytes = sample();
+const bytes = sampleValue();
 
 beforeAll(async () => {
   pgs = await startPostgres();
@@ -44,21 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await closePostgresPools();
   await pgs?.stop();
-});
-
-describe.each(['body', 'raw'])('pg://docs/big/%s reads like the same bytes in a local file', (column) => {
-  const loc = `pg://docs/big/${column}`;
-
-  it('a window after the index exists costs one or two ranged reads of the value', async () => {
-    await remoteInfo(loc); // the sidecar exists (the file's first test no longer makes it)
-    forgetRemote();
-    const v = await openRemote(loc);
-    expect(v.indexFrom).toBe('sidecar');
-    const before = v.source.fetches;
-    await readRemote(loc, { mode: 'bytes', startByte: 2_000_000, maxBytes: 65536 });
-    expect(v.source.fetches - before).toBeGreaterThanOrEqual(1);
-    expect(v.source.fetches - before).toBeLessThanOrEqual(2);
-  });
 });
 
 describe('the index sidecar', () => {
@@ -174,45 +148,7 @@ describe('jsonb values', () => {
   });
 });
 
-describe('two versions of one value at once', () => {
-  it('each call reads the bytes of its own version, whatever the other mounts meanwhile', async () => {
-    await pgs.client.query(`INSERT INTO docs (id, body) VALUES ('twice', 'version A\n')`);
-    const loc = 'pg://docs/twice/body';
-    forgetRemote();
-    const a = await openRemote(loc);
-    await runOn(a, () => readBytes(loc, 0, 10)); // A's bytes fetched while A exists
-    await pgs.client.query(`UPDATE docs SET body = 'version B\n' WHERE id = 'twice'`);
-    const b = await openRemote(loc);
-    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    // A's call reads after B's call has mounted B (and before B's ends).
-    const [fromA, fromB] = await Promise.all([
-      runOn(a, async () => {
-        await pause(30);
-        return readBytes(loc, 0, 10).toString();
-      }),
-      runOn(b, async () => {
-        await pause(5);
-        const first = readBytes(loc, 0, 10).toString();
-        await pause(60);
-        return first;
-      }),
-    ]);
-    expect([fromA, fromB]).toEqual(['version A\n', 'version B\n']);
-  });
-});
-
 describe('adversarial', () => {
-  it('a value changed between its index and a read is indexed again, never read with the old index', async () => {
-    await pgs.client.query(`INSERT INTO docs (id, body) VALUES ('moving', 'v1 line\n')`);
-    const a = await readRemote('pg://docs/moving/body', { mode: 'head', lines: 5 });
-    expect(a.content).toBe('v1 line\n');
-    // Changed behind this process's back: its cached index and version are stale.
-    await pgs.client.query(`UPDATE docs SET body = 'version two\nsecond\n' WHERE id = 'moving'`);
-    const b = await readRemote('pg://docs/moving/body', { mode: 'lines', ranges: [{ start: 2, end: 2 }] });
-    expect(b.content).toBe('second\n');
-    expect(b.version.etag).not.toBe(a.version.etag);
-  });
-
   it('a key with a slash is percent-encoded; a missing row, table or column is not_found; a NULL value is not_found', async () => {
     expect((await readRemote('pg://docs/a%2Fb/body', { mode: 'head', lines: 1 })).content).toBe('one\n');
     await expect(readRemote('pg://docs/nope/body', { mode: 'head', lines: 1 })).rejects.toMatchObject({ code: 'not_found' });
