@@ -13,7 +13,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { makeFixtureDir } from './fixtures.ts';
 import { BIN, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { connectAgent } from './mcp-agent.ts';
-import { shownLinesOf, watchPage, type ShownLine } from './page-helpers.ts';
+import { PAINT_POLL_INTERVALS, type ShownLine, shownLinesOf, watchPage } from './page-helpers.ts';
 
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
@@ -102,7 +102,7 @@ async function waitForLine(page: Page, lineNo: number): Promise<ShownLine[]> {
         shown = await shownLinesOf(page);
         return shown.some((r) => r.lineNo === lineNo);
       },
-      { message: `line ${lineNo} in view` },
+      { message: `line ${lineNo} in view`, intervals: PAINT_POLL_INTERVALS },
     )
     .toBe(true);
   return shown;

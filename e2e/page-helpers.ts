@@ -16,6 +16,13 @@ export function offHostOf(urls: string[]): string[] {
   return urls.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).hostname !== '127.0.0.1');
 }
 
+/**
+ * expect.poll intervals for waits on a paint (a jump, a key, a new window): one
+ * probe every 50 ms, where expect.poll's default backs off to 1 s and a loop of
+ * jumps paid up to a second a step after the page was done.
+ */
+export const PAINT_POLL_INTERVALS = [50];
+
 export interface ShownLine {
   lineNo: number;
   text: string;
