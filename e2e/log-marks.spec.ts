@@ -171,6 +171,8 @@ function expectedMarks(shown: ShownLine[], regex: RegExp): Record<number, string
 test('highlight rules: several at once in their colours, toggled, refused when not linear-time, stopped when too slow, kept across a restart', async ({
   page,
 }) => {
+  // Two opens, a server restart and a rule stopped by its time budget: ~25 s on a quiet machine, more than 60 s at load 14.
+  test.setTimeout(150_000);
   const seen = watchPage(page);
   await open(page);
   await page.getByRole('button', { name: 'Highlights', exact: true }).click();
