@@ -242,8 +242,9 @@ test('pg:// in the path box: pages the bytea row, follows an append made with fo
   const r = await folioJson(['upsert', PG, '--append', '--content-file', contentFile, '--if-match', version.etag]);
   expect(r.applied).toBe(true);
   appendFileSync(copies.pg, appended);
+  // The count first: a failure then says whether the new version was counted wrong or shown wrong.
+  await expect(page.getByTestId('file-lines')).toHaveText(count(log.lines + 250), { timeout: 20_000 });
   await expectBottomRow(page, copies.pg, log.lines + 250);
-  await expect(page.getByTestId('file-lines')).toHaveText(count(log.lines + 250));
   await expect(page.getByTestId('file-backend')).not.toHaveText(versionBefore!);
   expectSedRows(copies.pg, await shownLinesOf(page));
 

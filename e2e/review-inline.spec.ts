@@ -348,6 +348,8 @@ test('a conflict resolved in the 3-way view: saw / now / proposed, the edited te
 });
 
 test('at 1024×700 every control is on screen; the help overlay names the keys; the panel resizes', async ({ page }) => {
+  // Some 40 checks on a 13,000-line file: ~20 s quiet, past 60 s at load 17 (three workers beside other suites).
+  test.setTimeout(120_000);
   const s = await sessionWith(ordersPy(13_000));
   try {
     await page.setViewportSize({ width: 1024, height: 700 });
