@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentSession, runAgentTool } from '../src-main/api/agent-door.ts';
+import { createAgentSession, runAgentTool } from '../src-main/api/agent/session.ts';
 import { handle } from '../src-main/api/handle.ts';
 import { closeIndexPools } from '../src-main/engine/index/builder.ts';
 import { openIndex } from '../src-main/engine/index/store.ts';

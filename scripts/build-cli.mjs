@@ -24,7 +24,8 @@
  * The input Specs of the operations src-main/api/runs.ts holds (read, file_info,
  * search, upsert, edit) are derived here from their zod schemas and built in as
  * __FOLIO_INPUT_SPECS__: the CLI checks such input without loading zod
- * (src-main/api/quick-handle.ts, input-spec.ts).
+ * (src-main/api/quick-handle.ts, input-spec.ts). Likewise the MCP tool list with its
+ * JSON Schemas, __FOLIO_MCP_TOOLS__ (src-main/doors/mcp/tool-list.ts).
  */
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -46,6 +47,28 @@ const dist = join(root, 'dist');
  */
 const EXTERNAL = ['@automerge/automerge', 'gpt-tokenizer'];
 
+/**
+ * The MCP SDK's server imports its Ajv validator (Ajv, ajv-formats, fast-uri: 275 KB)
+ * at the top, to build one when a server is given none. Folio's server is given one
+ * (src-main/doors/mcp/server.ts, `lazyAjv`) that requires the SDK's provider from
+ * node_modules on first use, which never comes (it checks answers to elicitations,
+ * and Folio asks for none). So the bundle gets a stand-in for that import: parsing
+ * and evaluating Ajv was a tenth of an MCP start.
+ */
+const sdkAjvStandIn = {
+  name: 'sdk-ajv-stand-in',
+  setup(/** @type {import('esbuild').PluginBuild} */ b) {
+    b.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
+      args.importer.includes('@modelcontextprotocol/sdk') ? { path: 'ajv-provider', namespace: 'sdk-ajv-stand-in' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'sdk-ajv-stand-in' }, () => ({
+      contents:
+        "export class AjvJsonSchemaValidator { constructor() { throw new Error('the MCP SDK built its own Ajv: pass jsonSchemaValidator (scripts/build-cli.mjs)'); } }",
+      loader: 'js',
+    }));
+  },
+};
+
 const runtimeInputs = writeEngineRuntime(dist);
 const { operations } = await tsImport('../src-main/api/operations.ts', import.meta.url);
 const { runs } = await tsImport('../src-main/api/runs.ts', import.meta.url);
@@ -56,6 +79,9 @@ for (const name of Object.keys(runs)) {
   const spec = specOf(operations[name].input);
   if (spec) inputSpecs[name] = spec;
 }
+const { AGENT_TOOLS } = await tsImport('../src-main/api/agent/session.ts', import.meta.url);
+const { mcpToolsOf } = await tsImport('../src-main/doors/mcp/tool-list.ts', import.meta.url);
+const mcpTools = mcpToolsOf(AGENT_TOOLS);
 for (const f of readdirSync(dist)) if (/^cli-[A-Z0-9]+\.mjs$/.test(f)) rmSync(join(dist, f));
 const { packages: _packages, ...bundle } = NODE_BUNDLE;
 const result = await build({
@@ -70,7 +96,8 @@ const result = await build({
   mainFields: ['module', 'main'],
   banner: { js: "import { createRequire as __folioCreateRequire } from 'node:module'; const require = __folioCreateRequire(import.meta.url);" },
   metafile: true,
-  define: { __FOLIO_INPUT_SPECS__: JSON.stringify(inputSpecs) },
+  plugins: [sdkAjvStandIn],
+  define: { __FOLIO_INPUT_SPECS__: JSON.stringify(inputSpecs), __FOLIO_MCP_TOOLS__: JSON.stringify(mcpTools) },
 });
 writeFileSync(join(dist, 'cli-meta.json'), JSON.stringify(result.metafile));
 const cliInputs = Object.keys(result.metafile.inputs).map((f) => relative(root, resolve(process.cwd(), f)));

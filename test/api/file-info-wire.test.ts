@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { createAgentSession, runAgentTool } from '../../src-main/api/agent-door.ts';
+import { createAgentSession, runAgentTool } from '../../src-main/api/agent/session.ts';
 import { handle } from '../../src-main/api/handle.ts';
 import { fileInfo } from '../../src-main/engine/read/file-info.ts';
 import { FileInfo } from '../../src-main/api/schemas.ts';

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createAgentSession, runAgentTool } from '../../src-main/api/agent-door.ts';
+import { createAgentSession, runAgentTool } from '../../src-main/api/agent/session.ts';
 import { handle } from '../../src-main/api/handle.ts';
 import { SearchOutput } from '../../src-main/api/schemas.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';

@@ -160,6 +160,13 @@ describe('backends are plugins: loaded by the first locator of their scheme', ()
       ['the HTTP door', /src-main\/doors\/http\//],
       ['gpt-tokenizer', /\/gpt-tokenizer\//],
     ]);
+    // The bundle carries the tool list (the operation table's schemas load with the first call)
+    // and a stand-in for the SDK's Ajv, which Folio loads on first use (scripts/build-cli.mjs).
+    if (bundleRan(loaded))
+      expectNone(loaded, [
+        ['the operation table', /src-main\/api\/(operations\.ts|schemas\/|agent\/tools\.ts)/],
+        ['Ajv', /\/(ajv|ajv-formats|fast-uri)\//],
+      ]);
   });
 
   it('a pg:// locator loads the PostgreSQL adapter and pg, and no other backend', () => {

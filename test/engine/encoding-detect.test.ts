@@ -9,12 +9,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fileInfo } from '../../src-main/engine/read/file-info.ts';
 import { read } from '../../src-main/engine/read/read.ts';
 import { searchPath } from '../../src-main/engine/search/search-path.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { prng } from '../fixtures/generate.ts';
+import { PythonOracle } from '../fixtures/python-oracle.ts';
 import { textBytes } from '../wasm/arbitraries.ts';
 import { runs } from '../fixtures/effort.ts';
 
@@ -26,32 +27,10 @@ function file(bytes: Uint8Array): string {
   return p;
 }
 
-interface PythonView {
-  /** U+FFFD Python inserts (those written in the file excluded) */
-  invalid: number;
-  /** characters of 2-4 bytes decoded */
-  multibyte: number;
-  /** byte offset of the first ill-formed sequence, or null */
-  first: number | null;
-  /** the text, decoded with errors="replace" */
-  text: string;
-}
-
-/** What Python's UTF-8 decoder makes of `bytes`. */
-function python(bytes: Uint8Array): PythonView {
-  const script = [
-    'import sys, json',
-    'b = sys.stdin.buffer.read()',
-    't = b.decode("utf-8", "replace")',
-    'inv = t.count("\\ufffd") - b.count(b"\\xef\\xbf\\xbd")',
-    'try:',
-    '    b.decode("utf-8"); first = None',
-    'except UnicodeDecodeError as e:',
-    '    first = e.start',
-    'sys.stdout.write(json.dumps({"invalid": inv, "multibyte": sum(1 for c in t if ord(c) >= 0x80) - inv, "first": first, "text": t}))',
-  ].join('\n');
-  return JSON.parse(execFileSync('python3', ['-c', script], { input: bytes, maxBuffer: 1 << 28, encoding: 'utf8' })) as PythonView;
-}
+/** Python's UTF-8 decoder, the reference: one interpreter for the file (test/fixtures/python-oracle.ts). */
+const py3 = new PythonOracle();
+afterAll(() => py3.close());
+const python = (bytes: Uint8Array) => py3.utf8(bytes);
 
 /** Lines of `path` holding `needle`, as `grep -a -c -F` counts them (bytes, no decoding). */
 function grepCount(path: string, needle: string): number {
@@ -107,7 +86,7 @@ describe('encoding verdict from whole-file evidence', () => {
         const cut = nl < 0 ? text.length : nl + 1;
         const bytes = Buffer.concat([text.subarray(0, cut), gifBlob(seed, blobBytes), Buffer.from('\n'), text.subarray(cut)]);
         const p = file(bytes);
-        const py = python(bytes);
+        const py = await python(bytes);
         const info = await fileInfo(p);
         expect(info.utf8).toEqual({ valid: py.first === null, firstInvalidOffset: py.first, invalidSequences: py.invalid, multibyteChars: py.multibyte });
         const headNul = bytes.subarray(0, HEAD).filter((b) => b === 0).length;
@@ -165,7 +144,7 @@ describe('encoding verdict from whole-file evidence', () => {
         const text = ls.map((w, i) => `${i + 1}. ${w.join(' ')}.\n`).join('');
         const bytes = iconv('LATIN1', text);
         const p = file(bytes);
-        const py = python(bytes);
+        const py = await python(bytes);
         const info = await fileInfo(p);
         expect(info.utf8).toMatchObject({ valid: false, invalidSequences: py.invalid, multibyteChars: py.multibyte });
         expect(['iso-8859-1', 'windows-1252', 'iso-8859-15']).toContain(info.encoding);
@@ -198,7 +177,7 @@ describe('encoding verdict from whole-file evidence', () => {
         const text = ls.map((w, i) => `${i + 1}: ${w.join('')}\n`).join('');
         const bytes = iconv('SHIFT_JIS', text);
         const p = file(bytes);
-        const py = python(bytes);
+        const py = await python(bytes);
         const info = await fileInfo(p);
         expect(info.utf8).toMatchObject({ valid: false, invalidSequences: py.invalid, multibyteChars: py.multibyte });
         expect(info.encoding).toBe('shift_jis');
@@ -222,7 +201,7 @@ describe('encoding verdict from whole-file evidence', () => {
         const p = file(Buffer.concat([Buffer.from('# random\n'), bytes]));
         const info = await fileInfo(p);
         if (info.utf8.valid || info.encoding === 'binary') return;
-        const py = python(readFileSync(p));
+        const py = await python(readFileSync(p));
         expect(info.utf8).toMatchObject({ invalidSequences: py.invalid, multibyteChars: py.multibyte });
         seen.add(py.multibyte > py.invalid ? 'more valid' : 'more invalid');
         if (py.multibyte > py.invalid) expect(info.encoding).toBe('utf-8');
@@ -236,7 +215,7 @@ describe('encoding verdict from whole-file evidence', () => {
   it('a short file with a few UTF-8 characters and one invalid sequence is UTF-8, and reads report the bad byte', async () => {
     const bytes = Buffer.concat([Buffer.from('Zażółć gęślą jaźń\n'), Buffer.from([0xff]), Buffer.from('\n')]);
     const p = file(bytes);
-    const py = python(bytes);
+    const py = await python(bytes);
     expect(py).toMatchObject({ invalid: 1, first: bytes.indexOf(0xff) });
     expect((await fileInfo(p)).encoding).toBe('utf-8');
     const r = await read(p, { mode: 'full' });
@@ -247,7 +226,7 @@ describe('encoding verdict from whole-file evidence', () => {
     const body = Buffer.from(Array.from({ length: 40 }, (_, i) => `\xffword ${i} caf\xe9 cr\xe8me\n`).join(''), 'latin1');
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]);
     const p = file(bytes);
-    const py = python(bytes.subarray(3));
+    const py = await python(bytes.subarray(3));
     expect(py.invalid).toBe(120);
     expect((await fileInfo(p)).encoding).toBe('utf-8');
     const r = await read(p, { mode: 'full' });

@@ -6,12 +6,13 @@
  * characters with Node's TextDecoder.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { read, READ_LIMITS, type ReadResult } from '../../src-main/engine/read/read.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { runs } from '../fixtures/effort.ts';
+import { PythonOracle } from '../fixtures/python-oracle.ts';
 
 const tmp = engineTempDir();
 let n = 0;
@@ -24,10 +25,13 @@ function file(bytes: Uint8Array): string {
 /** The WHATWG name of the encoding Folio reads a file in ('unknown' reads as UTF-8). */
 const whatwg = (encoding: string) => (encoding === 'unknown' ? 'utf-8' : encoding);
 
+/** Python's decoders: one interpreter for the file (test/fixtures/python-oracle.ts). */
+const py3 = new PythonOracle();
+afterAll(() => py3.close());
+
 /** Python's decoding of the file after its BOM (errors="replace"). */
-function pythonText(path: string, encoding: string, bom: number): string {
-  const script = 'import sys; sys.stdout.write(open(sys.argv[1], "rb").read()[int(sys.argv[3]):].decode(sys.argv[2], "replace"))';
-  return execFileSync('python3', ['-c', script, path, whatwg(encoding), String(bom)], { encoding: 'utf8', maxBuffer: 1 << 28 });
+function pythonText(path: string, encoding: string, bom: number): Promise<string> {
+  return py3.decode(readFileSync(path).subarray(bom), whatwg(encoding));
 }
 
 /**
@@ -129,7 +133,7 @@ describe('char-budget pages', () => {
         const cap = Math.max(4, Math.floor(bytes.length / capPieces));
         const p = file(bytes);
         const pages = await pagesOf(p, bytes, pageChars, cap, bom);
-        expect(pages.map((r) => r.content).join('')).toBe(pythonText(p, pages[0]!.encoding, bom));
+        expect(pages.map((r) => r.content).join('')).toBe(await pythonText(p, pages[0]!.encoding, bom));
         // Any page read cold (another copy: no remembered starts) is the same page.
         const k = 1 + (pageChars % pages.length);
         const cold = await read(file(bytes), { mode: 'page', page: k, pageChars }, { maxBytes: cap });

@@ -16,9 +16,15 @@ writeFileSync(join(ws, 'notes.txt'), 'first\nsecond\n');
 writeFileSync(join(ws, 'README.md'), '# Demo\n\nintro\n');
 afterAll(() => tmp.cleanup());
 
-/** `npx @modelcontextprotocol/inspector --cli node bin/folio.mjs mcp --root WS …` (the local install; never downloads). */
+/**
+ * What `npx @modelcontextprotocol/inspector --cli node bin/folio.mjs mcp --root WS …` runs:
+ * that command (npx, then the inspector's launcher) starts `node cli/build/index.js COMMAND
+ * ARGS…`, the Inspector's CLI client, from the local install. Started here directly: the
+ * two launchers before it cost twice the client's own CPU and prove nothing about Folio.
+ */
+const INSPECTOR_CLI = join(process.cwd(), 'node_modules/@modelcontextprotocol/inspector/cli/build/index.js');
 function inspector(args: string[]) {
-  const r = spawnSync('npx', ['--no-install', '@modelcontextprotocol/inspector', '--cli', process.execPath, BIN, 'mcp', '--root', ws, ...args], {
+  const r = spawnSync(process.execPath, [INSPECTOR_CLI, process.execPath, BIN, 'mcp', '--root', ws, ...args], {
     encoding: 'utf8',
     timeout: 30_000,
     env: { ...process.env, FOLIO_CACHE_DIR: tmp.path('cache') },

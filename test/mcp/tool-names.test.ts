@@ -28,3 +28,20 @@ it('folio mcp --help lists exactly the tools of tools/list, in its order', async
   expect(inHelp).toEqual(listed);
   expect([...AGENT_TOOL_NAMES]).toEqual(listed);
 });
+
+it('the tool list built into the CLI bundle is the one the sources derive: names, descriptions, input and output schemas', async () => {
+  const ws = tmp.path('ws-built');
+  mkdirSync(ws, { recursive: true });
+  const listWith = async (env: Record<string, string>) => {
+    const session = await connectStdio(ws, { cacheDir: tmp.path('cache'), clientName: 'built', env });
+    try {
+      return (await session.client.listTools()).tools;
+    } finally {
+      await session.close();
+    }
+  };
+  const built = await listWith({});
+  const fromSources = await listWith({ FOLIO_CLI_FROM_SOURCE: '1' });
+  expect(fromSources.map((t) => t.name)).toEqual([...AGENT_TOOL_NAMES]);
+  expect(built).toEqual(fromSources);
+});

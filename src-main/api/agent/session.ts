@@ -13,20 +13,11 @@ import { redactErrorForAgent } from './redact-details.ts';
 import { errorPayloadOf } from '../error-payload.ts';
 import { parseInputAs } from '../handle.ts';
 import { appendAudit } from './audit.ts';
-import { loadPolicy, type PolicyOverrides } from './policy.ts';
-import { configureBackendsFor } from '../remote-ops.ts';
-import { DEFAULT_RULES } from './redact.ts';
 import { AGENT_TOOLS, type AgentSession, type AgentTool } from './tools.ts';
 
+export { createAgentSession } from './session-open.ts';
 export type { PolicyOverrides } from './policy.ts';
 export { AGENT_TOOLS, type AgentSession, type AgentTool } from './tools.ts';
-
-export function createAgentSession(root: string, agentName: string, overrides: PolicyOverrides = {}): AgentSession {
-  const policy = loadPolicy(root, overrides);
-  // Remote locators connect as the workspace config's `backends` says.
-  configureBackendsFor(policy.root);
-  return { policy, actor: { kind: 'agent', name: agentName }, rules: DEFAULT_RULES };
-}
 
 function resolvedPathOf(root: string, path: string): string {
   const abs = resolvePath(root, path);

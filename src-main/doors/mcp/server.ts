@@ -13,13 +13,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { createRequire } from 'node:module';
+import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { AGENT_TOOLS, createAgentSession, runAgentTool, type AgentSession, type PolicyOverrides } from '../../api/agent-door.ts';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createAgentSession, loadAgentTools, type AgentSession, type PolicyOverrides } from '../../api/agent-door.ts';
 import { errorPayloadOf } from '../../api/error-payload.ts';
-import { toolArgumentsOf, toolInputSchemaOf, toolOutputSchemaOf, type ToolInputSchema } from '../../api/tool-schema.ts';
+import { toolArgumentsOf } from '../../api/tool-schema.ts';
 import { McpHttpSessions, type SessionLimits } from './http-sessions.ts';
+import { mcpToolsOf, type McpToolEntry } from './tool-list.ts';
 
 const INSTRUCTIONS = [
   'Folio reads any window of any file (multi-GB logs included) and edits files only under a version check.',
@@ -31,21 +33,31 @@ const INSTRUCTIONS = [
   'Under the review policy your upsert or edit becomes a proposal: use proposal_status with wait_ms to learn the decision.',
 ].join(' ');
 
-/** Each agent tool as tools/list gives it, and the advertised input form its calls are decoded from. */
-const TOOLS: { tool: Tool; wire: ToolInputSchema }[] = AGENT_TOOLS.map((t) => {
-  const wire = toolInputSchemaOf(t.input);
-  // outputSchema: the table's output plus what the agent guard adds (src-main/api/schemas/agent.ts).
-  const tool = { name: t.name, description: t.description, inputSchema: wire.schema, outputSchema: toolOutputSchemaOf(t.output) } as Tool;
-  return { tool, wire };
-});
+/** The tool list the CLI bundle was built with (scripts/build-cli.mjs), or undefined when run from the sources. */
+declare const __FOLIO_MCP_TOOLS__: McpToolEntry[] | undefined;
+
+/**
+ * Each agent tool as tools/list gives it, and the advertised input form its calls are
+ * decoded from: derived from the zod schemas when the bundle is built (deriving them
+ * at every start was 5% of an MCP start), or here from the sources.
+ */
+let toolList: Promise<McpToolEntry[]> | undefined;
+const mcpTools = (): Promise<McpToolEntry[]> =>
+  (toolList ??= typeof __FOLIO_MCP_TOOLS__ === 'undefined' ? loadAgentTools().then((t) => mcpToolsOf(t.AGENT_TOOLS)) : Promise.resolve(__FOLIO_MCP_TOOLS__));
 
 /**
  * The SDK's JSON Schema validator (Ajv with its formats) checks what a client sends
- * back to an elicitation, which Folio never asks for; built on first use, not with
- * every server (building it was a tenth of an MCP start's CPU).
+ * back to an elicitation, which Folio never asks for; loaded and built on first use,
+ * not with every server (building it was a tenth of an MCP start's CPU, loading it
+ * another). Required from node_modules, not imported: the CLI bundle holds a stand-in
+ * for the SDK's own import of it (scripts/build-cli.mjs).
  */
 let ajv: AjvJsonSchemaValidator | undefined;
-const lazyAjv: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+const newAjv = (): AjvJsonSchemaValidator => {
+  const provider = createRequire(import.meta.url)('@modelcontextprotocol/sdk/validation/ajv') as typeof import('@modelcontextprotocol/sdk/validation/ajv');
+  return new provider.AjvJsonSchemaValidator();
+};
+const lazyAjv: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= newAjv()).getValidator(schema) };
 
 /**
  * The tools are served with the low-level Server rather than McpServer.registerTool:
@@ -56,20 +68,22 @@ const lazyAjv: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= new Aj
  */
 export function createMcpServer(session: AgentSession, version = '0.1.0'): Server {
   const server = new Server({ name: 'folio', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyAjv });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map((t) => t.tool) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await mcpTools()).map((t) => t.tool) }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
     // The client's name (from initialize) names the actor in the audit log and proposals.
     const client = server.getClientVersion()?.name;
     const s = client ? { ...session, actor: { kind: 'agent' as const, name: client } } : session;
-    const wire = TOOLS.find((t) => t.tool.name === name)?.wire;
+    const tools = await mcpTools();
+    const wire = tools.find((t) => t.tool.name === name)?.wire;
     try {
+      const { runAgentTool } = await loadAgentTools();
       const out = await runAgentTool(s, name, args, (input) => (wire ? toolArgumentsOf(wire, input as Record<string, unknown>) : input));
       // structuredContent for clients that read the schema; the same JSON as text for those that do not (MCP spec, tools: structured content).
       return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
     } catch (err) {
       // A tool that does not exist is a protocol error (MCP spec, tools: error handling), audited like any call.
-      if (!wire) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}; the tools are ${TOOLS.map((t) => t.tool.name).join(', ')}`);
+      if (!wire) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}; the tools are ${tools.map((t) => t.tool.name).join(', ')}`);
       return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: errorPayloadOf(err) }) }] };
     }
   });
