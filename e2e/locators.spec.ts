@@ -23,7 +23,7 @@ import { makeFixtureDir } from './fixtures.ts';
 import { BIN, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { logLineOf, writeLogFixture, type LogFixture } from './log-fixture.ts';
 import { connectAgent } from './mcp-agent.ts';
-import { offHostOf, shownLinesOf, watchPage, type ShownLine } from './page-helpers.ts';
+import { offHostOf, PAINT_POLL_INTERVALS, type ShownLine, shownLinesOf, watchPage } from './page-helpers.ts';
 import { startRemoteStores, type RemoteStores } from './remote-stores.ts';
 
 /** Tens of MiB: big enough that a whole download stands out, small enough to stay quick. */
@@ -127,7 +127,7 @@ async function waitForTop(page: Page, predicate: (top: number) => boolean, what:
         shown = await shownLinesOf(page);
         return shown[0] !== undefined && predicate(shown[0].lineNo);
       },
-      { message: what },
+      { message: what, intervals: PAINT_POLL_INTERVALS },
     )
     .toBe(true);
   return shown;
@@ -242,8 +242,9 @@ test('pg:// in the path box: pages the bytea row, follows an append made with fo
   const r = await folioJson(['upsert', PG, '--append', '--content-file', contentFile, '--if-match', version.etag]);
   expect(r.applied).toBe(true);
   appendFileSync(copies.pg, appended);
+  // The count first: a failure then says whether the new version was counted wrong or shown wrong.
+  await expect(page.getByTestId('file-lines')).toHaveText(count(log.lines + 250), { timeout: 20_000 });
   await expectBottomRow(page, copies.pg, log.lines + 250);
-  await expect(page.getByTestId('file-lines')).toHaveText(count(log.lines + 250));
   await expect(page.getByTestId('file-backend')).not.toHaveText(versionBefore!);
   expectSedRows(copies.pg, await shownLinesOf(page));
 

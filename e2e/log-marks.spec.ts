@@ -13,7 +13,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { makeFixtureDir } from './fixtures.ts';
 import { BIN, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { connectAgent } from './mcp-agent.ts';
-import { shownLinesOf, watchPage, type ShownLine } from './page-helpers.ts';
+import { PAINT_POLL_INTERVALS, type ShownLine, shownLinesOf, watchPage } from './page-helpers.ts';
 
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
@@ -102,7 +102,7 @@ async function waitForLine(page: Page, lineNo: number): Promise<ShownLine[]> {
         shown = await shownLinesOf(page);
         return shown.some((r) => r.lineNo === lineNo);
       },
-      { message: `line ${lineNo} in view` },
+      { message: `line ${lineNo} in view`, intervals: PAINT_POLL_INTERVALS },
     )
     .toBe(true);
   return shown;
@@ -171,6 +171,8 @@ function expectedMarks(shown: ShownLine[], regex: RegExp): Record<number, string
 test('highlight rules: several at once in their colours, toggled, refused when not linear-time, stopped when too slow, kept across a restart', async ({
   page,
 }) => {
+  // Two opens, a server restart and a rule stopped by its time budget: ~25 s on a quiet machine, more than 60 s at load 14.
+  test.setTimeout(150_000);
   const seen = watchPage(page);
   await open(page);
   await page.getByRole('button', { name: 'Highlights', exact: true }).click();

@@ -13,7 +13,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { makeFixtureDir } from './fixtures.ts';
 import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { logLineOf } from './log-fixture.ts';
-import { shownLinesOf, watchPage, type ShownLine } from './page-helpers.ts';
+import { PAINT_POLL_INTERVALS, type ShownLine, shownLinesOf, watchPage } from './page-helpers.ts';
 
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
@@ -53,7 +53,7 @@ async function waitForTop(page: Page, predicate: (top: number) => boolean, what:
         shown = await shownLinesOf(page);
         return shown[0] !== undefined && predicate(shown[0].lineNo);
       },
-      { message: what },
+      { message: what, intervals: PAINT_POLL_INTERVALS },
     )
     .toBe(true);
   return shown;

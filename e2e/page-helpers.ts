@@ -16,6 +16,13 @@ export function offHostOf(urls: string[]): string[] {
   return urls.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).hostname !== '127.0.0.1');
 }
 
+/**
+ * expect.poll intervals for waits on a paint (a jump, a key, a new window): one
+ * probe every 50 ms, where expect.poll's default backs off to 1 s and a loop of
+ * jumps paid up to a second a step after the page was done.
+ */
+export const PAINT_POLL_INTERVALS = [50];
+
 export interface ShownLine {
   lineNo: number;
   text: string;
@@ -26,32 +33,49 @@ export interface ShownLine {
  * with the text on the same row (matched by their `top`).
  */
 export function shownLinesOf(page: Page, { whole = false }: { whole?: boolean } = {}): Promise<ShownLine[]> {
-  return page.evaluate((whole) => {
-    const view = document.querySelector('[data-testid="file-view"]');
-    if (!view) return [];
-    const topOf = (el: Element) => Math.round(parseFloat((el as HTMLElement).style.top));
-    const numbers = new Map<number, number>();
-    for (const el of view.querySelectorAll('.margin-view-overlays > div')) {
-      const n = el.querySelector('.line-numbers')?.textContent?.trim();
-      if (n) numbers.set(topOf(el), Number(n));
-    }
-    const rows: { top: number; lineNo: number; text: string }[] = [];
-    for (const el of view.querySelectorAll('.view-lines > .view-line')) {
-      const top = topOf(el);
-      const lineNo = numbers.get(top);
-      if (lineNo !== undefined) rows.push({ top, lineNo, text: (el.textContent ?? '').replace(/\u00a0/g, ' ') });
-    }
-    // Rows above or below the viewport are painted too; keep those in view.
-    const box = view.querySelector('.lines-content')?.getBoundingClientRect();
-    const viewBox = view.getBoundingClientRect();
-    const shift = box ? box.top - viewBox.top : 0;
-    return (
-      rows
-        // `whole`: only rows wholly in view, as the app counts its top line (Monaco's
-        // completely visible range); otherwise a row cut by a pixel counts too.
-        .filter((r) => r.top + shift >= (whole ? -0.5 : -1) && r.top + shift < viewBox.height - 10)
-        .sort((a, b) => a.top - b.top)
-        .map(({ lineNo, text }) => ({ lineNo, text }))
-    );
-  }, whole);
+  return page.evaluate(shownLinesIn, { whole }) as Promise<ShownLine[]>;
+}
+
+/**
+ * The top line FileView shows once it is no longer `before`, polled in the page on
+ * every animation frame: paging loops wait for the paint itself, not for a poll
+ * interval of the test runner (100–1000 ms a step).
+ */
+export async function nextTopLineOf(page: Page, before: number, timeout = 15_000): Promise<number> {
+  const handle = await page.waitForFunction(shownLinesIn, { whole: false, notTop: before }, { polling: 'raf', timeout });
+  return (await handle.jsonValue()) as number;
+}
+
+/**
+ * Runs in the page (serialised by page.evaluate, so self-contained; the app's CSP
+ * forbids eval of a string): the lines shown, or with `notTop` the top line number
+ * once it is another (false until then, a waitForFunction predicate).
+ */
+function shownLinesIn({ whole, notTop }: { whole: boolean; notTop?: number }): ShownLine[] | number | false {
+  const view = document.querySelector('[data-testid="file-view"]');
+  if (!view) return notTop === undefined ? [] : false;
+  const topOf = (el: Element) => Math.round(parseFloat((el as HTMLElement).style.top));
+  const numbers = new Map<number, number>();
+  for (const el of view.querySelectorAll('.margin-view-overlays > div')) {
+    const n = el.querySelector('.line-numbers')?.textContent?.trim();
+    if (n) numbers.set(topOf(el), Number(n));
+  }
+  const rows: { top: number; lineNo: number; text: string }[] = [];
+  for (const el of view.querySelectorAll('.view-lines > .view-line')) {
+    const top = topOf(el);
+    const lineNo = numbers.get(top);
+    if (lineNo !== undefined) rows.push({ top, lineNo, text: (el.textContent ?? '').replace(/\u00a0/g, ' ') });
+  }
+  // Rows above or below the viewport are painted too; keep those in view.
+  const box = view.querySelector('.lines-content')?.getBoundingClientRect();
+  const viewBox = view.getBoundingClientRect();
+  const shift = box ? box.top - viewBox.top : 0;
+  const shown = rows
+    // `whole`: only rows wholly in view, as the app counts its top line (Monaco's
+    // completely visible range); otherwise a row cut by a pixel counts too.
+    .filter((r) => r.top + shift >= (whole ? -0.5 : -1) && r.top + shift < viewBox.height - 10)
+    .sort((a, b) => a.top - b.top)
+    .map(({ lineNo, text }) => ({ lineNo, text }));
+  if (notTop === undefined) return shown;
+  return shown[0] !== undefined && shown[0].lineNo !== notTop ? shown[0].lineNo : false;
 }

@@ -15,7 +15,8 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   // One retry in CI, reported as flaky in the list (so a flake is seen, not hidden).
   retries: process.env.CI ? 1 : 0,
-  workers: 2,
+  // FOLIO_E2E_WORKERS=N to compare; see docs/TESTING.md for the figures behind the default.
+  workers: Number(process.env.FOLIO_E2E_WORKERS) || 3,
   timeout: 60_000,
   expect: { timeout: 15_000 },
   use: {

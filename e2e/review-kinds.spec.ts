@@ -57,6 +57,9 @@ interface Session {
   close(): Promise<void>;
 }
 
+// Each test has its own workspace, server and agent: the tests of this file may run on several workers at once.
+test.describe.configure({ mode: 'parallel' });
+
 async function session(): Promise<Session> {
   const fixtures = makeFixtureDir();
   const ws = join(fixtures.dir, 'ws');

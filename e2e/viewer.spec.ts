@@ -12,7 +12,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { makeFixtureDir } from './fixtures.ts';
 import { BIN, REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { logLineOf, writeLogFixture, type LogFixture } from './log-fixture.ts';
-import { offHostOf, shownLinesOf, watchPage, type ShownLine } from './page-helpers.ts';
+import { offHostOf, PAINT_POLL_INTERVALS, type ShownLine, shownLinesOf, watchPage } from './page-helpers.ts';
 
 const ARTIFACTS = join(REPO_ROOT, 'e2e', 'artifacts');
 /** 1 GiB by default (the target); FOLIO_E2E_LOG_BYTES picks another size. */
@@ -60,7 +60,7 @@ async function waitForTop(page: Page, predicate: (top: number) => boolean, what:
         shown = await shownLinesOf(page, { whole });
         return shown[0] !== undefined && predicate(shown[0].lineNo);
       },
-      { message: what },
+      { message: what, intervals: PAINT_POLL_INTERVALS },
     )
     .toBe(true);
   return shown;
