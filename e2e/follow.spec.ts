@@ -106,3 +106,19 @@ test('without follow, an edit made outside the app (folio upsert in another proc
   console.log(`[measure] an outside edit shown (no follow): ${Math.round(performance.now() - editedAt)} ms after the write`);
   expect((await shownLinesOf(page))[0]?.lineNo).toBe(1);
 });
+
+test('follow: the newest line stays in view when the window gets shorter or the toolbar wraps', async ({ page }) => {
+  await page.setViewportSize({ width: 1300, height: 700 });
+  await page.goto(server.url.href);
+  const total = Number(execFileSync('wc', ['-l', file], { encoding: 'utf8' }).trim().split(' ')[0]);
+  await expect(page.getByTestId('file-lines')).toHaveText(new Intl.NumberFormat('en-US').format(total));
+  await page.getByTestId('follow-toggle').click();
+  await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'true');
+  await expectBottomRow(page, total);
+  // Shorter: the editor's height changes under a view scrolled to its bottom.
+  await page.setViewportSize({ width: 1300, height: 420 });
+  await expectBottomRow(page, total);
+  // Narrower: the toolbar wraps onto more rows, and the editor below it shrinks again.
+  await page.setViewportSize({ width: 640, height: 420 });
+  await expectBottomRow(page, total);
+});

@@ -104,7 +104,10 @@ function MonacoFileView({ monaco, onPainted }: { monaco: MonacoModule; onPainted
     const scrolled = editor.onDidScrollChange(() => {
       if (!applyingRef.current) reportViewport(editor, shownRef.current, rowsRef.current, askedForSeqRef);
     });
-    const resized = editor.onDidLayoutChange(() => reportViewport(editor, shownRef.current, rowsRef.current, askedForSeqRef));
+    const resized = editor.onDidLayoutChange(() => {
+      keepNewestLineInView(monaco, editor, shownRef.current);
+      reportViewport(editor, shownRef.current, rowsRef.current, askedForSeqRef);
+    });
     performance.mark('folio:monaco-editor');
     return () => {
       scrolled.dispose();
@@ -268,6 +271,18 @@ function showWindow(monaco: MonacoModule, editor: MonacoEditor, prev: InlineRows
     else editor.setPosition({ lineNumber: rowOf(keepTop.fileLine), column: 1 });
     editor.setScrollTop(editor.getTopForLineNumber(rowOf(keepTop.fileLine)) + keepTop.offsetPx, monaco.IMMEDIATE);
   }
+}
+
+/**
+ * While following, the newest line stays in view when the editor's height changes: the
+ * window was scrolled to its bottom, and a toolbar that wraps afterwards (a longer
+ * version label after the append, the window made smaller) would otherwise hide the last
+ * rows under the fold until the next append.
+ */
+function keepNewestLineInView(monaco: MonacoModule, editor: MonacoEditor, shown: LineWindow | null) {
+  const { following, followPaused, info } = useViewerStore.getState();
+  if (!following || followPaused || !shown || !info || shown.endLine < info.lines) return;
+  editor.setScrollTop(editor.getScrollHeight(), monaco.IMMEDIATE);
 }
 
 /** Tell the store which file lines are in view; near an edge of the window, ask once for the neighbouring one. */
