@@ -109,7 +109,7 @@ beforeAll(async () => {
   conditional = s3.conditionalWrites ? undefined : await startConditionalProxy(s3.endpoint, { headEtag: headEtag(s3) });
   vendors.az = azVendor();
   vendors.s3 = s3Vendor();
-}, 120_000);
+}); // the config's hookTimeout: starting Azurite and the S3 server beside the whole suite took over 2 min
 
 afterAll(async () => {
   await conditional?.close();
