@@ -12,10 +12,8 @@ export default defineConfig({
     // 2-core build machines, and most files spend their time waiting on child processes
     // (CLI runs, servers, crash tests' kill loops), so one core idled. Temp dirs are per
     // file, servers listen on port 0 or a socket in their dir, and time limits scale with
-    // the load (test/fixtures/load.ts). Two per core: with two on 2 cores, beside Playwright,
-    // the files' own CPU (FOLIO_TEST_CPU_LOG) filled under half of the workers' time.
-    // FOLIO_TEST_WORKERS overrides.
-    maxWorkers: Number(process.env.FOLIO_TEST_WORKERS) || Math.max(2, 2 * availableParallelism()),
+    // the load (test/fixtures/load.ts). FOLIO_TEST_WORKERS overrides.
+    maxWorkers: Number(process.env.FOLIO_TEST_WORKERS) || Math.max(2, availableParallelism()),
     // Seeds and counts of properties; children left running are killed (test/fixtures/suite-setup.ts).
     setupFiles: ['test/fixtures/suite-setup.ts'],
     // Limits for a loaded machine (npm run test:hog: a busy loop on every core beside
