@@ -338,11 +338,17 @@ describe('streaming', () => {
       expect.objectContaining({ edit: 0, start: (BLOCKS * LINES_PER_BLOCK - 1) * LINE, startLine: BLOCKS * LINES_PER_BLOCK }),
     ]);
     // A quote found nowhere: the near-miss search stops at its byte bound and says how far it got.
-    const err = await failure(p, [{ oldText: 'EDGE-C 0000000002', newText: 'x' }], { nearMiss: { maxBytes: 16 * 1024 * 1024 } });
+    // Its time budget (1.5 s by default) is lifted here: at load 12 it stopped first, before
+    // the EDGE lines, and named an earlier line. The time bound is checked next.
+    const err = await failure(p, [{ oldText: 'EDGE-C 0000000002', newText: 'x' }], { nearMiss: { maxBytes: 16 * 1024 * 1024, budgetMs: 120_000 } });
     expect(err.code).toBe('no_match');
     expect(err.details.near_miss_complete).toBe(false);
     expect(err.details.near_miss_scanned_bytes).toBeLessThanOrEqual(17 * 1024 * 1024);
     expect(err.details.nearest).toMatchObject({ line: edgeLine + 1, differs: 'other' });
+    // And with a time budget of 1 ms and no byte bound to speak of, it stops on time, saying so.
+    const late = await failure(p, [{ oldText: 'EDGE-C 0000000002', newText: 'x' }], { nearMiss: { maxBytes: 2 ** 40, budgetMs: 1 } });
+    expect(late.details.near_miss_complete).toBe(false);
+    expect(late.details.near_miss_scanned_bytes).toBeLessThan(BLOCKS * LINES_PER_BLOCK * LINE);
     expect(Date.now() - t0).toBeLessThan(budgetMs(20_000));
   });
 });
