@@ -22,7 +22,7 @@ import { forgetRemote, openRemote, readRemote, remoteInfo, runOn, searchRemote }
 import { readBytes } from '../../../src-main/engine/text/window.ts';
 import { BACKEND_KINDS, startBackendKinds, stopBackendKinds } from '../../fixtures/backend-kinds.ts';
 import { engineTempDir } from '../../fixtures/engine-env.ts';
-import { sampleValue } from '../../fixtures/remote-value.ts';
+import { pick, sampleValue } from '../../fixtures/remote-value.ts';
 
 const tmp = engineTempDir();
 
@@ -61,19 +61,6 @@ const requests: ReadRequest[] = [
   { mode: 'head', lines: 20 },
   { mode: 'tail', lines: 20 },
 ];
-
-const pick = (r: Awaited<ReturnType<typeof read>>) => ({
-  content: r.content,
-  startLine: r.startLine,
-  endLine: r.endLine,
-  startByte: r.startByte,
-  endByte: r.endByte,
-  totalLines: r.totalLines,
-  truncated: r.truncated,
-  encoding: r.encoding,
-  newlineStyle: r.newlineStyle,
-  lineCut: r.lineCut,
-});
 
 describe.each(BACKEND_KINDS.map((kind) => [kind.name, kind] as const))('%s: a value reads like the same bytes in a local file', (_name, kind) => {
   const loc = (): string => kind.locator(BIG);

@@ -17,7 +17,7 @@ import { forgetRemote, onRemote, openRemote, readRemote, remoteInfo, runOn } fro
 import { readByInput } from '../../../src-main/api/read-address.ts';
 import { startObjectStores, type ObjectStore, type ObjectStores } from '../../fixtures/object-stores.ts';
 import { engineTempDir } from '../../fixtures/engine-env.ts';
-import { sampleValue } from '../../fixtures/remote-value.ts';
+import { pick, sampleValue } from '../../fixtures/remote-value.ts';
 
 const tmp = engineTempDir();
 let stores: ObjectStores;
@@ -30,19 +30,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stores?.stop();
-});
-
-const pick = (r: Awaited<ReturnType<typeof read>>) => ({
-  content: r.content,
-  startLine: r.startLine,
-  endLine: r.endLine,
-  startByte: r.startByte,
-  endByte: r.endByte,
-  totalLines: r.totalLines,
-  truncated: r.truncated,
-  encoding: r.encoding,
-  newlineStyle: r.newlineStyle,
-  lineCut: r.lineCut,
 });
 
 describe.each(['az', 's3'] as const)('%s:// objects read like the same bytes in a local file', (scheme) => {
