@@ -4,9 +4,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Nothing the run started outlives it, a SIGKILLed vitest included: test/fixtures/reaper.ts.
     // One PostgreSQL, Azurite and S3 server per run, started by the first file that needs each.
     // The test children (crashers, racers) bundled once per run: test/fixtures/child-bundles.ts.
-    globalSetup: ['test/fixtures/test-servers.ts', 'test/fixtures/child-bundles.ts'],
+    globalSetup: ['test/fixtures/reaper.ts', 'test/fixtures/test-servers.ts', 'test/fixtures/child-bundles.ts'],
     pool: 'forks',
     // Files side by side: vitest's default (cores - 1) runs them one at a time on the
     // 2-core build machines, and most files spend their time waiting on child processes
