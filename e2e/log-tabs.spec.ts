@@ -11,9 +11,9 @@ import { pathToFileURL } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { writeTimedLog } from '../test/fixtures/timed-log.ts';
 import { makeFixtureDir } from './fixtures.ts';
-import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
+import { startFolioServe, type FolioServe } from './folio-serve.ts';
 import { logLineOf } from './log-fixture.ts';
-import { shownLinesOf, watchPage } from './page-helpers.ts';
+import { docsScreenshot, shownLinesOf, watchPage } from './page-helpers.ts';
 
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
@@ -123,7 +123,7 @@ test('each tab keeps its own view and find; the path box and the recent list ope
   await expect(tabs(page).nth(1)).toHaveAttribute('aria-selected', 'true');
   await expectTop(page, b, betaTop);
   await expect(page.getByTestId('find-panel')).toHaveCount(0);
-  await page.screenshot({ path: join(REPO_ROOT, 'docs', 'screenshots', 'log-tabs.png') });
+  await docsScreenshot(page, 'log-tabs.png');
   expect(seen.problems).toEqual([]);
 });
 

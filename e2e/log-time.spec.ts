@@ -11,10 +11,9 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { writeTimedLog } from '../test/fixtures/timed-log.ts';
 import { makeFixtureDir } from './fixtures.ts';
-import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
-import { shownLinesOf, watchPage, type ShownLine } from './page-helpers.ts';
+import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { docsScreenshot, shownLinesOf, watchPage, type ShownLine } from './page-helpers.ts';
 
-const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots');
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
 let fixtures: ReturnType<typeof makeFixtureDir>;
@@ -141,7 +140,7 @@ test('the Histogram counts the whole file with progress; totals equal grep; a ba
   await expect(page.getByTestId('histogram-total-info')).toHaveText(`info ${count(infos)}`);
   await expect(page.getByTestId('histogram-total-debug')).toHaveText(`debug ${count(debugs)}`);
   await expect(page.getByTestId('histogram-total-other')).toHaveText(`other ${count(logLines - errors - warns - infos - debugs)}`);
-  await page.screenshot({ path: join(SCREENSHOTS, 'log-histogram.png') });
+  await docsScreenshot(page, 'log-histogram.png');
 
   // Bar 30: its label names its time span and counts, as awk counts that span.
   const bars = panel.getByRole('button', { name: /^2024-05-01 / });
@@ -202,5 +201,5 @@ test('the filter view lists the ERROR lines numbered as in the file, as grep -n 
   await page.getByLabel('Go to').fill('2024-05-01 06:00');
   await page.getByLabel('Go to').press('Enter');
   await topLineBecomes(page, awkFirstAtOrAfter(log, '2024-05-01T06:00:00.000Z'));
-  await page.screenshot({ path: join(SCREENSHOTS, 'log-filter.png') });
+  await docsScreenshot(page, 'log-filter.png');
 });

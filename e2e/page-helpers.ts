@@ -79,3 +79,15 @@ function shownLinesIn({ whole, notTop }: { whole: boolean; notTop?: number }): S
   if (notTop === undefined) return shown;
   return shown[0] !== undefined && shown[0].lineNo !== notTop ? shown[0].lineNo : false;
 }
+
+/**
+ * A README screenshot (docs/screenshots/NAME), written only under FOLIO_SCREENSHOTS=1
+ * (`npm run screenshots`): a plain test run neither dirties the checkout nor pays
+ * for encoding full-page PNGs nobody looks at.
+ */
+export async function docsScreenshot(page: Page, name: string): Promise<void> {
+  if (!process.env.FOLIO_SCREENSHOTS) return;
+  const { join } = await import('node:path');
+  const { REPO_ROOT } = await import('./folio-serve.ts');
+  await page.screenshot({ path: join(REPO_ROOT, 'docs', 'screenshots', name) });
+}

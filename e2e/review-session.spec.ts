@@ -11,11 +11,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { makeFixtureDir } from './fixtures.ts';
-import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
+import { startFolioServe, type FolioServe } from './folio-serve.ts';
 import { connectAgent, type McpAgent } from './mcp-agent.ts';
-import { watchPage } from './page-helpers.ts';
+import { docsScreenshot, watchPage } from './page-helpers.ts';
 
-const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots');
 const lines = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `// ${tag} line ${i + 1}`).join('\n') + '\n';
 /** The files of the workspace and their bytes before the session. */
 const FILES: Record<string, string> = {
@@ -132,7 +131,7 @@ test('F7 across files, the changed-files list, Accept all of the session undone 
   await expect(rows.nth(2)).toContainText('2 hunks');
   await expect(rows.nth(3)).toContainText('e2e-agent');
   await expect(list.getByTestId('changed-files-summary')).toHaveText('4 files, 5 pending hunks');
-  await page.screenshot({ path: join(SCREENSHOTS, 'review-changed-files.png') });
+  await docsScreenshot(page, 'review-changed-files.png');
   // Arrow keys move in it; Enter opens the file at its first pending hunk.
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');

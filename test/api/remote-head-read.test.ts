@@ -63,7 +63,7 @@ beforeAll(async () => {
       backends: { az: { connectionString: azurite.connectionString }, pg: { host: pgs.host, port: pgs.port, user: pgs.user, database: pgs.database } },
     }),
   );
-}, 120_000);
+});
 
 afterAll(async () => {
   await closePostgresPools();

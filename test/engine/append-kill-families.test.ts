@@ -12,7 +12,7 @@ import { appendKillFamilies, familiesTable } from '../fixtures/append-kill-famil
 import { scaled } from '../fixtures/effort.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 
-const KILLS_PER_FAMILY = scaled(3);
+const KILLS_PER_FAMILY = scaled(2);
 
 const tmp = engineTempDir();
 

@@ -14,11 +14,13 @@ import { loadBytes } from '../../src-main/review/blobs.ts';
 import { allEntries, allProposals } from '../../src-main/review/records.ts';
 import { ReviewStore } from '../../src-main/review/store.ts';
 import { childCommand } from '../fixtures/child-bundles.ts';
+import { scaled } from '../fixtures/effort.ts';
 import { tempDir } from '../fixtures/generate.ts';
 import { workerLine, type WorkerEvent } from '../fixtures/review-worker.ts';
 
 const CHILDREN = 4;
-const ITERATIONS = 60;
+// 30 steps each per commit (300 in `npm run test:deep`): 60 took 26 s of CI's CPU.
+const ITERATIONS = scaled(30);
 const WORKER = join(import.meta.dirname, '../fixtures/review-worker.ts');
 const tmp = tempDir('folio-review-race-');
 afterAll(() => tmp.cleanup());

@@ -35,7 +35,7 @@ beforeAll(async () => {
   await Promise.all(BACKEND_KINDS.map((kind) => kind.put(BIG, bytes)));
   local = tmp.path('oracle.txt');
   writeFileSync(local, bytes);
-}, 120_000);
+});
 
 afterAll(async () => {
   await stopBackendKinds();

@@ -28,7 +28,7 @@ const tmp = engineTempDir();
 beforeAll(async () => {
   // 8 racing writers each hold a connection of pg's pool.
   await startBackendKinds({ pg: { maxConnections: 10 } });
-}, 120_000);
+});
 
 afterAll(async () => {
   await stopBackendKinds();

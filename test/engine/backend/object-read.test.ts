@@ -26,7 +26,7 @@ const bytes = sampleValue();
 
 beforeAll(async () => {
   stores = await startObjectStores();
-}, 120_000);
+});
 
 afterAll(async () => {
   await stores?.stop();

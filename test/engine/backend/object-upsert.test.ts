@@ -25,7 +25,7 @@ let stores: ObjectStores;
 
 beforeAll(async () => {
   stores = await startObjectStores();
-}, 120_000);
+});
 
 afterAll(async () => {
   await stores?.stop();

@@ -20,7 +20,7 @@ const latin1 = Buffer.from(Array.from({ length: 40_000 }, (_, i) => `ligne ${i +
 beforeAll(async () => {
   stores = await startObjectStores();
   await Promise.all([stores.az.put(KEY, bytes), stores.s3.put(KEY, bytes), stores.az.put(LATIN1, latin1), stores.s3.put(LATIN1, latin1)]);
-}, 120_000);
+});
 
 afterAll(async () => {
   await stores?.stop();
