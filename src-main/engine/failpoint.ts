@@ -37,6 +37,12 @@ export const FAILPOINTS = [
   'review.intent-written', // the intent is durable, the file not yet written
   'review.before-commit', // the file is written, the journal not yet committed
   'review.committed', // the journal is committed, the intent not yet dropped
+  // a whole-file operation (write/file-ops.ts), its intent written ahead (review/file-op-journal.ts)
+  'fileop.unlinked', // a delete: the name unlinked and its folder fsynced, the journal not yet committed
+  'fileop.linked', // a move: the new name linked and its folder fsynced, the old name still there
+  'fileop.moved', // a move: the old name unlinked too, the journal not yet committed
+  'fileop.restore-linked', // a restore (undo of a delete): the name linked to the whole temp file, the temp name still there
+  'fileop.restored', // a restore: the temp name unlinked and the folder fsynced, the journal not yet committed
 ] as const;
 
 export type FailpointName = (typeof FAILPOINTS)[number];

@@ -1,9 +1,12 @@
 /**
  * Batch approvals (review/batch.ts) when the process is SIGKILLed: a child has an
  * agent propose five edits per file to two ~1 MiB files and approves them all with
- * one review_batch, again and again (batch-crasher.ts), and is killed at random
- * moments of the batch, a third of the time as soon as the first file changed
- * (between the files' writes). After every kill:
+ * one review_batch, again and again (batch-crasher.ts), and is killed once at each
+ * fault point of the batch's write (src-main/engine/failpoint.ts: the first file's
+ * intent written, its temp file half written, the first file written and the second
+ * not, the second renamed over, both written and nothing committed, one entry
+ * committed, both), then a few times at random moments of the batch, a third of
+ * them as soon as the first file changed (between the files' writes). After every kill:
  * - each file is old or new as a whole: its five proposals are one write, so its
  *   slots never differ;
  * - the journal agrees, as settled by a reader and once the next writer reconciled:
@@ -21,10 +24,26 @@ import { forgetStores, history, listProposals, loadBytes, redo, storeOf, undo } 
 import { BATCH_FILES, fileText, PERSON, slotGenerationsOf } from '../fixtures/batch-crasher.ts';
 import { LineChild } from '../fixtures/child-lines.ts';
 import { scaled } from '../fixtures/effort.ts';
+import { failpointEnv, killedAt, type FailpointSpec } from '../fixtures/failpoint-child.ts';
 import { prng, tempDir } from '../fixtures/generate.ts';
 
-// 12 per commit (120 in `npm run test:deep`); 30 took 1.6 of CI's minutes.
-const KILLS = Number(process.env.FOLIO_BATCH_KILLS) || scaled(12);
+/**
+ * The fault points of one batch approval of two files (review/group.ts): each file's
+ * intent is written and the file rewritten in turn (the Nth hit: the Nth file), then
+ * each file's entry is committed (its proposals applied with it) and its intent dropped.
+ */
+const POINTS: FailpointSpec[] = [
+  'review.intent-written', // nothing written
+  'write.temp-partial', // the first file's temp file half written
+  'write.done', // the first file written, the second not
+  'write.renamed@2', // the second renamed over, its folder not fsynced
+  'review.before-commit', // both written, nothing committed
+  'review.committed', // the first file's entry committed, the second's not
+  'review.committed@2', // both committed, the second intent not dropped
+];
+// Random kills beside the points: 3 per commit (30 in `npm run test:deep`); 12 random
+// kills alone took 42 s of CPU.
+const KILLS = POINTS.length + (Number(process.env.FOLIO_BATCH_KILLS) || scaled(3));
 const CRASHER = join(import.meta.dirname, '../fixtures/batch-crasher.ts');
 const tmp = tempDir('folio-batch-crash-');
 afterAll(async () => {
@@ -66,21 +85,25 @@ describe('batch approvals when the process is SIGKILLed', () => {
     mkdirSync(root);
     for (const f of BATCH_FILES) writeFileSync(join(root, f), fileText(0));
     const rand = prng(4242);
-    const stats = { kills: 0, split: 0, torn: 0, disagreements: 0, stepsAfter: 0, first: null as string | null };
+    const stats = { kills: 0, points: 0, split: 0, torn: 0, disagreements: 0, stepsAfter: 0, first: null as string | null };
     const problem = (what: string) => {
       stats.first ??= `kill ${stats.kills}: ${what}`;
     };
     while (stats.kills < KILLS) {
-      const child = new LineChild(CRASHER, [root]);
+      const point = POINTS[stats.kills];
+      const child = new LineChild(CRASHER, [root], point ? failpointEnv(process.env, point) : process.env);
       expect(await child.next(60_000)).toBe('{"ready":true}');
-      const rounds = 1 + Math.floor(rand() * 2);
+      const rounds = point ? 0 : 1 + Math.floor(rand() * 2);
       for (let r = 0; r < rounds; r++) {
         const line = await child.next(120_000);
         if (!line?.startsWith('{"attempt"')) throw new Error(`crasher said ${line}; stderr: ${child.stderr}`);
         if (r < rounds - 1) await child.next(120_000);
       }
-      // Kill during the batch: at a random moment, or as soon as the first file changed.
-      if (rand() < 1 / 3) {
+      // Kill during the batch: at its point, at a random moment, or as soon as the first file changed.
+      if (point) {
+        await killedAt(child, point);
+        stats.points++;
+      } else if (rand() < 1 / 3) {
         const before = statSync(join(root, BATCH_FILES[0]!)).mtimeMs;
         const t0 = Date.now();
         while (statSync(join(root, BATCH_FILES[0]!)).mtimeMs === before && Date.now() - t0 < 5000) await sleep(0);
@@ -106,7 +129,7 @@ describe('batch approvals when the process is SIGKILLed', () => {
         stats.disagreements++;
         problem(d);
       }
-      if (stats.kills % 10 === 0 && Math.max(...gens) > 0) {
+      if (stats.kills % 5 === 0 && Math.max(...gens) > 0) {
         const now = BATCH_FILES.map((f) => readFileSync(join(root, f), 'utf8'));
         const back = await undo(root, PERSON);
         const after = BATCH_FILES.map((f) => slotGenerationsOf(readFileSync(join(root, f), 'utf8'))![0]!);
@@ -124,6 +147,8 @@ describe('batch approvals when the process is SIGKILLed', () => {
     expect(stats.disagreements, stats.first ?? '').toBe(0);
     expect(stats.first).toBeNull();
     expect(stats.kills).toBe(KILLS);
+    expect(stats.points).toBe(POINTS.length);
+    expect(stats.stepsAfter).toBeGreaterThan(0);
     expect(stats.split, JSON.stringify(stats)).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,10 @@
 /**
  * A whole-session batch (content writes, then a delete and a move in the same
- * journal group) SIGKILLed at random moments (the first run, unkilled, times it),
- * or as soon as its first content write landed. After every kill, once the next writer
+ * journal group) SIGKILLed once at each fault point between its phases
+ * (src-main/engine/failpoint.ts: the first content write landed, the delete done
+ * before its journal commit, the move between link and unlink), then at random moments
+ * (the first run, unkilled, times it), or as soon as its first content write landed.
+ * After every kill, once the next writer
  * reconciled the intents:
  * - every file is old or new whole, the deleted file there with its bytes or
  *   gone, the moved one at exactly one of its names;
@@ -16,10 +19,20 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fileInfo } from '../../src-main/engine/read/file-info.ts';
 import { approveBatch, forgetStores, history, listProposals, propose, proposeFileOp, redo, storeOf, undo } from '../../src-main/review/index.ts';
 import { LineChild } from '../fixtures/child-lines.ts';
+import { scaled } from '../fixtures/effort.ts';
+import { failpointEnv, killedAt, type FailpointSpec } from '../fixtures/failpoint-child.ts';
 import { prng, tempDir } from '../fixtures/generate.ts';
 import { PERSON } from '../fixtures/session-batch-crasher.ts';
 
-const KILLS = Number(process.env.FOLIO_SESSION_BATCH_KILLS) || 4;
+/** The batch writes a.txt and b.txt, then deletes gone.txt, then moves from.txt. */
+const POINTS: FailpointSpec[] = [
+  'write.done', // a.txt written, b.txt not
+  'fileop.unlinked', // both written and committed, gone.txt deleted, its entry not committed
+  'fileop.linked', // from.txt linked at lib/to.txt, the old name still there (the reader finishes the move)
+];
+// Random kills beside the points: 1 per commit (10 in `npm run test:deep`); as many
+// children as the 4 random kills it had.
+const KILLS = POINTS.length + (Number(process.env.FOLIO_SESSION_BATCH_KILLS) || scaled(1));
 const CRASHER = join(import.meta.dirname, '../fixtures/session-batch-crasher.ts');
 const tmp = tempDir('folio-session-batch-crash-');
 afterAll(() => tmp.cleanup());
@@ -104,7 +117,9 @@ describe('a whole-session batch when the process is SIGKILLed', () => {
     for (let round = 0; round <= KILLS; round++) {
       const root = tmp.path(`ws${round}`);
       const ids = await session(root);
-      const child = new LineChild(CRASHER, [root]);
+      // Round 0 unkilled, then each point, then at random.
+      const point = round > 0 ? POINTS[round - 1] : undefined;
+      const child = new LineChild(CRASHER, [root], point ? failpointEnv(process.env, point) : process.env);
       expect(await child.next(60_000)).toBe('{"ready":true}');
       const t0 = performance.now();
       child.send('go');
@@ -113,6 +128,8 @@ describe('a whole-session batch when the process is SIGKILLed', () => {
         expect(await child.next(60_000), child.stderr).toBe('{"done":true}');
         spanMs = performance.now() - t0;
         await child.exited;
+      } else if (point) {
+        await killedAt(child, point);
       } else {
         if (round % 2) {
           await new Promise((r) => setTimeout(r, rand() * spanMs * 1.2));
@@ -150,5 +167,7 @@ describe('a whole-session batch when the process is SIGKILLed', () => {
       expect(snapshot(root), `round ${round}: the rest approved`).toEqual(APPROVED);
     }
     console.log(`[session batch crash] ${KILLS} kills over ${Math.round(spanMs)} ms: ${JSON.stringify(seen)}`);
+    // The first two points land between the batch's phases: some of it applied, not all.
+    expect(seen.killedPartway, JSON.stringify(seen)).toBeGreaterThanOrEqual(2);
   });
 });

@@ -2,8 +2,9 @@
  * Undo of an approved create removes the file it created (not an empty file left
  * behind), redo puts it back with its bytes and mode, alone and in a batch; the
  * guards hold (a file put there since is never overwritten, text added since is
- * never lost); and a process SIGKILLed at any moment of those steps leaves the
- * journal agreeing with the disk.
+ * never lost); and a process SIGKILLed in those steps leaves the journal agreeing
+ * with the disk: killed once at each fault point of an undo (a delete) and a redo
+ * (a restore), src-main/engine/failpoint.ts, then at a random moment.
  */
 import { appendFileSync, chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,11 +14,22 @@ import { intentsDirOf, intentsOf } from '../../src-main/review/intents.ts';
 import { approve, approveBatch, forgetStores, history, propose, redo, storeOf, undo } from '../../src-main/review/index.ts';
 import { LineChild } from '../fixtures/child-lines.ts';
 import { CREATED_PATH, CREATED_TEXT, PERSON } from '../fixtures/create-undo-crasher.ts';
+import { scaled } from '../fixtures/effort.ts';
+import { failpointEnv, killedAt, type FailpointSpec } from '../fixtures/failpoint-child.ts';
 import { prng, tempDir } from '../fixtures/generate.ts';
 
 const AGENT = { kind: 'agent', name: 'creator' } as const;
 const CRASHER = join(import.meta.dirname, '../fixtures/create-undo-crasher.ts');
-const KILLS = Number(process.env.FOLIO_CREATE_UNDO_KILLS) || 4;
+/**
+ * The crasher undoes the create, or redoes it, from where the last kill left it:
+ * each point is reached within two steps. An undo's intent written (the file still
+ * there), its file deleted; a redo's file linked from its temp, and the temp gone;
+ * none of them committed.
+ */
+const POINTS: FailpointSpec[] = ['review.intent-written', 'fileop.unlinked', 'fileop.restore-linked', 'fileop.restored'];
+// Random kills beside the points: 1 per commit (10 in `npm run test:deep`); 4 random
+// kills alone landed inside a step's write 0 times in 4.
+const KILLS = POINTS.length + (Number(process.env.FOLIO_CREATE_UNDO_KILLS) || scaled(1));
 
 const tmp = tempDir('folio-create-undo-');
 const root = tmp.path('ws');
@@ -108,13 +120,15 @@ describe('a process killed while it undoes or redoes a create', () => {
     let inFlight = 0;
     for (let k = 0; k < KILLS; k++) {
       forgetStores();
-      const child = new LineChild(CRASHER, [root]);
+      const point = POINTS[k];
+      const child = new LineChild(CRASHER, [root], point ? failpointEnv(process.env, point) : process.env);
       expect(JSON.parse((await child.next())!)).toEqual({ ready: true });
       child.proc.stdin.write('go\n');
-      // Killed after 0 to 3 steps done: every other kill as soon as a step's intent is on disk (inside its write), else at once.
-      const steps = Math.floor(rand() * 4);
+      if (point) await killedAt(child, point);
+      // At random: killed after 0 to 3 steps done: every other kill as soon as a step's intent is on disk (inside its write), else at once.
+      const steps = point ? 0 : Math.floor(rand() * 4);
       for (let s = 0; s < steps; s++) await child.next();
-      if (k % 2 === 0) {
+      if (!point && k % 2 === 0) {
         const dir = intentsDirOf(storeOf(root));
         mkdirSync(dir, { recursive: true });
         await new Promise<void>((resolve) => {
@@ -143,6 +157,8 @@ describe('a process killed while it undoes or redoes a create', () => {
     }
     console.log(`[measure] create undo/redo: ${KILLS} kills, ${inFlight} inside a journaled step (an intent left)`);
     expect(problems).toEqual([]);
+    // Every point is inside a journaled step: its intent is left.
+    expect(inFlight).toBeGreaterThanOrEqual(POINTS.length);
     // Still steps both ways.
     const [e] = history(root);
     await (e!.undone ? redo : undo)(root, PERSON);

@@ -1,9 +1,12 @@
 /**
  * Whole-file deletes and moves in the review journal when their process is
  * SIGKILLed (test/fixtures/file-op-crasher.ts): a child approves delete and move
- * proposals, undoes and redoes them, and is killed at a random moment of a step,
- * a third of the time after a random delay, else as soon as a name changed (inside
- * the write, or between it and the journal commit). After every kill:
+ * proposals, undoes and redoes them, and is killed once at each fault point of a
+ * file operation (src-main/engine/failpoint.ts: an intent written, a delete's name
+ * unlinked, a move between link and unlink and after it, a restore between its
+ * temp link and unlink and after it; each before the journal commit), then a few
+ * times at random moments of a step, a third of the time after a random delay, else
+ * as soon as a name changed. After every kill:
  * - as a reader (a fresh store, intents settled in memory): the journal says where
  *   each file is (at its home name, at its other name, or deleted) and the names
  *   agree: the file's name holds its exact bytes and mode, and its other name is
@@ -21,11 +24,28 @@ import { intentsOf } from '../../src-main/review/intents.ts';
 import { approve, forgetStores, history, listProposals, redo, storeOf, undo, type JournalEntry } from '../../src-main/review/index.ts';
 import { LineChild } from '../fixtures/child-lines.ts';
 import { scaled } from '../fixtures/effort.ts';
+import { failpointEnv, killedAt, type FailpointSpec } from '../fixtures/failpoint-child.ts';
 import { awayOf, contentOf, FILES, homeOf, modeOf, PERSON } from '../fixtures/file-op-crasher.ts';
 import { prng, tempDir } from '../fixtures/generate.ts';
 
-// 24 per commit (240 in `npm run test:deep`); 60 took 1.5 of CI's minutes.
-const KILLS = Number(process.env.FOLIO_FILE_OP_KILLS) || scaled(24);
+/**
+ * The fault points of the crasher's steps, each killed once: the first reaches it
+ * (the crasher's steps are random, seeded: a point of a delete, a move or an undo
+ * of a delete comes within a few steps). `review.intent-written@2`: a second
+ * step's intent, for a kill after another step was journaled whole.
+ */
+const POINTS: FailpointSpec[] = [
+  'review.intent-written',
+  'fileop.unlinked',
+  'fileop.linked',
+  'fileop.moved',
+  'fileop.restore-linked',
+  'fileop.restored',
+  'review.intent-written@2',
+];
+// Random kills beside the points: 3 per commit (30 in `npm run test:deep`); 24 random
+// kills alone took 29 s of CPU.
+const KILLS = POINTS.length + (Number(process.env.FOLIO_FILE_OP_KILLS) || scaled(3));
 const CRASHER = join(import.meta.dirname, '../fixtures/file-op-crasher.ts');
 
 const tmp = tempDir('folio-file-op-crash-');
@@ -36,6 +56,8 @@ afterAll(() => {
 
 interface Stats {
   kills: number;
+  /** kills at a fault point (the first POINTS.length) */
+  points: number;
   /** kills that left a journal intent: the child died inside a journaled step */
   inFlight: number;
   /** kills that left a file at both names (a move between link and unlink) */
@@ -119,21 +141,15 @@ async function killLoop(root: string, kills: number, seed: number): Promise<Stat
   resetWorkspace(root);
   const env = { ...process.env, FOLIO_CACHE_DIR: join(tmp.dir, '.cache') };
   const rand = prng(seed);
-  const stats: Stats = { kills: 0, inFlight: 0, halfMoves: 0, torn: 0, disagreements: 0, stepsAfter: 0, firstProblem: null };
+  const stats: Stats = { kills: 0, points: 0, inFlight: 0, halfMoves: 0, torn: 0, disagreements: 0, stepsAfter: 0, firstProblem: null };
   const problem = (kind: 'torn' | 'disagreements', what: string) => {
     stats[kind]++;
     stats.firstProblem ??= `kill ${stats.kills}: ${what}`;
     resetWorkspace(root);
   };
-  const spawnChild = () => new LineChild(CRASHER, [root, String(Math.floor(rand() * 2 ** 31))], env);
   let estimateMs = 20;
-  // Children load (tsx and the review layer: most of a kill's time) ahead, two at a time, while kills are checked.
-  const loading = [spawnChild(), spawnChild()];
-  while (stats.kills < kills) {
-    const child = loading.shift()!;
-    const first = await child.next(60_000);
-    if (first === null || !('ready' in JSON.parse(first))) throw new Error(`file-op-crasher did not start: ${first} ${child.stderr}`);
-    child.send('go');
+  /** Kill `child` at a random moment of a journaled step (see above). */
+  const killAtRandom = async (child: LineChild) => {
     // Wait for a journaled step to begin (sometimes a later one), noting how long they take.
     let attemptAt = 0;
     let before: string;
@@ -159,6 +175,25 @@ async function killLoop(root: string, kills: number, seed: number): Promise<Stat
     child.proc.kill('SIGKILL');
     const exit = await child.exited;
     if (exit.signal !== 'SIGKILL') throw new Error(`file-op-crasher ended by itself (${exit.code}): ${child.stderr}`);
+  };
+  // Child k is killed at POINTS[k], or at random once they are done.
+  let spawned = 0;
+  const spawnChild = () => {
+    const point = POINTS[spawned++];
+    const child = new LineChild(CRASHER, [root, String(Math.floor(rand() * 2 ** 31))], point ? failpointEnv(env, point) : env);
+    return { child, point };
+  };
+  // Children load (the review layer: most of a kill's time) ahead, two at a time, while kills are checked.
+  const loading = [spawnChild(), spawnChild()];
+  while (stats.kills < kills) {
+    const { child, point } = loading.shift()!;
+    const first = await child.next(60_000);
+    if (first === null || !('ready' in JSON.parse(first))) throw new Error(`file-op-crasher did not start: ${first} ${child.stderr}`);
+    child.send('go');
+    if (point) {
+      await killedAt(child, point);
+      stats.points++;
+    } else await killAtRandom(child);
     stats.kills++;
     // The next children load while this kill is checked; they touch nothing before `go`.
     if (stats.kills + loading.length < kills) loading.push(spawnChild());
@@ -220,8 +255,10 @@ describe('file deletes and moves when their process is SIGKILLed mid-decision', 
     expect(stats.torn, stats.firstProblem ?? '').toBe(0);
     expect(stats.disagreements, stats.firstProblem ?? '').toBe(0);
     expect(stats.kills).toBe(KILLS);
-    // Some kills must have landed inside a journaled step, or the test proved little.
+    expect(stats.points).toBe(POINTS.length);
+    // Some kills must have landed inside a journaled step, one between a move's link and unlink.
     expect(stats.inFlight, JSON.stringify(stats)).toBeGreaterThan(0);
+    expect(stats.halfMoves, JSON.stringify(stats)).toBeGreaterThan(0);
     expect(stats.stepsAfter).toBeGreaterThan(KILLS);
   });
 });

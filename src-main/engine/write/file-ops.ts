@@ -25,6 +25,7 @@ import { closeSync, fchmodSync, fsyncSync, linkSync, lstatSync, mkdirSync, openS
 import { dirname, resolve } from 'node:path';
 import { createPatch } from 'diff';
 import { FolioError, fromFsError } from '../errors.ts';
+import { failpoint } from '../failpoint.ts';
 import { etagOf, statRegularFile } from '../index/identity.ts';
 import { pinFile, renamedError, type PinnedFile } from '../index/pinned-file.ts';
 import type { Version } from '../read/file-facts.ts';
@@ -259,6 +260,7 @@ async function lockedDelete(target: WriteTarget, req: FileOpRequest, t0: number)
       throw fromFsError(err, abs);
     }
     fsyncDir(target.dir);
+    failpoint('fileop.unlinked');
     return { ...base, applied: true, dry_run: false, notes: ['deleted the file'], elapsed_ms: performance.now() - t0 };
   } catch (err) {
     throw renamedError(err, [[pin.path, abs]]);
@@ -356,8 +358,10 @@ async function lockedMove(src: WriteTarget, dst: WriteTarget | null, dest: strin
       throw fromFsError(err, to);
     }
     fsyncDir(dst.dir);
+    failpoint('fileop.linked');
     unlinkSync(src.io);
     fsyncDir(src.dir);
+    failpoint('fileop.moved');
     const notes = ['moved the file', ...(madeFolders ? [`created the folder ${dirname(to)}`] : [])];
     return { ...base, version_after: versionAt(dst.io), applied: true, dry_run: false, notes, elapsed_ms: performance.now() - t0 };
   } catch (err) {
@@ -428,6 +432,7 @@ async function lockedRestore(target: WriteTarget, content: Buffer, mode: number,
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw occupied();
       throw fromFsError(err, abs);
     }
+    failpoint('fileop.restore-linked');
   } finally {
     try {
       unlinkSync(tmp);
@@ -436,6 +441,7 @@ async function lockedRestore(target: WriteTarget, content: Buffer, mode: number,
     }
   }
   fsyncDir(target.dir);
+  failpoint('fileop.restored');
   return {
     op: 'restore',
     path: abs,
