@@ -17,7 +17,9 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   // FOLIO_E2E_WORKERS=N to compare; see docs/TESTING.md for the figures behind the default.
   workers: Number(process.env.FOLIO_E2E_WORKERS) || 3,
-  timeout: 60_000,
+  // Limits for a loaded machine (npm run test:hog): a fixture's beforeAll took over 60 s
+  // beside the CPU hog. They only delay the report of a test that hangs.
+  timeout: 120_000,
   expect: { timeout: 15_000 },
   use: {
     browserName: 'chromium',

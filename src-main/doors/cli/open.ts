@@ -14,8 +14,13 @@ import { isRemoteLocator } from '../../api/input-paths.ts';
 import type { CliIO } from './cli-io.ts';
 import { announceServer } from './serve.ts';
 
-/** How long the running server may take to answer before it counts as gone. */
-const PROBE_TIMEOUT_MS = 1_500;
+/**
+ * How long the running server may take to answer before it counts as gone. Its pid is
+ * alive when this is asked, so a gone server refuses the connection at once; the limit
+ * only bites on a server that is there but busy (a loaded machine: 1.5 s was once
+ * too short, and `folio open` started a second server over the first one's workspace).
+ */
+const PROBE_TIMEOUT_MS = 10_000;
 
 interface ServeState {
   url: string;
