@@ -236,6 +236,26 @@ test('highlight rules: several at once in their colours, toggled, refused when n
   expect(seen.problems.slice(fromReload)).toEqual([]);
 });
 
+test('a highlight worker slow to load does not count against the first rule: its marks come, it stays on', async ({ page }) => {
+  // The rules the test above left: worker-[35] off, path=/api/items/1 on. The worker's
+  // script arrives 2.5 s late, as on a loaded machine; the budget is 1 s per rule.
+  await page.route(/highlight-worker[^/]*\.js/, async (route) => {
+    await new Promise((r) => setTimeout(r, 2_500));
+    await route.continue();
+  });
+  const seen = watchPage(page);
+  await open(page);
+  await goTo(page, 3_000);
+  const shown = await shownLinesOf(page);
+  await expect.poll(() => marksOn(page, 'folio-hl-blue', shown)).toEqual(expectedMarks(shown, /path=\/api\/items\/1/));
+  expect(seen.urls.some((u) => /highlight-worker[^/]*\.js/.test(u))).toBe(true);
+  await page.getByRole('button', { name: 'Highlights', exact: true }).click();
+  const panel = page.getByRole('region', { name: 'Highlights' });
+  await expect(panel.getByRole('checkbox', { name: 'Highlight path=/api/items/1 on' })).toBeChecked();
+  await expect(panel.getByTestId('highlights-notice')).toHaveCount(0);
+  expect(seen.problems).toEqual([]);
+});
+
 test('marks: m and a click in the gutter lane mark lines, u / U step through them, the Marks list jumps, kept across a restart', async ({ page }) => {
   const seen = watchPage(page);
   await open(page);

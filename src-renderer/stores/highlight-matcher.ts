@@ -35,6 +35,7 @@ export function matchHighlights(lines: string[], sources: string[]): Promise<Mat
     const done = (answer: MatchAnswer | null) => {
       if (timer) clearTimeout(timer);
       w.removeEventListener('message', onMessage);
+      w.removeEventListener('error', onError);
       if (pending === me) pending = null;
       resolve(answer);
     };
@@ -62,8 +63,17 @@ export function matchHighlights(lines: string[], sources: string[]): Promise<Mat
       }
       done({ ranges: reply.ranges, slowRule: null });
     };
+    // A worker that fails to load answers nothing: the request ends without marks.
+    const onError = () => {
+      w.removeEventListener('error', onError);
+      stopWorker(w);
+      done(null);
+    };
     w.addEventListener('message', onMessage);
-    arm();
+    w.addEventListener('error', onError);
+    // The budget starts when the worker says it began a rule, not here: a new worker
+    // (the first, or one after a stop) loads its script first, which took over the whole
+    // budget on a loaded machine and turned the first rule off as "slow".
     w.postMessage({ seq: mine, lines, sources } satisfies MatchRequest);
   });
 }
