@@ -6,31 +6,17 @@
  * no teardown or afterAll runs, and waits for the marked processes to go.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { tempDir } from '../fixtures/generate.ts';
+import { processesMarked } from '../fixtures/marked-processes.mjs';
 import { RUN_MARK_ENV } from '../fixtures/reaper.ts';
 import { RUN_DIR_ENV } from '../fixtures/run-dir.ts';
 
 const tmp = tempDir('folio-reaper-');
 afterAll(() => tmp.cleanup());
-
-/** pid and command line of each live process whose environment holds `entry` (NAME=VALUE); SIGKILLed with `kill`. */
-function marked(entry: string, kill = false): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (!readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry)) continue;
-      found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'latin1').replaceAll('\0', ' ').trim()}`);
-      if (kill) process.kill(Number(pid), 'SIGKILL');
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return found;
-}
 
 const envOf = (pid: number, name: string): string | undefined =>
   readFileSync(`/proc/${pid}/environ`, 'latin1')
@@ -65,7 +51,7 @@ it('a SIGKILLed run leaves no worker, child, PostgreSQL or temp dir behind', asy
     const victim = JSON.parse(readFileSync(ready, 'utf8')) as { worker: number; child: number; pgDir: string; tmp: string };
     mark = envOf(victim.child, RUN_MARK_ENV);
     expect(mark, 'the run marks what its tests start').toBeDefined();
-    const before = marked(mark!);
+    const before = processesMarked(mark!);
     // The marker reaches each kind of process: the worker, the test's child, PostgreSQL.
     expect(before.some((p) => p.startsWith(`${victim.worker} `))).toBe(true);
     expect(before.some((p) => p.startsWith(`${victim.child} `))).toBe(true);
@@ -78,9 +64,9 @@ it('a SIGKILLed run leaves no worker, child, PostgreSQL or temp dir behind', asy
     run.kill('SIGKILL');
     await exited;
     await until(
-      () => marked(mark!).length === 0,
+      () => processesMarked(mark!).length === 0,
       60_000,
-      () => `still running:\n${marked(mark!).join('\n')}`,
+      () => `still running:\n${processesMarked(mark!).join('\n')}`,
     );
     await until(
       () => !existsSync(victim.pgDir) && !existsSync(victim.tmp),
@@ -89,6 +75,6 @@ it('a SIGKILLed run leaves no worker, child, PostgreSQL or temp dir behind', asy
     );
   } finally {
     run.kill('SIGKILL');
-    if (mark) marked(mark, true); // a failure above leaves no orphan either
+    if (mark) processesMarked(mark, { kill: true }); // a failure above leaves no orphan either
   }
 });

@@ -7,24 +7,9 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-
-/** Command lines of the live processes whose environment holds `marker` (and kills them, with `kill`). */
-function processesMarked(marker: string, kill = false): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (!readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(marker)) continue;
-      found.push(readFileSync(`/proc/${pid}/cmdline`, 'latin1').replaceAll('\0', ' ').trim());
-      if (kill) process.kill(Number(pid), 'SIGKILL');
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return found;
-}
+import { processesMarked } from '../fixtures/marked-processes.mjs';
 
 it('a failed start stops what it started, and teardown stops the rest: no process is left', async () => {
   const marker = `FOLIO_TEST_MARK=${randomUUID()}`;
@@ -57,6 +42,6 @@ it('a failed start stops what it started, and teardown stops the rest: no proces
     expect(processesMarked(marker)).toEqual([]);
   } finally {
     child.stdin.end();
-    processesMarked(marker, true); // a failure above leaves no orphan either
+    processesMarked(marker, { kill: true }); // a failure above leaves no orphan either
   }
 });
