@@ -5,11 +5,11 @@
  * stored as an `ImmutableString` scalar. `undefined` (which Automerge refuses) is
  * dropped.
  */
-import { ImmutableString, isImmutableString } from '@automerge/automerge';
+import { automerge } from './automerge.ts';
 
 /** A plain JSON-like value in the shape Automerge should store. */
 export function toDoc(value: unknown): unknown {
-  if (typeof value === 'string') return new ImmutableString(value);
+  if (typeof value === 'string') return new (automerge().ImmutableString)(value);
   if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
   if (Array.isArray(value)) return value.filter((v) => v !== undefined).map(toDoc);
   const out: Record<string, unknown> = {};
@@ -23,7 +23,7 @@ export function fromDoc<T>(value: unknown): T {
 }
 
 function plain(value: unknown): unknown {
-  if (isImmutableString(value)) return value.val;
+  if (automerge().isImmutableString(value)) return value.val;
   if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
   if (Array.isArray(value)) return value.map(plain);
   const out: Record<string, unknown> = {};

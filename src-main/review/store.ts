@@ -2,7 +2,7 @@
  * The review store of one workspace: one Automerge document holding every
  * proposal and the journal of applied edits, persisted under
  * `<root>/.folio/review/`:
- *   doc                 snapshot (Automerge.save), replaced atomically on compaction
+ *   doc                 snapshot (Automerge save), replaced atomically on compaction
  *   changes/<id>.log    per-process change logs (see change-log.ts)
  *   blobs/<sha256>      payloads over 1 MiB (see blobs.ts)
  *   intents/<id>.json   write-ahead intents of journaled writes in flight (see intents.ts)
@@ -15,7 +15,8 @@
  * process's decisions, and two processes never both apply one proposal. The CRDT
  * merge makes the union of logs one document whatever order they are read in.
  */
-import * as Automerge from '@automerge/automerge';
+import type { Doc } from '@automerge/automerge';
+import { automerge } from './automerge.ts';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
@@ -66,7 +67,7 @@ export class ReviewStore {
   readonly docPath: string;
   readonly changesDir: string;
   readonly blobsDir: string;
-  private doc: Automerge.Doc<ReviewDocShape> = Automerge.init<ReviewDocShape>();
+  private doc: Doc<ReviewDocShape> = automerge().init<ReviewDocShape>();
   private readonly offsets = new Map<string, number>();
   private snapshotKey = '';
   private ownLog: string | null = null;
@@ -86,7 +87,7 @@ export class ReviewStore {
   }
 
   /** The current document (read-only view; refresh first for other processes' changes). */
-  get state(): Automerge.Doc<ReviewDocShape> {
+  get state(): Doc<ReviewDocShape> {
     return this.doc;
   }
 
@@ -108,7 +109,7 @@ export class ReviewStore {
 
   /** Load what was saved since the last refresh (snapshot and logs); true if the document changed. */
   refresh(): boolean {
-    const before = Automerge.getHeads(this.doc);
+    const before = automerge().getHeads(this.doc);
     const frames: SourcedFrame[] = [];
     let names: string[] = [];
     try {
@@ -143,7 +144,7 @@ export class ReviewStore {
     const snapshot = this.changedSnapshot();
     if (snapshot) frames.push({ bytes: snapshot, source: 'doc', offset: 0 });
     if (frames.length) this.load(frames);
-    const changed = !sameHeads(before, Automerge.getHeads(this.doc));
+    const changed = !sameHeads(before, automerge().getHeads(this.doc));
     if (changed) this.events.emit('change', { source: 'disk' });
     return changed;
   }
@@ -186,13 +187,13 @@ export class ReviewStore {
   private load(frames: SourcedFrame[]): void {
     const good: Buffer[] = [];
     // A snapshot read into an empty document is parsed once: the check is the load.
-    let base = Automerge.getHeads(this.doc).length === 0 ? null : this.doc;
-    const parse = (bytes: Uint8Array) => void Automerge.load(bytes, { allowMissingChanges: true });
+    let base = automerge().getHeads(this.doc).length === 0 ? null : this.doc;
+    const parse = (bytes: Uint8Array) => void automerge().load(bytes, { allowMissingChanges: true });
     for (const f of frames) {
       let problem: string | null = null;
       if (f.source === 'doc' && base === null) {
         try {
-          base = Automerge.load<ReviewDocShape>(f.bytes, { allowMissingChanges: true });
+          base = automerge().load<ReviewDocShape>(f.bytes, { allowMissingChanges: true });
         } catch (err) {
           problem = (err as Error).message;
         }
@@ -203,7 +204,7 @@ export class ReviewStore {
       if (problem !== null) this.noteDamage(keepAside(this.dir, { source: f.source, offset: f.offset, kind: 'unparsable_frame', error: problem }, f.bytes));
     }
     const from = base ?? this.doc;
-    this.doc = good.length ? Automerge.loadIncremental(from, Buffer.concat(good)) : from;
+    this.doc = good.length ? automerge().loadIncremental(from, Buffer.concat(good)) : from;
   }
 
   /**
@@ -224,13 +225,13 @@ export class ReviewStore {
 
   /** Change the document and append the change to this process's log. Only inside `locked`. */
   commit(change: (d: ReviewDocShape) => void): void {
-    const heads = Automerge.getHeads(this.doc);
-    this.doc = Automerge.change(this.doc, (d) => {
+    const heads = automerge().getHeads(this.doc);
+    this.doc = automerge().change(this.doc, (d) => {
       d.proposals ??= {};
       d.journal ??= {};
       change(d);
     });
-    const chunk = Automerge.saveSince(this.doc, heads);
+    const chunk = automerge().saveSince(this.doc, heads);
     if (chunk.length === 0) return;
     const name = this.ownLogName();
     this.ownLogSize = appendFrame(join(this.changesDir, name), chunk);
@@ -265,7 +266,7 @@ export class ReviewStore {
 
   /** Fold every log into the snapshot. Only under the lock (writes need it too). */
   compactLocked(): void {
-    const bytes = Automerge.save(this.doc);
+    const bytes = automerge().save(this.doc);
     mkdirSync(this.dir, { recursive: true });
     writeFileAtomic(this.docPath, bytes);
     const st = statSync(this.docPath, { bigint: true });

@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { EXIT_USAGE } from '../../api/error-map.ts';
+import { preferQuickStart } from '../../api/process-life.ts';
 import { Exit, printError, type CliIO } from './cli-io.ts';
 import { COMMANDS } from './commands.ts';
 import { exitOnBrokenPipe } from './broken-pipe.ts';
@@ -23,7 +24,11 @@ export function buildProgram(io: CliIO): Command {
   return program;
 }
 
+/** The commands that run until stopped; every other one ends in a moment (engine/process-life.ts). */
+const LONG_LIVED = new Set(['serve', 'mcp']);
+
 export async function main(argv: string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  if (!LONG_LIVED.has(argv[0] ?? '')) preferQuickStart();
   if (io.stdout === process.stdout) exitOnBrokenPipe(process.stdout);
   if (io.stderr === process.stderr) exitOnBrokenPipe(process.stderr);
   const program = buildProgram(io);
