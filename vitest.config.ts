@@ -1,26 +1,43 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that leave state in their worker's modules that another file would trip on
+ * (registered backends, remote-value caches keyed by a locator another file reuses),
+ * or that start their own vitest or servers: each runs in a fresh worker. Every other
+ * file shares its worker with the files before it (isolate: false): a fresh worker
+ * per file cost ~0.35 CPU s to start, over a minute of CPU per run. A file that
+ * passes alone but fails after another belongs here.
+ */
+const ISOLATED = ['test/engine/backend/**/*.test.ts', 'test/scripts/**/*.test.ts'];
+
+const shared = {
+  // Seeds and counts of properties; children left running are killed (test/fixtures/suite-setup.ts).
+  setupFiles: ['test/fixtures/suite-setup.ts'],
+  pool: 'forks' as const,
+  // Limits for a loaded machine (npm run test:hog: a busy loop on every core beside
+  // the suite): a test that passes in 20 s on a quiet machine took over 60 s there.
+  // They only delay the report of a test that hangs.
+  testTimeout: 180_000,
+  hookTimeout: 300_000,
+};
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Nothing the run started outlives it, a SIGKILLed vitest included: test/fixtures/reaper.ts.
     // One PostgreSQL, Azurite and S3 server per run, started by the first file that needs each.
     // The test children (crashers, racers) bundled once per run: test/fixtures/child-bundles.ts.
+    // In the root config only: vitest runs the root's global setup once for every project.
     globalSetup: ['test/fixtures/reaper.ts', 'test/fixtures/test-servers.ts', 'test/fixtures/child-bundles.ts'],
-    pool: 'forks',
-    // Files side by side: vitest's default (cores - 1) runs them one at a time on the
-    // 2-core build machines, and most files spend their time waiting on child processes
-    // (CLI runs, servers, crash tests' kill loops), so one core idled. Temp dirs are per
-    // file, servers listen on port 0 or a socket in their dir, and time limits scale with
-    // the load (test/fixtures/load.ts). FOLIO_TEST_WORKERS overrides.
-    maxWorkers: Number(process.env.FOLIO_TEST_WORKERS) || Math.max(2, availableParallelism()),
-    // Seeds and counts of properties; children left running are killed (test/fixtures/suite-setup.ts).
-    setupFiles: ['test/fixtures/suite-setup.ts'],
-    // Limits for a loaded machine (npm run test:hog: a busy loop on every core beside
-    // the suite): a test that passes in 20 s on a quiet machine took over 60 s there.
-    // They only delay the report of a test that hangs.
-    testTimeout: 180_000,
-    hookTimeout: 300_000,
+    // Three files side by side on the 2-core build machines: most files spend much of
+    // their time waiting on child processes (CLI runs, servers, crash tests' kill
+    // loops), and with two a core idled (npm test used 1.41 of 2 cores). Temp dirs are
+    // per file, servers listen on port 0 or a socket in their dir, and time limits
+    // scale with the load (test/fixtures/load.ts). FOLIO_TEST_WORKERS overrides.
+    maxWorkers: Number(process.env.FOLIO_TEST_WORKERS) || Math.max(3, availableParallelism() + 1),
+    projects: [
+      { test: { ...shared, name: 'isolated', include: ISOLATED } },
+      { test: { ...shared, name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
+    ],
   },
 });
