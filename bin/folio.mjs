@@ -38,12 +38,14 @@ function sourcesOfBundle() {
 
 /** @type {(argv: string[]) => Promise<number>} */
 let main;
+// `folio mcp` has its own entry: an agent host waits for its start (src-main/doors/cli/mcp-main.ts).
+const mcp = process.argv[2] === 'mcp';
 if (process.env.FOLIO_CLI_FROM_SOURCE !== '1' && bundleIsFresh()) {
-  const bundle = '../dist/cli.mjs'; // a built file: not for the typechecker to follow
+  const bundle = mcp ? '../dist/mcp.mjs' : '../dist/cli.mjs'; // built files: not for the typechecker to follow
   ({ main } = await import(bundle));
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('../src-main/doors/cli/main.ts'));
+  ({ main } = mcp ? await import('../src-main/doors/cli/mcp-main.ts') : await import('../src-main/doors/cli/main.ts'));
 }
 process.exitCode = await main(process.argv.slice(2));

@@ -86,7 +86,7 @@ for (const f of readdirSync(dist)) if (/^cli-[A-Z0-9]+\.mjs$/.test(f)) rmSync(jo
 const { packages: _packages, ...bundle } = NODE_BUNDLE;
 const result = await build({
   ...bundle,
-  entryPoints: { cli: join(root, 'src-main/doors/cli/main.ts') },
+  entryPoints: { cli: join(root, 'src-main/doors/cli/main.ts'), mcp: join(root, 'src-main/doors/cli/mcp-main.ts') },
   outdir: dist,
   outExtension: { '.js': '.mjs' },
   splitting: true,

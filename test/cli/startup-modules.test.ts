@@ -101,7 +101,7 @@ function modulesLoadedBy(args: string[], status = 0, run: Run = {}): string[] {
 
 /** The built CLI checks these commands' input without zod (src-main/api/quick-handle.ts); the sources (tsx, a stale bundle) use zod. */
 const ZOD: [what: string, pattern: RegExp][] = [['zod', /\/zod\//]];
-const bundleRan = (loaded: string[]) => loaded.some((f) => f === join(ROOT, 'dist/cli.mjs'));
+const bundleRan = (loaded: string[]) => loaded.some((f) => f === join(ROOT, 'dist/cli.mjs') || f === join(ROOT, 'dist/mcp.mjs'));
 
 function expectNone(loaded: string[], rules: [string, RegExp][]): void {
   for (const [what, pattern] of rules)
@@ -161,11 +161,14 @@ describe('backends are plugins: loaded by the first locator of their scheme', ()
       ['gpt-tokenizer', /\/gpt-tokenizer\//],
     ]);
     // The bundle carries the tool list (the operation table's schemas load with the first call)
-    // and a stand-in for the SDK's Ajv, which Folio loads on first use (scripts/build-cli.mjs).
+    // and a stand-in for the SDK's Ajv, which Folio loads on first use (scripts/build-cli.mjs);
+    // its own entry (dist/mcp.mjs) parses the flags without commander or the other commands.
     if (bundleRan(loaded))
       expectNone(loaded, [
         ['the operation table', /src-main\/api\/(operations\.ts|schemas\/|agent\/tools\.ts)/],
         ['Ajv', /\/(ajv|ajv-formats|fast-uri)\//],
+        ['commander', /\/commander\//],
+        ['the other commands', /src-main\/doors\/cli\/(main|commands|review|read|upsert|search)\.ts$/],
       ]);
   });
 

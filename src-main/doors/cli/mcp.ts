@@ -11,6 +11,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { AGENT_TOOL_NAMES } from '../../api/agent-tool-names.ts';
 import { handle } from '../../api/quick-handle.ts';
 import { Exit, printError, type CliIO } from './cli-io.ts';
+import { serveMcp, type McpFlags } from './mcp-serve.ts';
 
 const collect = (v: string, all: string[] = []) => [...all, v];
 
@@ -26,19 +27,7 @@ export function registerMcp(program: Command, io: CliIO): void {
       if (v !== 'review' && v !== 'auto' && v !== 'deny') throw new InvalidArgumentError(`--review takes review, auto or deny, got "${v}"`);
       return v;
     })
-    .action(async (f: { root: string; allow?: string[]; readOnly?: string[]; deny?: string[]; review?: 'review' | 'auto' | 'deny' }) => {
-      try {
-        const { runStdio } = await import('../mcp/server.ts'); // the MCP SDK loads for this command only
-        await runStdio(resolve(f.root), {
-          ...(f.allow ? { roots: f.allow } : {}),
-          ...(f.readOnly ? { readOnly: f.readOnly } : {}),
-          ...(f.deny ? { deny: f.deny } : {}),
-          ...(f.review ? { review: f.review } : {}),
-        });
-      } catch (err) {
-        throw new Exit(printError(err, false, io));
-      }
-    });
+    .action((f: McpFlags) => serveMcp(f, io));
 
   program
     .command('audit')
