@@ -133,6 +133,13 @@ function MonacoFileView({ monaco, onPainted }: { monaco: MonacoModule; onPainted
     const editor = editorRef.current;
     const { window: next, reveal, highlightLine } = useViewerStore.getState();
     if (!editor || !next) return;
+    // The view was hidden while the file loaded (App: viewer-body): Monaco's resize
+    // observer may not have seen it shown yet, and a reveal against a 0-px tall view puts
+    // the line at the top, with none of the lines above it (F7 into another file on a
+    // loaded machine). Measure now, before anything is revealed.
+    const host = hostRef.current;
+    const laid = editor.getLayoutInfo();
+    if (host && (host.clientHeight !== laid.height || host.clientWidth !== laid.width)) editor.layout();
     // A new window brings its reveal; a redraw of the inline diff keeps the view where it is.
     const newWindow = appliedSeqRef.current !== windowSeq;
     appliedSeqRef.current = windowSeq;
