@@ -7,6 +7,7 @@
  */
 import { FolioError } from '../errors.ts';
 import type { LineIndex } from '../index/line-index.ts';
+import { BytesMissing } from '../index/byte-source.ts';
 
 /** Default budget; FOLIO_SEARCH_TIMEOUT_MS (tests, config) overrides it. */
 export const DEFAULT_SEARCH_TIMEOUT_MS = 10_000;
@@ -34,9 +35,20 @@ export interface PieceProgress {
   matches: number;
 }
 
-/** Lines before byte `offset` (a line start, or inside the line not yet finished). */
-function linesBefore(index: LineIndex, offset: number): number {
-  return offset >= index.size ? index.lineCount : index.lineAt(offset);
+/**
+ * Lines before byte `offset` (a line start, or inside the line not yet finished), or
+ * undefined when the index cannot tell without bytes it does not hold: a remote
+ * value's block that was never fetched or was dropped from the cache. The budget's
+ * timer builds the error, outside any step that could fetch them.
+ */
+function linesBefore(index: LineIndex, offset: number): number | undefined {
+  if (offset >= index.size) return index.lineCount;
+  try {
+    return index.lineAt(offset);
+  } catch (err) {
+    if (err instanceof BytesMissing) return undefined;
+    throw err;
+  }
 }
 
 /** The `timeout` error for a search of [start, end) that ran out of its budget with `pieces` done so far. */
@@ -46,12 +58,13 @@ export function searchTimeoutError(
   pieces: PieceProgress[],
 ): FolioError {
   let bytes = 0;
-  let lines = 0;
+  let lines: number | undefined = 0;
   let matches = 0;
   for (const p of pieces) {
     const done = Math.min(p.bytesDone, p.end - p.start);
     bytes += done;
-    lines += linesBefore(index, p.start + done) - linesBefore(index, p.start);
+    const [to, from] = [linesBefore(index, p.start + done), linesBefore(index, p.start)];
+    lines = lines === undefined || to === undefined || from === undefined ? undefined : lines + to - from;
     matches += p.matches;
   }
   return new FolioError(
