@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/fixtures/sequencer.ts';
 
 /**
  * Files that leave state in their worker's modules that another file would trip on
@@ -9,7 +10,14 @@ import { defineConfig } from 'vitest/config';
  * per file cost ~0.35 CPU s to start, over a minute of CPU per run. A file that
  * passes alone but fails after another belongs here.
  */
-const ISOLATED = ['test/engine/backend/**/*.test.ts', 'test/scripts/**/*.test.ts'];
+const ISOLATED = [
+  'test/engine/backend/**/*.test.ts',
+  'test/scripts/**/*.test.ts',
+  // The stores' timers outlive a test and fire in the next file (no DOM there).
+  'test/renderer/**/*.test.ts',
+  // It reads the niceness of every thread of its process.
+  'test/engine/index-priority.test.ts',
+];
 
 const shared = {
   // Seeds and counts of properties; children left running are killed (test/fixtures/suite-setup.ts).
@@ -35,6 +43,8 @@ export default defineConfig({
     // per file, servers listen on port 0 or a socket in their dir, and time limits
     // scale with the load (test/fixtures/load.ts). FOLIO_TEST_WORKERS overrides.
     maxWorkers: Number(process.env.FOLIO_TEST_WORKERS) || Math.max(3, availableParallelism() + 1),
+    // Longest first, across the projects (test/fixtures/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       { test: { ...shared, name: 'isolated', include: ISOLATED } },
       { test: { ...shared, name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
