@@ -165,9 +165,11 @@ describe('search time budget', () => {
     expect(err).toMatchObject({ code: 'timeout', details: { bytes_scanned: 1 << 20, matches_found: 3, budget_ms: 100 } });
     expect(err.details).not.toHaveProperty('lines_scanned', expect.anything());
     // A piece done to the end counts from the index's own total.
-    const whole = searchTimeoutError({ ...index, lineAt: () => 0 } as unknown as LineIndex, { pattern: 'x', flags: '', start: 0, end: 4 << 20, budgetMs: 100 }, [
-      { start: 0, end: 4 << 20, bytesDone: 4 << 20, matches: 0 },
-    ]);
+    const whole = searchTimeoutError(
+      { ...index, lineAt: () => 0 } as unknown as LineIndex,
+      { pattern: 'x', flags: '', start: 0, end: 4 << 20, budgetMs: 100 },
+      [{ start: 0, end: 4 << 20, bytesDone: 4 << 20, matches: 0 }],
+    );
     expect(whole.details).toMatchObject({ lines_scanned: 50_000 });
   });
 
