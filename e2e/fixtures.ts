@@ -1,7 +1,7 @@
 /** Generated fixture files (never checked-in blobs) with the facts the UI must show. */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testTmpRoot } from '../test/fixtures/run-dir.ts';
 
 export interface TextFixture {
   path: string;
@@ -10,7 +10,7 @@ export interface TextFixture {
 }
 
 export function makeFixtureDir(): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(testTmpRoot(), 'folio-e2e-'));
+  const dir = mkdtempSync(join(tmpdir(), 'folio-e2e-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
