@@ -9,9 +9,7 @@
 import { parseArgs } from 'node:util';
 import { exitOnBrokenPipe } from './broken-pipe.ts';
 import { Exit } from './cli-io.ts';
-import { serveMcp, type McpFlags } from './mcp-serve.ts';
-
-const REVIEW_POLICIES = new Set(['review', 'auto', 'deny']);
+import { REVIEW_POLICIES, serveMcp, type McpFlags } from './mcp-serve.ts';
 
 /** The flags of `folio mcp ARGS`, or null when they are not plainly valid. */
 export function quickMcpFlags(argv: string[]): McpFlags | null {

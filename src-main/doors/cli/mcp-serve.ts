@@ -5,6 +5,9 @@
 import { resolve } from 'node:path';
 import { Exit, printError, type CliIO } from './cli-io.ts';
 
+/** The values of `--review`. */
+export const REVIEW_POLICIES: ReadonlySet<string> = new Set(['review', 'auto', 'deny']);
+
 export interface McpFlags {
   root: string;
   allow?: string[];

@@ -11,7 +11,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { AGENT_TOOL_NAMES } from '../../api/agent-tool-names.ts';
 import { handle } from '../../api/quick-handle.ts';
 import { Exit, printError, type CliIO } from './cli-io.ts';
-import { serveMcp, type McpFlags } from './mcp-serve.ts';
+import { REVIEW_POLICIES, serveMcp, type McpFlags } from './mcp-serve.ts';
 
 const collect = (v: string, all: string[] = []) => [...all, v];
 
@@ -24,7 +24,7 @@ export function registerMcp(program: Command, io: CliIO): void {
     .option('--read-only <glob>', 'paths agents may read but not edit (repeatable)', collect)
     .option('--deny <glob>', 'paths agents may not open (repeatable; added to the defaults)', collect)
     .option('--review <policy>', 'how agent edits are handled everywhere: review (default), auto, deny', (v: string) => {
-      if (v !== 'review' && v !== 'auto' && v !== 'deny') throw new InvalidArgumentError(`--review takes review, auto or deny, got "${v}"`);
+      if (!REVIEW_POLICIES.has(v)) throw new InvalidArgumentError(`--review takes review, auto or deny, got "${v}"`);
       return v;
     })
     .action((f: McpFlags) => serveMcp(f, io));
