@@ -4,8 +4,9 @@
  * and recompiles its hot functions with its optimizing tier (TurboFan) in the
  * background. A long-lived process (`folio serve`, `folio mcp`, the app) gains from
  * that (a review document of 3,000 changes builds ~40% faster in wall time); a
- * one-shot CLI call (engine/process-life.ts) pays the recompiling and ends before it pays back
- * (`folio review history` took 0.85 CPU s with it, 0.40 without: bench/startup.bench.ts).
+ * one-shot CLI call (engine/process-life.ts) pays the recompiling and ends before it
+ * pays back (`folio review history` took 0.85 CPU s with it, 0.50 without:
+ * docs/BENCHMARKS.md, "startup").
  *
  * V8 fixes a module's tiers when it compiles the module, so a short-lived process
  * sets `--liftoff-only` around the one synchronous compile (Automerge's CommonJS
