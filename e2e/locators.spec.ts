@@ -14,7 +14,7 @@
  * window and paging cost ranged GETs of a small fraction of the blob, and following
  * an append fetches the appended bytes and the index's edges, never the blob again.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ import { BIN, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { logLineOf, writeLogFixture, type LogFixture } from './log-fixture.ts';
 import { connectAgent } from './mcp-agent.ts';
 import { offHostOf, PAINT_POLL_INTERVALS, type ShownLine, shownLinesOf, watchPage } from './page-helpers.ts';
+import { sedLine, sedLines } from './sed.ts';
 import { startRemoteStores, type RemoteStores } from './remote-stores.ts';
 
 /** Tens of MiB: big enough that a whole download stands out, small enough to stay quick. */
@@ -96,13 +97,6 @@ async function folioJson(args: string[]): Promise<Record<string, unknown> & { ve
   if (r.code !== 0) throw new Error(`folio ${args.join(' ')} exited ${r.code}: ${r.stdout}${r.stderr}`);
   return JSON.parse(r.stdout);
 }
-
-const sedLine = (file: string, lineNo: number) => execFileSync('sed', ['-n', `${lineNo}p`, file], { encoding: 'utf8' }).replace(/\n$/, '');
-/** The text of the lines from..to of `file`, as sed prints them. */
-const sedLines = (file: string, from: number, to: number) =>
-  execFileSync('sed', ['-n', `${from},${to}p`, file], { encoding: 'utf8' })
-    .replace(/\n$/, '')
-    .split('\n');
 
 /** The painted rows are consecutive lines of `file`, each with sed's text. */
 function expectSedRows(file: string, shown: ShownLine[]) {

@@ -14,6 +14,7 @@ import { makeFixtureDir } from './fixtures.ts';
 import { BIN, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { connectAgent } from './mcp-agent.ts';
 import { PAINT_POLL_INTERVALS, type ShownLine, shownLinesOf, watchPage } from './page-helpers.ts';
+import { sedLine as sedOf } from './sed.ts';
 
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
@@ -71,7 +72,7 @@ test.afterAll(async () => {
 
 test.describe.configure({ mode: 'serial' });
 
-const sedLine = (lineNo: number) => execFileSync('sed', ['-n', `${lineNo}p`, log], { encoding: 'utf8', maxBuffer: 8 << 20 }).replace(/\n$/, '');
+const sedLine = (lineNo: number) => sedOf(log, lineNo);
 const pageOf = () => `${server.url.href.replace(/&file=[^&]*/, '')}&file=${encodeURIComponent(log)}`;
 
 async function restartServer() {
@@ -555,7 +556,7 @@ test('with an agent’s insertion drawn inline (rows without a file line), the g
     await clickLine(page, 25);
     await page.keyboard.press('m');
     await page.getByRole('button', { name: 'Marks', exact: true }).click();
-    const sed = (n: number) => execFileSync('sed', ['-n', `${n}p`, file], { encoding: 'utf8' }).replace(/\n$/, '');
+    const sed = (n: number) => sedOf(file, n);
     await expect(page.getByTestId('mark-text')).toHaveText([sed(20), sed(25)]);
     await expect(page.getByRole('button', { name: 'Show marked line 20' })).toBeVisible();
     const signs = await page.evaluate(() => {
@@ -582,7 +583,7 @@ test('a mark follows its line when the CLI inserts lines above it: the gutter an
   writeFileSync(file, Array.from({ length: 80 }, (_, i) => lineOf(i + 1)).join('\n') + '\n');
   const env = { ...serveEnv, FOLIO_CACHE_DIR: join(fixtures.dir, 'follow-marks-cache') };
   const own = await startFolioServe([file], { cwd: dir, env });
-  const sed = (n: number) => execFileSync('sed', ['-n', `${n}p`, file], { encoding: 'utf8' }).replace(/\n$/, '');
+  const sed = (n: number) => sedOf(file, n);
   /** File line numbers of the gutter rows with a mark sign. */
   const signedLines = () =>
     page.evaluate(() => {

@@ -4,7 +4,6 @@
  * view (top line, checked with sed), find and follow; × closes a tab and shows its
  * neighbour; Ctrl+Tab / Ctrl+Shift+Tab and Alt+PageDown / Alt+PageUp cycle.
  */
-import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +13,7 @@ import { makeFixtureDir } from './fixtures.ts';
 import { startFolioServe, type FolioServe } from './folio-serve.ts';
 import { logLineOf } from './log-fixture.ts';
 import { docsScreenshot, shownLinesOf, watchPage } from './page-helpers.ts';
+import { sedLine } from './sed.ts';
 
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
@@ -46,7 +46,6 @@ test.afterAll(async () => {
   fixtures?.remove();
 });
 
-const sedLine = (file: string, lineNo: number) => execFileSync('sed', ['-n', `${lineNo}p`, file], { encoding: 'utf8' }).replace(/\n$/, '');
 const pageOf = (file: string) => `${server.url.href.replace(/&file=[^&]*/, '')}&file=${encodeURIComponent(file)}`;
 const tabs = (page: Page) => page.getByRole('tablist', { name: 'Open files' }).getByRole('tab');
 

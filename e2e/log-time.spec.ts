@@ -41,7 +41,7 @@ test.afterAll(async () => {
 });
 
 const sh = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20 }).trim();
-const sedLine = (file: string, lineNo: number) => sh('sed', ['-n', `${lineNo}p`, file]);
+const sedLine = (file: string, lineNo: number) => sh('sed', ['-n', `${lineNo}{p;q}`, file]);
 /** awk's first line stamped at or after `iso` (stamps and target in the same ISO form compare as strings). */
 const awkFirstAtOrAfter = (file: string, iso: string) => Number(sh('awk', ['-v', `t=${iso}`, '/^[0-9][0-9][0-9][0-9]-/ && $1 >= t { print NR; exit }', file]));
 const grepCount = (file: string, re: string) => Number(sh('sh', ['-c', `grep -cE '${re}' '${file}' || true`]));

@@ -14,6 +14,7 @@ import { makeFixtureDir } from './fixtures.ts';
 import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { logLineOf } from './log-fixture.ts';
 import { PAINT_POLL_INTERVALS, type ShownLine, shownLinesOf, watchPage } from './page-helpers.ts';
+import { sedLine } from './sed.ts';
 
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
@@ -42,7 +43,6 @@ test.afterAll(async () => {
   fixtures?.remove();
 });
 
-const sedLine = (file: string, lineNo: number) => execFileSync('sed', ['-n', `${lineNo}p`, file], { encoding: 'utf8', maxBuffer: 8 << 20 }).replace(/\n$/, '');
 const pageOf = (file: string) => `${server.url.href.replace(/&file=[^&]*/, '')}&file=${encodeURIComponent(file)}`;
 
 async function waitForTop(page: Page, predicate: (top: number) => boolean, what: string): Promise<ShownLine[]> {

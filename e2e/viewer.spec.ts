@@ -13,6 +13,7 @@ import { makeFixtureDir } from './fixtures.ts';
 import { BIN, REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { logLineOf, writeLogFixture, type LogFixture } from './log-fixture.ts';
 import { offHostOf, PAINT_POLL_INTERVALS, type ShownLine, shownLinesOf, watchPage } from './page-helpers.ts';
+import { sedLine as sedOf } from './sed.ts';
 
 const ARTIFACTS = join(REPO_ROOT, 'e2e', 'artifacts');
 /** 1 GiB by default (the issue's target); FOLIO_E2E_LOG_BYTES picks another size. */
@@ -41,7 +42,7 @@ test.afterAll(async () => {
   fixtures?.remove();
 });
 
-const sedLine = (lineNo: number) => execFileSync('sed', ['-n', `${lineNo}p`, log.path], { encoding: 'utf8' }).replace(/\n$/, '');
+const sedLine = (lineNo: number) => sedOf(log.path, lineNo);
 
 /** The painted rows are consecutive file lines, each with the file's own text. */
 function expectTrueLines(shown: ShownLine[]) {
