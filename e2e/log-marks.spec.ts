@@ -550,6 +550,9 @@ test('with an agent’s insertion drawn inline (rows without a file line), the g
     });
     await page.locator(`[data-testid="queue-item"][data-proposal-id="${answer.proposal_id as string}"]`).click();
     await expect(page.getByTestId('file-view').locator('.view-lines')).toContainText('added three');
+    // Choosing the proposal also goes to its line: once there, the clicks below are the last word
+    // (on a loaded machine that jump landed after them once, and m marked line 10).
+    await expect(page.locator('[data-testid="file-view"] .line-numbers.active-line-number')).toHaveText('10');
     // Three editor rows without a number sit above line 10: the row of line 20 is row 23.
     const box = await rowBoxOf(page, 20);
     await page.mouse.click(box!.numberRight + 5, box!.y);
