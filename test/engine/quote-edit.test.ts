@@ -233,6 +233,29 @@ describe('no_match names the nearest near-miss', () => {
     expect(err.details).toMatchObject({ edit: 0, near_miss_complete: true, near_miss_scanned_bytes: Buffer.byteLength(filler + body) });
   });
 
+  it.each([
+    ['a typo in a long line', (line: string) => line.replace('value_250', 'valeu_250')],
+    ['a curly quote for a straight one', (line: string) => line.replace("'end'", '\u2019end\u2019')],
+  ])('%s: nearly identical, never similarity 1, and the hint says so', async (_what, garble) => {
+    const line = `config = {${Array.from({ length: 40 }, (_, i) => `key_${i * 10}: value_${i * 10}`).join(', ')}, last: 'end'}`;
+    const p = file(filler + line + '\n');
+    const err = await failure(p, [{ oldText: garble(line), newText: 'changed' }]);
+    const nearest = err.details.nearest as { line: number; text: string; differs: string; similarity: number };
+    expect(nearest).toMatchObject({ differs: 'other', line: 31, text: line.slice(0, 300) });
+    // Before: 0.996 was rounded to 1, beside a hint saying "nothing nearly identical".
+    expect(nearest.similarity).toBeGreaterThanOrEqual(0.9);
+    expect(nearest.similarity).toBeLessThan(1);
+    expect(err.details.hint).toMatch(/^nearly identical/);
+    expect(err.details.hint).not.toMatch(/nothing nearly identical/);
+  });
+
+  it('an other near-miss far from the quote keeps the plain hint', async () => {
+    const p = file(filler + 'the quick brown fox jumps over\n');
+    const err = await failure(p, [{ oldText: 'the quick brown fax jumps', newText: 'x' }]);
+    expect((err.details.nearest as { similarity: number }).similarity).toBeLessThan(0.9);
+    expect(err.details.hint).toMatch(/^nothing nearly identical/);
+  });
+
   it('in a CRLF file a quote differing only in indentation is found with its CRLF lines', async () => {
     const p = file('x\r\n\tif (a) {\r\n\t\tgo();\r\n\t}\r\n');
     const err = await failure(p, [{ oldText: '    if (a) {\n        go();', newText: '' }]);

@@ -17,7 +17,7 @@ import { editRequestOf, upsertRequestOf } from '../upsert-request.ts';
 import { withCheckedFile, pinningOf } from './checked-file.ts';
 import { factsOf } from '../../engine/read/file-facts.ts';
 import { codecFor } from '../../engine/text/codec.ts';
-import { DIFFERS_HINT } from '../../engine/write/quote-edit.ts';
+import { nearMissHint } from '../../engine/write/quote-edit.ts';
 import { nearestMiss } from '../../engine/write/near-miss.ts';
 import { checkAccess, checkCreate, reviewPolicyFor } from './policy.ts';
 import { answerTextOf, redact, redactPreview, redactReadAnswer, redactStrings, redactedTargetLines } from './redact.ts';
@@ -291,7 +291,7 @@ async function visibleNoMatch(s: AgentSession, pinned: string, quote: string, ed
     nearest: n,
     near_miss_scanned_bytes: miss.scannedBytes,
     near_miss_complete: miss.complete,
-    hint: n ? DIFFERS_HINT[n.differs] : 'quote the text exactly as a read shows it',
+    hint: n ? nearMissHint(n) : 'quote the text exactly as a read shows it',
   });
 }
 

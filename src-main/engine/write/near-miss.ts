@@ -239,7 +239,11 @@ export async function nearestMiss(
       text: whole.slice(0, TEXT_MAX_CHARS),
       text_truncated: whole.length > TEXT_MAX_CHARS,
       differs: found.rank < NORMALISERS.length ? NORMALISERS[found.rank]![0] : 'other',
-      similarity: round2(found.rank < NORMALISERS.length ? similarityTo(quoteGrams, quoteTotal, whole.slice(0, 4 * TEXT_MAX_CHARS)) : found.score),
+      // An 'other' near-miss is not the quote: never shown as 1 (0.996 rounded up said "identical").
+      similarity:
+        found.rank < NORMALISERS.length
+          ? round2(similarityTo(quoteGrams, quoteTotal, whole.slice(0, 4 * TEXT_MAX_CHARS)))
+          : Math.min(0.99, round2(found.score)),
     };
   }
   return { nearest, scannedBytes: Math.min(size, pos) - fromByte, complete: pos >= size };

@@ -48,7 +48,7 @@ import { statRegularFile } from '../index/identity.ts';
 import { mountedSource } from '../index/byte-source.ts';
 import type { LineIndex, NewlineCounts, NewlineStyle } from '../index/line-index.ts';
 import { codecFor, type TextCodec } from '../text/codec.ts';
-import { nearestMiss, type NearMissOptions } from './near-miss.ts';
+import { nearestMiss, type NearMiss, type NearMissOptions } from './near-miss.ts';
 import { linesAt, scanNeedles, type Needle } from './quote-scan.ts';
 
 export interface QuotedEdit {
@@ -248,13 +248,27 @@ function checkNoOverlap(sorted: ResolvedReplacement[]): void {
   }
 }
 
-export const DIFFERS_HINT = {
+const DIFFERS_HINT = {
   newlines: "the text is there with other line endings: send '\\n' for every line break (it stands for the file's newline) and check the final newline",
   indentation: 'the text is there with other leading indentation: copy nearest.text',
   whitespace: 'the text is there with other spaces or tabs: copy nearest.text',
   case: 'the text is there in other letter case: copy nearest.text',
   other: 'nothing nearly identical; nearest names the most similar lines: read around them and quote what is there',
 } as const;
+
+/** From this similarity an 'other' near-miss is the quote with a few characters changed. */
+const NEARLY_IDENTICAL = 0.9;
+
+/**
+ * The hint beside a near-miss: what differs and what to do. An 'other' near-miss can
+ * still be nearly identical (one character off in a long line: a typo, a curly quote
+ * for a straight one), which the hint then says rather than "nothing nearly identical".
+ */
+export function nearMissHint(n: Pick<NearMiss, 'differs' | 'similarity'>): string {
+  if (n.differs === 'other' && n.similarity >= NEARLY_IDENTICAL)
+    return 'nearly identical: a few characters differ (a typo, other quotes, dashes or spaces): copy nearest.text, which is what the file has there';
+  return DIFFERS_HINT[n.differs];
+}
 
 async function failureError(
   index: LineIndex,
@@ -280,7 +294,7 @@ async function failureError(
       newline_style: style,
       other_failures: others,
       hint: n
-        ? DIFFERS_HINT[n.differs]
+        ? nearMissHint(n)
         : miss.complete
           ? 'no similar text in the file: read it and quote what is there'
           : 'no similar text in the part scanned for a near-miss: search or read the file and quote what is there',
