@@ -87,6 +87,7 @@ export function listWireOf(r: ListResult): ListOutput {
       mtime: new Date(e.mtimeMs).toISOString(),
       depth: e.depth,
       lines: e.lines,
+      etag: e.etag,
     })),
     truncated: r.truncated,
     elapsed_ms: r.elapsedMs,

@@ -20,6 +20,7 @@ export const ListOutput = z.object({
       mtime: z.string().describe('Last modification, ISO 8601.'),
       depth: z.number().int().describe("1 for the directory's own entries."),
       lines: z.number().int().nullable().describe('Line count when the file is already indexed (after a read or file_info), else null.'),
+      etag: z.string().nullable().describe('The version, as read answers it: if_match for move, delete or upsert. Null for a directory.'),
     }),
   ),
   truncated: z.boolean().describe('More entries exist than max.'),

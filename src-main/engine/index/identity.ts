@@ -28,7 +28,8 @@ export interface FileIdentity {
   gid: number;
 }
 
-function identityOf(path: string, st: BigIntStats): FileIdentity {
+/** The identity of `path` from its bigint stat. */
+export function identityOf(path: string, st: BigIntStats): FileIdentity {
   return {
     path,
     dev: Number(st.dev),

@@ -3,11 +3,13 @@
  * order (read/walk.ts: .gitignore honoured, `.git` and symlinks skipped), down to a
  * depth, capped. Each file with its size, mtime, kind (text or binary, from the
  * engine's head sniff: text/binary-sniff.ts) and its line count when an index of
- * it is already at hand (never indexed for a listing). Directories are entries
- * too, with kind 'directory'.
+ * it is already at hand (never indexed for a listing), and its etag (from the same
+ * stat, as a read gives it: a move, delete or upsert can name it without a file_info
+ * first). Directories are entries too, with kind 'directory'.
  */
 import { lstatSync } from 'node:fs';
 import { FolioError } from '../errors.ts';
+import { etagOf, identityOf } from '../index/identity.ts';
 import { knownLineCount } from '../index/store.ts';
 import { sniffBinary } from '../text/binary-sniff.ts';
 import { walkTree, type WalkOptions } from './walk.ts';
@@ -33,6 +35,8 @@ export interface ListEntry {
   depth: number;
   /** line count when an index is at hand, else null (always null for a directory) */
   lines: number | null;
+  /** the file's etag, as a read answers it; null for a directory */
+  etag: string | null;
 }
 
 export interface ListResult {
@@ -63,26 +67,35 @@ export async function listFiles(root: string, opts: ListOptions = {}): Promise<L
   for (const e of walkTree(root, { glob: opts.glob, maxDepth: depth, dirs: true, admit: opts.admit })) {
     let st;
     try {
-      st = lstatSync(e.abs);
+      st = lstatSync(e.abs, { bigint: true });
     } catch {
       continue; // gone since the walk
     }
-    if (e.kind === 'file' && (!st.isFile() || (opts.refuseLinks && st.nlink > 1))) continue;
+    if (e.kind === 'file' && (!st.isFile() || (opts.refuseLinks && st.nlink > 1n))) continue;
     if (entries.length === max) {
       truncated = true;
       break;
     }
     if (e.kind === 'dir') {
-      entries.push({ path: e.rel, kind: 'directory', size: 0, mtimeMs: st.mtimeMs, depth: e.depth, lines: null });
+      entries.push({ path: e.rel, kind: 'directory', size: 0, mtimeMs: Number(st.mtimeMs), depth: e.depth, lines: null, etag: null });
       continue;
     }
     let kind: 'text' | 'binary';
     try {
-      kind = (await sniffBinary(e.abs, st.size)).isBinary ? 'binary' : 'text';
+      kind = (await sniffBinary(e.abs, Number(st.size))).isBinary ? 'binary' : 'text';
     } catch {
       continue; // unreadable: not listed, like search skips it
     }
-    entries.push({ path: e.rel, kind, size: st.size, mtimeMs: st.mtimeMs, depth: e.depth, lines: kind === 'text' ? knownLineCount(e.abs) : null });
+    const id = identityOf(e.abs, st);
+    entries.push({
+      path: e.rel,
+      kind,
+      size: id.size,
+      mtimeMs: id.mtimeMs,
+      depth: e.depth,
+      lines: kind === 'text' ? knownLineCount(e.abs) : null,
+      etag: etagOf(id),
+    });
   }
   return { root, entries, truncated, elapsedMs: performance.now() - started };
 }
