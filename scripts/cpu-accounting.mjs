@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Where a command's CPU goes, every process counted: runs the command under the
  * kernel's process accounting (Debian's `acct`: accton, dump-acct; root) while a
@@ -23,6 +24,7 @@ if (command.length === 0) {
 }
 
 /** Parts of the suite, by a process's command line (first match wins). */
+/** @type {[RegExp, string][]} */
 const PARTS = [
   [/chromium|chrome/, 'e2e: Chromium'],
   [/playwright/, 'e2e: Playwright runner, tests, their children'],
@@ -40,6 +42,7 @@ const PARTS = [
 const dir = mkdtempSync(join(tmpdir(), 'folio-acct-'));
 const pacct = join(dir, 'pacct');
 /** pid → {ppid, args}, from /proc every 250 ms while the command runs */
+/** @type {Map<number, {ppid: number, args: string}>} */
 const seen = new Map();
 function sample() {
   for (const name of readdirSync('/proc')) {
@@ -59,7 +62,9 @@ writeFileSync(pacct, ''); // accton appends to a file that exists
 execFileSync('accton', [pacct], { stdio: 'ignore' });
 const sampler = setInterval(sample, 250);
 const started = performance.now();
-const child = spawn(command[0], command.slice(1), { stdio: 'inherit' });
+const [program, ...args] = /** @type {[string, ...string[]]} */ (command);
+const child = spawn(program, args, { stdio: 'inherit' });
+/** @type {number} */
 const code = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
 clearInterval(sampler);
 execFileSync('accton', ['off'], { stdio: 'ignore' });
@@ -70,15 +75,19 @@ const rows = execFileSync('dump-acct', [pacct], { encoding: 'utf8', maxBuffer: 1
   .split('\n')
   .map((line) => {
     const f = line.split('|').map((x) => x.trim());
-    return { comm: f[0], cpu: (Number(f[2]) + Number(f[3])) / 100, pid: Number(f[9]), ppid: Number(f[10]) };
+    return { comm: f[0] ?? '', cpu: (Number(f[2]) + Number(f[3])) / 100, pid: Number(f[9]), ppid: Number(f[10]) };
   });
 const parentOf = new Map(rows.map((r) => [r.pid, r.ppid]));
 for (const [pid, p] of seen) if (!parentOf.has(pid)) parentOf.set(pid, p.ppid);
 
+/**
+ * @param {number} pid
+ * @param {string} comm
+ */
 function partOf(pid, comm) {
   for (let p = pid, hops = 0; p > 1 && hops < 64; p = parentOf.get(p) ?? 0, hops++) {
-    const args = p === pid && !seen.has(p) ? comm : seen.get(p)?.args;
-    const hit = args && PARTS.find(([re]) => re.test(args));
+    const line = p === pid && !seen.has(p) ? comm : seen.get(p)?.args;
+    const hit = line && PARTS.find(([re]) => re.test(line));
     if (hit) return hit[1];
   }
   return `other (${comm})`;
