@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { forgetStores } from '../../src-main/review/index.ts';
-import { connectStdio, type McpSession, type ToolAnswer } from '../fixtures/mcp-client.ts';
+import { connectStdio, okBody as ok, type McpSession } from '../fixtures/mcp-client.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
 const tmp = tempDir('folio-mcp-list-versions-');
@@ -28,11 +28,6 @@ afterAll(async () => {
   forgetStores();
   tmp.cleanup();
 });
-
-function ok(r: ToolAnswer) {
-  expect(r.isError, r.text).toBe(false);
-  return r.body;
-}
 
 type Entry = { path: string; kind: string; etag: string | null };
 const listed = async () => new Map((ok(await mcp.call('list', { path: '.' })).entries as Entry[]).map((e) => [e.path, e]));

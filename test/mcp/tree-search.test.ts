@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetStores } from '../../src-main/review/index.ts';
 import { leakOf } from '../fixtures/leaks.ts';
-import { connectStdio, type McpSession, type ToolAnswer } from '../fixtures/mcp-client.ts';
+import { connectStdio, okBody as ok, type McpSession } from '../fixtures/mcp-client.ts';
 import { tempDir } from '../fixtures/generate.ts';
 
 const tmp = tempDir('folio-mcp-tree-');
@@ -46,11 +46,6 @@ afterAll(async () => {
   forgetStores();
   tmp.cleanup();
 });
-
-function ok(r: ToolAnswer) {
-  expect(r.isError, r.text).toBe(false);
-  return r.body;
-}
 
 describe('directory search and list over MCP', () => {
   it('searches every file an agent may open, and none it may not (deny globs, .folio, .env, symlinks and hard links out)', async () => {
