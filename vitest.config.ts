@@ -37,11 +37,10 @@ export default defineConfig({
     // The test children (crashers, racers) bundled once per run: test/fixtures/child-bundles.ts.
     // In the root config only: vitest runs the root's global setup once for every project.
     globalSetup: ['test/fixtures/reaper.ts', 'test/fixtures/test-servers.ts', 'test/fixtures/child-bundles.ts'],
-    // Two files side by side on the 2-core build machines: most files wait on child
-    // processes (CLI runs, servers, crash tests' kill loops). Three filled more of the
-    // idle time (npm test 939 s, 1.47 cores busy) but loaded the machine so that an e2e
-    // test beside it failed (viewer.spec "wheel and keys", twice beside the CPU hog);
-    // docs/TESTING.md. Temp dirs are per file, servers listen on port 0 or a socket in
+    // Two files side by side on the 2-core build machines: with Playwright beside them
+    // both cores are busy the whole run (docs/TESTING.md, "What the suite's time goes
+    // to"). Three were 939 s against ~970 but an e2e test beside them failed more often
+    // (viewer.spec "wheel and keys"; it has failed once with two as well). Temp dirs are per file, servers listen on port 0 or a socket in
     // their dir, and time limits scale with the load (test/fixtures/load.ts).
     // FOLIO_TEST_WORKERS overrides.
     maxWorkers: Number(process.env.FOLIO_TEST_WORKERS) || Math.max(2, availableParallelism()),
