@@ -102,11 +102,11 @@ function MonacoFileView({ monaco, onPainted }: { monaco: MonacoModule; onPainted
     foundRef.current = editor.createDecorationsCollection();
     reviewRef.current = editor.createDecorationsCollection();
     const scrolled = editor.onDidScrollChange(() => {
-      if (!applyingRef.current) reportViewport(editor, shownRef.current, rowsRef.current, askedForSeqRef);
+      if (!applyingRef.current) reportViewport(editor, shownRef.current, rowsRef.current, appliedSeqRef.current, askedForSeqRef);
     });
     const resized = editor.onDidLayoutChange(() => {
       keepNewestLineInView(monaco, editor, shownRef.current);
-      reportViewport(editor, shownRef.current, rowsRef.current, askedForSeqRef);
+      reportViewport(editor, shownRef.current, rowsRef.current, appliedSeqRef.current, askedForSeqRef);
     });
     performance.mark('folio:monaco-editor');
     return () => {
@@ -161,7 +161,7 @@ function MonacoFileView({ monaco, onPainted }: { monaco: MonacoModule; onPainted
     } finally {
       applyingRef.current = false;
     }
-    reportViewport(editor, next, rows, askedForSeqRef);
+    reportViewport(editor, next, rows, windowSeq, askedForSeqRef);
     // Monaco paints on its next animation frame; the frame after that has the rows on screen.
     requestAnimationFrame(() => requestAnimationFrame(onPainted));
   }, [monaco, windowSeq, inline, inlinePath, path, queue, selectedId, focus, focusSeq, language]);
@@ -292,8 +292,16 @@ function keepNewestLineInView(monaco: MonacoModule, editor: MonacoEditor, shown:
   editor.setScrollTop(editor.getScrollHeight(), monaco.IMMEDIATE);
 }
 
-/** Tell the store which file lines are in view; near an edge of the window, ask once for the neighbouring one. */
-function reportViewport(editor: MonacoEditor, shown: LineWindow | null, rows: InlineRows | null, askedForSeqRef: { current: number }) {
+/**
+ * Tell the store which file lines are in view; near an edge of the window, ask once for
+ * the neighbouring one. Once per window the editor shows (`shownSeq`), not per window
+ * the store holds: between the store taking a new window and the editor showing it, a
+ * wheel event still reports the old window's rows, and its ask (a window around where
+ * the new one already is) comes back the same and is dropped; keyed to the store's
+ * window, that ask would have been the new window's only one, and the view stuck at
+ * its edge (e2e/viewer.spec.ts "wheel and keys", under load).
+ */
+function reportViewport(editor: MonacoEditor, shown: LineWindow | null, rows: InlineRows | null, shownSeq: number, askedForSeqRef: { current: number }) {
   if (!shown || !rows) return;
   const ranges = editor.getVisibleRanges();
   const first = ranges[0];
@@ -304,8 +312,8 @@ function reportViewport(editor: MonacoEditor, shown: LineWindow | null, rows: In
   const store = useViewerStore.getState();
   store.setViewport(topLine, bottomLine - topLine + 1);
   const total = store.info?.lines ?? 0;
-  if (askedForSeqRef.current !== store.windowSeq && needsNeighbourWindow(shown, topLine, bottomLine, total)) {
-    askedForSeqRef.current = store.windowSeq;
+  if (askedForSeqRef.current !== shownSeq && needsNeighbourWindow(shown, topLine, bottomLine, total)) {
+    askedForSeqRef.current = shownSeq;
     void store.shiftWindowTo(Math.floor((topLine + bottomLine) / 2));
   }
 }
