@@ -53,6 +53,8 @@ export interface ProposeResult {
   range_before: LineByteRange;
   range_after: LineByteRange;
   affected: UpsertResult['affected'];
+  /** quotes that matched loosely (engine/write/quote-edit.ts): the reviewer's diff shows where */
+  loose_matches?: UpsertResult['loose_matches'];
   proposal: Proposal;
 }
 
@@ -125,6 +127,7 @@ export async function propose(root: string, actor: ReviewActor, req: ProposeRequ
       range_before: dry.range_before,
       range_after: dry.range_after,
       affected: dry.affected,
+      ...(dry.loose_matches ? { loose_matches: dry.loose_matches } : {}),
       proposal,
     };
   });

@@ -33,7 +33,8 @@ async function resolve(p: string, edits: QuotedEdit[], opts?: QuoteEditOptions):
 }
 
 /** The FolioError `resolve` throws. */
-async function failure(p: string, edits: QuotedEdit[], opts?: QuoteEditOptions): Promise<FolioError> {
+const failure = (p: string, edits: QuotedEdit[], opts?: QuoteEditOptions) => failureOf(p, edits, opts);
+async function failureOf(p: string, edits: QuotedEdit[], opts?: QuoteEditOptions): Promise<FolioError> {
   try {
     await resolve(p, edits, opts);
   } catch (err) {
@@ -212,6 +213,8 @@ describe('newline styles and encodings', () => {
 });
 
 describe('no_match names the nearest near-miss', () => {
+  // Exact matching only: some of these quotes would match loosely (test/engine/loose-match.test.ts).
+  const failure = (p: string, edits: QuotedEdit[]) => failureOf(p, edits, { loose: false });
   const filler = Array.from({ length: 30 }, (_, i) => `filler line ${i} with nothing in it`).join('\n') + '\n';
 
   it.each([

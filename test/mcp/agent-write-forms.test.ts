@@ -178,7 +178,8 @@ describe('edit by quoting', () => {
         .split('\n')
         .map((l) => Number(l.split(':')[0])),
     });
-    const miss = await a.call('edit', { path: 'calc.py', edits: [{ old_text: 'def  mul(a, b):', new_text: 'def mul(x, y):' }] });
+    // Part of a line (a whole line would match loosely: test/mcp/loose-edit.test.ts).
+    const miss = await a.call('edit', { path: 'calc.py', edits: [{ old_text: 'def  mul(a, b)', new_text: 'def mul(x, y)' }] });
     expect(miss.body.error).toMatchObject({ code: 'no_match', nearest: { line: 7, text: 'def mul(a, b):', differs: 'whitespace' } });
   });
 

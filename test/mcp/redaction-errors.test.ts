@@ -160,7 +160,8 @@ describe('a quote near a key line is no oracle', () => {
   }
 
   it('a near-miss on visible text still helps an honest agent', async () => {
-    const r = await sessions.review.mcp.call('edit', { path: 'deploy.md', edits: [{ old_text: 'after  the key', new_text: 'y' }] });
+    // Part of a line (a whole line would match loosely: test/mcp/loose-edit.test.ts).
+    const r = await sessions.review.mcp.call('edit', { path: 'deploy.md', edits: [{ old_text: 'after  the', new_text: 'y' }] });
     expect(r.body.error.code).toBe('no_match');
     expect(r.body.error.nearest).toMatchObject({ line: 17, text: 'after the key', differs: 'whitespace' });
   });

@@ -5,7 +5,8 @@
  * and an edit of lines holding redacted secrets is refused (tools.ts).
  */
 import { FolioError, isFolioError } from '../../engine/errors.ts';
-import type { UpsertRequest } from '../../engine/write/upsert.ts';
+import type { UpsertRequest, UpsertResult } from '../../engine/write/upsert.ts';
+import type { LooseMatch } from '../../engine/write/quote-edit.ts';
 import type { ProposeRequest } from '../../review/proposals.ts';
 import { fileOpCallOf, fileOpWireOf } from '../file-op-request.ts';
 import { AgentUpsertInput } from '../schemas/agent.ts';
@@ -19,6 +20,7 @@ import { factsOf } from '../../engine/read/file-facts.ts';
 import { codecFor } from '../../engine/text/codec.ts';
 import { nearMissHint } from '../../engine/write/quote-edit.ts';
 import { nearestMiss } from '../../engine/write/near-miss.ts';
+import { looseForm, quoteLines } from '../../engine/write/loose-match.ts';
 import { checkAccess, checkCreate, reviewPolicyFor } from './policy.ts';
 import { answerTextOf, redact, redactPreview, redactReadAnswer, redactStrings, redactedTargetLines } from './redact.ts';
 import { redactDetails, redactedLineView } from './redact-details.ts';
@@ -30,6 +32,12 @@ import { tool, ctxOf, type AgentSession, type AuditFields } from './tool-kit.ts'
 async function agentPreview(s: AgentSession, real: string, preview: string, created: boolean): Promise<string> {
   if (created) return redactStrings(s.rules, preview);
   return withCheckedFile(real, (pinned) => redactPreview(s.rules, pinned, preview), pinningOf(s));
+}
+
+/** A write's loose quote matches and their notes, for an applied answer (which is otherwise kept short). */
+function looseOf(r: Pick<UpsertResult, 'loose_matches' | 'notes'>): { loose_matches?: LooseMatch[]; notes?: string[] } {
+  if (!r.loose_matches?.length) return {};
+  return { loose_matches: r.loose_matches, notes: r.notes.filter((n) => n.includes('loosely')) };
 }
 
 /**
@@ -51,6 +59,7 @@ async function routeWrite(s: AgentSession, real: string, mode: 'auto' | 'review'
         range_after: entry.range_after,
         ...(r.created ? { created: true } : {}),
         ...(r.hunks ? { hunks: r.hunks } : {}),
+        ...looseOf(r),
       },
       audit: {
         path: real,
@@ -223,6 +232,7 @@ async function writeFiles(s: AgentSession, files: PreparedWrite[]) {
       version_after: entry.version_after,
       range_after: entry.range_after,
       ...(done.upserts[i]!.hunks ? { hunks: done.upserts[i]!.hunks } : {}),
+      ...looseOf(done.upserts[i]!),
     }));
     return {
       output: { ...answers[0]!, path: first.real, files: answers, group_id: done.group },
@@ -264,15 +274,22 @@ async function refuseHiddenMatches(
   pinned: string,
   edits: { old_text: string }[],
   hunks: { edit: number; range_before: { start_line: number; end_line: number } }[],
+  looseEdits: Set<number>,
 ): Promise<void> {
   for (const h of hunks) {
     const r = h.range_before;
     const seen = await readByInput({ path: pinned, ranges: [{ start: r.start_line, end: Math.max(r.start_line, r.end_line) }] });
     // As a read shows these lines: with the key blocks around them found (a key body line has no marker of its own).
     const visible = answerTextOf(await redactReadAnswer(s.rules, pinned, seen)).replace(/\r\n/g, '\n');
-    if (!visible.includes(edits[h.edit]!.old_text.replace(/\r\n/g, '\n'))) throw await visibleNoMatch(s, pinned, edits[h.edit]!.old_text, h.edit);
+    const quote = edits[h.edit]!.old_text.replace(/\r\n/g, '\n');
+    // A quote that matched loosely (engine/write/loose-match.ts) is looked for loosely in what the agent saw too.
+    const seenLoosely = () => looseLinesOf(visible).includes(looseLinesOf(quoteLines(quote).lines.join('\n')));
+    if (!visible.includes(quote) && !(looseEdits.has(h.edit) && seenLoosely())) throw await visibleNoMatch(s, pinned, edits[h.edit]!.old_text, h.edit);
   }
 }
+
+/** `text`'s lines in their loose form (engine/write/loose-match.ts), joined by '\n'. */
+const looseLinesOf = (text: string): string => text.split('\n').map(looseForm).join('\n');
 
 /**
  * The no_match an agent gets for quote `edit`: its near-miss looked for in the file
@@ -331,7 +348,10 @@ async function prepareEdit(s: AgentSession, asked: OpInput<'edit'> & { path: str
     real,
     async (pinned) => {
       const hidden = await redactedTargetLines(s.rules, pinned, { ...lines[0]!, edits: lines, preconditions: {} });
-      if (hidden.length) await refuseHiddenMatches(s, pinned, asked.edits, dry.hunks ?? [{ edit: 0, range_before: dry.range_before }]);
+      if (hidden.length) {
+        const looseEdits = new Set(dry.loose_matches?.map((l) => l.edit));
+        await refuseHiddenMatches(s, pinned, asked.edits, dry.hunks ?? [{ edit: 0, range_before: dry.range_before }], looseEdits);
+      }
       return hidden;
     },
     pinningOf(s),

@@ -90,6 +90,18 @@ export const UpsertFileOutput = z.object({
   preview: z.string().describe('Unified diff of the region with 3 lines of context.'),
   notes: z.array(z.string()),
   created: z.boolean().optional().describe('if_none_match: the file was created.'),
+  loose_matches: z
+    .array(
+      z.object({
+        edit: z.number().int(),
+        start_line: z.number().int(),
+        end_line: z.number().int(),
+        differs: z.array(z.enum(['indentation', 'trailing_whitespace', 'inner_whitespace', 'punctuation', 'final_newline'])),
+        reindented: z.boolean(),
+      }),
+    )
+    .optional()
+    .describe('Quotes not in the file exactly that matched one place loosely (whitespace, indentation, look-alike punctuation): where, and how.'),
   hunks: z
     .array(z.object({ edit: z.number().int(), range_before: LineByteRange, range_after: LineByteRange, affected: Affected }))
     .optional()

@@ -22,8 +22,8 @@
  * `budgetMs` of time (the answer says how much was scanned); a 'newlines' hit ends
  * the scan at once (nothing can be nearer).
  */
-import { open } from 'node:fs/promises';
 import type { TextCodec } from '../text/codec.ts';
+import { lineBatches } from './line-stream.ts';
 
 export type Differs = 'newlines' | 'indentation' | 'whitespace' | 'case' | 'other';
 
@@ -185,48 +185,24 @@ export async function nearestMiss(
     if (score > (best?.score ?? MIN_SIMILARITY)) best = { rank: NORMALISERS.length, score, lineNo, lines: lines.slice(s, s + k) };
   };
 
-  const fh = await open(path, 'r');
   let pos = fromByte;
-  try {
-    const buf = Buffer.allocUnsafe(chunkBytes);
-    /** complete lines not yet looked at as a window start; pending[0] is line firstNo */
-    let pending: string[] = [];
-    let firstNo = 1;
-    /** the decoded start of a line longer than a chunk */
-    let carry = '';
-    const stop = (): boolean => exact() || pos - fromByte >= maxBytes || Date.now() > deadline;
-    while (pos < size && !stop()) {
-      const want = Math.min(chunkBytes, size - pos);
-      const { bytesRead } = await fh.read(buf, 0, want, pos);
-      if (bytesRead <= 0) break;
-      let take = bytesRead;
-      const atEnd = pos + bytesRead >= size;
-      if (!atEnd) {
-        const nl = codec.lastIndexOfNewline(buf, bytesRead);
-        take = nl >= 0 ? nl + codec.unit : codec.snapBack(path, pos, pos + bytesRead) - pos;
-        if (take <= 0) take = bytesRead; // cannot happen for a sane codec; never loop forever
-      }
-      const text = carry + codec.decode(buf.subarray(0, take), pos, 'replace').text;
-      pos += take;
-      const parts = text.split('\n');
-      carry = atEnd ? '' : parts.pop()!;
-      for (const p of parts) {
-        const line = p.endsWith('\r') ? p.slice(0, -1) : p;
-        pending.push(view ? view(line) : line);
-      }
-      if (atEnd && pending.length > 0 && pending[pending.length - 1] === '' && text.endsWith('\n')) pending.pop(); // no line after a final newline
-      // Windows that lie wholly in what was read, or all that is left at the end.
-      const last = atEnd ? pending.length : pending.length - k + 1;
-      let s = 0;
-      for (; s < last; s++) {
-        consider(pending, s, firstNo + s);
-        if (exact()) break;
-      }
-      pending = pending.slice(s);
-      firstNo += s;
+  /** complete lines not yet looked at as a window start; pending[0] is line firstNo */
+  let pending: string[] = [];
+  let firstNo = 1;
+  const stop = (): boolean => exact() || pos - fromByte >= maxBytes || Date.now() > deadline;
+  for await (const batch of lineBatches(path, codec, fromByte, size, chunkBytes)) {
+    pos = batch.pos;
+    for (const line of batch.lines) pending.push(view ? view(line) : line);
+    // Windows that lie wholly in what was read, or all that is left at the end.
+    const last = batch.atEnd ? pending.length : pending.length - k + 1;
+    let s = 0;
+    for (; s < last; s++) {
+      consider(pending, s, firstNo + s);
+      if (exact()) break;
     }
-  } finally {
-    await fh.close();
+    pending = pending.slice(s);
+    firstNo += s;
+    if (stop()) break;
   }
   const found = best as Candidate | null; // assigned in closures, which control-flow narrowing does not see
   let nearest: NearMiss | null = null;

@@ -48,8 +48,9 @@ import { statRegularFile } from '../index/identity.ts';
 import { mountedSource } from '../index/byte-source.ts';
 import type { LineIndex, NewlineCounts, NewlineStyle } from '../index/line-index.ts';
 import { codecFor, type TextCodec } from '../text/codec.ts';
+import { differencesOf, findLoose, quoteLines, reindent, type LooseDifference, type LooseHit, type LooseOptions, type LooseScan } from './loose-match.ts';
 import { nearestMiss, type NearMiss, type NearMissOptions } from './near-miss.ts';
-import { linesAt, scanNeedles, type Needle } from './quote-scan.ts';
+import { linesAt, openHandle, scanNeedles, type Needle } from './quote-scan.ts';
 
 export interface QuotedEdit {
   oldText: string;
@@ -68,6 +69,19 @@ export interface ResolvedReplacement {
   endLine: number;
   /** newText encoded in the file's encoding with the file's newline style (shared by one edit's matches: do not mutate) */
   content: Uint8Array;
+  /** the quote was not in the file exactly and matched here loosely (loose-match.ts) */
+  loose?: LooseMatch;
+}
+
+/** Where and how a quote matched loosely, for the answer. */
+export interface LooseMatch {
+  edit: number;
+  start_line: number;
+  end_line: number;
+  /** how the quote differed from the file there */
+  differs: (LooseDifference | 'final_newline')[];
+  /** new_text was given the file's indentation */
+  reindented: boolean;
 }
 
 export interface QuoteEditOptions {
@@ -77,6 +91,8 @@ export interface QuoteEditOptions {
   maxReplacements?: number;
   /** bounds of the near-miss search of a quote that matched nowhere */
   nearMiss?: NearMissOptions;
+  /** bounds of the loose match of a quote that matched nowhere exactly; false: exact matches only */
+  loose?: LooseOptions | false;
 }
 
 /** Candidate lines listed in an ambiguous_match. */
@@ -107,6 +123,10 @@ interface Failure {
   edit: number;
   code: 'no_match' | 'ambiguous_match' | 'too_large';
   count: number;
+  /** ambiguous loosely: the places that matched */
+  loose?: LooseHit[];
+  /** no_match, and the file was too big to look for the quote loosely */
+  looseIncomplete?: boolean;
 }
 
 function checkEdits(edits: QuotedEdit[]): void {
@@ -177,6 +197,18 @@ export async function resolveQuotedEdits(index: LineIndex, encoding: string, edi
     fromByte: index.bomLength,
     toByte: index.size,
   });
+  // Per edit: the first form found (a mixed file's literal form before its CRLF form).
+  const chosen = edits.map((_, i) => {
+    const f = needleOf[i]!.findIndex((n) => hits[n]!.count > 0);
+    return f < 0 ? null : { form: f, hits: hits[needleOf[i]![f]!]! };
+  });
+  // A single-place quote found nowhere exactly: looked for loosely (whitespace, indentation, look-alikes).
+  const loose = new Map<number, LooseScan | null>();
+  if (opts.loose !== false) {
+    for (const [i, e] of edits.entries()) {
+      if (!chosen[i] && !e.replaceAll) loose.set(i, await findLoose(index.path, codec, index.bomLength, index.size, e.oldText, opts.loose));
+    }
+  }
   // A remote value's bytes are read of its indexed version only (engine/backend/remote.ts).
   const now = mountedSource(index.path) ? version : statRegularFile(index.path);
   if (now.size !== version.size || now.mtimeNs !== version.mtimeNs || now.ino !== version.ino || now.dev !== version.dev) {
@@ -186,29 +218,33 @@ export async function resolveQuotedEdits(index: LineIndex, encoding: string, edi
     });
   }
 
-  // Per edit: the first form found (a mixed file's literal form before its CRLF form).
-  const chosen = edits.map((_, i) => {
-    const f = needleOf[i]!.findIndex((n) => hits[n]!.count > 0);
-    return f < 0 ? null : { form: f, hits: hits[needleOf[i]![f]!]! };
-  });
   const failures: Failure[] = [];
   edits.forEach((e, i) => {
     const c = chosen[i];
-    if (!c) failures.push({ edit: i, code: 'no_match', count: 0 });
-    else if (!e.replaceAll && c.hits.count > 1) failures.push({ edit: i, code: 'ambiguous_match', count: c.hits.count });
+    const l = loose.get(i);
+    if (!c) {
+      if (l?.complete && l.count > 1) failures.push({ edit: i, code: 'ambiguous_match', count: l.count, loose: l.hits });
+      else if (!(l?.complete && l.count === 1)) failures.push({ edit: i, code: 'no_match', count: 0, looseIncomplete: l?.complete === false });
+    } else if (!e.replaceAll && c.hits.count > 1) failures.push({ edit: i, code: 'ambiguous_match', count: c.hits.count });
     else if (c.hits.count > maxReplacements) failures.push({ edit: i, code: 'too_large', count: c.hits.count });
   });
   if (failures.length > 0) throw await failureError(index, codec, style, edits, failures, chosen, opts, maxReplacements);
 
   // Byte ranges, then their lines (one forward walk over all offsets).
   const unit = codec.unit;
-  const ranges: { edit: number; start: number; end: number; content: Uint8Array }[] = [];
+  const ranges: { edit: number; start: number; end: number; content: Uint8Array; loose?: Omit<LooseMatch, 'edit'> }[] = [];
+  const looseOut: { edit: number; start: number; end: number; content: Uint8Array; loose: Omit<LooseMatch, 'edit'> }[] = [];
   edits.forEach((e, i) => {
-    const c = chosen[i]!;
+    const c = chosen[i];
+    if (!c) return;
     const len = needles[needleOf[i]![c.form]!]!.bytes.length;
     const content = codec.encode(newlineFormsOf(e.newText, style, counts)[c.form] ?? e.newText);
     for (const start of c.hits.starts) ranges.push({ edit: i, start, end: start + len, content });
   });
+  for (const [i, l] of loose) {
+    if (!chosen[i] && l) looseOut.push({ edit: i, ...(await looseReplacement(index, codec, edits[i]!, l.hits[0]!)) });
+  }
+  ranges.push(...looseOut);
   ranges.sort((a, b) => a.start - b.start || a.edit - b.edit);
   const lines = await linesAt(
     index,
@@ -222,6 +258,7 @@ export async function resolveQuotedEdits(index: LineIndex, encoding: string, edi
     startLine: lines.get(r.start)! + 1,
     endLine: lines.get(r.end - unit)! + 1,
     content: r.content,
+    ...('loose' in r ? { loose: { edit: r.edit, ...(r.loose as Omit<LooseMatch, 'edit'>) } } : {}),
   }));
   checkNoOverlap(out);
   return out;
@@ -292,6 +329,7 @@ async function failureError(
       near_miss_scanned_bytes: miss.scannedBytes,
       near_miss_complete: miss.complete,
       newline_style: style,
+      ...(f.looseIncomplete ? { loose_match: 'not tried: the file is bigger than a loose match scans' } : {}),
       other_failures: others,
       hint: n
         ? nearMissHint(n)
@@ -299,6 +337,22 @@ async function failureError(
           ? 'no similar text in the file: read it and quote what is there'
           : 'no similar text in the part scanned for a near-miss: search or read the file and quote what is there',
     });
+  }
+  if (f.code === 'ambiguous_match' && f.loose) {
+    const lineNos = f.loose.map((h) => h.line);
+    return new FolioError(
+      'ambiguous_match',
+      `edit ${f.edit}: old_text is not in the file exactly, and ${f.count} places match it loosely (lines ${lineNos.join(', ')}${f.count > lineNos.length ? ', …' : ''})`,
+      {
+        edit: f.edit,
+        count: f.count,
+        lines: lineNos,
+        lines_truncated: f.count > lineNos.length,
+        loose: true,
+        other_failures: others,
+        hint: 'quote the text exactly as the file has it (read those lines), with enough lines around it to name one place',
+      },
+    );
   }
   if (f.code === 'too_large') {
     return new FolioError('too_large', `edit ${f.edit}: replace_all would replace ${f.count} occurrences (at most ${maxReplacements})`, {
@@ -323,4 +377,57 @@ async function failureError(
       hint: 'add surrounding lines to old_text until it occurs once, or set replace_all to change every occurrence',
     },
   );
+}
+
+/** Whether the code unit just before byte `end` of `path` is a CR (a CRLF ending's content stops before it). */
+async function crBefore(path: string, codec: TextCodec, end: number): Promise<boolean> {
+  const cr = codec.encode('\r');
+  if (end < cr.length) return false;
+  const fh = await openHandle(path);
+  try {
+    const buf = Buffer.alloc(cr.length);
+    const { bytesRead } = await fh.read(buf, 0, cr.length, end - cr.length);
+    return bytesRead === cr.length && buf.equals(cr);
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * The replacement of the whole lines `hit` names (a loose match of `edit`'s quote):
+ * from the first line's start to the last line's end (its newline too when the quote
+ * ends with one), by new_text in the file's indentation and newline style.
+ */
+async function looseReplacement(
+  index: LineIndex,
+  codec: TextCodec,
+  edit: QuotedEdit,
+  hit: LooseHit,
+): Promise<{ start: number; end: number; content: Uint8Array; loose: Omit<LooseMatch, 'edit'> }> {
+  const { lines: qLines, withNewline } = quoteLines(edit.oldText);
+  const first = hit.line - 1;
+  const last = first + hit.lines.length - 1;
+  const start = first === 0 ? index.bomLength : index.lineStart(first);
+  let newText = reindent(edit.newText, qLines, hit.lines);
+  const differs: LooseMatch['differs'] = differencesOf(qLines, hit.lines);
+  let end: number;
+  if (withNewline) {
+    const next = index.lineStart(last + 1);
+    end = next >= 0 ? next : index.size;
+    // The quote ends with a newline the file's last line does not have: new_text's last newline goes too.
+    if (next < 0 && (await lineEndOf(index, codec, last)) === index.size) {
+      differs.push('final_newline');
+      if (newText.endsWith('\n')) newText = newText.slice(0, newText.endsWith('\r\n') ? -2 : -1);
+    }
+  } else {
+    end = await lineEndOf(index, codec, last);
+  }
+  const content = codec.encode(newlineFormsOf(newText, index.newlineStyle, index.newlineCounts)[0] ?? newText);
+  return { start, end, content, loose: { start_line: hit.line, end_line: last + 1, differs, reindented: newText !== edit.newText } };
+}
+
+/** Byte offset just past line `lineIdx`'s text (before its newline, a CRLF's CR included). */
+async function lineEndOf(index: LineIndex, codec: TextCodec, lineIdx: number): Promise<number> {
+  const end = index.lineEnd(lineIdx);
+  return end < index.size && (await crBefore(index.path, codec, end)) ? end - codec.encode('\r').length : end;
 }

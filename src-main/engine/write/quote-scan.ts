@@ -54,7 +54,7 @@ export interface ScanOptions {
 export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 
 /** A handle on `path`: the file, or a remote value's mounted source (index/byte-source.ts), awaited chunk by chunk. */
-async function openHandle(path: string): Promise<FileHandle> {
+export async function openHandle(path: string): Promise<FileHandle> {
   const src = mountedSource(path);
   if (!src) return open(path, 'r');
   const mounted = {

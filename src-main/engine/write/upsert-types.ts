@@ -4,7 +4,7 @@
  * file changes, and the answer with the version, ranges and diff.
  */
 import type { Version } from '../read/file-facts.ts';
-import type { QuotedEdit } from './quote-edit.ts';
+import type { LooseMatch, QuotedEdit } from './quote-edit.ts';
 import type { AffectedCounts, LineChange } from './diff-preview.ts';
 import type { UpsertTarget } from './edit-region.ts';
 import type { PreconditionReport, Preconditions } from './preconditions.ts';
@@ -135,6 +135,8 @@ export interface UpsertResult {
   hunks?: UpsertHunk[];
   /** only with describeChanges: each edit's line hunks, in file order (diff-preview.ts) */
   changes?: LineChange[];
+  /** quoted edits whose quote matched loosely (quote-edit.ts LooseMatch) */
+  loose_matches?: LooseMatch[];
   /** only with captureBytes: the bytes replaced and the bytes written */
   removed?: Buffer;
   inserted?: Buffer;

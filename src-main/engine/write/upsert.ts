@@ -17,7 +17,7 @@ import { binaryFileError, factsOf, type FileFacts, type Version } from '../read/
 import { etagOf } from '../index/identity.ts';
 import { pinFile, renamedError } from '../index/pinned-file.ts';
 import { openWriteTarget, type WriteTarget } from './write-target.ts';
-import { resolveQuotedEdits } from './quote-edit.ts';
+import { resolveQuotedEdits, type LooseMatch } from './quote-edit.ts';
 import { dirname, resolve } from 'node:path';
 import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, unlinkSync } from 'node:fs';
 import { createPatch } from 'diff';
@@ -296,6 +296,7 @@ export async function upsertOn(io: UpsertIo, req: UpsertRequest, notes: string[]
   const checkedVersion = facts.version.etag === before.etag && facts.version.sha256 ? { ...before, sha256: facts.version.sha256 } : before;
   // Quoted edits become byte replacements of this very version, under the lock.
   const quoteOf: number[] = [];
+  const looseMatches: LooseMatch[] = [];
   if (req.quoted) {
     const resolved = await resolveQuotedEdits(index, facts.encoding, req.quoted);
     const edits: UpsertEdit[] = resolved.map((q) => ({
@@ -304,6 +305,8 @@ export async function upsertOn(io: UpsertIo, req: UpsertRequest, notes: string[]
       contentBytes: q.content,
     }));
     quoteOf.push(...resolved.map((q) => q.edit));
+    looseMatches.push(...resolved.flatMap((q) => (q.loose ? [q.loose] : [])));
+    for (const l of looseMatches) notes.push(looseNote(l));
     req = { ...req, target: edits[0]!.target, content: '', edits };
   }
   const placed = await placeEdits(index, checkedVersion, req, codec);
@@ -322,6 +325,7 @@ export async function upsertOn(io: UpsertIo, req: UpsertRequest, notes: string[]
     preconditions: pre,
     preview: placed.map((p) => previewOf(index, p.region, codec, abs)).join(''),
     notes,
+    ...(looseMatches.length > 0 ? { loose_matches: looseMatches } : {}),
   };
   const several = placed.length > 1;
   const removedBytes = req.captureBytes || req.onBeforeWrite ? readBytes(file, r.start, r.end) : null;
@@ -391,4 +395,11 @@ export async function upsertOn(io: UpsertIo, req: UpsertRequest, notes: string[]
     ...(several ? { hunks: hunksOf(placed, after) } : {}),
     elapsed_ms: performance.now() - t0,
   };
+}
+
+/** The note beside a loosely matched quote: where, and what was forgiven. */
+function looseNote(l: LooseMatch): string {
+  const lines = l.end_line !== l.start_line ? `lines ${l.start_line}-${l.end_line}` : `line ${l.start_line}`;
+  const how = l.differs.map((d) => d.replace('_', ' ')).join(', ') || 'whitespace';
+  return `edit ${l.edit}: old_text was not in the file exactly; it matched ${lines} loosely (differs: ${how})${l.reindented ? ", and new_text was given the file's indentation" : ''}: check the preview`;
 }
