@@ -15,6 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { BenchOptions } from './main.ts';
 import { prng } from '../test/fixtures/generate.ts';
+import { answerOfResult } from '../src-main/doors/mcp/reply.ts';
 import { DATA_DIR, fileSize, percentile, syntheticLog, table, warmPageCache } from './lib.ts';
 
 const CALLS = 500;
@@ -41,10 +42,11 @@ interface Server {
   call(tool: string, args: Record<string, unknown>): Promise<Answer>;
 }
 
-function withJson(a: Omit<Answer, 'json'>): Answer {
+function withJson(a: Omit<Answer, 'json'> & { body?: unknown }): Answer {
   return {
     ...a,
     get json() {
+      if (a.body !== undefined) return a.body; // Folio's answer, a long text put back (doors/mcp/reply.ts)
       try {
         return JSON.parse(a.text);
       } catch {
@@ -69,8 +71,8 @@ async function connect(name: string, command: string, args: string[]): Promise<S
     async call(tool, toolArgs) {
       try {
         const r = await client.callTool({ name: tool, arguments: toolArgs }, undefined, { timeout: 300_000 });
-        const text = (r.content as { text?: string }[]).map((c) => c.text ?? '').join('');
-        const answer = withJson({ ok: r.isError !== true, text, structured: r.structuredContent });
+        const { text, body } = answerOfResult(r);
+        const answer = withJson({ ok: r.isError !== true, text, structured: r.structuredContent, body });
         // Measured lazily, outside the timed call.
         Object.defineProperty(answer, 'resultChars', { get: () => JSON.stringify(r).length });
         return answer;

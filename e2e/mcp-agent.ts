@@ -5,6 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BIN } from './folio-serve.ts';
+import { answerOfResult } from '../src-main/doors/mcp/reply.ts';
 
 export interface McpAgent {
   /** Calls a Folio tool; returns the parsed JSON answer, throwing on isError. */
@@ -29,9 +30,9 @@ export async function connectAgent(root: string, env: Record<string, string>, na
   return {
     async call(tool, args) {
       const result = await client.callTool({ name: tool, arguments: args });
-      const text = (result.content as { text?: string }[]).map((c) => c.text ?? '').join('');
+      const { text, body } = answerOfResult(result);
       if (result.isError) throw new Error(`${tool} failed: ${text}\nstderr: ${stderr}`);
-      return JSON.parse(text);
+      return body;
     },
     close: () => client.close(),
   };

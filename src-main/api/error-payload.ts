@@ -6,6 +6,9 @@
  * the code with error-map.ts.
  */
 import { isFolioError } from '../engine/errors.ts';
+
+/** For doors that answer with a typed error of their own (doors/mcp/reply.ts), without the operation table. */
+export { FolioError } from '../engine/errors.ts';
 import type { ErrorPayload } from './bridge.ts';
 
 export function errorPayloadOf(err: unknown): ErrorPayload {

@@ -7,7 +7,7 @@
  *     "roots": ["."],                       // allowed roots, relative to the workspace root
  *     "read_only": ["vendor/**"],           // readable, never written
  *     "deny": ["secrets/**"],               // added to the default deny list
- *     "caps": { "max_window_bytes": 262144, "max_full_bytes": 8388608 },
+ *     "caps": { "max_window_bytes": 262144, "max_full_bytes": 8388608, "max_reply_chars": 4194304 },
  *     "review": [{ "glob": "logs/**", "policy": "auto" }, { "glob": "**", "policy": "review" }],
  *     "allow_hardlinks": false,             // files with more than one link are refused by default
  *     "case_insensitive": null,             // globs ignore case; default: as the file system of the root does
@@ -46,7 +46,8 @@ export interface WorkspacePolicy {
   roots: string[];
   readOnly: string[];
   deny: string[];
-  caps: { maxWindowBytes: number; maxFullBytes: number };
+  /** maxReplyChars: the most characters one MCP tool reply may have on the wire (doors/mcp/reply.ts) */
+  caps: { maxWindowBytes: number; maxFullBytes: number; maxReplyChars: number };
   review: { glob: string; policy: ReviewPolicy }[];
   /** the --review flag: applies where no review rule matches, or where it is stricter */
   reviewOverride?: ReviewPolicy;
@@ -73,7 +74,7 @@ interface ConfigFile {
   roots?: string[];
   read_only?: string[];
   deny?: string[];
-  caps?: { max_window_bytes?: number; max_full_bytes?: number };
+  caps?: { max_window_bytes?: number; max_full_bytes?: number; max_reply_chars?: number };
   review?: { glob: string; policy: ReviewPolicy }[];
   allow_hardlinks?: boolean;
   create_folders?: boolean;
@@ -145,6 +146,7 @@ export function loadPolicy(root: string, overrides: PolicyOverrides = {}): Works
     caps: {
       maxWindowBytes: config.caps?.max_window_bytes ?? 256 * 1024,
       maxFullBytes: config.caps?.max_full_bytes ?? 8 * 1024 * 1024,
+      maxReplyChars: config.caps?.max_reply_chars ?? 4 * 1024 * 1024,
     },
     review: config.review ?? [],
     ...(overrides.review ? { reviewOverride: overrides.review } : {}),

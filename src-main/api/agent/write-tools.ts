@@ -6,7 +6,6 @@
  */
 import { FolioError, isFolioError } from '../../engine/errors.ts';
 import type { UpsertRequest, UpsertResult } from '../../engine/write/upsert.ts';
-import type { LooseMatch } from '../../engine/write/quote-edit.ts';
 import type { ProposeRequest } from '../../review/proposals.ts';
 import { fileOpCallOf, fileOpWireOf } from '../file-op-request.ts';
 import { AgentUpsertInput } from '../schemas/agent.ts';
@@ -18,7 +17,7 @@ import { editRequestOf, upsertRequestOf } from '../upsert-request.ts';
 import { withCheckedFile, pinningOf } from './checked-file.ts';
 import { factsOf } from '../../engine/read/file-facts.ts';
 import { codecFor } from '../../engine/text/codec.ts';
-import { nearMissHint } from '../../engine/write/quote-edit.ts';
+import { looseNote, nearMissHint } from '../../engine/write/quote-edit.ts';
 import { nearestMiss } from '../../engine/write/near-miss.ts';
 import { looseForm, quoteLines } from '../../engine/write/loose-match.ts';
 import { checkAccess, checkCreate, reviewPolicyFor } from './policy.ts';
@@ -34,10 +33,9 @@ async function agentPreview(s: AgentSession, real: string, preview: string, crea
   return withCheckedFile(real, (pinned) => redactPreview(s.rules, pinned, preview), pinningOf(s));
 }
 
-/** A write's loose quote matches and their notes, for an applied answer (which is otherwise kept short). */
-function looseOf(r: Pick<UpsertResult, 'loose_matches' | 'notes'>): { loose_matches?: LooseMatch[]; notes?: string[] } {
-  if (!r.loose_matches?.length) return {};
-  return { loose_matches: r.loose_matches, notes: r.notes.filter((n) => n.includes('loosely')) };
+/** The notes of a write's loose quote matches (where, how the quote differed), for an answer that is otherwise kept short. */
+function looseOf(r: Pick<UpsertResult, 'loose_matches'>): { notes?: string[] } {
+  return r.loose_matches?.length ? { notes: r.loose_matches.map(looseNote) } : {};
 }
 
 /**
@@ -71,11 +69,17 @@ async function routeWrite(s: AgentSession, real: string, mode: 'auto' | 'review'
   }
   const p = await (await import('../../review/proposals.ts')).propose(s.policy.root, s.actor, proposeRequestOf(real, req));
   // The agent gets the proposal's id, preview and ranges; the stored record (content blobs, journal links) stays with the reviewer.
-  const { proposal: _record, ...answer } = p;
+  const { proposal: _record, loose_matches: _loose, ...answer } = p;
   const preview = await agentPreview(s, real, p.preview, created);
   const redacted = redactStrings(s.rules, { ...answer, actor: p.proposal.actor, preview });
   return {
-    output: { applied: false, policy: 'review' as const, ...redacted, next: 'a person reviews it; call proposal_status with wait_ms to wait for the decision' },
+    output: {
+      applied: false,
+      policy: 'review' as const,
+      ...redacted,
+      ...looseOf(p),
+      next: 'a person reviews it; call proposal_status with wait_ms to wait for the decision',
+    },
     audit: { path: real, reason: `proposal ${p.proposal_id}` },
   };
 }
@@ -248,9 +252,9 @@ async function writeFiles(s: AgentSession, files: PreparedWrite[]) {
   );
   const answers = [];
   for (const [i, p] of group.proposals.entries()) {
-    const { proposal: _record, ...answer } = p;
+    const { proposal: _record, loose_matches: _loose, ...answer } = p;
     const preview = await agentPreview(s, files[i]!.real, p.preview, files[i]!.created);
-    answers.push(redactStrings(s.rules, { applied: false, policy: 'review' as const, ...answer, actor: p.proposal.actor, preview }));
+    answers.push(redactStrings(s.rules, { applied: false, policy: 'review' as const, ...answer, ...looseOf(p), actor: p.proposal.actor, preview }));
   }
   return {
     output: {

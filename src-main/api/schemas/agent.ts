@@ -64,7 +64,11 @@ export type ProposalStatusOutput = z.infer<typeof ProposalStatusOutput>;
 
 const redactions = z.number().int().nonnegative().describe('How many secrets in the answer were replaced with [REDACTED:kind].');
 
-export const AgentReadOutput = ReadOutput.extend({ redactions });
+export const AgentReadOutput = ReadOutput.extend({
+  redactions,
+  content: ReadOutput.shape.content.optional(),
+  content_block: z.number().int().optional().describe('MCP: the text block holding content, if not here.'),
+});
 /**
  * One object for both answers of the search tool (MCP wants an object schema): a
  * file's (version, total_lines, scanned, next_start_byte) or a directory's (files,
@@ -92,23 +96,26 @@ export const AgentProposalStatusOutput = ProposalStatusOutput;
  * dry_run: the table's upsert output and policy; auto: applied, journal_id and the
  * versions and range written; review: the proposal's id, status, preview and ranges.
  */
-export const AgentUpsertOutput = UpsertOutput.partial().extend({
-  path: z.string(),
-  applied: z.boolean(),
-  policy: z.enum(['review', 'auto']).describe('The review policy of the path: review stores a proposal, auto applies at once.'),
-  journal_id: z.string().optional().describe('auto: the journal entry of the edit (a person can undo it).'),
-  proposal_id: z.string().optional().describe('review: the proposal; follow it with proposal_status.'),
-  status: z.literal('pending').optional().describe('review: the new proposal waits for a person.'),
-  version_seen: Version.optional().describe('review: the version the proposal was checked against.'),
-  actor: ReviewActor.optional().describe('review: who proposed it (the MCP client).'),
-  next: z.string().optional().describe('review: what happens next.'),
-  files: z.array(z.looseObject({ path: z.string(), applied: z.boolean() })).optional(),
-  group_id: z.string().optional(),
-  // delete_file / move_to targets answer as the table's delete_file and move_file:
-  preconditions: z.looseObject({ checked: z.array(z.string()) }).optional(),
-  op: z.enum(['delete', 'move']).optional(),
-  to: z.string().optional(),
-});
+// loose_matches: agents get the notes that say the same (the tool list is sent every turn).
+export const AgentUpsertOutput = UpsertOutput.omit({ loose_matches: true })
+  .partial()
+  .extend({
+    path: z.string(),
+    applied: z.boolean(),
+    policy: z.enum(['review', 'auto']).describe('The review policy of the path: review stores a proposal, auto applies at once.'),
+    journal_id: z.string().optional().describe('auto: the journal entry of the edit (a person can undo it).'),
+    proposal_id: z.string().optional().describe('review: the proposal; follow it with proposal_status.'),
+    status: z.literal('pending').optional().describe('review: the new proposal waits for a person.'),
+    version_seen: Version.optional().describe('review: the version the proposal was checked against.'),
+    actor: ReviewActor.optional().describe('review: who proposed it (the MCP client).'),
+    next: z.string().optional().describe('review: what happens next.'),
+    files: z.array(z.looseObject({ path: z.string(), applied: z.boolean() })).optional(),
+    group_id: z.string().optional(),
+    // delete_file / move_to targets answer as the table's delete_file and move_file:
+    preconditions: z.looseObject({ checked: z.array(z.string()) }).optional(),
+    op: z.enum(['delete', 'move']).optional(),
+    to: z.string().optional(),
+  });
 export type AgentUpsertOutput = z.infer<typeof AgentUpsertOutput>;
 
 /**

@@ -3,10 +3,7 @@ import * as z from 'zod';
 
 export const QuotedEditInput = z.object({
   path: z.string().min(1).optional().describe('Another file.'),
-  old_text: z
-    .string()
-    .min(1)
-    .describe('Text to replace, once unless replace_all; whole lines differing only in whitespace or look-alikes match loosely if unique.'),
+  old_text: z.string().min(1).describe('Once unless replace_all.'),
   new_text: z.string(),
   replace_all: z.boolean().optional(),
 });

@@ -27,7 +27,7 @@ export const ReadInput = z
     section: z.string().min(1).optional().describe('Markdown heading path "A > B".'),
     json_path: z.string().min(1).optional().describe('JSONPath (RFC 9535) "$.a[*]", "$..b[?@.n > 1]", or JSON Pointer "/a/0".'),
     jsonl_line: int().optional().describe('JSON Lines: line N.'),
-    tokenizer: z.enum(['o200k_base', 'cl100k_base']).optional().describe('Report the token count.'),
+    tokenizer: z.enum(['o200k_base', 'cl100k_base']).optional(),
     token_start: int().optional().describe('0-based.'),
     token_end: int().optional().describe('Exclusive.'),
     page_tokens: int().optional().describe('Tokens per page.'),

@@ -96,12 +96,12 @@ export const UpsertFileOutput = z.object({
         edit: z.number().int(),
         start_line: z.number().int(),
         end_line: z.number().int(),
-        differs: z.array(z.enum(['indentation', 'trailing_whitespace', 'inner_whitespace', 'punctuation', 'final_newline'])),
+        // indentation, trailing_whitespace, inner_whitespace, punctuation, final_newline (engine/write/quote-edit.ts LooseMatch)
+        differs: z.array(z.string()),
         reindented: z.boolean(),
       }),
     )
-    .optional()
-    .describe('Quotes not in the file exactly that matched one place loosely (whitespace, indentation, look-alike punctuation): where, and how.'),
+    .optional(),
   hunks: z
     .array(z.object({ edit: z.number().int(), range_before: LineByteRange, range_after: LineByteRange, affected: Affected }))
     .optional()

@@ -3,7 +3,8 @@
  * api/agent/tools.ts: one per operation the agent guard admits), over stdio (`folio mcp`)
  * or Streamable HTTP (`/api/mcp` on `folio serve`, behind its bearer token).
  * tools/list gives compact, strict schemas (api/tool-schema.ts); each tool declares
- * its outputSchema and answers structuredContent (and the same JSON as text).
+ * its outputSchema and answers structuredContent and the same JSON as text, a long
+ * read's text once in a block of its own, and no reply over the cap (reply.ts).
  * Tool errors, bad arguments included, come back as isError results holding
  * `{error: {code, message, ...}}` so an agent can act on the code and details;
  * a tool name that is not on the list is a JSON-RPC error (-32602), as the spec asks.
@@ -21,12 +22,13 @@ import { createAgentSession, loadAgentTools, type AgentSession, type PolicyOverr
 import { errorPayloadOf } from '../../api/error-payload.ts';
 import { toolArgumentsOf } from '../../api/tool-schema.ts';
 import { McpHttpSessions, type SessionLimits } from './http-sessions.ts';
+import { replyOf } from './reply.ts';
 import { mcpToolsOf, type McpToolEntry } from './tool-list.ts';
 
 const INSTRUCTIONS = [
   'Folio reads any window of any file (multi-GB logs included) and edits files only under a version check.',
   'Ask for big windows and several line ranges in one read; search a file or a whole directory (like rg); list shows a directory.',
-  'To change text you have seen, use edit: quote old_text exactly (the quote is the precondition); edits[i].path edits several files at once, all or none.',
+  'To change text you have seen, use edit: quote old_text exactly (the quote is the precondition; whole lines off only in whitespace or look-alike punctuation still match one place, and the notes say so); edits[i].path edits several files at once, all or none.',
   'For line positions, appends and new files use upsert with the etag as if_match (or LINE#HASH anchors from a read with hashlines: true); if_none_match "*" creates a file.',
   'A failed precondition or quote answers with the current text: retry from it without another read.',
   'To delete or rename a whole file, upsert with target {delete_file: true} or {move_to: NEW_PATH} and the etag as if_match; a move never replaces an existing file.',
@@ -79,8 +81,8 @@ export function createMcpServer(session: AgentSession, version = '0.1.0'): Serve
     try {
       const { runAgentTool } = await loadAgentTools();
       const out = await runAgentTool(s, name, args, (input) => (wire ? toolArgumentsOf(wire, input as Record<string, unknown>) : input));
-      // structuredContent for clients that read the schema; the same JSON as text for those that do not (MCP spec, tools: structured content).
-      return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+      // structuredContent and text, a long text once, never more than the cap (reply.ts).
+      return replyOf(name, args, out as Record<string, unknown>, s.policy.caps.maxReplyChars);
     } catch (err) {
       // A tool that does not exist is a protocol error (MCP spec, tools: error handling), audited like any call.
       if (!wire) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}; the tools are ${tools.map((t) => t.tool.name).join(', ')}`);

@@ -431,3 +431,10 @@ async function lineEndOf(index: LineIndex, codec: TextCodec, lineIdx: number): P
   const end = index.lineEnd(lineIdx);
   return end < index.size && (await crBefore(index.path, codec, end)) ? end - codec.encode('\r').length : end;
 }
+
+/** The note beside a loosely matched quote: where, and what was forgiven. */
+export function looseNote(l: LooseMatch): string {
+  const lines = l.end_line !== l.start_line ? `lines ${l.start_line}-${l.end_line}` : `line ${l.start_line}`;
+  const how = l.differs.map((d) => d.replace('_', ' ')).join(', ') || 'whitespace';
+  return `edit ${l.edit}: old_text was not in the file exactly; it matched ${lines} loosely (differs: ${how})${l.reindented ? ", and new_text was given the file's indentation" : ''}: check the preview`;
+}

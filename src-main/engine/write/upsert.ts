@@ -17,7 +17,7 @@ import { binaryFileError, factsOf, type FileFacts, type Version } from '../read/
 import { etagOf } from '../index/identity.ts';
 import { pinFile, renamedError } from '../index/pinned-file.ts';
 import { openWriteTarget, type WriteTarget } from './write-target.ts';
-import { resolveQuotedEdits, type LooseMatch } from './quote-edit.ts';
+import { looseNote, resolveQuotedEdits, type LooseMatch } from './quote-edit.ts';
 import { dirname, resolve } from 'node:path';
 import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, unlinkSync } from 'node:fs';
 import { createPatch } from 'diff';
@@ -395,11 +395,4 @@ export async function upsertOn(io: UpsertIo, req: UpsertRequest, notes: string[]
     ...(several ? { hunks: hunksOf(placed, after) } : {}),
     elapsed_ms: performance.now() - t0,
   };
-}
-
-/** The note beside a loosely matched quote: where, and what was forgiven. */
-function looseNote(l: LooseMatch): string {
-  const lines = l.end_line !== l.start_line ? `lines ${l.start_line}-${l.end_line}` : `line ${l.start_line}`;
-  const how = l.differs.map((d) => d.replace('_', ' ')).join(', ') || 'whitespace';
-  return `edit ${l.edit}: old_text was not in the file exactly; it matched ${lines} loosely (differs: ${how})${l.reindented ? ", and new_text was given the file's indentation" : ''}: check the preview`;
 }
