@@ -42,7 +42,11 @@ async function workspace(name: string, caps?: { max_reply_chars: number }): Prom
 }
 
 beforeAll(async () => {
-  [capped, roomy, tight] = await Promise.all([workspace('capped'), workspace('roomy', { max_reply_chars: 12 * 1024 * 1024 }), workspace('tight', { max_reply_chars: 20_000 })]);
+  [capped, roomy, tight] = await Promise.all([
+    workspace('capped'),
+    workspace('roomy', { max_reply_chars: 12 * 1024 * 1024 }),
+    workspace('tight', { max_reply_chars: 20_000 }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([capped?.close(), roomy?.close(), tight?.close()]);
