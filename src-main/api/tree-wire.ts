@@ -58,7 +58,7 @@ export function searchTreeWireOf(r: TreeSearchResult, glob: string | undefined):
   return {
     path: r.root,
     glob: glob ?? null,
-    files: r.files.map((f) => ({ path: f.path, count: f.count })),
+    files: r.files.map((f) => ({ path: f.path, count: f.count, etag: f.etag })),
     matches: r.matches.map((m) => ({
       path: m.path,
       line: m.line,

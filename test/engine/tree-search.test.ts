@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } fro
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeTreeSearchPools, searchTree, type TreeSearchOptions } from '../../src-main/engine/search/tree-search.ts';
+import { etagOf, statRegularFile } from '../../src-main/engine/index/identity.ts';
 import { tempDir, writeLogFile } from '../fixtures/generate.ts';
 import { writeSourceTree } from '../fixtures/source-tree.ts';
 import { budgetMs } from '../fixtures/load.ts';
@@ -92,6 +93,8 @@ describe('directory search agrees with ripgrep', () => {
         const files = r.files.map((f) => f.path);
         expect(files).toEqual([...new Set(r.matches.map((m) => m.path))]);
         expect(r.files.reduce((n, f) => n + f.count, 0)).toBe(r.count);
+        // Each file's version, as a read would answer it (nothing changes the tree here).
+        for (const f of r.files) expect(f.etag, f.path).toBe(etagOf(statRegularFile(join(root, f.path))));
       }
     });
   }
@@ -121,7 +124,7 @@ describe('directory search agrees with ripgrep', () => {
     const big = await all('ERROR \\[billing\\]', { glob: 'docs/*.txt' });
     const expected = rg('ERROR \\[billing\\]', ['-g', 'docs/*.txt']);
     expect(big.matches.map(key)).toEqual(expected.map(key));
-    expect(big.files).toEqual([{ path: 'docs/big.log.txt', count: expected.length }]);
+    expect(big.files).toEqual([{ path: 'docs/big.log.txt', count: expected.length, etag: etagOf(statRegularFile(join(root, 'docs/big.log.txt'))) }]);
   });
 
   it('glob narrows to matching files, like rg -g', async () => {

@@ -13,6 +13,7 @@
  */
 import { join } from 'node:path';
 import { withPinnedFile } from '../../engine/index/pinned-file.ts';
+import { etagOf, statRegularFile } from '../../engine/index/identity.ts';
 import type { SearchInput, SearchTreeOutput } from '../schemas.ts';
 import { secretLinesAround } from './redact.ts';
 import { visibleMatches } from './redact-search.ts';
@@ -93,21 +94,24 @@ export async function visibleTreeAnswer(
 ): Promise<SearchTreeOutput & { redactions: number }> {
   const maxChars = input.max_line_chars ?? DEFAULT_MAX_LINE_CHARS;
   const matches: TreeMatch[] = [];
-  const files: { path: string; count: number }[] = [];
+  const files: { path: string; count: number; etag: string | null }[] = [];
   let redactions = 0;
+  const searched = new Map(r.files.map((f) => [f.path, f.etag]));
   for (const [rel, group] of byFile(r.matches)) {
     const shown = await withPinnedFile(
       join(r.path, rel),
       async (pinned) => {
         const seen = await visibleMatches(rules, pinned, input, group);
         const ctx = await visibleContext(rules, pinned, seen.matches, maxChars);
-        return { matches: ctx.matches, redactions: seen.redactions + ctx.redactions };
+        // The search's version, if the file is still it as its lines are redacted (else they may not be what was searched).
+        const etag = searched.get(rel) ?? null;
+        return { matches: ctx.matches, redactions: seen.redactions + ctx.redactions, etag: etag === etagOf(statRegularFile(pinned)) ? etag : null };
       },
       pinning,
-    ).catch(() => ({ matches: [] as TreeMatch[], redactions: 0 })); // swapped or gone since the walk: not shown
+    ).catch(() => ({ matches: [] as TreeMatch[], redactions: 0, etag: null })); // swapped or gone since the walk: not shown
     if (!shown.matches.length) continue;
     matches.push(...shown.matches);
-    files.push({ path: rel, count: shown.matches.length });
+    files.push({ path: rel, count: shown.matches.length, etag: shown.etag });
     redactions += shown.redactions;
   }
   return { ...r, matches, files, count: matches.length, redactions };
@@ -133,7 +137,8 @@ export async function visibleTreeCount(
     for (const f of seen.files) counts.set(f.path, (counts.get(f.path) ?? 0) + f.count);
     const more = page.truncated && page.next_cursor !== null;
     if (!more || pages >= COUNT_MAX_PAGES) {
-      const files = [...counts].map(([path, count]) => ({ path, count }));
+      // Counted over several pages, each its own moment: no one version to give.
+      const files = [...counts].map(([path, count]) => ({ path, count, etag: null }));
       return {
         ...page,
         matches: [],

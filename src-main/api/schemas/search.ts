@@ -63,8 +63,8 @@ export const SearchTreeOutput = z.object({
   path: z.string().describe('The searched directory (resolved); match and file paths are relative to it.'),
   glob: z.string().nullable(),
   files: z
-    .array(z.object({ path: z.string(), count: z.number().int() }))
-    .describe('Files with matching lines in this answer and how many (count_only: in the whole tree).'),
+    .array(z.object({ path: z.string(), count: z.number().int(), etag: z.string().nullable() }))
+    .describe('Files with matching lines in this answer, how many (count_only: in the whole tree), and the version.etag searched (null: changed meanwhile).'),
   matches: z.array(SearchTreeMatch),
   count: z.number().int().describe('Matching lines in this answer (count_only: in the whole tree).'),
   files_searched: z.number().int(),

@@ -155,6 +155,6 @@ export function edgeHashes(path: string, size: number): { head: string; tail: st
 }
 
 /** The etag of a file version: changes whenever content could have changed. */
-export function etagOf(id: FileIdentity): string {
+export function etagOf(id: Pick<FileIdentity, 'dev' | 'ino' | 'size' | 'mtimeNs' | 'ctimeNs'>): string {
   return createHash('sha256').update(`${id.dev}:${id.ino}:${id.size}:${id.mtimeNs}:${id.ctimeNs}`).digest('base64url').slice(0, 20);
 }

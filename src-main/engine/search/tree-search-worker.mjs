@@ -56,7 +56,21 @@ export const HEAD_SNIFF_BYTES = 64 * 1024;
  * @property {number} count
  * @property {TreeRawMatch[]} matches
  * @property {boolean} capped
+ * @property {FileId} [id]  with matches: the version the matches were read from (unchanged from before the read to after the search); absent if it changed meanwhile
  */
+
+/**
+ * The fields of a file's identity that make its etag (engine/index/identity.ts etagOf).
+ * @typedef {{ dev: number, ino: number, size: number, mtimeNs: string, ctimeNs: string }} FileId
+ */
+
+/**
+ * @param {import('node:fs').BigIntStats} st
+ * @returns {FileId}
+ */
+const idOf = (st) => ({ dev: Number(st.dev), ino: Number(st.ino), size: Number(st.size), mtimeNs: st.mtimeNs.toString(), ctimeNs: st.ctimeNs.toString() });
+/** @param {FileId} a @param {FileId} b */
+const sameId = (a, b) => a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
 
 /**
  * Text of the line [ls, le) of `buf` ('\r' before '\n' dropped), cut to maxChars code points.
@@ -107,22 +121,40 @@ let shared = Buffer.allocUnsafe(1 << 20);
 
 /**
  * The bytes of a file of a batch (a view of the shared buffer, valid until the next
- * read), or null when it must be skipped; 'big' when it is at least bigBytes.
+ * read), or null when it must be skipped; 'big' when it is at least bigBytes. `id` is
+ * the file's identity from before the read, and `fd` stays open for the caller to
+ * compare it after (and close).
  * @param {string} abs
  * @param {TreeBatchJob} job
- * @returns {Buffer | null | 'big'}
+ * @returns {{ buf: Buffer | null | 'big', fd: number | null, id: FileId | null }}
  */
 function readWhole(abs, job) {
   let fd;
   try {
     fd = openSync(abs, job.verify ? constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK : constants.O_RDONLY);
   } catch {
-    return null;
+    return { buf: null, fd: null, id: null };
   }
+  return { buf: readOpen(fd, abs, job), fd, id: lastId };
+}
+
+/** @type {FileId | null} the identity readOpen saw before its read */
+let lastId = null;
+
+/**
+ * @param {number} fd
+ * @param {string} abs
+ * @param {TreeBatchJob} job
+ * @returns {Buffer | null | 'big'}
+ */
+function readOpen(fd, abs, job) {
+  lastId = null;
   try {
+    // The version before the read: an answer's matches carry it if it still holds after the search.
+    const st = fstatSync(fd, { bigint: true });
+    lastId = idOf(st);
     if (job.verify) {
-      const st = fstatSync(fd);
-      if (!st.isFile() || (job.refuseLinks && st.nlink > 1)) return null;
+      if (!st.isFile() || (job.refuseLinks && st.nlink > 1n)) return null;
       // A directory of the path swapped for a symlink after the walk saw it: the open must still land on the path walked.
       if (process.platform === 'linux' && readlinkSync(`/proc/self/fd/${fd}`) !== abs) return null;
     }
@@ -143,8 +175,6 @@ function readWhole(abs, job) {
     return shared.subarray(0, got);
   } catch {
     return null;
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -157,7 +187,27 @@ function readWhole(abs, job) {
 export function searchTreeFile(file, job, plan) {
   /** @type {TreeFileResult} */
   const out = { status: 'skip', size: 0, count: 0, matches: [], capped: false };
-  const buf = readWhole(file.abs, job);
+  const { buf, fd, id } = readWhole(file.abs, job);
+  try {
+    searchRead(out, buf, file, job, plan);
+    if (out.count > 0 && id && fd !== null && sameId(id, idOf(fstatSync(fd, { bigint: true })))) out.id = id;
+  } catch {
+    // an fstat that failed: no version
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+  return out;
+}
+
+/**
+ * Search the bytes `buf` read of `file` into `out`.
+ * @param {TreeFileResult} out
+ * @param {Buffer | null | 'big'} buf
+ * @param {TreeFileJob} file
+ * @param {TreeBatchJob} job
+ * @param {import('./plan.mjs').SearchPlan} plan
+ */
+function searchRead(out, buf, file, job, plan) {
   if (buf === null) return out;
   if (buf === 'big') {
     out.status = 'big';

@@ -21,6 +21,7 @@
  */
 import { FolioError } from '../errors.ts';
 import { defaultThreads } from '../index/builder.ts';
+import { etagOf } from '../index/identity.ts';
 import { withPinnedFile } from '../index/pinned-file.ts';
 import { openIndex } from '../index/store.ts';
 import { poolRegistry } from '../index/worker-pool.ts';
@@ -73,8 +74,12 @@ export interface TreeMatch {
 export interface TreeSearchResult {
   /** the searched directory */
   root: string;
-  /** files with matching lines, in walk order, with how many of their lines this answer holds (count_only: all of them) */
-  files: { path: string; count: number }[];
+  /**
+   * files with matching lines, in walk order, with how many of their lines this answer
+   * holds (count_only: all of them), and the etag of the version the lines were read
+   * from (null: it changed while it was searched)
+   */
+  files: { path: string; count: number; etag: string | null }[];
   matches: TreeMatch[];
   /** matching lines in this answer (count_only: in the whole tree) */
   count: number;
@@ -140,6 +145,8 @@ interface FileOutcome {
   count: number;
   matches: TreeRawMatch[];
   searched: boolean;
+  /** the version searched, when it held from before the read to after the search */
+  etag?: string;
 }
 
 /** The search's settings from its options, checked: a bad one is invalid_input. */
@@ -265,7 +272,7 @@ async function searchWhole(e: WalkEntry, r: TreeFileResult, how: WholeFileSearch
       // More lines match in this file than the answer can hold: a sentinel makes the merge see "more".
       matches.push({ line: 0, byteOffset: found.nextStartByte, nextLine: found.nextStartByte, column: 0, text: '', textTruncated: false });
     }
-    return { ...none, size: found.scanned.endByte, count: found.count, matches, searched: true };
+    return { ...none, size: found.scanned.endByte, count: found.count, matches, searched: true, etag: found.version.etag };
   };
   try {
     return how.pinned ? await withPinnedFile(e.abs, run, { refuseLinks: how.pinned.refuseLinks }) : await run(e.abs);
@@ -277,7 +284,7 @@ async function searchWhole(e: WalkEntry, r: TreeFileResult, how: WholeFileSearch
 
 /** The answer, built from the files' outcomes taken in walk order, up to the cap. */
 class TreeAnswer {
-  files: { path: string; count: number }[] = [];
+  files: { path: string; count: number; etag: string | null }[] = [];
   kept: (TreeMatch & { nextLine: number })[] = [];
   total = 0;
   filesSearched = 0;
@@ -297,7 +304,7 @@ class TreeAnswer {
     this.filesSearched++;
     this.bytesSearched += Math.max(0, o.size - startByte);
     if (countOnly) {
-      if (o.count > 0) files.push({ path: o.entry.rel, count: o.count });
+      if (o.count > 0) files.push({ path: o.entry.rel, count: o.count, etag: o.etag ?? null });
       this.total += o.count;
       return true;
     }
@@ -321,7 +328,7 @@ class TreeAnswer {
       });
       n++;
     }
-    if (n > 0) files.push({ path: o.entry.rel, count: n });
+    if (n > 0) files.push({ path: o.entry.rel, count: n, etag: o.etag ?? null });
     return !this.truncated;
   }
 }
@@ -417,7 +424,7 @@ export async function searchTree(root: string, opts: TreeSearchOptions): Promise
         pendingFrom = e.rel;
         const o: FileOutcome =
           r.status === 'ok'
-            ? { entry: e, size: r.size, count: r.count, matches: r.matches, searched: true }
+            ? { entry: e, size: r.size, count: r.count, matches: r.matches, searched: true, ...(r.id ? { etag: etagOf(r.id) } : {}) }
             : r.status === 'skip'
               ? { entry: e, size: 0, count: 0, matches: [], searched: false }
               : await Promise.race([whole(e, r), timedOut]);
