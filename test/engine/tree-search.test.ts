@@ -208,3 +208,19 @@ describe('the time budget', () => {
     expect(next.matches.map((m) => m.path)).toEqual(['a.txt']);
   });
 });
+
+describe('the version of each file searched', () => {
+  it('a file changed over a second before the search, and one changed just now, both get the etag a stat gives', async () => {
+    const dir = tmp.path('versions');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'old.txt'), 'needle one\n');
+    // Settled: its ctime over a second before the search (the worker then trusts one fstat).
+    const ctime = statRegularFile(join(dir, 'old.txt')).ctimeNs;
+    await expect.poll(() => BigInt(Date.now() - 1100) * 1_000_000n > BigInt(ctime), { timeout: 10_000, interval: 100 }).toBe(true);
+    writeFileSync(join(dir, 'new.txt'), 'needle two\n'); // just now: read again between two fstats
+    for (const threads of [0, 2]) {
+      const r = await searchTree(realpathSync(dir), { pattern: 'needle', threads, timeoutMs: 60_000 });
+      expect(r.files.map((f) => [f.path, f.etag])).toEqual(['new.txt', 'old.txt'].map((f) => [f, etagOf(statRegularFile(join(dir, f)))]));
+    }
+  });
+});

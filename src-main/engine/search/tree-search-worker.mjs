@@ -56,7 +56,7 @@ export const HEAD_SNIFF_BYTES = 64 * 1024;
  * @property {number} count
  * @property {TreeRawMatch[]} matches
  * @property {boolean} capped
- * @property {FileId} [id]  with matches: the version the matches were read from (unchanged from before the read to after the search); absent if it changed meanwhile
+ * @property {FileId} [id]  with matches: the version the matches were read from; absent when it may have changed since the read began
  */
 
 /**
@@ -69,8 +69,12 @@ export const HEAD_SNIFF_BYTES = 64 * 1024;
  * @returns {FileId}
  */
 const idOf = (st) => ({ dev: Number(st.dev), ino: Number(st.ino), size: Number(st.size), mtimeNs: st.mtimeNs.toString(), ctimeNs: st.ctimeNs.toString() });
-/** @param {FileId} a @param {FileId} b */
-const sameId = (a, b) => a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+/**
+ * A file last changed this long before its read began is the version the read saw:
+ * a write during or after the read would have stamped it later (the kernel stamps
+ * with a clock a few ms coarse). Files changed more recently answer no version.
+ */
+const SETTLED_MS = 1000;
 
 /**
  * Text of the line [ls, le) of `buf` ('\r' before '\n' dropped), cut to maxChars code points.
@@ -121,25 +125,21 @@ let shared = Buffer.allocUnsafe(1 << 20);
 
 /**
  * The bytes of a file of a batch (a view of the shared buffer, valid until the next
- * read), or null when it must be skipped; 'big' when it is at least bigBytes. `id` is
- * the file's identity from before the read, and `fd` stays open for the caller to
- * compare it after (and close).
+ * read), or null when it must be skipped; 'big' when it is at least bigBytes. `fd`
+ * stays open for the caller to stat after the search (and close).
  * @param {string} abs
  * @param {TreeBatchJob} job
- * @returns {{ buf: Buffer | null | 'big', fd: number | null, id: FileId | null }}
+ * @returns {{ buf: Buffer | null | 'big', fd: number | null }}
  */
 function readWhole(abs, job) {
   let fd;
   try {
     fd = openSync(abs, job.verify ? constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK : constants.O_RDONLY);
   } catch {
-    return { buf: null, fd: null, id: null };
+    return { buf: null, fd: null };
   }
-  return { buf: readOpen(fd, abs, job), fd, id: lastId };
+  return { buf: readOpen(fd, abs, job), fd };
 }
-
-/** @type {FileId | null} the identity readOpen saw before its read */
-let lastId = null;
 
 /**
  * @param {number} fd
@@ -148,13 +148,10 @@ let lastId = null;
  * @returns {Buffer | null | 'big'}
  */
 function readOpen(fd, abs, job) {
-  lastId = null;
   try {
-    // The version before the read: an answer's matches carry it if it still holds after the search.
-    const st = fstatSync(fd, { bigint: true });
-    lastId = idOf(st);
     if (job.verify) {
-      if (!st.isFile() || (job.refuseLinks && st.nlink > 1n)) return null;
+      const st = fstatSync(fd);
+      if (!st.isFile() || (job.refuseLinks && st.nlink > 1)) return null;
       // A directory of the path swapped for a symlink after the walk saw it: the open must still land on the path walked.
       if (process.platform === 'linux' && readlinkSync(`/proc/self/fd/${fd}`) !== abs) return null;
     }
@@ -187,16 +184,42 @@ function readOpen(fd, abs, job) {
 export function searchTreeFile(file, job, plan) {
   /** @type {TreeFileResult} */
   const out = { status: 'skip', size: 0, count: 0, matches: [], capped: false };
-  const { buf, fd, id } = readWhole(file.abs, job);
+  const began = Date.now();
+  const { buf, fd } = readWhole(file.abs, job);
   try {
     searchRead(out, buf, file, job, plan);
-    if (out.count > 0 && id && fd !== null && sameId(id, idOf(fstatSync(fd, { bigint: true })))) out.id = id;
+    // The version searched (one fstat, for matching files only): the bytes read, and changed well before the read began.
+    if (out.count > 0 && fd !== null && typeof buf === 'object' && buf !== null) {
+      const st = fstatSync(fd, { bigint: true });
+      const settled = BigInt(began - SETTLED_MS) * 1_000_000n;
+      if (Number(st.size) === buf.length && st.mtimeNs < settled && st.ctimeNs < settled) out.id = idOf(st);
+      else out.id = reread(fd, buf) ?? undefined;
+    }
   } catch {
     // an fstat that failed: no version
   } finally {
     if (fd !== null) closeSync(fd);
   }
   return out;
+}
+
+/**
+ * The version of a file changed just now, if its bytes are still `buf`: read again
+ * between two fstats that agree (rare: a matching file changed within SETTLED_MS).
+ * @param {number} fd
+ * @param {Buffer} buf
+ * @returns {FileId | null}
+ */
+function reread(fd, buf) {
+  const before = idOf(fstatSync(fd, { bigint: true }));
+  if (before.size !== buf.length) return null;
+  const again = Buffer.allocUnsafe(buf.length + 1);
+  let got = 0;
+  for (let n; (n = readSync(fd, again, got, again.length - got, got)) > 0;) got += n;
+  const after = idOf(fstatSync(fd, { bigint: true }));
+  const same =
+    before.dev === after.dev && before.ino === after.ino && before.size === after.size && before.mtimeNs === after.mtimeNs && before.ctimeNs === after.ctimeNs;
+  return same && got === buf.length && again.subarray(0, got).equals(buf) ? before : null;
 }
 
 /**
