@@ -140,7 +140,7 @@ export const operations = {
   search: op({
     input: SearchInput,
     output: SearchOutput,
-    description: 'Regex search of a file: matching lines with number, byte offset, text. Truncated: continue at start_byte = next_start_byte.',
+    description: 'Regex search of a file: lines with number, byte offset, text. Truncated: continue at start_byte = next_start_byte.',
     run: runs.search,
   }),
   // --- Time in logs (issue 17): time-seek.ts, histogram.ts ---
@@ -209,7 +209,7 @@ export const operations = {
     input: EditInput,
     output: UpsertOutput,
     description:
-      'Replace quoted text: each old_text occurs once (replace_all: at least once); all or none. The quote is the precondition; ' +
+      'Replace quoted text: each old_text once (replace_all: every one); all or none. The quote is the precondition; ' +
       'errors show near misses. Use upsert for line positions, appends and new files.',
     run: runs.edit,
   }),

@@ -50,6 +50,7 @@ function addressOf(input: ReadInput): 'section' | 'json' | 'token_range' | 'toke
 
 /** Read `input` (its path already resolved by the caller) under `opts` (caps of the door): the wire answer. */
 export async function readByInput(input: ReadInput, opts: ReadOptions = {}): Promise<ReadOutput> {
+  if (input.time !== undefined) return readFromTime(input, opts);
   if (input.head !== undefined && input.tail !== undefined) return readHeadAndTail(input, opts);
   const mode = addressOf(input);
   const base: ReadOptions = { ...opts, hashlines: input.hashlines, invalidUtf8: input.invalid_utf8, allowBinary: input.allow_binary };
@@ -68,6 +69,24 @@ export async function readByInput(input: ReadInput, opts: ReadOptions = {}): Pro
     a.addressing.tokens = { ...tokens, tokenizer, count: await countTokens(answerText(a.r), tokenizer) };
   }
   return readWireOf(a.r, a.addressing);
+}
+
+/**
+ * A log read from a time (time + limit): the lines from the first one stamped at or
+ * after it (time_seek's bisection of an ordered log), `limit` of them (100 by
+ * default); the note says which line and time that was.
+ */
+async function readFromTime(input: ReadInput, opts: ReadOptions): Promise<ReadOutput> {
+  const others = Object.entries(input).filter(([k, v]) => v !== undefined && !['path', 'time', 'limit', 'hashlines', 'invalid_utf8', 'tokenizer'].includes(k));
+  if (others.length) {
+    throw new FolioError('invalid_input', `time goes with limit only, not ${others.map(([k]) => k).join(', ')}`, {
+      modes: ['time', ...others.map(([k]) => k)],
+    });
+  }
+  const { timeSeekWire } = await import('./time-wire.ts');
+  const at = await timeSeekWire({ path: input.path, time: input.time! }, {});
+  const out = await readByInput({ ...input, time: undefined, offset: at.line, limit: input.limit ?? 100 }, opts);
+  return { ...out, notes: [`time ${at.target}: line ${at.line} is the first at or after it (${at.time})`, ...out.notes] };
 }
 
 /**

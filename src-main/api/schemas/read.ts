@@ -18,6 +18,7 @@ export const ReadInput = z
     end_byte: int().optional().describe('Exclusive.'),
     page: int().optional().describe('1-based.'),
     page_chars: int().optional(),
+    time: z.string().min(1).optional().describe('First line at/after this log time.'),
     head: int().optional().describe('With tail: both ends.'),
     tail: int().optional(),
     full: z.boolean().optional().describe('Up to 8 MiB.'),
@@ -28,11 +29,13 @@ export const ReadInput = z
     json_path: z.string().min(1).optional().describe('JSONPath (RFC 9535) "$.a[*]", "$..b[?@.n > 1]", or JSON Pointer "/a/0".'),
     jsonl_line: int().optional().describe('JSON Lines: line N.'),
     tokenizer: z.enum(['o200k_base', 'cl100k_base']).optional(),
-    token_start: int().optional().describe('0-based.'),
-    token_end: int().optional().describe('Exclusive.'),
-    page_tokens: int().optional().describe('Tokens per page.'),
+    token_start: int().optional(),
+    token_end: int().optional(),
+    page_tokens: int().optional(),
   })
-  .describe('Give one mode (none: page 1); pairs: offset+limit, start_byte+max_bytes or +end_byte, token_start+token_end, page_tokens+page.');
+  .describe(
+    'Give one mode (none: page 1); pairs: offset+limit, time+limit, start_byte+max_bytes or +end_byte, token_start+token_end (0-based, end exclusive), page_tokens+page.',
+  );
 export type ReadInput = z.infer<typeof ReadInput>;
 
 export const ReadOutput = z.object({

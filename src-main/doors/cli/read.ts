@@ -108,6 +108,8 @@ interface ReadFlags {
   range?: { start_byte: number; end_byte: number };
   page?: number;
   pageChars?: number;
+  time?: string;
+  limit?: number;
   head?: number;
   tail?: number;
   full?: boolean;
@@ -140,6 +142,8 @@ export function registerRead(program: Command, io: CliIO): void {
     .option('--range <start-end>', 'exact bytes [START, END), snapped to UTF-8 characters', parseRange)
     .option('--page <n>', 'page N of char-budget pages', int('--page'))
     .option('--page-chars <n>', 'page budget in characters (default 50000)', int('--page-chars'))
+    .option('--time <time>', 'a log from the first line stamped at or after TIME (e.g. 2024-05-14T10:00), --limit lines')
+    .option('--limit <n>', 'with --time: this many lines (default 100)', int('--limit'))
     .option('--head <n>', 'first N lines', int('--head'))
     .option('--tail <n>', 'last N lines', int('--tail'))
     .option('--full', 'the whole file (at most 8 MiB)')
@@ -164,6 +168,8 @@ export function registerRead(program: Command, io: CliIO): void {
         ...(f.range ?? {}),
         ...(f.page !== undefined ? { page: f.page } : {}),
         ...(f.pageChars !== undefined ? { page_chars: f.pageChars } : {}),
+        ...(f.time !== undefined ? { time: f.time } : {}),
+        ...(f.limit !== undefined ? { limit: f.limit } : {}),
         ...(f.head !== undefined ? { head: f.head } : {}),
         ...(f.tail !== undefined ? { tail: f.tail } : {}),
         ...(f.full ? { full: true } : {}),
@@ -178,7 +184,7 @@ export function registerRead(program: Command, io: CliIO): void {
         // The CLI passes the name on; the api names the known ones in its error.
         ...(f.tokenizer !== undefined ? { tokenizer: f.tokenizer as ReadInput['tokenizer'] } : {}),
       };
-      const modes = ['lines', 'bytes', 'range', 'head', 'tail', 'full', 'section', 'jsonPath', 'tokens', 'pageTokens'].filter(
+      const modes = ['lines', 'bytes', 'range', 'time', 'head', 'tail', 'full', 'section', 'jsonPath', 'tokens', 'pageTokens'].filter(
         (m) => f[m as keyof ReadFlags] !== undefined,
       );
       if (f.page !== undefined && f.pageTokens === undefined) modes.push('page');
