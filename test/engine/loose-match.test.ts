@@ -9,12 +9,11 @@ import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FolioError } from '../../src-main/engine/errors.ts';
-import { openIndex } from '../../src-main/engine/index/store.ts';
-import { factsOf } from '../../src-main/engine/read/file-facts.ts';
 import { differencesOf, looseForm, reindent } from '../../src-main/engine/write/loose-match.ts';
-import { resolveQuotedEdits, type QuoteEditOptions, type QuotedEdit, type ResolvedReplacement } from '../../src-main/engine/write/quote-edit.ts';
+import type { QuotedEdit, ResolvedReplacement } from '../../src-main/engine/write/quote-edit.ts';
 import { runs } from '../fixtures/effort.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
+import { applyReplacements, failureOf, resolveIn } from '../fixtures/quoted-edits.ts';
 
 const tmp = engineTempDir();
 let n = 0;
@@ -24,33 +23,11 @@ function file(content: string | Buffer): string {
   return p;
 }
 
-async function resolve(p: string, edits: QuotedEdit[], opts?: QuoteEditOptions): Promise<ResolvedReplacement[]> {
-  const index = await openIndex(p);
-  const { encoding } = await factsOf(p);
-  return resolveQuotedEdits(index, encoding, edits, opts);
-}
+const resolve = resolveIn;
 
-async function failure(p: string, edits: QuotedEdit[], opts?: QuoteEditOptions): Promise<FolioError> {
-  try {
-    await resolve(p, edits, opts);
-  } catch (err) {
-    if (err instanceof FolioError) return err;
-    throw err;
-  }
-  throw new Error('expected a FolioError');
-}
+const failure = failureOf;
 
-/** The file's bytes with `reps` applied. */
-function apply(bytes: Buffer, reps: ResolvedReplacement[]): Buffer {
-  const parts: Uint8Array[] = [];
-  let at = 0;
-  for (const r of reps) {
-    parts.push(bytes.subarray(at, r.start), r.content);
-    at = r.end;
-  }
-  parts.push(bytes.subarray(at));
-  return Buffer.concat(parts);
-}
+const apply = applyReplacements;
 
 async function edited(content: string | Buffer, edit: QuotedEdit): Promise<{ text: Buffer; reps: ResolvedReplacement[] }> {
   const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content);

@@ -8,11 +8,11 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FolioError } from '../../src-main/engine/errors.ts';
 import { openIndex } from '../../src-main/engine/index/store.ts';
 import { factsOf } from '../../src-main/engine/read/file-facts.ts';
-import { resolveQuotedEdits, type QuoteEditOptions, type QuotedEdit, type ResolvedReplacement } from '../../src-main/engine/write/quote-edit.ts';
+import { resolveQuotedEdits, type QuotedEdit } from '../../src-main/engine/write/quote-edit.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
+import { applyReplacements, failureOf, resolveIn } from '../fixtures/quoted-edits.ts';
 import { writeLogFile } from '../fixtures/generate.ts';
 import { runs } from '../fixtures/effort.ts';
 import { budgetMs } from '../fixtures/load.ts';
@@ -26,35 +26,11 @@ function file(content: string | Buffer): string {
   return p;
 }
 
-async function resolve(p: string, edits: QuotedEdit[], opts?: QuoteEditOptions): Promise<ResolvedReplacement[]> {
-  const index = await openIndex(p);
-  const { encoding } = await factsOf(p);
-  return resolveQuotedEdits(index, encoding, edits, opts);
-}
+const resolve = resolveIn;
 
 /** The FolioError `resolve` throws. */
-const failure = (p: string, edits: QuotedEdit[], opts?: QuoteEditOptions) => failureOf(p, edits, opts);
-async function failureOf(p: string, edits: QuotedEdit[], opts?: QuoteEditOptions): Promise<FolioError> {
-  try {
-    await resolve(p, edits, opts);
-  } catch (err) {
-    if (err instanceof FolioError) return err;
-    throw err;
-  }
-  throw new Error('expected a FolioError');
-}
-
-/** `bytes` with the replacements (sorted, disjoint) applied. */
-function apply(bytes: Buffer, reps: ResolvedReplacement[]): Buffer {
-  const parts: Uint8Array[] = [];
-  let at = 0;
-  for (const r of reps) {
-    parts.push(bytes.subarray(at, r.start), r.content);
-    at = r.end;
-  }
-  parts.push(bytes.subarray(at));
-  return Buffer.concat(parts);
-}
+const failure = failureOf;
+const apply = applyReplacements;
 
 const grep = (args: string[], p: string): string => {
   try {
