@@ -118,7 +118,11 @@ describe('a quote that matches one place loosely is applied there', () => {
   it('a quote ending in a newline matches a last line without one, and no newline is added', async () => {
     const { text, reps } = await edited('a\n  b', { oldText: 'b\n', newText: 'c\n' });
     expect(text.toString()).toBe('a\n  c');
-    expect(reps[0]!.loose!.differs).toEqual(['indentation', 'final_newline']);
+    expect(reps[0]!.loose).toMatchObject({ differs: ['indentation', 'final_newline'], reindented: true });
+    // Without an indentation to give: the last newline dropped is not a re-indent.
+    const flat = await edited('a\nb', { oldText: 'b\n', newText: 'c\n' });
+    expect(flat.text.toString()).toBe('a\nc');
+    expect(flat.reps[0]!.loose).toMatchObject({ differs: ['final_newline'], reindented: false });
   });
 
   it('several edits: an exact one and a loose one apply together', async () => {

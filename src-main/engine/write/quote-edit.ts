@@ -409,6 +409,7 @@ async function looseReplacement(
   const last = first + hit.lines.length - 1;
   const start = first === 0 ? index.bomLength : index.lineStart(first);
   let newText = reindent(edit.newText, qLines, hit.lines);
+  const reindented = newText !== edit.newText;
   const differs: LooseMatch['differs'] = differencesOf(qLines, hit.lines);
   let end: number;
   if (withNewline) {
@@ -423,7 +424,7 @@ async function looseReplacement(
     end = await lineEndOf(index, codec, last);
   }
   const content = codec.encode(newlineFormsOf(newText, index.newlineStyle, index.newlineCounts)[0] ?? newText);
-  return { start, end, content, loose: { start_line: hit.line, end_line: last + 1, differs, reindented: newText !== edit.newText } };
+  return { start, end, content, loose: { start_line: hit.line, end_line: last + 1, differs, reindented } };
 }
 
 /** Byte offset just past line `lineIdx`'s text (before its newline, a CRLF's CR included). */
