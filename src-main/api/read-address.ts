@@ -31,8 +31,9 @@ interface AddressedRead {
 const PLAIN_FIELDS = ['ranges', 'offset', 'limit', 'start_byte', 'max_bytes', 'end_byte', 'page_chars', 'head', 'tail', 'full'] as const;
 
 /** Which address mode the input asks for, if any; invalid_input for two, or an address mixed with a plain mode. */
-function addressOf(input: ReadInput): 'section' | 'json' | 'token_range' | 'token_page' | null {
-  const modes: ('section' | 'json' | 'token_range' | 'token_page')[] = [];
+function addressOf(input: ReadInput): 'section' | 'json' | 'token_range' | 'token_page' | 'time' | null {
+  const modes: ('section' | 'json' | 'token_range' | 'token_page' | 'time')[] = [];
+  if (input.time !== undefined) modes.push('time');
   if (input.section !== undefined) modes.push('section');
   if (input.json_path !== undefined) modes.push('json');
   if (input.token_start !== undefined || input.token_end !== undefined) modes.push('token_range');
@@ -40,7 +41,8 @@ function addressOf(input: ReadInput): 'section' | 'json' | 'token_range' | 'toke
   if (input.jsonl_line !== undefined && input.json_path === undefined) {
     throw new FolioError('invalid_input', 'jsonl_line goes with json_path (the path inside that line)', { jsonl_line: input.jsonl_line });
   }
-  const plain = PLAIN_FIELDS.filter((f) => input[f] !== undefined && input[f] !== false);
+  // time + limit: limit is the time read's own length, not a line-range mode.
+  const plain = PLAIN_FIELDS.filter((f) => input[f] !== undefined && input[f] !== false && !(f === 'limit' && input.time !== undefined));
   if (input.page !== undefined && !modes.includes('token_page')) plain.push('page' as never);
   if (modes.length + (plain.length ? 1 : 0) > 1) {
     throw new FolioError('invalid_input', `give one read mode, got ${[...modes, ...plain].join(' + ')}`, { modes: [...modes, ...plain] });
@@ -50,9 +52,9 @@ function addressOf(input: ReadInput): 'section' | 'json' | 'token_range' | 'toke
 
 /** Read `input` (its path already resolved by the caller) under `opts` (caps of the door): the wire answer. */
 export async function readByInput(input: ReadInput, opts: ReadOptions = {}): Promise<ReadOutput> {
-  if (input.time !== undefined) return readFromTime(input, opts);
-  if (input.head !== undefined && input.tail !== undefined) return readHeadAndTail(input, opts);
   const mode = addressOf(input);
+  if (mode === 'time') return readFromTime(input, opts);
+  if (input.head !== undefined && input.tail !== undefined) return readHeadAndTail(input, opts);
   const base: ReadOptions = { ...opts, hashlines: input.hashlines, invalidUtf8: input.invalid_utf8, allowBinary: input.allow_binary };
   let a: AddressedRead;
   if (mode === 'section') a = await readSection(input.path, input.section!, base);
@@ -77,12 +79,6 @@ export async function readByInput(input: ReadInput, opts: ReadOptions = {}): Pro
  * default); the note says which line and time that was.
  */
 async function readFromTime(input: ReadInput, opts: ReadOptions): Promise<ReadOutput> {
-  const others = Object.entries(input).filter(([k, v]) => v !== undefined && !['path', 'time', 'limit', 'hashlines', 'invalid_utf8', 'tokenizer'].includes(k));
-  if (others.length) {
-    throw new FolioError('invalid_input', `time goes with limit only, not ${others.map(([k]) => k).join(', ')}`, {
-      modes: ['time', ...others.map(([k]) => k)],
-    });
-  }
   const { timeSeekWire } = await import('./time-wire.ts');
   const at = await timeSeekWire({ path: input.path, time: input.time! }, {});
   const out = await readByInput({ ...input, time: undefined, offset: at.line, limit: input.limit ?? 100 }, opts);
