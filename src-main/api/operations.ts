@@ -51,6 +51,7 @@ import {
 } from './schemas.ts';
 import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
 import { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops.ts';
+import { PatchInput } from './schemas/patch.ts';
 import { HistogramInput, HistogramOutput, TimeSeekInput, TimeSeekOutput } from './schemas/time.ts';
 import { runs } from './runs.ts';
 import { remoteOps, workspaceOf, type Actor, type CallContext } from './call-context.ts';
@@ -210,8 +211,16 @@ export const operations = {
     output: UpsertOutput,
     description:
       'Replace quoted text: each old_text once (replace_all: every one); all or none. The quote is the precondition; ' +
-      'errors show near misses. Use upsert for line positions, appends and new files.',
+      'errors show near misses. Upsert does lines, appends, new files.',
     run: runs.edit,
+  }),
+  patch: op({
+    input: PatchInput,
+    output: UpsertOutput,
+    description:
+      'Apply a patch as agents write them: a Codex "*** Begin Patch" envelope, SEARCH/REPLACE blocks (Aider, Cline) or a unified diff; ' +
+      'several files, all or none. Each hunk must match once (an @@ line or line number says which); whitespace slips match loosely and are named.',
+    run: runs.patch,
   }),
   // --- whole-file delete and move (file-op-request.ts) ---
   delete_file: op({

@@ -19,6 +19,7 @@ import type {
   UpsertInput,
   UpsertOutput,
 } from './schemas.ts';
+import type { PatchInput } from './schemas/patch.ts';
 import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
 import type { PlannedUpsert } from './upsert-request.ts';
 import { remoteOps, workspaceOf, type Actor, type CallContext } from './call-context.ts';
@@ -99,6 +100,7 @@ export const runs: {
   search: Run<typeof SearchInput, typeof SearchOutput>;
   upsert: Run<typeof UpsertInput, typeof UpsertOutput>;
   edit: Run<typeof EditInput, typeof UpsertOutput>;
+  patch: Run<typeof PatchInput, typeof UpsertOutput>;
 } = {
   file_info: async (input, _actor, ctx) => {
     if (isRemoteLocator(input.path)) return (await remoteOps(ctx)).remoteFileInfo(input.path, ctx.onProgress);
@@ -145,4 +147,24 @@ export const runs: {
   },
   edit: async (input, actor, ctx) =>
     writePlans((await import('./upsert-request.ts')).editPlansOf(input), actor, ctx, ctx.checked ? { checked: ctx.checked } : {}),
+  patch: async (input, actor, ctx) => {
+    const [{ patchWiresOf, readPatchTarget }, { upsertPlansOf }, { checkInputPaths }, { FolioError }] = await Promise.all([
+      import('./patch-request.ts'),
+      import('./upsert-request.ts'),
+      import('./input-paths.ts'),
+      import('../engine/errors.ts'),
+    ]);
+    const { wires, notes } = await patchWiresOf(input, async (path) => {
+      checkInputPaths('patch', { path });
+      if (isRemoteLocator(path)) throw new FolioError('invalid_input', `${path}: a patch edits local files; edit a remote value with upsert or edit`, { path });
+      return readPatchTarget(resolvePath(path));
+    });
+    for (const w of wires) checkInputPaths('patch', w);
+    const plans = (await Promise.all(wires.map((w) => upsertPlansOf(w)))).flat();
+    const r = await writePlans(plans, actor, ctx, {
+      ...(ctx.checked ? { checked: ctx.checked } : {}),
+      ...(ctx.createFolders !== false ? { createParents: true } : {}),
+    });
+    return notes.length ? { ...r, notes: [...r.notes, ...notes] } : r;
+  },
 };

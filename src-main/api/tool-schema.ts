@@ -134,16 +134,16 @@ function outputTypeOf(s: JsonSchema): JsonSchema {
     const names = [...new Set(types.flatMap((t) => t.type as string | string[]))];
     return { type: names.length === 1 ? names[0] : names };
   }
-  if (typeof s.const === 'string') return { type: 'string', enum: [s.const] };
+  if (typeof s.const === 'string') return { type: 'string' };
   if (s.const !== undefined) return { type: typeof s.const === 'boolean' ? 'boolean' : 'number' };
-  if (s.type === undefined) return {};
-  return s.enum ? { type: s.type, enum: s.enum } : { type: s.type };
+  return s.type === undefined ? {} : { type: s.type };
 }
 
 /**
  * `output` (a zod object schema) as the tool's outputSchema: each top-level field
- * with its JSON type (and enum), no others allowed. Nested shapes stay in docs/API.md:
- * what a client validates is every field's presence and type, at a fraction of the text.
+ * with its JSON type, no others allowed. Nested shapes and the values of enums stay in
+ * docs/API.md: what a client validates is every field's presence and type, at a
+ * fraction of the text (the list is sent every turn).
  */
 export function toolOutputSchemaOf(output: z.ZodType): JsonSchema {
   const s = jsonSchemaOf(output, 'output');

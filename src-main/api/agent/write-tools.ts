@@ -8,7 +8,8 @@ import { FolioError, isFolioError } from '../../engine/errors.ts';
 import type { UpsertRequest, UpsertResult } from '../../engine/write/upsert.ts';
 import type { ProposeRequest } from '../../review/proposals.ts';
 import { fileOpCallOf, fileOpWireOf } from '../file-op-request.ts';
-import { AgentUpsertInput } from '../schemas/agent.ts';
+import { AgentEditInput, AgentUpsertInput } from '../schemas/agent.ts';
+import { isRemoteLocator } from '../input-paths.ts';
 import { runOp, type OpInput } from '../handle.ts';
 import { operations } from '../operations.ts';
 import { AgentProposalStatusOutput, AgentUpsertOutput } from '../schemas/agent.ts';
@@ -372,7 +373,15 @@ async function prepareEdit(s: AgentSession, asked: OpInput<'edit'> & { path: str
 export const editTool = tool(
   'edit',
   AgentUpsertOutput,
-  async (s, asked) => {
+  async (s, wire) => {
+    const input = wire as AgentEditInput;
+    if (input.patch !== undefined) {
+      if (input.edits !== undefined || input.if_match !== undefined)
+        throw new FolioError('invalid_input', 'give patch or edits, not both (a patch carries its own context)', {});
+      return patchFiles(s, { patch: input.patch, ...(input.path !== undefined ? { path: input.path } : {}), ...(input.dry_run ? { dry_run: true } : {}) });
+    }
+    if (!input.edits) throw new FolioError('invalid_input', 'give edits (old_text, new_text) or a patch', {});
+    const asked = { ...input, edits: input.edits };
     const paths = [...new Set(asked.edits.map((e, i) => e.path ?? asked.path ?? missingPath(i)))];
     const one = (path: string) => {
       const edits = asked.edits.filter((e) => (e.path ?? asked.path) === path).map(({ path: _p, ...e }) => e);
@@ -385,8 +394,43 @@ export const editTool = tool(
     const p = await prepareEdit(s, one(paths[0]!));
     return p.dry ?? routeWrite(s, p.real, p.mode, p.req, false);
   },
-  ' Under review (default): a proposal.',
+  ' Or patch: *** Begin Patch, SEARCH/REPLACE blocks or a unified diff. Under review (default): a proposal.',
+  AgentEditInput as unknown as (typeof operations)['edit']['input'],
 );
+
+/**
+ * The patch operation behind the guard (edit {patch}, which keeps the tool list
+ * short): each file's hunks are placed on the file as checked and pinned
+ * (api/patch-request.ts), and the upserts they make pass the upsert guard, all or
+ * none. A patch holding a secret can only be a guess at it: refused, as a quote is.
+ */
+async function patchFiles(s: AgentSession, asked: OpInput<'patch'>) {
+  if (secretSpansOf(asked.patch, s.rules).length > 0) {
+    throw new FolioError('redacted', 'the patch quotes a secret; what you read had it redacted, and a person must edit it', {});
+  }
+  const { patchWiresOf, readPatchTarget } = await import('../patch-request.ts');
+  const { wires, notes } = await patchWiresOf(
+    asked,
+    async (path) => {
+      if (isRemoteLocator(path)) throw new FolioError('invalid_input', `${path}: a patch edits local files; edit a remote value with upsert or edit`, { path });
+      let real: string;
+      try {
+        real = checkAccess(s.policy, path, 'write');
+      } catch (err) {
+        if (isFolioError(err) && err.code === 'not_found') return null;
+        throw err;
+      }
+      return withCheckedFile(real, (pinned) => readPatchTarget(pinned), pinningOf(s));
+    },
+    false,
+  );
+  const files = await prepareAll(wires, (w) => prepareUpsert(s, w));
+  const done =
+    files.length > 1 ? await writeFiles(s, files) : (files[0]!.dry ?? (await routeWrite(s, files[0]!.real, files[0]!.mode, files[0]!.req, files[0]!.created)));
+  if (!notes.length) return done;
+  const had = (done.output as { notes?: string[] }).notes ?? [];
+  return { ...done, output: { ...done.output, notes: [...had, ...notes] } };
+}
 
 function missingPath(i: number): never {
   throw new FolioError('invalid_input', `edits[${i}] names no file: give path, or a path in each edit`, { edit: i });

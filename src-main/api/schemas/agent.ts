@@ -20,6 +20,8 @@ import {
   Version,
 } from '../schemas.ts';
 import { FileOpOutput } from './file-ops.ts';
+import { EditInput } from './edit.ts';
+import { PatchInput } from './patch.ts';
 import { UpsertAnyTarget, UpsertInput } from './upsert.ts';
 
 const LineByteRange = UpsertOutput.shape.range_after;
@@ -149,3 +151,10 @@ export const AgentUpsertInput = UpsertInput.omit({ normalize_newlines: true }).e
     .describe(UpsertInput.shape.target.description!),
 });
 export type AgentUpsertInput = z.infer<typeof AgentUpsertInput>;
+
+/** The agent's edit: quotes (edits), or a patch in the formats agents are trained on (the table's patch, inside edit to keep the tool list short). */
+export const AgentEditInput = EditInput.extend({
+  edits: EditInput.shape.edits.optional(),
+  patch: PatchInput.shape.patch.optional().describe('Instead of edits.'),
+});
+export type AgentEditInput = z.infer<typeof AgentEditInput>;

@@ -13,6 +13,7 @@ import { registerList } from './list.ts';
 import { registerOutline } from './outline.ts';
 import { registerUpsert } from './upsert.ts';
 import { registerEdit } from './edit.ts';
+import { registerPatch } from './patch.ts';
 import { registerServe } from './serve.ts';
 import { registerOpen } from './open.ts';
 import { registerReview } from './review.ts';
@@ -28,6 +29,7 @@ export const COMMANDS: readonly ((program: Command, io: CliIO) => void)[] = [
   registerOutline,
   registerUpsert,
   registerEdit,
+  registerPatch,
   registerServe,
   registerOpen,
   registerReview,

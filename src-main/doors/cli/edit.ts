@@ -24,7 +24,7 @@ interface Flags {
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
-function formatEdit(r: OpOutput<'edit'>): string {
+export function formatEdit(r: OpOutput<'edit'>): string {
   if (r.files)
     return r.files.map((f) => `${f.path}:\n${formatOne(f)}`).join('') + (r.group_id ? `group: ${r.group_id} (${r.files.length} files, undone together)\n` : '');
   return formatOne(r);

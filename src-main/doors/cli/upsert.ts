@@ -130,7 +130,7 @@ function formatUpsert(r: OpOutput<'upsert'>): string {
 export const MAX_STDIN_BYTES = 256 * 1024 * 1024;
 
 /** Standard input as text; `too_large` as soon as it passes MAX_STDIN_BYTES (leaving the for-await stops reading it). */
-async function readStdin(): Promise<string> {
+export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const c of process.stdin) {

@@ -1,0 +1,126 @@
+/**
+ * A patch (engine/write/patch-parse.ts) as the upserts it stands for, one per file,
+ * which the caller applies together, all or none (the table's several-file upsert,
+ * or the agent guard's): an added file is a create (if_none_match "*"); an updated
+ * file is its hunks placed on the version read (engine/write/patch-resolve.ts) as
+ * line edits guarded by that version's etag, so a file that changed since it was
+ * read fails precondition_failed and nothing is written.
+ */
+import { FolioError } from '../engine/errors.ts';
+import { parsePatch, type PatchFile, type PatchFormat } from '../engine/write/patch-parse.ts';
+import { resolveHunks, type LineReplacement } from '../engine/write/patch-resolve.ts';
+import type { UpsertEditInput, UpsertInput } from './schemas.ts';
+import type { PatchInput } from './schemas/patch.ts';
+
+/** A file's text as read for placing hunks, with the etag of the version it is; null when there is no such file. */
+export type PatchReader = (path: string) => Promise<{ text: string; etag: string } | null>;
+
+export interface PatchWires {
+  format: PatchFormat;
+  /** one upsert per file, in the patch's order */
+  wires: UpsertInput[];
+  /** what the answer says besides the upserts' own notes (hunks found loosely) */
+  notes: string[];
+}
+
+/** `text` as lines without their newlines (a final newline ends the last line; it does not start another). */
+export function linesOfText(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
+
+const block = (lines: string[]) => lines.map((l) => `${l}\n`).join('');
+
+/** The line edits (UpsertInput targets, 1-based, on the version read) of the replacements. */
+function targetsOf(replacements: LineReplacement[]): UpsertEditInput[] {
+  return replacements.map((r) => {
+    if (r.oldCount === 0) return { insert: { at: r.start + 1 }, content: block(r.newLines) };
+    const span = { start: r.start + 1, end: r.start + r.oldCount };
+    return r.newLines.length ? { replace: span, content: block(r.newLines) } : { delete: span };
+  });
+}
+
+function unsupported(f: PatchFile, what: string): FolioError {
+  return new FolioError(
+    'invalid_input',
+    `${what} ${f.path}: a patch adds and updates files; delete or move one with upsert (target {delete_file: true} or {move_to}) and its etag`,
+    { path: f.path },
+  );
+}
+
+/**
+ * The upserts of `input.patch`. `read` gives each updated file's text and version;
+ * `normalize`: the new lines take the file's newline style (the table's option;
+ * agents' text always does).
+ */
+export async function patchWiresOf(input: PatchInput, read: PatchReader, normalize = true): Promise<PatchWires> {
+  const parsed = parsePatch(input.patch, input.path);
+  const notes: string[] = [];
+  const dry = input.dry_run ? { dry_run: true } : {};
+  const nl = normalize ? { normalize_newlines: true } : {};
+  const seen = new Set<string>();
+  const wires: UpsertInput[] = [];
+  for (const f of parsed.files) {
+    if (seen.has(f.path)) throw new FolioError('invalid_input', `the patch names ${f.path} twice: give all its changes in one place`, { path: f.path });
+    seen.add(f.path);
+    if (f.op === 'delete') throw unsupported(f, 'Delete File');
+    if (f.moveTo !== undefined) throw unsupported(f, 'Move to');
+    if (f.op === 'add') {
+      wires.push({ path: f.path, target: { whole_file: true }, content: f.content ?? '', if_none_match: '*', ...nl, ...dry });
+      continue;
+    }
+    const now = await read(f.path);
+    if (now === null) {
+      if (f.createIfMissing) {
+        wires.push({ path: f.path, target: { whole_file: true }, content: block(f.hunks[0]!.new), if_none_match: '*', ...nl, ...dry });
+        continue;
+      }
+      throw new FolioError('not_found', `${f.path}: no such file to update (a new file goes in '*** Add File:' or an empty SEARCH)`, { path: f.path });
+    }
+    const replacements = resolveHunks(linesOfText(now.text), f.hunks, parsed.format, f.path);
+    for (const r of replacements) {
+      if (r.loose) notes.push(`hunk ${r.hunk + 1} of ${f.path} matched lines ${r.start + 1}-${r.start + r.oldCount} loosely (differs: ${r.loose.join(', ')})`);
+    }
+    if (replacements.length === 0) {
+      notes.push(`${f.path}: its hunks change nothing`);
+      continue;
+    }
+    wires.push({ path: f.path, targets: targetsOf(replacements), if_match: now.etag, ...nl, ...dry });
+  }
+  if (wires.length === 0) throw new FolioError('invalid_input', 'the patch changes nothing: its new lines are its old lines', { format: parsed.format });
+  return { format: parsed.format, wires, notes };
+}
+
+/** Largest file a patch updates: its text is read whole to place the hunks. */
+export const PATCH_MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/** The text and version of `path` (a local file), for placing hunks; null if it does not exist. */
+export async function readPatchTarget(path: string): Promise<{ text: string; etag: string } | null> {
+  const [{ factsOf, binaryFileError }, { codecFor }, { readFile }, { isFolioError }] = await Promise.all([
+    import('../engine/read/file-facts.ts'),
+    import('../engine/text/codec.ts'),
+    import('node:fs/promises'),
+    import('../engine/errors.ts'),
+  ]);
+  let facts;
+  try {
+    facts = await factsOf(path);
+  } catch (err) {
+    if (isFolioError(err) && err.code === 'not_found') return null;
+    throw err;
+  }
+  if (facts.verdict.isBinary) throw binaryFileError(facts, 'Folio patches text files');
+  if (facts.identity.size > PATCH_MAX_FILE_BYTES) {
+    throw new FolioError('too_large', `${path} is over ${PATCH_MAX_FILE_BYTES} bytes, the most a patch updates: edit it with edit (quotes) or upsert (lines)`, {
+      path,
+      size: facts.identity.size,
+      max_bytes: PATCH_MAX_FILE_BYTES,
+    });
+  }
+  // Read after the facts: if the file changed in between, the upsert's if_match (this etag) fails and nothing is written.
+  const bytes = await readFile(path);
+  const bom = facts.index.bomLength;
+  return { text: codecFor(facts.encoding).decode(bytes.subarray(bom), bom, 'replace').text, etag: facts.version.etag };
+}
