@@ -356,6 +356,11 @@ function fileOpsOf(matched: Proposal[], skipped: BatchResult['skipped']): Propos
   const ops: Proposal[] = [];
   for (const p of matched) {
     if (!p.file_op) continue;
+    if (p.group) {
+      // A patch's delete or move goes with its group's edits (a move after its file's edit): approved as the group.
+      skipped.push({ proposal: p, reason: `it is one change of the several-file proposal ${p.group.id}: approve the group` });
+      continue;
+    }
     const shared = namesOf(p).find((name) => uses.get(name)! > 1);
     const what = p.file_op === 'delete' ? 'deletes' : 'moves';
     if (shared) skipped.push({ proposal: p, reason: `it ${what} ${shared}, which another proposal of this batch also changes: approve it alone` });

@@ -20,7 +20,7 @@ import { storeOf, type ReviewStore } from './store.ts';
 import type { JournalEntry, Proposal, ReviewActor } from './types.ts';
 import { commitJournaled, writeIntent, type ReviewIntent } from './intents.ts';
 import { staleProposal } from './proposal-conflict.ts';
-import { applyGroupLocked } from './group.ts';
+import { applyMixedGroupLocked } from './group.ts';
 
 function pendingOf(store: ReviewStore, id: string): Proposal {
   const p = proposalOf(store, id);
@@ -126,6 +126,7 @@ export async function approve(root: string, actor: ReviewActor, id: string, opts
         proposal_id: id,
       });
     }
+    if (p.file_op && p.group && !resolve) return approveGroupLocked(store, actor, p);
     if (p.file_op) {
       try {
         // A resolve: the person looked at the file as it is now (its version) and still wants it deleted or moved.
@@ -307,29 +308,34 @@ async function approveGroupLocked(store: ReviewStore, actor: ReviewActor, p: Pro
       )
     ];
   }
-  let done: Awaited<ReturnType<typeof applyGroupLocked>>;
+  // A patch's group also deletes and moves files: those go after the region writes (group.ts applyMixedGroupLocked).
+  const regions = members.filter((m) => !m.file_op);
+  const ops = members.filter((m) => m.file_op);
+  let done: Awaited<ReturnType<typeof applyMixedGroupLocked>>;
   try {
-    done = await applyGroupLocked(
+    done = await applyMixedGroupLocked(
       store,
-      members.map((m) => {
+      regions.map((m) => {
         const request = proposalRequestOf(store, m);
         const check = quotedLinesCheckOf(store, m, pendingHunksOf(m));
         return { path: m.path, request: check ? { ...request, checkChanges: check } : request, proposalId: m.id, actor: m.actor };
+      }),
+      ops.map((m) => {
+        // A move of a file the group edits follows that edit, guarded by the version it writes.
+        const after = regions.findIndex((r) => r.path === m.path);
+        return { call: fileOpCallOf(store, m), proposalId: m.id, actor: m.actor, ...(after >= 0 ? { after } : {}) };
       }),
       actor,
       p.group!.id,
     );
   } catch (err) {
-    const stale = members.map((m) => staleProposal(store, actor, m.id, err));
-    throw stale[
-      Math.max(
-        0,
-        members.findIndex((m) => m.id === p.id),
-      )
-    ];
+    // Writes done before a delete or move failed stay applied (their entries committed): the others conflict.
+    const stale = members.map((m) => (proposalOf(store, m.id).status === 'applied' ? null : staleProposal(store, actor, m.id, err)));
+    throw stale[members.findIndex((m) => m.id === p.id)] ?? stale.find((x) => x !== null) ?? err;
   }
-  const i = members.findIndex((m) => m.id === p.id);
-  return { proposal: proposalOf(store, p.id), entry: done.entries[i]!, upsert: done.upserts[i]! };
+  const entry = done.entries.find((e) => e.proposal_id === p.id) ?? done.entries[0]!;
+  const r = p.file_op ? done.fileOps[ops.findIndex((m) => m.id === p.id)]! : done.upserts[regions.findIndex((m) => m.id === p.id)]!;
+  return { proposal: proposalOf(store, p.id), entry, upsert: r };
 }
 
 /**

@@ -68,6 +68,17 @@ export function runFileOpJournaled(store: ReviewStore, what: IntentWhat & { acti
   );
 }
 
+/** The engine's dry run of `call`: throws what applying it would (a stale precondition, a taken destination). */
+export async function dryRunFileOp(call: FileOpCall): Promise<FileOpResult> {
+  const req = {
+    preconditions: call.preconditions,
+    dryRun: true,
+    ...(call.checked ? { checked: call.checked } : {}),
+    ...(call.createParents ? { createParents: true } : {}),
+  };
+  return call.op === 'delete' ? deleteFile(call.path, req) : moveFile(call.path, call.to!, req);
+}
+
 /**
  * Whether the file-op entry `e` can be undone or redone now: the engine's dry run
  * of the step (a restore: nothing at the name), throwing what the step would.

@@ -11,7 +11,8 @@
 import { upsertGroup } from '../engine/write/upsert-group.ts';
 import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
 import type { FileOpResult } from '../engine/write/file-ops.ts';
-import { createStepsAsFileOp, fileOpStepCheck, stepFileOp } from './file-op-journal.ts';
+import { FolioError, isFolioError } from '../engine/errors.ts';
+import { createStepsAsFileOp, dryRunFileOp, fileOpStepCheck, runFileOpJournaled, stepFileOp, type FileOpCall } from './file-op-journal.ts';
 import { commitJournaled, writeIntent, type ReviewIntent } from './intents.ts';
 import type { BatchMember } from './rebase.ts';
 import { allEntries, entryOf, newId } from './records.ts';
@@ -73,14 +74,90 @@ export async function applyGroupLocked(
   return { group: groupId, entries, upserts };
 }
 
+/** A delete or move joining a group's region writes (a patch's Delete File, Move to). */
+export interface GroupFileOp {
+  call: FileOpCall;
+  /** the proposal it applies (an approval), else null */
+  proposalId?: string | null;
+  actor?: ReviewActor;
+  /** the index (in the group's files) of the write of the same file it follows: a move after an update, guarded by that write's version */
+  after?: number;
+}
+
+export interface AppliedMixedGroup extends AppliedGroup {
+  fileOps: FileOpResult[];
+}
+
+/** Apply a group of region writes and whole-file deletes and moves, all or none (applyMixedGroupLocked), under the review lock. */
+export async function applyMixedGroupJournaled(root: string, actor: ReviewActor, files: GroupFile[], ops: GroupFileOp[]): Promise<AppliedMixedGroup> {
+  const store = storeOf(root);
+  return store.locked(() => applyMixedGroupLocked(store, files, ops, actor));
+}
+
+/**
+ * Region writes and deletes and moves as one journal group (as a batch approval
+ * joins them, batch.ts): every delete and move is checked first (the engine's dry
+ * run), then the region writes go all or none (upsert-group.ts), then each delete
+ * and move, journaled on its own intent. A move that follows a write of its file
+ * is guarded by that write's version. What stays outside the all or none is a file
+ * changed by someone else between its check and its step, under the review lock:
+ * that step fails, the writes before it stay in the group (one undo takes them
+ * back), and the error says so (details.group, details.written).
+ */
+export async function applyMixedGroupLocked(
+  store: ReviewStore,
+  files: GroupFile[],
+  ops: GroupFileOp[],
+  decidedBy: ReviewActor,
+  groupId = newId('g'),
+): Promise<AppliedMixedGroup> {
+  for (const [k, op] of ops.entries()) {
+    await dryRunFileOp(op.call).catch((err: unknown) => {
+      if (!isFolioError(err)) throw err;
+      throw new FolioError(err.code, `files[${files.length + k}] (${op.call.path}): ${err.message}`, { ...err.details, file: files.length + k });
+    });
+  }
+  const of = files.length + ops.length;
+  const done: AppliedGroup = files.length ? await applyGroupLocked(store, files, decidedBy, groupId, of) : { group: groupId, entries: [], upserts: [] };
+  const entries = done.entries.slice();
+  const fileOps: FileOpResult[] = [];
+  for (const [k, op] of ops.entries()) {
+    const written = op.after === undefined ? undefined : done.upserts[op.after]?.version_after;
+    const call = written ? { ...op.call, preconditions: { ifMatch: written.etag } } : op.call;
+    const what = {
+      action: 'apply' as const,
+      entry_id: newId('j'),
+      proposal_id: op.proposalId ?? null,
+      actor: op.actor ?? decidedBy,
+      decided_by: decidedBy,
+      edited_content: null,
+      group: { id: groupId, index: files.length + k, of },
+    };
+    try {
+      const r = await runFileOpJournaled(store, what, call);
+      entries.push(r.entry);
+      fileOps.push(r.result);
+    } catch (err) {
+      if (!isFolioError(err) || entries.length === 0) throw err;
+      throw new FolioError(
+        err.code,
+        `${op.call.path}: ${err.message}; ${entries.length} change(s) of group ${groupId} were written before it (review undo takes them back)`,
+        { ...err.details, group: groupId, written: entries.map((e) => e.path) },
+      );
+    }
+  }
+  return { group: groupId, entries, upserts: done.upserts, fileOps };
+}
+
 /**
  * Undo or redo every entry of e's group that is in e's state, each guarded like a
  * single undo (journal.ts requestOf, file-op-journal.ts). Under the review lock.
  *
- * The region writes step all or none (upsert-group.ts). A batch's deletes and moves
- * (batch.ts) are whole-file steps the engine cannot join to that write: each is
- * checked first (fileOpStepCheck), before anything is written, and stepped after
- * the region writes. A file changed between its check and its step (outside Folio)
+ * The region writes step all or none (upsert-group.ts). A batch's or a patch's
+ * deletes and moves (batch.ts, applyMixedGroupLocked) are whole-file steps the
+ * engine cannot join to that write: each is checked first (fileOpStepCheck), before
+ * anything is written, and stepped after the region writes on redo, before them on
+ * undo (a file moved after its edit comes back to its name before the edit is undone). A file changed between its check and its step (outside Folio)
  * stops there with a conflict; what was stepped stays stepped, and the next undo
  * of the group steps the rest.
  */
@@ -99,18 +176,26 @@ export async function stepGroupLocked(
   const regions = members.filter((m) => !asFileOp.has(m));
   const ops = members.filter((m) => asFileOp.has(m));
   for (const m of ops) await fileOpStepCheck(store, m, action);
+  const entries: JournalEntry[] = [];
+  const upserts: (UpsertResult | FileOpResult)[] = [];
+  const stepOps = async () => {
+    for (const m of ops) {
+      const done = await stepFileOp(store, m, { action, entry_id: m.id, by });
+      entries.push(done.entry);
+      upserts.push(done.result);
+    }
+  };
+  // An undo steps back in the reverse order of the apply: a file moved after its edit comes back before the edit is undone.
+  if (action === 'undo') await stepOps();
   const intents: (ReviewIntent | null)[] = regions.map(() => null);
-  const upserts: (UpsertResult | FileOpResult)[] = regions.length
+  const written = regions.length
     ? await upsertGroup(
         regions.map((m) => ({ path: store.absPathOf(m.path), request: { ...requestOf(m), checked: { allowHardlinks: true } } })),
         { onBeforeWrite: (i, plan) => void (intents[i] = writeIntent(store, { action, entry_id: regions[i]!.id, by }, plan)) },
       )
     : [];
-  const entries = upserts.map((r, i) => entryOf(store, commitJournaled(store, intents[i]!, r as UpsertResult))!);
-  for (const m of ops) {
-    const done = await stepFileOp(store, m, { action, entry_id: m.id, by });
-    entries.push(done.entry);
-    upserts.push(done.result);
-  }
+  entries.push(...written.map((r, i) => entryOf(store, commitJournaled(store, intents[i]!, r))!));
+  upserts.push(...written);
+  if (action === 'redo') await stepOps();
   return { entries, upserts };
 }

@@ -14,7 +14,7 @@ import type { QuotedEdit } from '../engine/write/quote-edit.ts';
 import { readingAt, upsertAt } from './remote-values.ts';
 import type { LineByteRange, Preconditions, UpsertEdit, UpsertRequest, UpsertResult, UpsertTarget } from '../engine/write/upsert.ts';
 import { deleteFile, moveFile } from '../engine/write/file-ops.ts';
-import type { FileOpCall } from './file-op-journal.ts';
+import { dryRunFileOp, type FileOpCall } from './file-op-journal.ts';
 import { storeBytes } from './blobs.ts';
 import { toDoc } from './doc-codec.ts';
 import { newId, nowIso, proposalOf } from './records.ts';
@@ -162,7 +162,7 @@ export interface ProposeFileOpResult {
 }
 
 /** Store a pending delete or move (absolute paths in `call`). Refused at once if the engine's dry run fails. */
-export async function proposeFileOp(root: string, actor: ReviewActor, call: FileOpCall): Promise<ProposeFileOpResult> {
+export async function proposeFileOp(root: string, actor: ReviewActor, call: FileOpCall, group?: GroupTag): Promise<ProposeFileOpResult> {
   const store = storeOf(root);
   const req = {
     preconditions: call.preconditions,
@@ -197,6 +197,7 @@ export async function proposeFileOp(root: string, actor: ReviewActor, call: File
       reason: null,
       conflict: null,
       journal_id: null,
+      ...(group ? { group } : {}),
       changes,
     };
     store.commit((d) => {
@@ -218,6 +219,8 @@ export async function proposeFileOp(root: string, actor: ReviewActor, call: File
 export interface ProposedGroup {
   group: string;
   proposals: ProposeResult[];
+  /** the group's deletes and moves (a patch's), after its files */
+  fileOps: ProposeFileOpResult[];
 }
 
 /**
@@ -226,18 +229,23 @@ export interface ProposedGroup {
  * one fails after all, the ones stored are rejected again, so no part of a group
  * waits alone.
  */
-export async function proposeGroup(root: string, actor: ReviewActor, files: ProposeRequest[]): Promise<ProposedGroup> {
+export async function proposeGroup(root: string, actor: ReviewActor, files: ProposeRequest[], ops: FileOpCall[] = []): Promise<ProposedGroup> {
   const store = storeOf(root);
-  await upsertGroup(files.map((f) => ({ path: store.absPathOf(f.path), request: requestOfProposal(f) })));
+  if (files.length) await upsertGroup(files.map((f) => ({ path: store.absPathOf(f.path), request: requestOfProposal(f) })));
+  for (const call of ops) await dryRunFileOp(call);
   const group = newId('g');
+  const of = files.length + ops.length;
   const proposals: ProposeResult[] = [];
+  const fileOps: ProposeFileOpResult[] = [];
   try {
-    for (const [index, f] of files.entries()) proposals.push(await propose(root, actor, { ...f, group: { id: group, index, of: files.length } }));
+    for (const [index, f] of files.entries()) proposals.push(await propose(root, actor, { ...f, group: { id: group, index, of } }));
+    // A delete or move follows the files (a move after its file's edit: approval guards it by that write, decisions.ts).
+    for (const [k, call] of ops.entries()) fileOps.push(await proposeFileOp(root, actor, call, { id: group, index: files.length + k, of }));
   } catch (err) {
-    for (const p of proposals) await reject(root, actor, p.proposal_id, `group ${group} could not be stored whole`).catch(() => undefined);
+    for (const p of [...proposals, ...fileOps]) await reject(root, actor, p.proposal_id, `group ${group} could not be stored whole`).catch(() => undefined);
     throw err;
   }
-  return { group, proposals };
+  return { group, proposals, fileOps };
 }
 
 /** A proposal request as the engine's dry run. */
