@@ -51,7 +51,7 @@ import {
 } from './schemas.ts';
 import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
 import { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops.ts';
-import { PatchInput } from './schemas/patch.ts';
+import { PatchInput, PatchOutput } from './schemas/patch.ts';
 import { HistogramInput, HistogramOutput, TimeSeekInput, TimeSeekOutput } from './schemas/time.ts';
 import { runs } from './runs.ts';
 import { remoteOps, workspaceOf, type Actor, type CallContext } from './call-context.ts';
@@ -216,7 +216,7 @@ export const operations = {
   }),
   patch: op({
     input: PatchInput,
-    output: UpsertOutput,
+    output: PatchOutput,
     description:
       'Apply a patch as agents write them: a Codex "*** Begin Patch" envelope, SEARCH/REPLACE blocks (Aider, Cline) or a unified diff; ' +
       'several files, all or none. Each hunk must match once (an @@ line or line number says which); whitespace slips match loosely and are named.',

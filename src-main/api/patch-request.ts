@@ -7,7 +7,7 @@
  * read fails precondition_failed and nothing is written.
  */
 import { FolioError } from '../engine/errors.ts';
-import { parsePatch, type PatchFile, type PatchFormat } from '../engine/write/patch-parse.ts';
+import { parsePatch, type PatchFormat } from '../engine/write/patch-parse.ts';
 import { resolveHunks, type LineReplacement } from '../engine/write/patch-resolve.ts';
 import type { UpsertEditInput, UpsertInput } from './schemas.ts';
 import type { PatchInput } from './schemas/patch.ts';
@@ -15,10 +15,28 @@ import type { PatchInput } from './schemas/patch.ts';
 /** A file's text as read for placing hunks, with the etag of the version it is; null when there is no such file. */
 export type PatchReader = (path: string) => Promise<{ text: string; etag: string } | null>;
 
+/**
+ * A whole-file change of a patch: a delete, a move (after the update of the same
+ * file, `after`: its index in wires), with the etag of the version whose text the
+ * patch checked (a unified diff's deleted lines, a moved file's hunks), else of the
+ * version read when the patch was placed (`checked: false`: the patch said nothing
+ * of the file's text).
+ */
+export interface PatchFileOp {
+  op: 'delete' | 'move';
+  path: string;
+  to?: string;
+  etag: string;
+  checked: boolean;
+  after?: number;
+}
+
 export interface PatchWires {
   format: PatchFormat;
-  /** one upsert per file, in the patch's order */
+  /** one upsert per added or updated file, in the patch's order */
   wires: UpsertInput[];
+  /** the deletes and moves, applied after the upserts */
+  ops: PatchFileOp[];
   /** what the answer says besides the upserts' own notes (hunks found loosely) */
   notes: string[];
 }
@@ -42,12 +60,8 @@ function targetsOf(replacements: LineReplacement[]): UpsertEditInput[] {
   });
 }
 
-function unsupported(f: PatchFile, what: string): FolioError {
-  return new FolioError(
-    'invalid_input',
-    `${what} ${f.path}: a patch adds and updates files; delete or move one with upsert (target {delete_file: true} or {move_to}) and its etag`,
-    { path: f.path },
-  );
+function missing(path: string, what: string): FolioError {
+  return new FolioError('not_found', `${path}: no such file to ${what}`, { path });
 }
 
 /**
@@ -62,16 +76,35 @@ export async function patchWiresOf(input: PatchInput, read: PatchReader, normali
   const nl = normalize ? { normalize_newlines: true } : {};
   const seen = new Set<string>();
   const wires: UpsertInput[] = [];
+  const ops: PatchFileOp[] = [];
   for (const f of parsed.files) {
-    if (seen.has(f.path)) throw new FolioError('invalid_input', `the patch names ${f.path} twice: give all its changes in one place`, { path: f.path });
-    seen.add(f.path);
-    if (f.op === 'delete') throw unsupported(f, 'Delete File');
-    if (f.moveTo !== undefined) throw unsupported(f, 'Move to');
+    for (const name of [f.path, ...(f.moveTo !== undefined ? [f.moveTo] : [])]) {
+      if (seen.has(name)) throw new FolioError('invalid_input', `the patch names ${name} twice: give all its changes in one place`, { path: name });
+      seen.add(name);
+    }
+    if (f.op === 'delete') {
+      const now = await read(f.path);
+      if (now === null) throw missing(f.path, 'delete');
+      // A unified diff deletes lines it shows: the file must still be those lines.
+      const shown = f.hunks.flatMap((h) => h.old);
+      const checked = f.hunks.length > 0;
+      if (checked && JSON.stringify(linesOfText(now.text)) !== JSON.stringify(shown)) {
+        throw new FolioError('precondition_failed', `${f.path} is not the text the diff deletes: read it again`, { path: f.path, failed: ['content'] });
+      }
+      ops.push({ op: 'delete', path: f.path, etag: now.etag, checked });
+      continue;
+    }
     if (f.op === 'add') {
       wires.push({ path: f.path, target: { whole_file: true }, content: f.content ?? '', if_none_match: '*', ...nl, ...dry });
       continue;
     }
     const now = await read(f.path);
+    if (f.moveTo !== undefined && f.hunks.length === 0) {
+      // A rename alone (git's "rename from/to" without hunks).
+      if (now === null) throw missing(f.path, 'move');
+      ops.push({ op: 'move', path: f.path, to: f.moveTo, etag: now.etag, checked: false });
+      continue;
+    }
     if (now === null) {
       if (f.createIfMissing) {
         wires.push({ path: f.path, target: { whole_file: true }, content: block(f.hunks[0]!.new), if_none_match: '*', ...nl, ...dry });
@@ -80,17 +113,23 @@ export async function patchWiresOf(input: PatchInput, read: PatchReader, normali
       throw new FolioError('not_found', `${f.path}: no such file to update (a new file goes in '*** Add File:' or an empty SEARCH)`, { path: f.path });
     }
     const replacements = resolveHunks(linesOfText(now.text), f.hunks, parsed.format, f.path);
-    for (const r of replacements) {
-      if (r.loose) notes.push(`hunk ${r.hunk + 1} of ${f.path} matched lines ${r.start + 1}-${r.start + r.oldCount} loosely (differs: ${r.loose.join(', ')})`);
+    for (const [i, r] of replacements.entries()) {
+      if (!r.loose || replacements.findIndex((x) => x.hunk === r.hunk) !== i) continue;
+      const { start, count } = r.found;
+      notes.push(`hunk ${r.hunk + 1} of ${f.path} matched lines ${start + 1}-${start + count} loosely (differs: ${r.loose.join(', ')})`);
     }
     if (replacements.length === 0) {
-      notes.push(`${f.path}: its hunks change nothing`);
+      if (f.moveTo !== undefined) ops.push({ op: 'move', path: f.path, to: f.moveTo, etag: now.etag, checked: true });
+      else notes.push(`${f.path}: its hunks change nothing`);
       continue;
     }
     wires.push({ path: f.path, targets: targetsOf(replacements), if_match: now.etag, ...nl, ...dry });
+    if (f.moveTo !== undefined) ops.push({ op: 'move', path: f.path, to: f.moveTo, etag: now.etag, checked: true, after: wires.length - 1 });
   }
-  if (wires.length === 0) throw new FolioError('invalid_input', 'the patch changes nothing: its new lines are its old lines', { format: parsed.format });
-  return { format: parsed.format, wires, notes };
+  if (wires.length === 0 && ops.length === 0) {
+    throw new FolioError('invalid_input', 'the patch changes nothing: its new lines are its old lines', { format: parsed.format });
+  }
+  return { format: parsed.format, wires, ops, notes };
 }
 
 /** Largest file a patch updates: its text is read whole to place the hunks. */

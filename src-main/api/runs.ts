@@ -19,7 +19,7 @@ import type {
   UpsertInput,
   UpsertOutput,
 } from './schemas.ts';
-import type { PatchInput } from './schemas/patch.ts';
+import type { PatchInput, PatchOutput } from './schemas/patch.ts';
 import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
 import type { PlannedUpsert } from './upsert-request.ts';
 import { remoteOps, workspaceOf, type Actor, type CallContext } from './call-context.ts';
@@ -35,7 +35,7 @@ function isHeadWindow(input: ReadInput): input is ReadInput & { max_bytes: numbe
 type Run<I extends z.ZodType, O extends z.ZodType> = (input: z.infer<I>, actor: Actor, ctx: CallContext) => Promise<z.infer<O>>;
 
 /** An engine answer without the journal's captured bytes. */
-function answerOf(r: UpsertResult): z.infer<typeof UpsertFileOutput> {
+export function answerOf(r: UpsertResult): z.infer<typeof UpsertFileOutput> {
   const { removed: _removed, inserted: _inserted, ...answer } = r;
   return answer;
 }
@@ -45,7 +45,7 @@ function answerOf(r: UpsertResult): z.infer<typeof UpsertFileOutput> {
  * (answered as the first file, with every file's answer in files). Journaled under
  * the caller, so review_undo (`folio review undo FILE`) takes it back.
  */
-async function writePlans(plans: PlannedUpsert[], actor: Actor, ctx: CallContext, extra: Partial<UpsertRequest>): Promise<z.infer<typeof UpsertOutput>> {
+export async function writePlans(plans: PlannedUpsert[], actor: Actor, ctx: CallContext, extra: Partial<UpsertRequest>): Promise<z.infer<typeof UpsertOutput>> {
   const files = plans.map((p) => ({ path: p.path, request: { ...p.request, ...extra } }));
   if (files.some((f) => isRemoteLocator(f.path))) return writeRemote(files, actor, ctx);
   if (files.length === 1) {
@@ -100,7 +100,7 @@ export const runs: {
   search: Run<typeof SearchInput, typeof SearchOutput>;
   upsert: Run<typeof UpsertInput, typeof UpsertOutput>;
   edit: Run<typeof EditInput, typeof UpsertOutput>;
-  patch: Run<typeof PatchInput, typeof UpsertOutput>;
+  patch: Run<typeof PatchInput, typeof PatchOutput>;
 } = {
   file_info: async (input, _actor, ctx) => {
     if (isRemoteLocator(input.path)) return (await remoteOps(ctx)).remoteFileInfo(input.path, ctx.onProgress);
@@ -147,24 +147,5 @@ export const runs: {
   },
   edit: async (input, actor, ctx) =>
     writePlans((await import('./upsert-request.ts')).editPlansOf(input), actor, ctx, ctx.checked ? { checked: ctx.checked } : {}),
-  patch: async (input, actor, ctx) => {
-    const [{ patchWiresOf, readPatchTarget }, { upsertPlansOf }, { checkInputPaths }, { FolioError }] = await Promise.all([
-      import('./patch-request.ts'),
-      import('./upsert-request.ts'),
-      import('./input-paths.ts'),
-      import('../engine/errors.ts'),
-    ]);
-    const { wires, notes } = await patchWiresOf(input, async (path) => {
-      checkInputPaths('patch', { path });
-      if (isRemoteLocator(path)) throw new FolioError('invalid_input', `${path}: a patch edits local files; edit a remote value with upsert or edit`, { path });
-      return readPatchTarget(resolvePath(path));
-    });
-    for (const w of wires) checkInputPaths('patch', w);
-    const plans = (await Promise.all(wires.map((w) => upsertPlansOf(w)))).flat();
-    const r = await writePlans(plans, actor, ctx, {
-      ...(ctx.checked ? { checked: ctx.checked } : {}),
-      ...(ctx.createFolders !== false ? { createParents: true } : {}),
-    });
-    return notes.length ? { ...r, notes: [...r.notes, ...notes] } : r;
-  },
+  patch: async (input, actor, ctx) => (await import('./patch-run.ts')).runPatch(input, actor, ctx),
 };

@@ -198,7 +198,7 @@ describe('unified diffs against diff(1)', () => {
     expect(p.files).toEqual([
       { op: 'update', path: 'old.txt', moveTo: 'new.txt', hunks: [] },
       { op: 'add', path: 'n.txt', content: 'a\nb\n', hunks: [] },
-      { op: 'delete', path: 'd.txt', hunks: [] },
+      { op: 'delete', path: 'd.txt', hunks: [{ old: ['x'], new: [] }] },
     ]);
   });
 

@@ -9,7 +9,6 @@ import type { UpsertRequest, UpsertResult } from '../../engine/write/upsert.ts';
 import type { ProposeRequest } from '../../review/proposals.ts';
 import { fileOpCallOf, fileOpWireOf } from '../file-op-request.ts';
 import { AgentEditInput, AgentUpsertInput } from '../schemas/agent.ts';
-import { isRemoteLocator } from '../input-paths.ts';
 import { runOp, type OpInput } from '../handle.ts';
 import { operations } from '../operations.ts';
 import { AgentProposalStatusOutput, AgentUpsertOutput } from '../schemas/agent.ts';
@@ -29,13 +28,13 @@ import { secretSpansOf } from './secret-spans.ts';
 import { tool, ctxOf, type AgentSession, type AuditFields } from './tool-kit.ts';
 
 /** The preview an agent sees: redacted as reads are (a new file's is the agent's own text, redacted by the rules alone). */
-async function agentPreview(s: AgentSession, real: string, preview: string, created: boolean): Promise<string> {
+export async function agentPreview(s: AgentSession, real: string, preview: string, created: boolean): Promise<string> {
   if (created) return redactStrings(s.rules, preview);
   return withCheckedFile(real, (pinned) => redactPreview(s.rules, pinned, preview), pinningOf(s));
 }
 
 /** The notes of a write's loose quote matches (where, how the quote differed), for an answer that is otherwise kept short. */
-function looseOf(r: Pick<UpsertResult, 'loose_matches'>): { notes?: string[] } {
+export function looseOf(r: Pick<UpsertResult, 'loose_matches'>): { notes?: string[] } {
   return r.loose_matches?.length ? { notes: r.loose_matches.map(looseNote) } : {};
 }
 
@@ -44,7 +43,7 @@ function looseOf(r: Pick<UpsertResult, 'loose_matches'>): { notes?: string[] } {
  * review policy of the path says: `auto` applies and journals it, `review` stores a
  * proposal for a person. Shared by upsert and edit.
  */
-async function routeWrite(s: AgentSession, real: string, mode: 'auto' | 'review', req: UpsertRequest, created: boolean) {
+export async function routeWrite(s: AgentSession, real: string, mode: 'auto' | 'review', req: UpsertRequest, created: boolean) {
   if (mode === 'auto') {
     const { entry, upsert: r } = await (await import('../../review/journal.ts')).applyJournaled(s.policy.root, s.actor, real, req);
     return {
@@ -86,7 +85,7 @@ async function routeWrite(s: AgentSession, real: string, mode: 'auto' | 'review'
 }
 
 /** What a proposal of the checked write `req` of `real` stores. */
-function proposeRequestOf(real: string, req: UpsertRequest): ProposeRequest {
+export function proposeRequestOf(real: string, req: UpsertRequest): ProposeRequest {
   return {
     path: real,
     target: req.target,
@@ -101,14 +100,14 @@ function proposeRequestOf(real: string, req: UpsertRequest): ProposeRequest {
 }
 
 /** The review policy of `real` for an agent's write; deny is refused here. */
-function writeModeOf(s: AgentSession, asked: string, real: string): 'auto' | 'review' {
+export function writeModeOf(s: AgentSession, asked: string, real: string): 'auto' | 'review' {
   const mode = reviewPolicyFor(s.policy, real);
   if (mode === 'deny') throw new FolioError('permission_denied', `agents may not edit ${asked} (review policy: deny)`, { path: real });
   return mode;
 }
 
 /** An agent's write of one file, checked by the guard and ready to route: where, how, and its dry-run answer when one was asked. */
-interface PreparedWrite {
+export interface PreparedWrite {
   real: string;
   mode: 'auto' | 'review';
   req: UpsertRequest;
@@ -118,7 +117,7 @@ interface PreparedWrite {
 type AgentToolAnswer = { output: Record<string, unknown> & { path: string; applied: boolean }; audit: AuditFields };
 
 /** An upsert of one file through the guard: policy, redacted lines, the preview of a dry run. */
-async function prepareUpsert(s: AgentSession, asked: OpInput<'upsert'>): Promise<PreparedWrite> {
+export async function prepareUpsert(s: AgentSession, asked: OpInput<'upsert'>): Promise<PreparedWrite> {
   const create = asked.if_none_match === '*';
   const real = create ? checkCreate(s.policy, asked.path) : checkAccess(s.policy, asked.path, 'write');
   const mode = writeModeOf(s, asked.path, real);
@@ -190,7 +189,7 @@ export const upsertTool = tool(
 );
 
 /** Each file's write prepared (every guard passed for every file) before any is written. */
-async function prepareAll<T>(files: T[], prepare: (f: T) => Promise<PreparedWrite>): Promise<PreparedWrite[]> {
+export async function prepareAll<T>(files: T[], prepare: (f: T) => Promise<PreparedWrite>): Promise<PreparedWrite[]> {
   const out: PreparedWrite[] = [];
   for (const [i, f] of files.entries()) {
     try {
@@ -214,7 +213,7 @@ async function prepareAll<T>(files: T[], prepare: (f: T) => Promise<PreparedWrit
  * once, and if any is under review the whole group becomes proposals a person
  * approves or rejects together.
  */
-async function writeFiles(s: AgentSession, files: PreparedWrite[]) {
+export async function writeFiles(s: AgentSession, files: PreparedWrite[]) {
   if (files.every((f) => f.dry)) {
     const answers = files.map((f) => f.dry!);
     return { output: { ...answers[0]!.output, files: answers.map((a) => a.output) }, audit: { ...answers[0]!.audit, reason: `${files.length} files` } };
@@ -376,9 +375,9 @@ export const editTool = tool(
   async (s, wire) => {
     const input = wire as AgentEditInput;
     if (input.patch !== undefined) {
-      if (input.edits !== undefined || input.if_match !== undefined)
-        throw new FolioError('invalid_input', 'give patch or edits, not both (a patch carries its own context)', {});
-      return patchFiles(s, { patch: input.patch, ...(input.path !== undefined ? { path: input.path } : {}), ...(input.dry_run ? { dry_run: true } : {}) });
+      if (input.edits !== undefined) throw new FolioError('invalid_input', 'give patch or edits, not both (a patch carries its own context)', {});
+      const asked = { patch: input.patch, ...(input.path !== undefined ? { path: input.path } : {}), ...(input.dry_run ? { dry_run: true } : {}) };
+      return (await import('./patch-tool.ts')).patchFiles(s, asked, input.if_match);
     }
     if (!input.edits) throw new FolioError('invalid_input', 'give edits (old_text, new_text) or a patch', {});
     const asked = { ...input, edits: input.edits };
@@ -397,40 +396,6 @@ export const editTool = tool(
   ' Or patch: *** Begin Patch, SEARCH/REPLACE blocks or a unified diff. Under review (default): a proposal.',
   AgentEditInput as unknown as (typeof operations)['edit']['input'],
 );
-
-/**
- * The patch operation behind the guard (edit {patch}, which keeps the tool list
- * short): each file's hunks are placed on the file as checked and pinned
- * (api/patch-request.ts), and the upserts they make pass the upsert guard, all or
- * none. A patch holding a secret can only be a guess at it: refused, as a quote is.
- */
-async function patchFiles(s: AgentSession, asked: OpInput<'patch'>) {
-  if (secretSpansOf(asked.patch, s.rules).length > 0) {
-    throw new FolioError('redacted', 'the patch quotes a secret; what you read had it redacted, and a person must edit it', {});
-  }
-  const { patchWiresOf, readPatchTarget } = await import('../patch-request.ts');
-  const { wires, notes } = await patchWiresOf(
-    asked,
-    async (path) => {
-      if (isRemoteLocator(path)) throw new FolioError('invalid_input', `${path}: a patch edits local files; edit a remote value with upsert or edit`, { path });
-      let real: string;
-      try {
-        real = checkAccess(s.policy, path, 'write');
-      } catch (err) {
-        if (isFolioError(err) && err.code === 'not_found') return null;
-        throw err;
-      }
-      return withCheckedFile(real, (pinned) => readPatchTarget(pinned), pinningOf(s));
-    },
-    false,
-  );
-  const files = await prepareAll(wires, (w) => prepareUpsert(s, w));
-  const done =
-    files.length > 1 ? await writeFiles(s, files) : (files[0]!.dry ?? (await routeWrite(s, files[0]!.real, files[0]!.mode, files[0]!.req, files[0]!.created)));
-  if (!notes.length) return done;
-  const had = (done.output as { notes?: string[] }).notes ?? [];
-  return { ...done, output: { ...done.output, notes: [...had, ...notes] } };
-}
 
 function missingPath(i: number): never {
   throw new FolioError('invalid_input', `edits[${i}] names no file: give path, or a path in each edit`, { edit: i });

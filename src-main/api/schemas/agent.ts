@@ -112,6 +112,7 @@ export const AgentUpsertOutput = UpsertOutput.omit({ loose_matches: true })
     actor: ReviewActor.optional().describe('review: who proposed it (the MCP client).'),
     next: z.string().optional().describe('review: what happens next.'),
     files: z.array(z.looseObject({ path: z.string(), applied: z.boolean() })).optional(),
+    file_ops: z.array(z.looseObject({ path: z.string(), applied: z.boolean() })).optional(),
     group_id: z.string().optional(),
     // delete_file / move_to targets answer as the table's delete_file and move_file:
     preconditions: z.looseObject({ checked: z.array(z.string()) }).optional(),

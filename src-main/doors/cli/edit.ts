@@ -30,7 +30,7 @@ export function formatEdit(r: OpOutput<'edit'>): string {
   return formatOne(r);
 }
 
-function formatOne(r: Omit<OpOutput<'edit'>, 'files'>): string {
+export function formatOne(r: Omit<OpOutput<'edit'>, 'files'>): string {
   const a = r.affected;
   const verb = r.applied ? 'applied' : 'dry run (nothing written)';
   return (

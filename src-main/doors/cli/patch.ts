@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { handle } from '../../api/quick-handle.ts';
+import { handle, type OpOutput } from '../../api/quick-handle.ts';
 import type { PatchInput } from '../../api/schemas/patch.ts';
 import { Exit, printError, type CliIO } from './cli-io.ts';
-import { formatEdit } from './edit.ts';
+import { formatOne } from './edit.ts';
 import { readStdin } from './upsert.ts';
 
 const HUMAN = { kind: 'human', name: 'cli' } as const;
@@ -20,6 +20,17 @@ interface Flags {
   dryRun?: boolean;
   root?: string;
   json?: boolean;
+}
+
+/** Each file's diff and counts, then each delete's or move's preview, then the journal group. */
+function formatPatch(r: OpOutput<'patch'>): string {
+  const files = (r.files ?? []).map((f) => `${f.path}:\n${formatOne(f)}`);
+  const shown = new Set(r.files?.[0]?.notes ?? []);
+  const ops = (r.file_ops ?? []).map(
+    (o) => `${o.preview.trimEnd()}\n${o.applied ? '' : 'dry run: '}${o.op === 'move' ? `moved ${o.path} -> ${o.to}` : `deleted ${o.path}`}\n`,
+  );
+  const group = r.group_id ? [`group: ${r.group_id} (${files.length + ops.length} changes, undone together)\n`] : [];
+  return [...files, ...ops, ...group, ...r.notes.filter((n) => !shown.has(n)).map((n) => `note: ${n}\n`)].join('');
 }
 
 export function registerPatch(program: Command, io: CliIO): void {
@@ -39,7 +50,7 @@ export function registerPatch(program: Command, io: CliIO): void {
         const patch = f.patchFile ? readFileSync(f.patchFile, 'utf8') : await readStdin();
         const input: PatchInput = { patch, ...(file ? { path: file } : {}), ...(f.dryRun ? { dry_run: true } : {}) };
         const r = await handle('patch', input, HUMAN, { workspace: resolve(f.root ?? process.cwd()), deferJournal: true });
-        io.stdout.write(f.json ? JSON.stringify(r) + '\n' : formatEdit(r));
+        io.stdout.write(f.json ? JSON.stringify(r) + '\n' : formatPatch(r));
       } catch (err) {
         throw new Exit(printError(err, Boolean(f.json), io));
       }

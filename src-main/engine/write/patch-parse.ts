@@ -317,7 +317,8 @@ function parseUnified(lines: string[]): PatchFile[] {
     if (from === null) {
       files.push({ op: 'add', path: to!, content: hunks.flatMap((h) => h.new.map((x) => `${x}\n`)).join(''), hunks: [] });
     } else if (to === null) {
-      files.push({ op: 'delete', path: from, hunks: [] });
+      // The lines it deletes, which the file must still be.
+      files.push({ op: 'delete', path: from, hunks: hunks.length ? [{ old: hunks.flatMap((h) => h.old), new: [] }] : [] });
     } else {
       const moveTo = rename.to ?? (to !== from ? to : undefined);
       files.push({ op: 'update', path: rename.from ?? from, ...(moveTo !== undefined ? { moveTo } : {}), hunks });

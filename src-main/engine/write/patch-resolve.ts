@@ -29,6 +29,8 @@ export interface LineReplacement {
   hunk: number;
   /** found only loosely: how the hunk's old lines differ from the file's */
   loose?: LooseDifference[];
+  /** where the hunk's old lines were found (0-based first line, count) */
+  found: { start: number; count: number };
 }
 
 type Level = (s: string) => string;
@@ -79,7 +81,7 @@ export function resolveHunks(lines: string[], hunks: PatchHunk[], format: PatchF
     if (hunk.old.length === 0) {
       // Added lines only: at the end (codex), or of a created/empty file (search_replace), or at the header's line (unified).
       const at = format === 'unified' && hunk.line !== undefined ? Math.min(Math.max(hunk.line - 1, 0), lines.length) : lines.length;
-      out.push({ start: at, oldCount: 0, newLines: hunk.new, hunk: h });
+      out.push({ start: at, oldCount: 0, newLines: hunk.new, hunk: h, found: { start: at, count: 0 } });
       continue;
     }
     let old = hunk.old;
@@ -109,7 +111,7 @@ export function resolveHunks(lines: string[], hunks: PatchHunk[], format: PatchF
     // Only the lines the hunk changes are replaced: its context lines stay as the file has them.
     for (const c of changedRuns(old, neu)) {
       const newLines = differs.includes('indentation') && c.newLines.length ? reindent(c.newLines.join('\n'), old, fileLines).split('\n') : c.newLines;
-      out.push({ start: start + c.at, oldCount: c.oldCount, newLines, hunk: h, ...loose });
+      out.push({ start: start + c.at, oldCount: c.oldCount, newLines, hunk: h, found: { start, count: old.length }, ...loose });
     }
     cursor = start + old.length;
   }
