@@ -67,7 +67,8 @@ describe('create (if_none_match "*")', () => {
   it('under review it is a proposal: nothing is written until a person approves, then the file (and its folders) exist', async () => {
     const p = await r.call('upsert', { path: 'docs/guide/intro.md', target: { whole_file: true }, content: '# Intro\n', if_none_match: '*' });
     expect(p.body).toMatchObject({ applied: false, policy: 'review', status: 'pending' });
-    expect(p.body.preview).toContain('+# Intro');
+    // The preview of a new file is its size, not the agent's own text again (api/agent/compact-preview.ts).
+    expect(p.body.preview).toBe('@@ -0,0 +1,1 @@ (new file, 1 line as sent)\n');
     expect(existsSync(join(review, 'docs'))).toBe(false);
     await handle('review_approve', { id: p.body.proposal_id }, person, { workspace: review });
     expect(readFileSync(join(review, 'docs/guide/intro.md'), 'utf8')).toBe('# Intro\n');

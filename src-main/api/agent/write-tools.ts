@@ -15,6 +15,7 @@ import { AgentProposalStatusOutput, AgentUpsertOutput } from '../schemas/agent.t
 import { readByInput } from '../read-address.ts';
 import { editRequestOf, upsertRequestOf } from '../upsert-request.ts';
 import { withCheckedFile, pinningOf } from './checked-file.ts';
+import { compactPreview, newFileSummary } from './compact-preview.ts';
 import { factsOf } from '../../engine/read/file-facts.ts';
 import { codecFor } from '../../engine/text/codec.ts';
 import { looseNote, nearMissHint } from '../../engine/write/quote-edit.ts';
@@ -27,10 +28,15 @@ import { refuseHiddenFilter } from './redact-json-filter.ts';
 import { secretSpansOf } from './secret-spans.ts';
 import { tool, ctxOf, type AgentSession, type AuditFields } from './tool-kit.ts';
 
-/** The preview an agent sees: redacted as reads are (a new file's is the agent's own text, redacted by the rules alone). */
+/**
+ * The preview an agent sees: redacted as reads are (a new file's is the agent's own
+ * text, redacted by the rules alone), then compact (compact-preview.ts: no header,
+ * one line of context).
+ */
 export async function agentPreview(s: AgentSession, real: string, preview: string, created: boolean): Promise<string> {
-  if (created) return redactStrings(s.rules, preview);
-  return withCheckedFile(real, (pinned) => redactPreview(s.rules, pinned, preview), pinningOf(s));
+  // A new file's preview is the agent's own text again: its size says enough.
+  if (created) return newFileSummary(redactStrings(s.rules, preview));
+  return compactPreview(await withCheckedFile(real, (pinned) => redactPreview(s.rules, pinned, preview), pinningOf(s)));
 }
 
 /** The notes of a write's loose quote matches (where, how the quote differed), for an answer that is otherwise kept short. */
