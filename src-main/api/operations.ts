@@ -86,9 +86,14 @@ export async function preloadReads(): Promise<void> {
 
 /** pg://, az://, s3:// (engine/backend/locator.ts); anything else is a local path. */
 
-/** The outline answer: headings up to max_level, and how long it took. */
-export async function outlineView(input: z.infer<typeof OutlineInput>): Promise<z.infer<typeof OutlineOutput>> {
+/** The outline answer: headings up to max_level (a log's: its histogram), and how long it took. */
+export async function outlineView(input: z.infer<typeof OutlineInput>, name: string | null = input.path): Promise<z.infer<typeof OutlineOutput>> {
   const t0 = performance.now();
+  // `name`: the file's own name when `path` is another way to it (a pinned file's fd path); null: a remote value, outlined as markdown.
+  if (name !== null && !/\.(md|markdown|mdx|mkd)$/i.test(name)) {
+    const log = await (await import('./time-wire.ts')).logOutlineOf(input.path, t0);
+    if (log) return log;
+  }
   const [{ outlineOf }, { outlineWireOf }] = await Promise.all([import('../engine/address/markdown-outline.ts'), import('./outline-wire.ts')]);
   const o = await outlineOf(input.path);
   const headings = input.max_level === undefined ? o.headings : o.headings.filter((h) => h.level <= input.max_level!);
@@ -134,9 +139,10 @@ export const operations = {
   outline: op({
     input: OutlineInput,
     output: OutlineOutput,
-    description: 'Markdown headings: level, path ("A > B") for section reads and upserts, lines, sha256 (expected_section_sha256).',
+    description:
+      'Markdown headings: level, path ("A > B") for section reads and upserts, lines, sha256 (expected_section_sha256). A log: lines per level per time.',
     run: async (input, _actor, ctx) =>
-      isRemoteLocator(input.path) ? (await remoteOps(ctx)).onRemotePath(input.path, (path) => outlineView({ ...input, path })) : outlineView(input),
+      isRemoteLocator(input.path) ? (await remoteOps(ctx)).onRemotePath(input.path, (path) => outlineView({ ...input, path }, null)) : outlineView(input),
   }),
   search: op({
     input: SearchInput,

@@ -1,8 +1,9 @@
 /** time_seek and histogram on the wire: the engine's answers in snake_case, with path and version. */
-import { FolioError } from '../engine/errors.ts';
+import { FolioError, isFolioError } from '../engine/errors.ts';
 import { binaryFileError, factsOf } from '../engine/read/file-facts.ts';
 import { openIndex } from '../engine/index/store.ts';
 import type { HistogramOutput, HistogramInput, TimeSeekInput, TimeSeekOutput } from './schemas/time.ts';
+import type { OutlineOutput } from './schemas/outline.ts';
 import type { z } from 'zod';
 import type { CallContext } from './call-context.ts';
 
@@ -62,5 +63,43 @@ export async function histogramWire(input: z.infer<typeof HistogramInput>, ctx: 
       : null,
     scanned: { start_byte: r.scanned.startByte, end_byte: r.scanned.endByte },
     elapsed_ms: r.elapsedMs,
+  };
+}
+
+/** Buckets a log's outline has at most: a glance an agent reads before it reads by time. */
+const OUTLINE_BUCKETS = 24;
+
+/**
+ * The outline of a stamped file that is not markdown: its histogram in OUTLINE_BUCKETS
+ * buckets, each with its start time (what read {time} takes) and its counts in
+ * `levels` order. null when its first lines carry no time stamps (then it is
+ * outlined as markdown).
+ */
+export async function logOutlineOf(path: string, t0: number): Promise<z.infer<typeof OutlineOutput> | null> {
+  let h: z.infer<typeof HistogramOutput>;
+  try {
+    h = await histogramWire({ path, max_buckets: OUTLINE_BUCKETS }, {});
+  } catch (err) {
+    if (isFolioError(err) && err.code === 'no_timestamps') return null;
+    throw err;
+  }
+  const levels = ['error', 'warn', 'info', 'debug', 'other'] as const;
+  return {
+    path: h.path,
+    version: h.version,
+    total_lines: h.lines,
+    front_matter: null,
+    headings: [],
+    log: {
+      format: h.format,
+      first_time: h.first_time,
+      last_time: h.last_time,
+      bucket_ms: h.bucket_ms,
+      levels: [...levels],
+      buckets: h.buckets.map((b, i) => ({ time: iso(h.origin_ms + i * h.bucket_ms), counts: levels.map((l) => b[l]) })),
+      lines: h.lines,
+      out_of_order_at_line: h.order_break?.line ?? null,
+    },
+    elapsed_ms: performance.now() - t0,
   };
 }

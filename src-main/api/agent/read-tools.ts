@@ -5,6 +5,8 @@
  */
 import { countTokens } from '../../engine/address/tokens.ts';
 import { runOp, type CallContext, type OpInput } from '../handle.ts';
+import { outlineView } from '../operations.ts';
+import { isRemoteLocator } from '../input-paths.ts';
 import { AgentFileInfoOutput, AgentOutlineOutput, AgentReadOutput, AgentSearchOutput } from '../schemas/agent.ts';
 import { AgentListOutput } from '../schemas/agent.ts';
 import { isDirectoryPath } from '../tree-wire.ts';
@@ -97,7 +99,12 @@ export const listTool = tool('list', AgentListOutput, async (s, input) => {
 
 export const outlineTool = tool('outline', AgentOutlineOutput, async (s, input) => {
   const real = checkAccess(s.policy, input.path, 'read');
-  const r = await withCheckedFile(real, (pinned) => runOp('outline', { ...input, path: pinned }, s.actor, ctxOf(s)), pinningOf(s));
+  // A local file is outlined under its own name (a log's outline is its histogram, a markdown file's its headings).
+  const r = await withCheckedFile(
+    real,
+    async (pinned) => (isRemoteLocator(real) ? runOp('outline', { ...input, path: pinned }, s.actor, ctxOf(s)) : outlineView({ ...input, path: pinned }, real)),
+    pinningOf(s),
+  );
   // Heading texts are file text: redacted like any other.
   return { output: { ...r, headings: redactStrings(s.rules, r.headings) }, audit: { path: real, version_before: r.version.etag, bytes_read: r.version.size } };
 });

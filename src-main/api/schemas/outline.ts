@@ -30,12 +30,27 @@ export const OutlineFrontMatter = z.object({
   sha256: z.string().describe('SHA-256 of the bytes [start_byte, end_byte), delimiters included.'),
 });
 
+/** A log's outline (a stamped file that is not markdown): its time span and lines per level per time bucket, compact. */
+export const OutlineLog = z.object({
+  format: z.string().describe('How its lines are stamped: iso8601, syslog, apache, epoch_s, epoch_ms.'),
+  first_time: z.string(),
+  last_time: z.string(),
+  bucket_ms: z.number().int(),
+  levels: z.array(z.string()).describe('The order of the counts in each bucket: error, warn, info, debug, other.'),
+  buckets: z
+    .array(z.object({ time: z.string().describe('Its start, ISO 8601 UTC: read {time, limit} reads from there.'), counts: z.array(z.number().int()) }))
+    .describe('At most 24, in time order.'),
+  lines: z.number().int(),
+  out_of_order_at_line: z.number().int().nullable().describe('Where stamps first go back in time (null: in order).'),
+});
+
 export const OutlineOutput = z.object({
   path: z.string(),
   version: Version,
   total_lines: z.number().int(),
   front_matter: OutlineFrontMatter.nullable().describe('YAML (---) or TOML (+++) front matter at the top: not a heading, not markdown.'),
   headings: z.array(OutlineHeading),
+  log: OutlineLog.optional().describe('A stamped file that is not markdown: its histogram instead of headings.'),
   elapsed_ms: z.number(),
 });
 export type OutlineOutput = z.infer<typeof OutlineOutput>;

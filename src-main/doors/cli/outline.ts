@@ -1,5 +1,6 @@
 /**
- * `folio outline FILE [--max-level N] [--json]`: the headings of a markdown file.
+ * `folio outline FILE [--max-level N] [--json]`: the headings of a markdown file, or
+ * a log's lines per level per time bucket (its outline for an agent, too).
  * Human output: one line per heading, indented by level, with its line range and
  * the start of its section hash.
  */
@@ -10,7 +11,17 @@ import { Exit, printError, type CliIO } from './cli-io.ts';
 
 const HUMAN = { kind: 'human', name: 'cli' } as const;
 
+/** A log's outline: its span, then one row per bucket (its start and counts per level). */
+function formatLog(r: OpOutput<'outline'>, log: NonNullable<OpOutput<'outline'>['log']>): string {
+  const rows = [`${log.format} log, ${log.first_time} .. ${log.last_time}, ${count(log.lines)} lines; ${log.levels.join(' / ')} per bucket:`];
+  for (const b of log.buckets) rows.push(`  ${b.time}  ${b.counts.join(' / ')}`);
+  if (log.out_of_order_at_line !== null) rows.push(`stamps go back in time at line ${count(log.out_of_order_at_line)}`);
+  rows.push(`version ${r.version.etag}`);
+  return rows.join('\n') + '\n';
+}
+
 function formatOutline(r: OpOutput<'outline'>): string {
+  if (r.log) return formatLog(r, r.log);
   const fm = r.front_matter;
   const top = fm ? [`${fm.section} (${fm.kind})  (lines ${count(fm.line)}-${count(fm.end_line)}, sha256 ${fm.sha256.slice(0, 12)})`] : [];
   const rows = top.concat(
@@ -25,7 +36,9 @@ function formatOutline(r: OpOutput<'outline'>): string {
 export function registerOutline(program: Command, io: CliIO): void {
   program
     .command('outline')
-    .description('The headings of a markdown FILE with their line ranges and section hashes (paths for read --section).')
+    .description(
+      'The headings of a markdown FILE with their line ranges and section hashes (paths for read --section); of a log, its lines per level per time bucket.',
+    )
     .argument('<file>', 'markdown file')
     .option('--max-level <n>', 'only headings up to this level (1-6)', (v: string) => {
       if (!/^[1-6]$/.test(v)) throw new InvalidArgumentError(`--max-level takes 1 to 6, got "${v}"`);
