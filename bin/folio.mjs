@@ -44,7 +44,13 @@ if (process.env.FOLIO_CLI_FROM_SOURCE !== '1' && bundleIsFresh()) {
   const bundle = mcp ? '../dist/mcp.mjs' : '../dist/cli.mjs'; // built files: not for the typechecker to follow
   ({ main } = await import(bundle));
 } else {
-  const { register } = await import('tsx/esm/api');
+  // A checkout being edited: the sources through tsx (a dev dependency; an installed package runs dist/).
+  const tsx = await import('tsx/esm/api').catch(() => null);
+  if (!tsx) {
+    process.stderr.write('folio: dist/cli.mjs is missing or older than the sources, and tsx is not installed: run `npm run build:cli`\n');
+    process.exit(1);
+  }
+  const { register } = tsx;
   register();
   ({ main } = mcp ? await import('../src-main/doors/cli/mcp-main.ts') : await import('../src-main/doors/cli/main.ts'));
 }

@@ -1,0 +1,76 @@
+/**
+ * One line to install (issue 27): `npm pack` makes a package (folio-mcp) that
+ * installs into an empty project with production dependencies only (no renderer
+ * packages, no tsx, no @types) and runs as README's MCP configs say,
+ * `npx folio-mcp mcp --root DIR`, driven here by the real SDK client: the tool
+ * list, a read and a patch. Packed with --ignore-scripts (the checkout's dist/ is
+ * built already; `prepare` would rebuild it under the other tests' feet).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { answerOfResult } from '../../src-main/doors/mcp/reply.ts';
+import { AGENT_TOOL_NAMES } from '../fixtures/mcp-client.ts';
+import { tempDir } from '../fixtures/generate.ts';
+
+const tmp = tempDir('folio-pack-');
+afterAll(() => tmp.cleanup());
+
+const npm = (args: string[], cwd: string) => {
+  const r = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false' } });
+  expect(r.status, `npm ${args.join(' ')}\n${r.stderr}`).toBe(0);
+  return r.stdout;
+};
+
+describe('npm pack, installed on its own', () => {
+  it('packs the built CLI only, installs with production dependencies, and serves MCP through npx', async () => {
+    const [packed] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', tmp.dir], process.cwd())) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
+    const files = packed!.files.map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['bin/folio.mjs', 'dist/cli.mjs', 'dist/mcp.mjs', 'dist/kernels.wasm', 'package.json', 'README.md']));
+    expect(files.filter((f) => /^(src-main|src-renderer|test|e2e|bench|wasm)\//.test(f))).toEqual([]);
+
+    const app = tmp.path('app');
+    mkdirSync(app, { recursive: true });
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'uses-folio', private: true }));
+    npm(['install', '--omit=dev', '--prefer-offline', '--no-audit', '--ignore-scripts', join(tmp.dir, packed!.filename)], app);
+    const installed = JSON.parse(readFileSync(join(app, 'node_modules/folio-mcp/package.json'), 'utf8')) as { bin: Record<string, string> };
+    expect(installed.bin).toEqual({ folio: 'bin/folio.mjs' });
+    // Build-time packages stay out of an install.
+    for (const dev of ['react', 'react-dom', 'monaco-editor', 'zustand', 'tsx', '@types/pg', 'electron', 'vitest']) {
+      expect(existsSync(join(app, 'node_modules', dev)), dev).toBe(false);
+    }
+
+    const ws = tmp.path('ws');
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(join(ws, 'notes.txt'), 'alpha\nbeta\n');
+    // README's config, as a client runs it: npx folio-mcp mcp --root DIR (from the project that installed it).
+    const transport = new StdioClientTransport({
+      command: 'npx',
+      args: ['--no-install', 'folio-mcp', 'mcp', '--root', ws, '--review', 'auto'],
+      cwd: app,
+      env: { ...(process.env as Record<string, string>), FOLIO_CACHE_DIR: tmp.path('cache') },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'pack-install', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const tools = (await client.listTools()).tools.map((t) => t.name);
+      expect([...tools].sort()).toEqual([...AGENT_TOOL_NAMES].sort());
+      const read = answerOfResult(await client.callTool({ name: 'read', arguments: { path: 'notes.txt' } })).body as { content: string };
+      expect(read.content).toBe('alpha\nbeta\n');
+      const patched = answerOfResult(
+        await client.callTool({ name: 'edit', arguments: { patch: '*** Begin Patch\n*** Update File: notes.txt\n@@\n-beta\n+gamma\n*** End Patch' } }),
+      ).body as { applied: boolean };
+      expect(patched.applied).toBe(true);
+      expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('alpha\ngamma\n');
+    } finally {
+      await client.close();
+    }
+  });
+});
