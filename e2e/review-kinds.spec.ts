@@ -199,6 +199,62 @@ test('every kind shows inline with its label; hunks of a quote edit decided one 
   }
 });
 
+test('a Codex patch from an agent is one group: each change inline with its label; approving one applies the whole patch', async ({ page }) => {
+  test.setTimeout(90_000);
+  const s = await session();
+  try {
+    const seen = watchPage(page);
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(s.server.url.href);
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: src/config.ts',
+      '@@',
+      '-  retries: 3,',
+      '+  retries: 5,',
+      '@@',
+      '   zone: A,',
+      '-  shards: 4,',
+      '+  shards: 8,',
+      '*** Update File: src/old-name.ts',
+      '*** Move to: src/new-name.ts',
+      '@@',
+      '-// a small helper, 1.2 KB once grown',
+      '+// a small helper, renamed',
+      '*** Delete File: src/legacy.ts',
+      '*** Add File: src/added.ts',
+      '+export const added = 1;',
+      '*** End Patch',
+    ].join('\n');
+    const answer = await s.agent.call('edit', { patch });
+    expect(answer.group_id).toEqual(expect.any(String));
+    // The config's edit, the renamed file's edit and its move, the delete, the create.
+    await expect(page.getByTestId('queue-item')).toHaveCount(5);
+    await expect(queueItemOf(page, 'src/legacy.ts')).toContainText('delete');
+    await expect(queueItemOf(page, 'src/added.ts')).toContainText('create');
+
+    // Only the lines the patch changes are hunks (its context lines are not rewritten).
+    await queueItemOf(page, 'src/config.ts').click();
+    const zones = fileView(page).locator('[data-testid="inline-zone"]');
+    await expect(zones).toHaveCount(2);
+    await expect(zones.nth(0).getByTestId('inline-removed')).toHaveText('  retries: 3,');
+    await expect(zones.nth(1).getByTestId('inline-removed')).toHaveText('  shards: 4,');
+    await expect(page.getByTestId('proposal-detail')).toContainText(/file 1 of 5/);
+
+    // Approving the config's proposal applies the group: every file as the patch says.
+    await page.getByTestId('approve').click();
+    await expect(page.getByTestId('queue-item')).toHaveCount(0);
+    expect(onDisk(s, 'src/config.ts')).toBe(CONFIG.replace('retries: 3,', 'retries: 5,').replace('shards: 4,', 'shards: 8,'));
+    expect(onDisk(s, 'src/new-name.ts')).toBe(OLD_NAME.replace('// a small helper, 1.2 KB once grown', '// a small helper, renamed'));
+    expect(existsSync(join(s.ws, 'src/old-name.ts'))).toBe(false);
+    expect(existsSync(join(s.ws, 'src/legacy.ts'))).toBe(false);
+    expect(onDisk(s, 'src/added.ts')).toBe('export const added = 1;\n');
+    expect(seen.problems.filter((m) => !/\b404\b/.test(m))).toEqual([]);
+  } finally {
+    await s.close();
+  }
+});
+
 test('a quote edit whose own line a person changed is resolved in the 3-way view; the file is the merged text', async ({ page }) => {
   test.setTimeout(90_000);
   const s = await session();
