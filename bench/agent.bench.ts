@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- agent [--size 2G]`: four scripted agent tasks, done the same way
+ * `npm run bench -- agent [--size 2G]`: seven scripted agent tasks, done the same way
  * through Folio (`folio mcp --review auto`) and through the reference MCP filesystem
  * server (@modelcontextprotocol/server-filesystem), both real child processes over
  * stdio driven by the same SDK client, each on its own fresh copy of the workspace.
@@ -19,13 +19,16 @@
  *    sets create_folders: true, the filesystem server has create_directory);
  * 2. rename fetchOrder -> loadOrder, 2 places in each of 3 files of ~300 lines;
  * 3. fix one line in the middle of the synthetic log of --size (2 GiB);
- * 4. append 3 lines to a 1 MiB log.
+ * 4. append 3 lines to a 1 MiB log;
+ * 5. create a file, move one (changing its first line), delete one;
+ * 6. change one value in a CRLF file;
+ * 7. change one line of a UTF-16 file.
  *
  * Run `npm run build:cli` first: bin/folio.mjs runs the TypeScript sources through
  * tsx when dist/cli.mjs is older than them, and that slows every Folio session.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, createReadStream, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, createReadStream, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -297,6 +300,26 @@ async function sha256Of(parts: ({ file: string; start?: number; end?: number } |
 }
 
 /** Fresh workspaces for both servers, with the same files (Folio's also holds its folio.config.json). */
+// Tasks 5-7: a file to delete, one to move (its first line changed on the way), a CRLF file, a UTF-16 file.
+const LEGACY = 'src/legacy/old-orders.ts';
+const DRAFT = 'src/orders/draft.ts';
+const FINAL = 'src/orders/final.ts';
+const CREATED = 'src/orders/index.ts';
+const CREATED_TS = "export * from './final.ts';\nexport * from './api.ts';\n";
+const DRAFT_TS = '// draft: not used yet\n' + Array.from({ length: 30 }, (_, i) => `export const step${i} = ${i};\n`).join('');
+const FINAL_TS = DRAFT_TS.replace('// draft: not used yet', '// the order steps');
+const INI_LINES = Array.from({ length: 200 }, (_, i) => (i === 120 ? 'timeout = 30' : `key${i} = value${i}`));
+const INI = 'conf/service.ini';
+const UTF16 = 'conf/labels.txt';
+const LABELS = Array.from({ length: 100 }, (_, i) => (i === 60 ? 'checkout = Zur Kasse' : `label${i} = Beschriftung ${i} (Größe)`));
+const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+const SMALL_FILES: Record<string, Buffer> = {
+  [LEGACY]: Buffer.from('export const legacy = true;\n'),
+  [DRAFT]: Buffer.from(DRAFT_TS),
+  [INI]: Buffer.from(INI_LINES.join('\r\n') + '\r\n'),
+  [UTF16]: utf16le(LABELS.join('\n') + '\n'),
+};
+
 function makeWorkspaces(bigSource: string, appSource: string): { ws: Record<Side, string>; big: BigLog } {
   rmSync(WS_ROOT, { recursive: true, force: true });
   const ws: Record<Side, string> = { folio: join(WS_ROOT, 'folio'), filesystem: join(WS_ROOT, 'filesystem') };
@@ -313,6 +336,10 @@ function makeWorkspaces(bigSource: string, appSource: string): { ws: Record<Side
     mkdirSync(join(root, 'src/orders'), { recursive: true });
     mkdirSync(join(root, 'logs'), { recursive: true });
     RENAME_FILES.forEach((f, i) => writeFileSync(join(root, f), orderModule(f, i + 1)));
+    for (const [path, bytes] of Object.entries(SMALL_FILES)) {
+      mkdirSync(join(root, path, '..'), { recursive: true });
+      writeFileSync(join(root, path), bytes);
+    }
     copyFileSync(appSource, join(root, APP_LOG));
     if (side === 'folio') {
       writeFileSync(join(root, 'folio.config.json'), JSON.stringify({ create_folders: true }, null, 2) + '\n');
@@ -450,6 +477,80 @@ function tasks(o: BenchOptions, big: BigLog, appSource: string): Task[] {
       check: async (root) => {
         const want = Buffer.concat([readFileSync(appSource), Buffer.from(APPENDED.join('\n') + '\n')]);
         return readFileSync(join(root, APP_LOG)).equals(want) ? '' : `${APP_LOG} differs`;
+      },
+    },
+    {
+      name: '5. create one file, move one (its first line changed), delete one',
+      run: {
+        // The versions from one list, then one patch: all or none, one journal group.
+        folio: async (s) => {
+          const listed = JSON.parse(must(await s.call('list', { path: 'src' }), 'list').text);
+          const legacy = (listed.entries as { path: string; etag: string | null }[]).find((e) => e.path.endsWith('old-orders.ts'));
+          if (!legacy?.etag) throw new Error(`list: no version for ${LEGACY}`);
+          const patch = [
+            '*** Begin Patch',
+            `*** Add File: ${CREATED}`,
+            ...CREATED_TS.trimEnd()
+              .split('\n')
+              .map((l) => `+${l}`),
+            `*** Update File: ${DRAFT}`,
+            `*** Move to: ${FINAL}`,
+            '@@',
+            '-// draft: not used yet',
+            '+// the order steps',
+            `*** Delete File: ${LEGACY}`,
+            '*** End Patch',
+          ].join('\n');
+          must(await s.call('edit', { patch, path: LEGACY, if_match: legacy.etag }), 'edit');
+        },
+        // write_file, move_file, edit_file; it has no tool that deletes a file.
+        filesystem: async (s) => {
+          must(await s.call('write_file', { path: CREATED, content: CREATED_TS }), 'write_file');
+          must(await s.call('move_file', { source: DRAFT, destination: FINAL }), 'move_file');
+          must(await s.call('edit_file', { path: FINAL, edits: [{ oldText: '// draft: not used yet', newText: '// the order steps' }] }), 'edit_file');
+          s.tally.note = 'no delete tool';
+        },
+      },
+      check: async (root) => {
+        const wrong: string[] = [];
+        if (!existsSync(join(root, CREATED)) || textOf(root, CREATED) !== CREATED_TS) wrong.push(`${CREATED} differs`);
+        if (existsSync(join(root, DRAFT))) wrong.push(`${DRAFT} still there`);
+        if (!existsSync(join(root, FINAL)) || textOf(root, FINAL) !== FINAL_TS) wrong.push(`${FINAL} differs`);
+        if (existsSync(join(root, LEGACY))) wrong.push(`${LEGACY} not deleted`);
+        return wrong.join('; ');
+      },
+    },
+    {
+      name: '6. change one value in a CRLF file (200 lines)',
+      run: {
+        folio: async (s) => {
+          must(await s.call('edit', { path: INI, edits: [{ old_text: 'timeout = 30', new_text: 'timeout = 60' }] }), 'edit');
+        },
+        filesystem: async (s) => {
+          must(await s.call('edit_file', { path: INI, edits: [{ oldText: 'timeout = 30', newText: 'timeout = 60' }] }), 'edit_file');
+        },
+      },
+      check: async (root) => {
+        const want = Buffer.from(INI_LINES.map((l) => (l === 'timeout = 30' ? 'timeout = 60' : l)).join('\r\n') + '\r\n');
+        const got = readFileSync(join(root, INI));
+        if (got.equals(want)) return '';
+        return got.includes(Buffer.from('\r\n')) ? `${INI} differs` : `${INI} lost its CRLF line ends`;
+      },
+    },
+    {
+      name: '7. change one line of a UTF-16 file (BOM, 100 lines)',
+      run: {
+        folio: async (s) => {
+          must(await s.call('edit', { path: UTF16, edits: [{ old_text: 'checkout = Zur Kasse', new_text: 'checkout = Zur Kasse gehen' }] }), 'edit');
+        },
+        // It reads UTF-8 only: the quote as the agent knows it is not in what it sees.
+        filesystem: async (s) => {
+          must(await s.call('edit_file', { path: UTF16, edits: [{ oldText: 'checkout = Zur Kasse', newText: 'checkout = Zur Kasse gehen' }] }), 'edit_file');
+        },
+      },
+      check: async (root) => {
+        const want = utf16le(LABELS.map((l) => (l === 'checkout = Zur Kasse' ? 'checkout = Zur Kasse gehen' : l)).join('\n') + '\n');
+        return readFileSync(join(root, UTF16)).equals(want) ? '' : `${UTF16} differs`;
       },
     },
   ];
