@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- agent [--size 2G]`: seven scripted agent tasks, done the same way
+ * `npm run bench -- agent [--size 2G]`: nine scripted agent tasks, done the same way
  * through Folio (`folio mcp --review auto`) and through the reference MCP filesystem
  * server (@modelcontextprotocol/server-filesystem), both real child processes over
  * stdio driven by the same SDK client, each on its own fresh copy of the workspace.
@@ -22,7 +22,9 @@
  * 4. append 3 lines to a 1 MiB log;
  * 5. create a file, move one (changing its first line), delete one;
  * 6. change one value in a CRLF file;
- * 7. change one line of a UTF-16 file.
+ * 7. change one line of a UTF-16 file;
+ * 8. change one function in a 200,000-line source file;
+ * 9. rewrite one section of a 5,000-section markdown file.
  *
  * Run `npm run build:cli` first: bin/folio.mjs runs the TypeScript sources through
  * tsx when dist/cli.mjs is older than them, and that slows every Folio session.
@@ -313,7 +315,27 @@ const INI = 'conf/service.ini';
 const UTF16 = 'conf/labels.txt';
 const LABELS = Array.from({ length: 100 }, (_, i) => (i === 60 ? 'checkout = Zur Kasse' : `label${i} = Beschriftung ${i} (Größe)`));
 const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+// Tasks 8-9: a 200,000-line source file, a markdown file of 5,000 sections.
+const HUGE_TS = 'src/generated/handlers.ts';
+const HUGE_LINES = Array.from({ length: 200_000 }, (_, i) =>
+  i % 4 === 0
+    ? `export function handler${i / 4}(input: Input): Output {`
+    : i % 4 === 1
+      ? `  const value = compute(input, ${i});`
+      : i % 4 === 2
+        ? '  return wrap(value);'
+        : '}',
+);
+const TARGET_FN = 31_337;
+const HUGE_OLD = `export function handler${TARGET_FN}(input: Input): Output {\n  const value = compute(input, ${TARGET_FN * 4 + 1});`;
+const HUGE_NEW = `export function handler${TARGET_FN}(input: Input): Output {\n  const value = computeChecked(input, ${TARGET_FN * 4 + 1});`;
+const MANUAL = 'docs/manual.md';
+const MANUAL_TEXT = Array.from({ length: 5000 }, (_, i) => `## Section ${i + 1}\n\nThe text of section ${i + 1}.\nIt has two lines.\n\n`).join('');
+const SECTION = 'Section 2500';
+const SECTION_NEW = `## ${SECTION}\n\nRewritten: the text of section 2500.\n\n`;
 const SMALL_FILES: Record<string, Buffer> = {
+  [HUGE_TS]: Buffer.from(HUGE_LINES.join('\n') + '\n'),
+  [MANUAL]: Buffer.from(MANUAL_TEXT),
   [LEGACY]: Buffer.from('export const legacy = true;\n'),
   [DRAFT]: Buffer.from(DRAFT_TS),
   [INI]: Buffer.from(INI_LINES.join('\r\n') + '\r\n'),
@@ -551,6 +573,55 @@ function tasks(o: BenchOptions, big: BigLog, appSource: string): Task[] {
       check: async (root) => {
         const want = utf16le(LABELS.map((l) => (l === 'checkout = Zur Kasse' ? 'checkout = Zur Kasse gehen' : l)).join('\n') + '\n');
         return readFileSync(join(root, UTF16)).equals(want) ? '' : `${UTF16} differs`;
+      },
+    },
+    {
+      name: `8. change one function in a ${HUGE_LINES.length.toLocaleString('en-US')}-line source file`,
+      run: {
+        // Find it, then quote its two lines: the quote is the precondition.
+        folio: async (s) => {
+          const hits = JSON.parse(must(await s.call('search', { path: HUGE_TS, pattern: `function handler${TARGET_FN}\\b`, max: 5 }), 'search').text);
+          if (hits.count !== 1) throw new Error(`search: ${hits.count} hits`);
+          must(await s.call('edit', { path: HUGE_TS, edits: [{ old_text: HUGE_OLD, new_text: HUGE_NEW }] }), 'edit');
+        },
+        // No content search: the whole file, then edit_file with the lines it found.
+        filesystem: async (s) => {
+          const read = await s.call('read_text_file', { path: HUGE_TS });
+          if (s.closed) await s.restart();
+          const edit = await s.call('edit_file', { path: HUGE_TS, edits: [{ oldText: HUGE_OLD, newText: HUGE_NEW }] });
+          const why = (a: Answer) => (a.ok ? 'ok' : a.text.replace(/\s+/g, ' ').slice(0, 120));
+          s.tally.note = `read_text_file: ${why(read)}; edit_file: ${why(edit)}`;
+        },
+      },
+      check: async (root) =>
+        readFileSync(join(root, HUGE_TS)).equals(Buffer.from(HUGE_LINES.join('\n').replace(HUGE_OLD, HUGE_NEW) + '\n')) ? '' : `${HUGE_TS} differs`,
+    },
+    {
+      name: '9. rewrite one section of a 5,000-section markdown file',
+      run: {
+        // Read the section (its sha256 comes with it), then replace it under that hash.
+        folio: async (s) => {
+          const r = JSON.parse(must(await s.call('read', { path: MANUAL, section: SECTION }), 'read').text);
+          must(
+            await s.call('upsert', {
+              path: MANUAL,
+              target: { section: { path: SECTION, position: 'replace' } },
+              content: SECTION_NEW,
+              expected_section_sha256: r.section.sha256,
+            }),
+            'upsert',
+          );
+        },
+        // The whole file, then edit_file quoting the section's lines.
+        filesystem: async (s) => {
+          must(await s.call('read_text_file', { path: MANUAL }), 'read_text_file');
+          const old = `## ${SECTION}\n\nThe text of section 2500.\nIt has two lines.\n`;
+          must(await s.call('edit_file', { path: MANUAL, edits: [{ oldText: old, newText: SECTION_NEW.trimEnd() + '\n' }] }), 'edit_file');
+        },
+      },
+      check: async (root) => {
+        const want = MANUAL_TEXT.replace(`## ${SECTION}\n\nThe text of section 2500.\nIt has two lines.\n\n`, SECTION_NEW);
+        return textOf(root, MANUAL) === want ? '' : `${MANUAL} differs`;
       },
     },
   ];
