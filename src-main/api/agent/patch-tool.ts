@@ -15,7 +15,18 @@ import { checkAccess, checkCreate } from './policy.ts';
 import { redactStrings } from './redact.ts';
 import { secretSpansOf } from './secret-spans.ts';
 import type { AgentSession } from './tool-kit.ts';
-import { agentPreview, looseOf, prepareAll, prepareUpsert, proposeRequestOf, routeWrite, writeFiles, writeModeOf, type PreparedWrite } from './write-tools.ts';
+import {
+  agentPreview,
+  appliedAnswersOf,
+  prepareAll,
+  prepareUpsert,
+  proposedAnswersOf,
+  proposeRequestOf,
+  routeWrite,
+  writeFiles,
+  writeModeOf,
+  type PreparedWrite,
+} from './write-tools.ts';
 
 /**
  * The patch operation behind the guard (edit {patch}, which keeps the tool list
@@ -124,17 +135,7 @@ async function writePatchGroup(s: AgentSession, files: PreparedWrite[], ops: Pre
       files.map((f) => ({ path: f.real, request: f.req })),
       ops.map((o) => ({ call: o.call, ...(o.after !== undefined ? { after: o.after } : {}) })),
     );
-    const answers = done.upserts.map((r, i) => ({
-      applied: true,
-      policy: 'auto' as const,
-      journal_id: done.entries[i]!.id,
-      path: files[i]!.real,
-      version_before: r.version_before,
-      version_after: r.version_after,
-      range_after: r.range_after,
-      ...(r.hunks ? { hunks: r.hunks } : {}),
-      ...looseOf(r),
-    }));
+    const answers = appliedAnswersOf(files, done);
     // No previews: a deleted file's lines can no longer be redacted against the file.
     const fileOps = done.fileOps.map((r, k) => {
       const { preview: _preview, ...wire } = fileOpWireOf(r, done.entries[files.length + k]?.id);
@@ -153,12 +154,7 @@ async function writePatchGroup(s: AgentSession, files: PreparedWrite[], ops: Pre
     files.map((f) => proposeRequestOf(f.real, f.req)),
     ops.map((o) => o.call),
   );
-  const answers = [];
-  for (const [i, p] of group.proposals.entries()) {
-    const { proposal: _record, loose_matches: _loose, ...answer } = p;
-    const preview = await agentPreview(s, files[i]!.real, p.preview, files[i]!.created);
-    answers.push(redactStrings(s.rules, { applied: false, policy: 'review' as const, ...answer, ...looseOf(p), actor: p.proposal.actor, preview }));
-  }
+  const answers = await proposedAnswersOf(s, files, group.proposals);
   const fileOps = [];
   for (const [k, p] of group.fileOps.entries()) {
     const { proposal: _record, file_op: op, ...answer } = p;

@@ -5,8 +5,9 @@
  * and an edit of lines holding redacted secrets is refused (tools.ts).
  */
 import { FolioError, isFolioError } from '../../engine/errors.ts';
-import type { UpsertRequest, UpsertResult } from '../../engine/write/upsert.ts';
-import type { ProposeRequest } from '../../review/proposals.ts';
+import type { LineByteRange, UpsertRequest, UpsertResult } from '../../engine/write/upsert.ts';
+import type { Version } from '../../engine/read/file-facts.ts';
+import type { ProposeRequest, ProposeResult } from '../../review/proposals.ts';
 import { fileOpCallOf, fileOpWireOf } from '../file-op-request.ts';
 import { AgentEditInput, AgentUpsertInput } from '../schemas/agent.ts';
 import { runOp, type OpInput } from '../handle.ts';
@@ -213,6 +214,38 @@ export async function prepareAll<T>(files: T[], prepare: (f: T) => Promise<Prepa
   return out;
 }
 
+/** Each file's answer once its group was applied under auto (one journal entry and engine answer per file, in order). */
+export function appliedAnswersOf(
+  files: PreparedWrite[],
+  done: { entries: { id: string; version_before: Version; version_after: Version; range_after: LineByteRange }[]; upserts: UpsertResult[] },
+) {
+  return done.upserts.map((r, i) => {
+    const entry = done.entries[i]!;
+    return {
+      applied: true,
+      policy: 'auto' as const,
+      journal_id: entry.id,
+      path: files[i]!.real,
+      version_before: entry.version_before,
+      version_after: entry.version_after,
+      range_after: entry.range_after,
+      ...(r.hunks ? { hunks: r.hunks } : {}),
+      ...looseOf(r),
+    };
+  });
+}
+
+/** Each file's answer once its group was proposed: the proposal's id, status and ranges, its preview redacted and compact. */
+export async function proposedAnswersOf(s: AgentSession, files: PreparedWrite[], proposals: ProposeResult[]) {
+  const answers = [];
+  for (const [i, p] of proposals.entries()) {
+    const { proposal: _record, loose_matches: _loose, ...answer } = p;
+    const preview = await agentPreview(s, files[i]!.real, p.preview, files[i]!.created);
+    answers.push(redactStrings(s.rules, { applied: false, policy: 'review' as const, ...answer, ...looseOf(p), actor: p.proposal.actor, preview }));
+  }
+  return answers;
+}
+
 /**
  * An agent's write of several files, all or nothing: a dry run previews each;
  * otherwise, if every file is under auto the group is applied and journaled at
@@ -233,17 +266,7 @@ export async function writeFiles(s: AgentSession, files: PreparedWrite[]) {
       s.actor,
       files.map((f) => ({ path: f.real, request: f.req })),
     );
-    const answers = done.entries.map((entry, i) => ({
-      applied: true,
-      policy: 'auto' as const,
-      journal_id: entry.id,
-      path: files[i]!.real,
-      version_before: entry.version_before,
-      version_after: entry.version_after,
-      range_after: entry.range_after,
-      ...(done.upserts[i]!.hunks ? { hunks: done.upserts[i]!.hunks } : {}),
-      ...looseOf(done.upserts[i]!),
-    }));
+    const answers = appliedAnswersOf(files, done);
     return {
       output: { ...answers[0]!, path: first.real, files: answers, group_id: done.group },
       audit: { path: first.real, reason: `group ${done.group}: ${files.length} files`, version_before: done.entries[0]!.version_before.etag },
@@ -256,12 +279,7 @@ export async function writeFiles(s: AgentSession, files: PreparedWrite[]) {
     s.actor,
     files.map((f) => proposeRequestOf(f.real, f.req)),
   );
-  const answers = [];
-  for (const [i, p] of group.proposals.entries()) {
-    const { proposal: _record, loose_matches: _loose, ...answer } = p;
-    const preview = await agentPreview(s, files[i]!.real, p.preview, files[i]!.created);
-    answers.push(redactStrings(s.rules, { applied: false, policy: 'review' as const, ...answer, ...looseOf(p), actor: p.proposal.actor, preview }));
-  }
+  const answers = await proposedAnswersOf(s, files, group.proposals);
   return {
     output: {
       ...answers[0]!,
