@@ -1,15 +1,16 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findElectronBinary } from '../../scripts/electron-binary.mjs';
+import { tempDir } from '../fixtures/generate.ts';
 
 describe('npm start without an Electron binary', () => {
   const hasBinary = findElectronBinary(process.cwd()).path !== null;
 
   it.skipIf(hasBinary)('says so in one line and serves the browser mode, whose first stdout line is the URL', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'folio-start-')), 'hello.txt');
+    const tmp = tempDir('folio-start-');
+    const file = join(tmp.dir, 'hello.txt');
     writeFileSync(file, 'hello\n');
     const child = spawn(process.execPath, ['scripts/start.mjs', file, '--port', '0'], {
       env: { ...process.env, BROWSER: 'true', DISPLAY: '' },
@@ -38,6 +39,7 @@ describe('npm start without an Electron binary', () => {
       expect(await r.json()).toMatchObject({ lines: 1, size: 6 });
     } finally {
       child.kill('SIGTERM');
+      tmp.cleanup();
     }
   });
 });
