@@ -25,6 +25,7 @@
  * 7. change one line of a UTF-16 file;
  * 8. change one function in a 200,000-line source file;
  * 9. rewrite one section of a 5,000-section markdown file.
+ * Then latency: MCP initialize and one quote edit, each against the filesystem server.
  *
  * Run `npm run build:cli` first: bin/folio.mjs runs the TypeScript sources through
  * tsx when dist/cli.mjs is older than them, and that slows every Folio session.
@@ -647,6 +648,81 @@ async function runTask(task: Task, side: Side, root: string): Promise<Tally> {
 const kib = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 ** 2).toFixed(1)} MiB`);
 const ratioOf = (a: number, b: number) => (b === 0 ? 'n/a' : `${(a / b).toFixed(a / b < 0.01 ? 4 : 2)}x`);
 
+// ---- latency: one quote edit, and initialize ------------------------------------------
+
+const EDITS = 40;
+const STARTS = 5;
+const LATENCY_FILE = 'latency.txt';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!;
+
+/** A server of `side` on `root`, connected: how long from spawn to the answer to initialize, and the client. */
+async function started(side: Side, root: string): Promise<{ ms: number; client: Client }> {
+  const args = side === 'folio' ? ['bin/folio.mjs', 'mcp', '--root', root, '--review', 'auto'] : [THEIRS, root];
+  const t = performance.now();
+  const client = new Client({ name: 'folio-bench-latency', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args,
+      env: { ...(process.env as Record<string, string>), FOLIO_CACHE_DIR: join(DATA_DIR, 'cache') },
+      stderr: 'ignore',
+    }),
+  );
+  return { ms: performance.now() - t, client };
+}
+
+/**
+ * Issue 27's latency goals, each side in the same run on its own copy of a 40 KB
+ * file: MCP initialize (spawn to answer, STARTS fresh processes) and one quote edit
+ * of one line (EDITS in one session after one warm-up call; Folio under auto, so the
+ * journal, its intent and every fsync are in it).
+ */
+async function latencyRows(): Promise<(string | number)[][]> {
+  const text = Array.from({ length: 1000 }, (_, i) => `line ${i} of the file, some words to make forty kilobytes`).join('\n') + '\n';
+  const rows: (string | number)[][] = [['server', 'initialize p50 ms', 'edit p50 ms', 'edit p90 ms']];
+  const medians: Record<Side, { init: number; edit: number }> = { folio: { init: 0, edit: 0 }, filesystem: { init: 0, edit: 0 } };
+  for (const side of ['folio', 'filesystem'] as const) {
+    const root = join(WS_ROOT, `latency-${side}`);
+    rmSync(root, { recursive: true, force: true });
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, LATENCY_FILE), text);
+    const inits: number[] = [];
+    for (let i = 0; i < STARTS; i++) {
+      const { ms, client } = await started(side, root);
+      inits.push(ms);
+      await client.close();
+    }
+    const { client } = await started(side, root);
+    const edits: number[] = [];
+    try {
+      for (let i = 0; i <= EDITS; i++) {
+        const [from, to] = [`line ${100 + i} of`, `LINE ${100 + i} of`];
+        const args =
+          side === 'folio'
+            ? { name: 'edit', arguments: { path: LATENCY_FILE, edits: [{ old_text: from, new_text: to }] } }
+            : { name: 'edit_file', arguments: { path: join(root, LATENCY_FILE), edits: [{ oldText: from, newText: to }] } };
+        const t = performance.now();
+        const r = await client.callTool(args);
+        if (r.isError) throw new Error(`${side} edit ${i}: ${JSON.stringify(r.content).slice(0, 200)}`);
+        if (i > 0) edits.push(performance.now() - t);
+      }
+    } finally {
+      await client.close();
+    }
+    medians[side] = { init: median(inits), edit: median(edits) };
+    rows.push([side === 'folio' ? 'Folio' : 'filesystem', median(inits).toFixed(0), median(edits).toFixed(1), p90(edits).toFixed(1)]);
+  }
+  rows.push([
+    'Folio / filesystem',
+    ratioOf(medians.folio.init, medians.filesystem.init),
+    ratioOf(medians.folio.edit, medians.filesystem.edit),
+    `goals: initialize <= 250 ms, edit <= 3x`,
+  ]);
+  return rows;
+}
+
 export async function benchAgent(o: BenchOptions): Promise<void> {
   const bigSource = syntheticLog(o.size);
   const appSource = syntheticLog(1 << 20);
@@ -664,6 +740,8 @@ export async function benchAgent(o: BenchOptions): Promise<void> {
     // The two copies of the big log are 2 x --size: do not leave them behind.
     rmSync(WS_ROOT, { recursive: true, force: true });
   }
+  process.stderr.write('agent bench: latency\n');
+  const latency = await latencyRows().finally(() => rmSync(WS_ROOT, { recursive: true, force: true }));
 
   const rows: (string | number)[][] = [
     ['task', 'server', 'calls', 'bytes to agent', 'of which tools/list', 'bytes from agent', 'wall ms', 'ms per request', 'done', 'note'],
@@ -706,6 +784,10 @@ export async function benchAgent(o: BenchOptions): Promise<void> {
     table(ratios),
     '',
     table(goals),
+    '',
+    `Latency, same run (initialize: ${STARTS} fresh processes; a one-line quote edit of a 40 KB file: ${EDITS} in one session):`,
+    '',
+    table(latency),
     '',
   ].join('\n');
   process.stdout.write(out + '\n');
