@@ -47,7 +47,11 @@ async function proposeAndApprove(page: Page, name: Name, content: string, start 
   const answer = await agent.call('upsert', { path: name, target: { replace: { start, end } }, content: `${content}\n`, if_match: read.version.etag });
   const item = page.locator(`[data-testid="queue-item"][data-proposal-id="${answer.proposal_id as string}"]`);
   await item.click();
+  await expect(page.getByTestId('proposal-detail')).toHaveAttribute('data-proposal-id', answer.proposal_id as string);
   await page.getByTestId('approve').click();
+  // The decision's outcome first: a refused approve names its reason here (the queue alone would only time out).
+  await expect(page.getByTestId('review-notice').or(page.getByTestId('review-problem'))).toContainText(/Approved|\w+_\w+|conflict/);
+  await expect(page.getByTestId('review-problem')).toHaveCount(0);
   await expect(item).toHaveCount(0);
   const status = await agent.call('proposal_status', { proposal_id: answer.proposal_id });
   expect(status.status).toBe('applied');
