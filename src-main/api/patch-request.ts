@@ -12,8 +12,12 @@ import { resolveHunks, type LineReplacement } from '../engine/write/patch-resolv
 import type { UpsertEditInput, UpsertInput } from './schemas.ts';
 import type { PatchInput } from './schemas/patch.ts';
 
-/** A file's text as read for placing hunks, with the etag of the version it is; null when there is no such file. */
-export type PatchReader = (path: string) => Promise<{ text: string; etag: string } | null>;
+/**
+ * A file's version (etag) and, when `withText`, its text as read for placing hunks;
+ * null when there is no such file. A delete or rename that shows no lines needs the
+ * version only: its file is not read, whatever its size.
+ */
+export type PatchReader = (path: string, withText: boolean) => Promise<{ text: string; etag: string } | null>;
 
 /**
  * A whole-file change of a patch: a delete, a move (after the update of the same
@@ -83,7 +87,7 @@ export async function patchWiresOf(input: PatchInput, read: PatchReader, normali
       seen.add(name);
     }
     if (f.op === 'delete') {
-      const now = await read(f.path);
+      const now = await read(f.path, f.hunks.length > 0);
       if (now === null) throw missing(f.path, 'delete');
       // A unified diff deletes lines it shows: the file must still be those lines.
       const shown = f.hunks.flatMap((h) => h.old);
@@ -98,7 +102,7 @@ export async function patchWiresOf(input: PatchInput, read: PatchReader, normali
       wires.push({ path: f.path, target: { whole_file: true }, content: f.content ?? '', if_none_match: '*', ...nl, ...dry });
       continue;
     }
-    const now = await read(f.path);
+    const now = await read(f.path, f.hunks.length > 0);
     if (f.moveTo !== undefined && f.hunks.length === 0) {
       // A rename alone (git's "rename from/to" without hunks).
       if (now === null) throw missing(f.path, 'move');
@@ -135,8 +139,8 @@ export async function patchWiresOf(input: PatchInput, read: PatchReader, normali
 /** Largest file a patch updates: its text is read whole to place the hunks. */
 export const PATCH_MAX_FILE_BYTES = 64 * 1024 * 1024;
 
-/** The text and version of `path` (a local file), for placing hunks; null if it does not exist. */
-export async function readPatchTarget(path: string): Promise<{ text: string; etag: string } | null> {
+/** The version of `path` (a local file) and, when `withText`, its text, for placing hunks; null if it does not exist. */
+export async function readPatchTarget(path: string, withText: boolean): Promise<{ text: string; etag: string } | null> {
   const [{ factsOf, binaryFileError }, { codecFor }, { readFile }, { isFolioError }] = await Promise.all([
     import('../engine/read/file-facts.ts'),
     import('../engine/text/codec.ts'),
@@ -150,6 +154,7 @@ export async function readPatchTarget(path: string): Promise<{ text: string; eta
     if (isFolioError(err) && err.code === 'not_found') return null;
     throw err;
   }
+  if (!withText) return { text: '', etag: facts.version.etag };
   if (facts.verdict.isBinary) throw binaryFileError(facts, 'Folio patches text files');
   if (facts.identity.size > PATCH_MAX_FILE_BYTES) {
     throw new FolioError('too_large', `${path} is over ${PATCH_MAX_FILE_BYTES} bytes, the most a patch updates: edit it with edit (quotes) or upsert (lines)`, {

@@ -33,10 +33,10 @@ export function patchFileOpCallOf(
 }
 
 export async function runPatch(input: PatchInput, actor: Actor, ctx: CallContext): Promise<PatchOutput> {
-  const placed = await patchWiresOf(input, async (path) => {
+  const placed = await patchWiresOf(input, async (path, withText) => {
     checkInputPaths('patch', { path });
     if (isRemoteLocator(path)) throw new FolioError('invalid_input', `${path}: a patch edits local files; edit a remote value with upsert or edit`, { path });
-    return readPatchTarget(resolvePath(path));
+    return readPatchTarget(resolvePath(path), withText);
   });
   for (const w of placed.wires) checkInputPaths('patch', w);
   for (const o of placed.ops) if (o.to !== undefined) checkInputPaths('patch', { path: o.to });

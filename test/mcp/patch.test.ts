@@ -227,6 +227,18 @@ describe('folio patch against git apply', () => {
     expect(git('diff', '--cached', '-M')).toBe(diff);
   });
 
+  it('a rename that shows no lines does not read the file: a 65 MiB file (over the 64 MiB a patch reads) is renamed', () => {
+    const big = Buffer.alloc(65 * 1024 * 1024, 'log line\n');
+    put('big/moved.log', '');
+    writeFileSync(join(ws, 'big/moved.log'), big);
+    const git = 'diff --git a/big/moved.log b/big/renamed.log\nsimilarity index 100%\nrename from big/moved.log\nrename to big/renamed.log\n';
+    const m = folio(['patch', '--json'], git);
+    expect(m.status, m.stdout + m.stderr).toBe(0);
+    expect(existsSync(join(ws, 'big/moved.log'))).toBe(false);
+    expect(readFileSync(join(ws, 'big/renamed.log')).equals(big)).toBe(true);
+    rmSync(join(ws, 'big'), { recursive: true, force: true });
+  });
+
   it('a stale unified diff fails with the hunk named, and a bad patch is invalid_input; neither writes', () => {
     put('u/a.txt', 'alpha\nbeta\n');
     const stale = folio(['patch', '--json'], '--- a/u/a.txt\n+++ b/u/a.txt\n@@ -1,2 +1,2 @@\n alpha\n-gamma\n+delta\n');

@@ -41,7 +41,7 @@ export async function patchFiles(s: AgentSession, asked: OpInput<'patch'>, ifMat
   const { patchWiresOf, readPatchTarget } = await import('../patch-request.ts');
   const placed = await patchWiresOf(
     asked,
-    async (path) => {
+    async (path, withText) => {
       if (isRemoteLocator(path)) throw new FolioError('invalid_input', `${path}: a patch edits local files; edit a remote value with upsert or edit`, { path });
       let real: string;
       try {
@@ -50,7 +50,7 @@ export async function patchFiles(s: AgentSession, asked: OpInput<'patch'>, ifMat
         if (isFolioError(err) && err.code === 'not_found') return null;
         throw err;
       }
-      return withCheckedFile(real, (pinned) => readPatchTarget(pinned), pinningOf(s));
+      return withCheckedFile(real, (pinned) => readPatchTarget(pinned, withText), pinningOf(s));
     },
     false,
   );

@@ -63,7 +63,8 @@ const REPLACE = /^\s*(?:>{5,9}|\+{5,9}) ?REPLACE\s*$/;
 export function patchFormatOf(text: string): PatchFormat | null {
   if (/^\s*\*\*\* Begin Patch\s*$/m.test(text)) return 'codex';
   if (text.split('\n').some((l) => SEARCH.test(l))) return 'search_replace';
-  if (/^--- .*\n\+\+\+ /m.test(text.replace(/\r\n/g, '\n'))) return 'unified';
+  // git's diff of a pure rename has no ---/+++ lines: its diff --git header says what it is.
+  if (/^--- .*\n\+\+\+ |^diff --git /m.test(text.replace(/\r\n/g, '\n'))) return 'unified';
   return null;
 }
 
