@@ -76,11 +76,14 @@ const OUTLINE_BUCKETS = 24;
  * outlined as markdown).
  */
 export async function logOutlineOf(path: string, t0: number): Promise<z.infer<typeof OutlineOutput> | null> {
+  // Its first bytes first, as they are: most files outlined are no logs, and a histogram waits for the whole index.
+  if (!(await stampedHead(path))) return null;
   let h: z.infer<typeof HistogramOutput>;
   try {
     h = await histogramWire({ path, max_buckets: OUTLINE_BUCKETS }, {});
   } catch (err) {
-    if (isFolioError(err) && err.code === 'no_timestamps') return null;
+    // A file whose stamps are not ASCII (UTF-16) is outlined as markdown, as before logs had outlines.
+    if (isFolioError(err) && (err.code === 'no_timestamps' || err.code === 'encoding_mismatch')) return null;
     throw err;
   }
   const levels = ['error', 'warn', 'info', 'debug', 'other'] as const;
@@ -102,4 +105,19 @@ export async function logOutlineOf(path: string, t0: number): Promise<z.infer<ty
     },
     elapsed_ms: performance.now() - t0,
   };
+}
+
+/** Whether the first lines of `path` carry time stamps, from its first bytes as they are (time-probe.ts). */
+async function stampedHead(path: string): Promise<boolean> {
+  const [{ timeSchemeOf }, { openSync, closeSync, fstatSync }] = await Promise.all([import('../engine/search/time-probe.ts'), import('node:fs')]);
+  const fd = openSync(path, 'r');
+  try {
+    timeSchemeOf(fd, path, fstatSync(fd).size, 'utf-8');
+    return true;
+  } catch (err) {
+    if (isFolioError(err) && err.code === 'no_timestamps') return false;
+    throw err;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -85,6 +85,11 @@ describe('outline of a log', () => {
     const txt = ok(await mcp.call('outline', { path: 'notes.txt' }));
     expect(txt.log).toBeUndefined();
     expect(txt.headings.map((h: { text: string }) => h.text)).toEqual(['Title']);
+    // A UTF-16 file (stamped or not) is no log here: it answers as its markdown outline does.
+    writeFileSync(join(ws, 'wide.txt'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('2024-05-14T08:00:00Z INFO x\n', 'utf16le')]));
+    const wide = await mcp.call('outline', { path: 'wide.txt' });
+    expect(wide.body.error).toMatchObject({ code: 'encoding_mismatch' });
+    expect(wide.body.error.message).toMatch(/sections, JSON paths and tokens address UTF-8/);
   });
 
   it('folio outline prints one row per bucket with the same counts', async () => {
