@@ -59,7 +59,7 @@ import { MAX_EDIT_SPAN_BYTES, type UpsertEdit, type UpsertResult } from '../engi
 import { deleteFile, moveFile, type FileOpResult } from '../engine/write/file-ops.ts';
 import { loadBytes } from './blobs.ts';
 import { runFileOpJournaled } from './file-op-journal.ts';
-import { applyGroupLocked, type GroupFile } from './group.ts';
+import { applyGroupLocked, groupApplyOf, type GroupFile } from './group.ts';
 import { fileOpCallOf, pendingGroupOf, proposalRequestOf } from './decisions.ts';
 import { conflictTextOf, staleProposal } from './proposal-conflict.ts';
 import { STALE_CODES } from './stale-codes.ts';
@@ -409,8 +409,7 @@ export async function approveBatch(root: string, actor: ReviewActor, filter: Bat
     const upserts: BatchResult['upserts'] = done?.upserts.slice() ?? [];
     const opsApplied: string[] = [];
     for (const p of ops) {
-      const group = { id: groupId, index: plan.files.length + opsApplied.length, of };
-      const what = { action: 'apply' as const, entry_id: newId('j'), proposal_id: p.id, actor: p.actor, decided_by: actor, edited_content: null, group };
+      const what = groupApplyOf(p.id, p.actor, actor, { id: groupId, index: plan.files.length + opsApplied.length, of });
       try {
         const { entry, result } = await runFileOpJournaled(store, what, fileOpCallOf(store, p));
         entries.push(entry);

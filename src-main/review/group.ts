@@ -17,7 +17,7 @@ import { commitJournaled, writeIntent, type ReviewIntent } from './intents.ts';
 import type { BatchMember } from './rebase.ts';
 import { allEntries, entryOf, newId } from './records.ts';
 import { storeOf, type ReviewStore } from './store.ts';
-import type { JournalEntry, ReviewActor } from './types.ts';
+import type { GroupTag, JournalEntry, ReviewActor } from './types.ts';
 
 export interface GroupFile {
   path: string;
@@ -34,6 +34,11 @@ export interface AppliedGroup {
   group: string;
   entries: JournalEntry[];
   upserts: UpsertResult[];
+}
+
+/** The write-ahead "what" of one change of a journal group: a new entry applying `proposalId` (or the decider's own change). */
+export function groupApplyOf(proposalId: string | null, actor: ReviewActor, decidedBy: ReviewActor, group: GroupTag) {
+  return { action: 'apply' as const, entry_id: newId('j'), proposal_id: proposalId, actor, decided_by: decidedBy, edited_content: null, group };
 }
 
 /** Apply every file's edit, all or none, and journal each under `actor` (an agent's auto edit, a person's own edit). */
@@ -56,13 +61,7 @@ export async function applyGroupLocked(
   of = files.length,
 ): Promise<AppliedGroup> {
   const whats = files.map((f, index) => ({
-    action: 'apply' as const,
-    entry_id: newId('j'),
-    proposal_id: f.proposalId ?? null,
-    actor: f.actor ?? decidedBy,
-    decided_by: decidedBy,
-    edited_content: null,
-    group: { id: groupId, index, of },
+    ...groupApplyOf(f.proposalId ?? null, f.actor ?? decidedBy, decidedBy, { id: groupId, index, of }),
     ...(f.batch ? { batch: f.batch } : {}),
   }));
   const intents: (ReviewIntent | null)[] = files.map(() => null);
@@ -124,15 +123,7 @@ export async function applyMixedGroupLocked(
   for (const [k, op] of ops.entries()) {
     const written = op.after === undefined ? undefined : done.upserts[op.after]?.version_after;
     const call = written ? { ...op.call, preconditions: { ifMatch: written.etag } } : op.call;
-    const what = {
-      action: 'apply' as const,
-      entry_id: newId('j'),
-      proposal_id: op.proposalId ?? null,
-      actor: op.actor ?? decidedBy,
-      decided_by: decidedBy,
-      edited_content: null,
-      group: { id: groupId, index: files.length + k, of },
-    };
+    const what = groupApplyOf(op.proposalId ?? null, op.actor ?? decidedBy, decidedBy, { id: groupId, index: files.length + k, of });
     try {
       const r = await runFileOpJournaled(store, what, call);
       entries.push(r.entry);
