@@ -8,7 +8,8 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './app-test.ts';
+import { DEEP } from '../test/fixtures/effort.ts';
 import { makeFixtureDir } from './fixtures.ts';
 import { BIN, REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { logLineOf, writeLogFixture, type LogFixture } from './log-fixture.ts';
@@ -16,8 +17,12 @@ import { offHostOf, PAINT_POLL_INTERVALS, type ShownLine, shownLinesOf, watchPag
 import { sedLine as sedOf } from './sed.ts';
 
 const ARTIFACTS = join(REPO_ROOT, 'e2e', 'artifacts');
-/** 1 GiB by default (the issue's target); FOLIO_E2E_LOG_BYTES picks another size. */
-const LOG_BYTES = Number(process.env.FOLIO_E2E_LOG_BYTES ?? 1024 ** 3);
+/**
+ * 256 MiB (3.3 million lines) per commit, the issue's 1 GiB in the deep run (FOLIO_DEEP=1,
+ * docs/TESTING.md); FOLIO_E2E_LOG_BYTES picks another size. What is asserted holds at
+ * either: lines deep past several index blocks and windows, the whole file searched.
+ */
+const LOG_BYTES = Number(process.env.FOLIO_E2E_LOG_BYTES ?? (DEEP ? 1024 ** 3 : 256 * 1024 ** 2));
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
 let fixtures: ReturnType<typeof makeFixtureDir>;
@@ -67,7 +72,7 @@ async function waitForTop(page: Page, predicate: (top: number) => boolean, what:
   return shown;
 }
 
-test('the big log paints numbered as in the file; go to line 5,000,000 shows what sed -n shows', async ({ page }) => {
+test('the big log paints numbered as in the file; go to a line millions deep (5,000,000 in 1 GiB) shows what sed -n shows', async ({ page }) => {
   const seen = watchPage(page);
   await page.setViewportSize({ width: 1400, height: 860 });
   const t0 = performance.now();
@@ -97,7 +102,7 @@ test('the big log paints numbered as in the file; go to line 5,000,000 shows wha
   await expect(page.getByTestId('file-lines')).toHaveText(count(log.lines));
   expectTrueLines(await shownLinesOf(page));
 
-  const deep = Math.min(5_000_000, log.lines - 100);
+  const deep = Math.min(5_000_000, Math.floor(log.lines * 0.8));
   const expected = sedLine(deep);
   const t1 = performance.now();
   await page.getByTestId('goto-input').fill(count(deep));
@@ -203,7 +208,7 @@ function isMarkedFound(page: Page, lineNo: number): Promise<boolean> {
   }, lineNo);
 }
 
-test('find: Ctrl+F searches the whole 1 GiB file, results fill in with line numbers, a click shows and marks the line', async ({ page }) => {
+test('find: Ctrl+F searches the whole big file, results fill in with line numbers, a click shows and marks the line', async ({ page }) => {
   const seen = watchPage(page);
   await page.setViewportSize({ width: 1400, height: 860 });
   await page.goto(server.url.href);
