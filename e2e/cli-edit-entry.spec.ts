@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './app-test.ts';
 import { makeFixtureDir } from './fixtures.ts';
 import { BIN, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { watchPage } from './page-helpers.ts';

@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './app-test.ts';
 import { makeFixtureDir } from './fixtures.ts';
 import { BIN, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { logLineOf, writeLogFixture, type LogFixture } from './log-fixture.ts';

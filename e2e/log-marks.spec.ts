@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './app-test.ts';
 import { makeFixtureDir } from './fixtures.ts';
 import { BIN, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { connectAgent } from './mcp-agent.ts';

@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './app-test.ts';
 import { makeFixtureDir } from './fixtures.ts';
 import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { logLineOf } from './log-fixture.ts';
@@ -227,7 +227,8 @@ function selectedLinesOf(page: Page): Promise<number[]> {
   });
 }
 
-test('copy link names the selected lines; the served page opens ?path=…&lines=A-B on them, selected', async ({ page, context }) => {
+test('copy link names the selected lines; the served page opens ?path=…&lines=A-B on them, selected', async ({ page }) => {
+  const context = page.context();
   await page.setViewportSize({ width: 1300, height: 760 });
   await page.goto(pageOf(longLog));
   await expect(page.getByTestId('file-lines')).toHaveText(count(LONG_TOTAL));

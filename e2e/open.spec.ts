@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './app-test.ts';
 import { makeFixtureDir, writeTextFixture, type TextFixture } from './fixtures.ts';
 import { BIN, startFolioServe, startServingFolio, type FolioServe } from './folio-serve.ts';
 import { offHostOf, watchPage } from './page-helpers.ts';

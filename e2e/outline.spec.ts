@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './app-test.ts';
 import { makeFixtureDir, writeTextFixture } from './fixtures.ts';
 import { BIN, REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { connectAgent } from './mcp-agent.ts';

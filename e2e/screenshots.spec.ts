@@ -6,7 +6,7 @@
  * the suite does not rewrite docs: `npm run screenshots` builds and runs it.
  */
 import { join } from 'node:path';
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test, type Locator } from './app-test.ts';
 import { REPO_ROOT } from './folio-serve.ts';
 import { queueItem, startReviewSession, type ReviewSession } from './review-session.ts';
 

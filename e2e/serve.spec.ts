@@ -1,7 +1,7 @@
 /** `folio serve` in Chromium: the file facts in the StatusBar, the token, loopback-only traffic. */
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './app-test.ts';
 import { makeFixtureDir, writeTextFixture, type TextFixture } from './fixtures.ts';
 import { REPO_ROOT, runFolioServeExpectingFailure, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { offHostOf, watchPage } from './page-helpers.ts';
@@ -95,7 +95,8 @@ test('the API answers 401 without the token and runs operations with it', async 
   expect(get.status()).toBe(405);
 });
 
-test('the printed URL trades its token for an HttpOnly SameSite=Strict cookie; the page then asks the API without any token', async ({ page, context }) => {
+test('the printed URL trades its token for an HttpOnly SameSite=Strict cookie; the page then asks the API without any token', async ({ page }) => {
+  const context = page.context();
   const seen = watchPage(page);
   const apiHeaders: Record<string, string>[] = [];
   page.on('request', (req) => {
