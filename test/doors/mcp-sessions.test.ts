@@ -32,7 +32,7 @@ afterEach(() => {
 });
 
 /** mcpHttpHandler alone behind a real HTTP server, so the test can count its sessions. */
-async function startMcp(limits: SessionLimits): Promise<{ url: URL; sessions: () => number }> {
+async function startMcp(limits: SessionLimits): Promise<{ url: URL; sessions: () => number; openRequests: () => number }> {
   const mcp = mcpHttpHandler(ws, {}, limits);
   const server: Server = createServer((req, res) => {
     void (async () => mcp(req, res, req.method === 'POST' ? await readJsonBody(req) : undefined))().catch(() => res.destroy());
@@ -45,7 +45,7 @@ async function startMcp(limits: SessionLimits): Promise<{ url: URL; sessions: ()
       server.close();
     },
   });
-  return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/mcp`), sessions: mcp.sessionCount };
+  return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/mcp`), sessions: mcp.sessionCount, openRequests: mcp.openRequestCount };
 }
 
 async function connect(url: URL, headers: Record<string, string> = {}): Promise<{ client: Client; sessionId: string }> {
@@ -119,12 +119,17 @@ describe('MCP over Streamable HTTP: sessions are freed', () => {
   });
 
   it('at the cap a new session closes the least recently active idle one, and gets 503 when all are busy', async () => {
-    const { url, sessions } = await startMcp({ idleMs: 60_000, maxSessions: 3 });
-    const first = await connect(url);
-    await first.client.close();
-    const second = await connect(url);
-    await second.client.close();
-    await sleep(20);
+    const { url, sessions, openRequests } = await startMcp({ idleMs: 60_000, maxSessions: 3 });
+    // Each client's event stream is seen open, then seen closed (its end is activity too), before the next step.
+    const connectThenClose = async () => {
+      const c = await connect(url);
+      await until('the client’s event stream is open', () => openRequests() === 1);
+      await c.client.close();
+      await until('its end is seen', () => openRequests() === 0);
+      return c;
+    };
+    const first = await connectThenClose();
+    const second = await connectThenClose();
     expect((await statusInSession(url, first.sessionId)).status).toBe(200); // first is now the more recent
     const busy = await connect(url);
     expect(sessions()).toBe(3);

@@ -34,10 +34,13 @@ interface Session {
   /** requests of this session whose response is still open */
   open: number;
   lastActive: number;
+  /** order of the latest activity among all sessions (two in one millisecond still differ) */
+  lastTurn: number;
 }
 
 export class McpHttpSessions {
   private readonly sessions = new Map<string, Session>();
+  private turns = 0;
   private readonly sweep: ReturnType<typeof setInterval>;
   readonly idleMs: number;
   readonly maxSessions: number;
@@ -58,7 +61,7 @@ export class McpHttpSessions {
   }
 
   add(id: string, transport: StreamableHTTPServerTransport, server: Closable): void {
-    this.sessions.set(id, { transport, server, open: 0, lastActive: Date.now() });
+    this.sessions.set(id, { transport, server, open: 0, lastActive: Date.now(), lastTurn: ++this.turns });
   }
 
   forget(id: string): void {
@@ -70,10 +73,10 @@ export class McpHttpSessions {
     const s = this.sessions.get(id);
     if (!s) return;
     s.open++;
-    s.lastActive = Date.now();
+    this.touch(s);
     res.once('close', () => {
       s.open--;
-      s.lastActive = Date.now();
+      this.touch(s);
     });
   }
 
@@ -82,11 +85,23 @@ export class McpHttpSessions {
     if (this.sessions.size < this.maxSessions) return true;
     let oldest: [string, Session] | undefined;
     for (const entry of this.sessions) {
-      if (entry[1].open === 0 && (!oldest || entry[1].lastActive < oldest[1].lastActive)) oldest = entry;
+      if (entry[1].open === 0 && (!oldest || entry[1].lastTurn < oldest[1].lastTurn)) oldest = entry;
     }
     if (!oldest) return false;
     this.close(oldest[0]);
     return true;
+  }
+
+  /** Requests whose response is still open, over all sessions (event streams included). */
+  get openRequests(): number {
+    let n = 0;
+    for (const s of this.sessions.values()) n += s.open;
+    return n;
+  }
+
+  private touch(s: Session): void {
+    s.lastActive = Date.now();
+    s.lastTurn = ++this.turns;
   }
 
   /** Closes the sessions idle for `idleMs` or more. */

@@ -146,6 +146,8 @@ export function mcpHttpHandler(root: string, overrides: PolicyOverrides = {}, li
   return Object.assign(handler, {
     /** live sessions (for tests and diagnostics) */
     sessionCount: () => sessions.size,
+    /** requests whose response is still open, event streams included (for tests and diagnostics) */
+    openRequestCount: () => sessions.openRequests,
     /** closes every session (the HTTP server is closing) */
     closeAll: () => sessions.closeAll(),
   });
