@@ -119,6 +119,7 @@ describe('front matter is not a heading', () => {
 
   it.skipIf(!hasPandoc)('generated documents: the headings pandoc finds, at any chunk size', async () => {
     const p = tmp.path('gen.md');
+    const params = runs(300);
     let compared = 0;
     await fc.assert(
       fc.asyncProperty(fmDoc, fc.integer({ min: 1, max: 300 }), async (doc, chunk) => {
@@ -133,9 +134,10 @@ describe('front matter is not a heading', () => {
         expect(headingsOf(o)).toEqual(expected.headings);
         if (expected.meta) expect(o.frontMatter).not.toBeNull();
       }),
-      runs(300),
+      params,
     );
-    expect(compared).toBeGreaterThan(150);
+    // Most generated documents are compared (pandoc refuses some YAML, TOML is left out).
+    expect(compared).toBeGreaterThan(params.numRuns! / 2);
   });
 
   /** Markdown files with front matter under `dir` (at most `max`). */
