@@ -95,11 +95,16 @@ function partOf(pid, comm) {
 
 const sums = new Map();
 let total = 0;
+/** @type {string[]} */
+const detail = [];
 for (const r of rows) {
   const part = partOf(r.pid, r.comm);
   sums.set(part, (sums.get(part) ?? 0) + r.cpu);
   total += r.cpu;
+  if (process.env.FOLIO_CPU_DETAIL) detail.push(JSON.stringify({ part, cpu: r.cpu, comm: r.comm, args: seen.get(r.pid)?.args ?? null }));
 }
+// FOLIO_CPU_DETAIL=FILE: one JSON line per process (its part, CPU s, command and, if sampled, its command line).
+if (process.env.FOLIO_CPU_DETAIL) writeFileSync(process.env.FOLIO_CPU_DETAIL, detail.join('\n') + '\n');
 rmSync(dir, { recursive: true, force: true });
 console.log(`\ncpu-accounting: ${command.join(' ')} exited ${code}; wall ${wall.toFixed(0)} s, CPU ${total.toFixed(0)} s (${(total / wall).toFixed(2)} cores)`);
 for (const [part, cpu] of [...sums].sort((a, b) => b[1] - a[1])) if (cpu >= 0.5) console.log(`${cpu.toFixed(1).padStart(9)}  ${part}`);
