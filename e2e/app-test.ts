@@ -4,11 +4,11 @@
  * A fresh context per test cost a new renderer process each time: ~0.6 CPU s of
  * Chromium per test on the 2-core build machines, ~1 CPU min per `npm test`
  * (docs/TESTING.md, "What the suite's time goes to"). Here the tab stays; between two
- * tests it is put back as a new one would be: the test's listeners and routes
- * removed, other tabs it opened closed, keys and the mouse button released, the origin's storage and the
- * context's cookies and permissions cleared, the default viewport, and `about:blank`
- * (so nothing of the last app runs while the next test sets up). A test that failed,
- * or a tab that cannot be reset, gets a new context for the next test.
+ * tests it is put back as a new one would be: the test's listeners and routes removed,
+ * other tabs it opened closed, keys and the mouse button released, the origin's storage
+ * and the context's cookies and permissions cleared, the default viewport, and
+ * `about:blank` (so nothing of the last app runs while the next test sets up). A test
+ * that failed, or a tab that cannot be reset, gets a new context for the next test.
  *
  * Specs that need their own context (context options through `test.use`, init scripts,
  * a CDP session, measures of a fresh page) import `@playwright/test` instead.
