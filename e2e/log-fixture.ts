@@ -35,6 +35,7 @@ export function writeLogFixture(dir: string, name: string, targetBytes: number):
       // A chunk may overshoot by up to LINES_PER_CHUNK lines: the target is approximate, the facts returned are exact.
       chunk.length = 0;
       for (let i = 0; i < LINES_PER_CHUNK; i++) chunk.line(++lineNo);
+      if (lineNo === LINES_PER_CHUNK) checkAgainstStrings(chunk);
       writeSync(fd, chunk.buf, 0, chunk.length);
       size += chunk.length;
     }
@@ -45,9 +46,16 @@ export function writeLogFixture(dir: string, name: string, targetBytes: number):
 }
 
 const LINES_PER_CHUNK = 20_000;
-const ascii = (s: string) => Buffer.from(s, 'utf8');
-const LEVEL_BYTES = LEVELS.map((l) => ascii(` ${l} [worker-`));
-const [DATE, LINE_EQ, TOOK, MS, NOTE, PATH] = ['2024-05-01T', '] line=', ' took ', 'ms', ' note="café ✓ ', ' path=/api/items/'].map(ascii);
+const utf8 = (s: string) => Buffer.from(s, 'utf8');
+const LEVEL_BYTES = LEVELS.map((l) => utf8(` ${l} [worker-`));
+const [DATE, LINE_EQ, TOOK, MS, NOTE, PATH] = ['2024-05-01T', '] line=', ' took ', 'ms', ' note="café ✓ ', ' path=/api/items/'].map(utf8);
+
+/** The first chunk's bytes are `logLineOf`'s text (the specs' oracle beside sed): a writer that drifts from it fails at once. */
+function checkAgainstStrings(chunk: LineBytes): void {
+  let text = '';
+  for (let n = 1; n <= LINES_PER_CHUNK; n++) text += logLineOf(n) + '\n';
+  if (!chunk.buf.subarray(0, chunk.length).equals(Buffer.from(text))) throw new Error('log-fixture: the bytes written differ from logLineOf');
+}
 
 /**
  * `logLineOf(n) + '\n'` written as bytes into one buffer: the same text, without a
