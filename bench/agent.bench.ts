@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- agent [--size 2G]`: nine scripted agent tasks, done the same way
+ * `npm run bench -- agent [--size 2G]`: twelve scripted agent tasks, done the same way
  * through Folio (`folio mcp --review auto`) and through the reference MCP filesystem
  * server (@modelcontextprotocol/server-filesystem), both real child processes over
  * stdio driven by the same SDK client, each on its own fresh copy of the workspace.
@@ -24,7 +24,10 @@
  * 6. change one value in a CRLF file;
  * 7. change one line of a UTF-16 file;
  * 8. change one function in a 200,000-line source file;
- * 9. rewrite one section of a 5,000-section markdown file.
+ * 9. rewrite one section of a 5,000-section markdown file;
+ * 10. set one order's status in a 50 MB JSON export (JSONPath first);
+ * 11. a stale edit: a person changes the value between the agent's read and its edit;
+ * 12. change one constant in a 5 MB one-line minified bundle.
  * Then latency: MCP initialize and one quote edit, each against the filesystem server.
  *
  * Run `npm run build:cli` first: bin/folio.mjs runs the TypeScript sources through
@@ -80,6 +83,11 @@ class Session {
     private readonly side: Side,
     private readonly ws: string,
   ) {}
+
+  /** The workspace this session's server works on (for what a person does meanwhile). */
+  get root(): string {
+    return this.ws;
+  }
 
   static async open(side: Side, ws: string): Promise<Session> {
     const s = new Session(side, ws);
@@ -334,6 +342,53 @@ const MANUAL = 'docs/manual.md';
 const MANUAL_TEXT = Array.from({ length: 5000 }, (_, i) => `## Section ${i + 1}\n\nThe text of section ${i + 1}.\nIt has two lines.\n\n`).join('');
 const SECTION = 'Section 2500';
 const SECTION_NEW = `## ${SECTION}\n\nRewritten: the text of section 2500.\n\n`;
+// Task 10: a 50 MB JSON export (pretty-printed, 2 spaces), one order's status to change.
+const ORDERS_JSON = 'data/orders.json';
+const ORDER_COUNT = 178_000;
+const TARGET_ORDER = 'ord-123457';
+const orderOf = (i: number) => ({
+  id: `ord-${100_000 + i}`,
+  customer: `cust-${(i * 7919) % 50_000}`,
+  status: i % 3 === 0 ? 'shipped' : 'pending',
+  total: Math.round(((i * 37) % 10_000) * 1.5) / 100,
+  items: Array.from({ length: 1 + (i % 3) }, (_, k) => ({ sku: `sku-${(i + k * 13) % 9_999}`, qty: 1 + ((i + k) % 4) })),
+});
+/** The export with the target order's status set to `status` (its own is 'pending'). */
+const builtJson = new Map<string, Buffer>();
+function ordersJson(targetStatus = 'pending'): Buffer {
+  const built = builtJson.get(targetStatus);
+  if (built) return built;
+  const orders = Array.from({ length: ORDER_COUNT }, (_, i) => orderOf(i));
+  const target = orders.find((o) => o.id === TARGET_ORDER)!;
+  target.status = targetStatus;
+  const bytes = Buffer.from(JSON.stringify({ exported_at: '2026-11-01T00:00:00Z', orders }, null, 2) + '\n');
+  builtJson.set(targetStatus, bytes);
+  return bytes;
+}
+// Task 11: a config a person changes between the agent's read and its edit.
+const LIMITS = 'conf/limits.yaml';
+const LIMITS_LINES = Array.from({ length: 120 }, (_, i) => (i === 70 ? 'max_connections: 100' : `limit_${i}: ${i * 10}`));
+const LIMITS_TEXT = LIMITS_LINES.join('\n') + '\n';
+/** What the person does meanwhile: raises the limit to 150 and adds a comment above it. */
+const LIMITS_BY_PERSON = LIMITS_TEXT.replace('max_connections: 100', '# raised for the sale (ops)\nmax_connections: 150');
+// Task 12: a 5 MB minified bundle on one line, one constant to change.
+const BUNDLE = 'dist/app.min.js';
+const BUNDLE_OLD = 'apiBase:"https://api-v1.example.test"';
+const BUNDLE_NEW = 'apiBase:"https://api-v2.example.test"';
+let builtBundle: Buffer | undefined;
+function bundleJs(): Buffer {
+  if (builtBundle) return builtBundle;
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < 5_000_000; i++) {
+    const p = `function f${i}(a,b){var c=a+${i}*b;return c>${i % 97}?g${i % 50}(c,"k${i}"):h(c,[${i % 7},${i % 11}])}`;
+    parts.push(p);
+    size += p.length;
+    if (i === 40_000) parts.push(`var cfg={${BUNDLE_OLD},retries:3};`);
+  }
+  return (builtBundle = Buffer.from('"use strict";' + parts.join(';') + '\n'));
+}
+
 const SMALL_FILES: Record<string, Buffer> = {
   [HUGE_TS]: Buffer.from(HUGE_LINES.join('\n') + '\n'),
   [MANUAL]: Buffer.from(MANUAL_TEXT),
@@ -341,6 +396,7 @@ const SMALL_FILES: Record<string, Buffer> = {
   [DRAFT]: Buffer.from(DRAFT_TS),
   [INI]: Buffer.from(INI_LINES.join('\r\n') + '\r\n'),
   [UTF16]: utf16le(LABELS.join('\n') + '\n'),
+  [LIMITS]: Buffer.from(LIMITS_TEXT),
 };
 
 function makeWorkspaces(bigSource: string, appSource: string): { ws: Record<Side, string>; big: BigLog } {
@@ -354,6 +410,7 @@ function makeWorkspaces(bigSource: string, appSource: string): { ws: Record<Side
   const nl = buf.subarray(0, got).indexOf(0x0a);
   if (nl < 0) throw new Error('no line end near the middle of the log');
   const big: BigLog = { source: bigSource, insertAt: mid + nl + 1 };
+  const [orders, bundle] = [ordersJson(), bundleJs()];
   for (const side of ['folio', 'filesystem'] as const) {
     const root = ws[side];
     mkdirSync(join(root, 'src/orders'), { recursive: true });
@@ -364,6 +421,13 @@ function makeWorkspaces(bigSource: string, appSource: string): { ws: Record<Side
       writeFileSync(join(root, path), bytes);
     }
     copyFileSync(appSource, join(root, APP_LOG));
+    for (const [path, bytes] of [
+      [ORDERS_JSON, orders],
+      [BUNDLE, bundle],
+    ] as const) {
+      mkdirSync(join(root, path, '..'), { recursive: true });
+      writeFileSync(join(root, path), bytes);
+    }
     if (side === 'folio') {
       writeFileSync(join(root, 'folio.config.json'), JSON.stringify({ create_folders: true }, null, 2) + '\n');
       writeWithInsertedLine(bigSource, join(root, BIG_LOG), big.insertAt, MARKER_LINE);
@@ -623,6 +687,97 @@ function tasks(o: BenchOptions, big: BigLog, appSource: string): Task[] {
       check: async (root) => {
         const want = MANUAL_TEXT.replace(`## ${SECTION}\n\nThe text of section 2500.\nIt has two lines.\n\n`, SECTION_NEW);
         return textOf(root, MANUAL) === want ? '' : `${MANUAL} differs`;
+      },
+    },
+    {
+      name: `10. set one order's status in a ${(ordersJson().length / 1e6).toFixed(0)} MB JSON export`,
+      run: {
+        // JSONPath first (the read gives the value and the version), then a JSON set under it.
+        // When the read is refused, the lines: find the order, read it, quote its lines.
+        folio: async (s) => {
+          const path = `$.orders[?@.id=="${TARGET_ORDER}"].status`;
+          const q = await s.call('read', { path: ORDERS_JSON, json_path: path });
+          if (q.ok) {
+            const etag = JSON.parse(q.text).version.etag as string;
+            must(await s.call('upsert', { path: ORDERS_JSON, target: { json: { path, op: 'set', value: '"shipped"' } }, if_match: etag }), 'upsert');
+            return;
+          }
+          s.tally.note = `json_path read refused: ${/"code":"(\w+)"/.exec(q.text)?.[1] ?? q.text.slice(0, 80)}; then by lines`;
+          const hits = JSON.parse(must(await s.call('search', { path: ORDERS_JSON, pattern: `"id": "${TARGET_ORDER}"`, max: 2 }), 'search').text);
+          if (hits.count !== 1) throw new Error(`search: ${hits.count} hits`);
+          const line = hits.matches[0].line as number;
+          const r = JSON.parse(must(await s.call('read', { path: ORDERS_JSON, ranges: [{ start: line, end: line + 2 }] }), 'read').text);
+          const quote = (r.content as string).trimEnd();
+          if (!quote.endsWith('"status": "pending",')) throw new Error(`read: the order's third line is not its status: ${quote}`);
+          must(await s.call('edit', { path: ORDERS_JSON, edits: [{ old_text: quote, new_text: quote.replace(/"pending",$/, '"shipped",') }] }), 'edit');
+        },
+        // No query and no content search: the whole file (over the client's 10 MiB cap, so the
+        // connection closes and the host restarts the server); then, as if the agent knew the
+        // order's lines, edit_file with them.
+        filesystem: async (s) => {
+          const read = await s.call('read_text_file', { path: ORDERS_JSON });
+          if (s.closed) await s.restart();
+          const order = orderOf(Number(TARGET_ORDER.slice(4)) - 100_000);
+          const old = `"id": "${order.id}",\n      "customer": "${order.customer}",\n      "status": "pending",`;
+          const edit = await s.call('edit_file', { path: ORDERS_JSON, edits: [{ oldText: old, newText: old.replace('"pending"', '"shipped"') }] });
+          const why = (a: Answer) => (a.ok ? 'ok' : a.text.replace(/\s+/g, ' ').slice(0, 100));
+          s.tally.note = `read_text_file: ${why(read)}; edit_file: ${why(edit)}`;
+        },
+      },
+      check: async (root) => (readFileSync(join(root, ORDERS_JSON)).equals(ordersJson('shipped')) ? '' : `${ORDERS_JSON} differs`),
+    },
+    {
+      name: '11. stale edit: double max_connections after a person changed it',
+      run: {
+        // Read, the person edits, the edit quoting what was read is refused with the nearest
+        // line as it is now: the agent doubles that value.
+        folio: async (s) => {
+          const hits = JSON.parse(must(await s.call('search', { path: LIMITS, pattern: '^max_connections:' }), 'search').text);
+          const was = Number(/(\d+)$/.exec(hits.matches[0].text)![1]);
+          writeFileSync(join(s.root, LIMITS), LIMITS_BY_PERSON);
+          const first = await s.call('edit', { path: LIMITS, edits: [{ old_text: `max_connections: ${was}`, new_text: `max_connections: ${was * 2}` }] });
+          if (first.ok) throw new Error('the stale edit was applied');
+          const now = JSON.parse(first.text).error?.nearest?.text as string | undefined;
+          const value = Number(/^max_connections: (\d+)$/.exec(now ?? '')?.[1]);
+          if (!value) throw new Error(`no current value in the refusal: ${first.text.slice(0, 200)}`);
+          must(await s.call('edit', { path: LIMITS, edits: [{ old_text: now!, new_text: `max_connections: ${value * 2}` }] }), 'edit');
+        },
+        // Read the file, the person edits, the stale quote fails: read again, then edit.
+        filesystem: async (s) => {
+          const text = must(await s.call('read_text_file', { path: LIMITS }), 'read_text_file').text;
+          const was = Number(/^max_connections: (\d+)$/m.exec(text)![1]);
+          writeFileSync(join(s.root, LIMITS), LIMITS_BY_PERSON);
+          const first = await s.call('edit_file', { path: LIMITS, edits: [{ oldText: `max_connections: ${was}`, newText: `max_connections: ${was * 2}` }] });
+          if (first.ok) throw new Error('the stale edit was applied');
+          const again = must(await s.call('read_text_file', { path: LIMITS }), 'read_text_file').text;
+          const value = Number(/^max_connections: (\d+)$/m.exec(again)![1]);
+          must(
+            await s.call('edit_file', { path: LIMITS, edits: [{ oldText: `max_connections: ${value}`, newText: `max_connections: ${value * 2}` }] }),
+            'edit_file',
+          );
+        },
+      },
+      check: async (root) => (textOf(root, LIMITS) === LIMITS_BY_PERSON.replace('max_connections: 150', 'max_connections: 300') ? '' : `${LIMITS} differs`),
+    },
+    {
+      name: `12. change one constant in a ${(bundleJs().length / 1e6).toFixed(0)} MB one-line bundle`,
+      run: {
+        // Find it (the answer shows the line around the hit, not 5 MB), then quote it.
+        folio: async (s) => {
+          const hits = JSON.parse(must(await s.call('search', { path: BUNDLE, pattern: 'apiBase:', max: 5 }), 'search').text);
+          if (hits.count !== 1 || !hits.matches[0].text.includes(BUNDLE_OLD)) throw new Error(`search: ${JSON.stringify(hits).slice(0, 300)}`);
+          must(await s.call('edit', { path: BUNDLE, edits: [{ old_text: BUNDLE_OLD, new_text: BUNDLE_NEW }] }), 'edit');
+        },
+        // No content search: the whole file, then edit_file with the constant.
+        filesystem: async (s) => {
+          const text = must(await s.call('read_text_file', { path: BUNDLE }), 'read_text_file').text;
+          if (!text.includes(BUNDLE_OLD)) throw new Error('read_text_file: the constant is not in the text');
+          must(await s.call('edit_file', { path: BUNDLE, edits: [{ oldText: BUNDLE_OLD, newText: BUNDLE_NEW }] }), 'edit_file');
+        },
+      },
+      check: async (root) => {
+        const want = bundleJs().toString('latin1').replace(BUNDLE_OLD, BUNDLE_NEW);
+        return readFileSync(join(root, BUNDLE), 'latin1') === want ? '' : `${BUNDLE} differs`;
       },
     },
   ];
