@@ -1,6 +1,7 @@
 /**
- * A person's own edit from a process that exits right after (the CLI), journaled
- * without loading the review document. Loading Automerge and the workspace's
+ * A person's own edit from a process that exits right after (the CLI), or an
+ * agent's auto edit of a file in a long-lived door (api/agent/write-tools.ts, folded
+ * when the agent pauses: idle-fold.ts), journaled without loading the review document. Loading Automerge and the workspace's
  * document and committing one entry cost 250-750 ms of CPU per `folio upsert`,
  * growing with the journal (docs/BENCHMARKS.md, "Whole process"); this costs an
  * intent, the write and one small file.
@@ -117,7 +118,7 @@ export async function applyOwnEditDeferred(
   actor: ReviewActor,
   path: string,
   req: Omit<UpsertRequest, 'dryRun' | 'captureBytes'>,
-): Promise<{ entryId: string; upsert: UpsertResult } | null> {
+): Promise<{ entryId: string; upsert: UpsertResult; record: AppliedRecord } | null> {
   const at = pathsOf(root);
   try {
     for (const d of [at.changesDir, at.intentsDir, at.appliedDir]) mkdirSync(d, { recursive: true });
@@ -140,6 +141,6 @@ export async function applyOwnEditDeferred(
     fsyncDir(at.appliedDir);
     failpoint('review.committed');
     dropIntent(at, intent);
-    return { entryId: what.entry_id, upsert: r };
+    return { entryId: what.entry_id, upsert: r, record };
   });
 }

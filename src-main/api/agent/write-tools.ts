@@ -5,6 +5,7 @@
  * and an edit of lines holding redacted secrets is refused (tools.ts).
  */
 import { FolioError, isFolioError } from '../../engine/errors.ts';
+import { isRemoteLocator } from '../../engine/backend/locator.ts';
 import type { LineByteRange, UpsertRequest, UpsertResult } from '../../engine/write/upsert.ts';
 import type { Version } from '../../engine/read/file-facts.ts';
 import type { ProposeRequest, ProposeResult } from '../../review/proposals.ts';
@@ -46,13 +47,40 @@ export function looseOf(r: Pick<UpsertResult, 'loose_matches'>): { notes?: strin
 }
 
 /**
+ * An agent's auto edit, applied and journaled. A local file's entry is written as a
+ * record (review/applied-log.ts: the intent, the write, the record, each durable
+ * before the answer) and folded into the review document when the agent's writes
+ * pause (review/idle-fold.ts): the Automerge commit (~7 ms of an edit's ~20 here)
+ * is off the agent's path. A remote value, an intent a crash left, or state that
+ * cannot be written take the full journal.
+ */
+async function applyAuto(
+  s: AgentSession,
+  real: string,
+  req: UpsertRequest,
+): Promise<{ entry: { id: string; version_before: Version; version_after: Version; range_after: LineByteRange }; upsert: UpsertResult }> {
+  if (!isRemoteLocator(real)) {
+    const done = await (await import('../../review/applied-log.ts')).applyOwnEditDeferred(s.policy.root, s.actor, real, req);
+    if (done) {
+      (await import('../../review/idle-fold.ts')).foldWhenIdle(s.policy.root);
+      const { record } = done;
+      return {
+        entry: { id: done.entryId, version_before: record.plan.version_before, version_after: record.version_after, range_after: record.range_after },
+        upsert: done.upsert,
+      };
+    }
+  }
+  return (await import('../../review/journal.ts')).applyJournaled(s.policy.root, s.actor, real, req);
+}
+
+/**
  * An agent's write of `real` (checked by the caller, with `req.checked` set) as the
  * review policy of the path says: `auto` applies and journals it, `review` stores a
  * proposal for a person. Shared by upsert and edit.
  */
 export async function routeWrite(s: AgentSession, real: string, mode: 'auto' | 'review', req: UpsertRequest, created: boolean) {
   if (mode === 'auto') {
-    const { entry, upsert: r } = await (await import('../../review/journal.ts')).applyJournaled(s.policy.root, s.actor, real, req);
+    const { entry, upsert: r } = await applyAuto(s, real, req);
     return {
       output: {
         applied: true,
