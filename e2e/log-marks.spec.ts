@@ -220,9 +220,11 @@ test('highlight rules: several at once in their colours, toggled, refused when n
   await expect.poll(() => marksOn(page, 'folio-hl-blue', shownNow)).toEqual(expectedMarks(shownNow, /path=\/api\/items\/1/));
   await goTo(page, 2_000);
 
-  // Remove one; the rest outlive a restart of the server and a reload.
+  // Remove one; the rest outlive a restart of the server and a reload. The restart waits for the list to be saved.
+  const removed = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/highlights_set' && r.request().postData()?.includes('(a+)+$') === false);
   await panel.getByRole('button', { name: 'Remove highlight (a+)+$' }).click();
   await expect(panel.getByTestId('highlight-rule')).toHaveCount(2);
+  expect((await removed).ok()).toBe(true);
   // The refused rule's answer (400) is the only failed request so far.
   expect(seen.problems).toEqual(['console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
   await restartServer();

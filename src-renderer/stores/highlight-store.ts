@@ -27,15 +27,27 @@ export interface HighlightState {
 }
 
 export const useHighlightStore = create<HighlightState>()((set, get) => {
+  /**
+   * Saves go to the server one after another: two in flight at once (a slow rule
+   * turned off, then removed at once) could land in the other order, and the older
+   * list would be the one kept.
+   */
+  let saved: Promise<unknown> = Promise.resolve();
   /** Shown at once, then saved; a refusal puts the list back as it was. */
   async function save(rules: HighlightRule[]): Promise<boolean> {
     const before = get().rules;
     set({ rules });
+    const answer = saved.then(() => call('highlights_set', { rules }));
+    saved = answer.catch(() => undefined);
     try {
-      set({ rules: (await call('highlights_set', { rules })).rules, error: null });
+      const kept = (await answer).rules;
+      // A later change made meanwhile is already on screen: do not show an older list over it.
+      if (get().rules === rules) set({ rules: kept });
+      set({ error: null });
       return true;
     } catch (err) {
-      set({ rules: before, error: errorPayloadOf(err) });
+      if (get().rules === rules) set({ rules: before });
+      set({ error: errorPayloadOf(err) });
       return false;
     }
   }
