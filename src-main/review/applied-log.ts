@@ -1,10 +1,11 @@
 /**
  * A person's own edit from a process that exits right after (the CLI), or an
  * agent's auto edit of a file in a long-lived door (api/agent/write-tools.ts, folded
- * when the agent pauses: idle-fold.ts), journaled without loading the review document. Loading Automerge and the workspace's
- * document and committing one entry cost 250-750 ms of CPU per `folio upsert`,
- * growing with the journal (docs/BENCHMARKS.md, "Whole process"); this costs an
- * intent, the write and one small file.
+ * when the agent pauses: idle-fold.ts), journaled without loading the review
+ * document. Loading Automerge and the workspace's document and committing one
+ * entry cost 250-750 ms of CPU per `folio upsert`, growing with the journal
+ * (docs/BENCHMARKS.md, "Whole process"); this costs an intent, the write and one
+ * small file.
  *
  * Under the review lock, as a journaled write does (intents.ts):
  * 1. the intent, written by the engine's onBeforeWrite (intent-file.ts);
@@ -40,7 +41,7 @@ import type { ReviewActor } from './types.ts';
 export type AppliedRecord = ReviewIntent & { action: 'apply'; version_after: Version; range_after: LineByteRange };
 
 /** The review state paths of `root`, as store.ts lays them out, without loading the document. */
-function pathsOf(root: string): IntentStore & { root: string; docPath: string; changesDir: string; intentsDir: string; appliedDir: string } {
+export function pathsOf(root: string): IntentStore & { root: string; docPath: string; changesDir: string; intentsDir: string; appliedDir: string } {
   const abs = resolve(root);
   const dir = join(abs, '.folio', 'review');
   return {

@@ -12,8 +12,8 @@
  * records to the next process that loads the document.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { appliedDirOf } from './applied-log.ts';
+import { resolve } from 'node:path';
+import { pathsOf } from './applied-log.ts';
 
 const IDLE_MS = Number(process.env.FOLIO_FOLD_IDLE_MS) || 2000;
 const timers = new Map<string, NodeJS.Timeout>();
@@ -31,7 +31,7 @@ export function foldWhenIdle(root: string): void {
 }
 
 async function fold(root: string): Promise<void> {
-  const applied = appliedDirOf(join(root, '.folio', 'review'));
+  const applied = pathsOf(root).appliedDir;
   // The workspace was removed meanwhile (a test's temp folder): nothing to fold, and nothing to recreate.
   if (!existsSync(applied) || !readdirSync(applied).some((n) => n.endsWith('.json'))) return;
   const { storeOf } = await import('./store.ts');
