@@ -292,6 +292,8 @@ async function readJson(input: ReadInput, opts: ReadOptions): Promise<AddressedR
     if (input.jsonl_line < 1) throw new FolioError('invalid_range', `jsonl_line must be >= 1, got ${input.jsonl_line}`, { jsonl_line: input.jsonl_line });
     src = await jsonlLine(input.path, input.jsonl_line, opts);
   } else {
+    const { isLargeJson } = await import('../engine/address/json-large.ts');
+    if (isLargeJson(await textVersionOf(input.path))) return readLargeJson(input, opts, notes);
     const j = await loadJsonFile(input.path);
     src = { path: j.v.path, doc: j, version: j.v.version, baseByte: j.v.bomLen, baseLineIdx: 0, totalLines: j.v.totalLines, bom: j.v.bomLen > 0 };
   }
@@ -317,6 +319,50 @@ async function readJson(input: ReadInput, opts: ReadOptions): Promise<AddressedR
   return jsonAnswerOf(input, src, hits, opts, notes);
 }
 
+/**
+ * A JSON read of a file past the in-memory cap, streamed (engine/address/json-large.ts):
+ * the same matches, the values of those that fit the answer built one by one.
+ */
+async function readLargeJson(input: ReadInput, opts: ReadOptions, notes: string[]): Promise<AddressedRead> {
+  const [{ JSON_LIMITS }, { queryLargeJson, withLargeJson }, { valueOfText }] = await Promise.all([
+    import('../engine/address/json-address.ts'),
+    import('../engine/address/json-large.ts'),
+    import('../engine/address/json-stream.ts'),
+  ]);
+  const cap = answerCapOf(opts);
+  const { v, result: hits } = await withLargeJson(input.path, async (doc) => {
+    const matches = await queryLargeJson(doc, input.json_path!, JSON_LIMITS.maxMatches);
+    const index = await openIndex(doc.path);
+    let used = 0;
+    const out: JsonHit[] = [];
+    for (const m of matches) {
+      const { start, end } = m.node;
+      // The texts of the hits the answer will carry (jsonAnswerOf's rule), read now.
+      let text = '';
+      if (used + end - start <= cap) {
+        used += end - start;
+        text = await doc.js.text(start, end);
+      }
+      out.push({
+        pointer: m.pointer,
+        start_line: index.lineAt(start) + 1,
+        end_line: index.lineAt(end) + 1,
+        start_byte: start,
+        end_byte: end,
+        value: () => valueOfText(text),
+        text: () => text,
+      });
+    }
+    return out;
+  });
+  notes.push(
+    `streamed: the document is ${v.size - v.bomLen} bytes, past the ${JSON_LIMITS.maxBytes}-byte cap for parsing whole; only the parts the query reached were read and checked`,
+  );
+  return jsonAnswerOf(input, { path: v.path, version: v.version, totalLines: v.totalLines, bom: v.bomLen > 0 }, hits, opts, notes);
+}
+
+const answerCapOf = (opts: ReadOptions) => Math.min(opts.maxBytes ?? READ_LIMITS.maxWindowBytes, READ_LIMITS.maxWindowBytes);
+
 /** The answer of a JSON read: the hits that fit the byte cap with their values, the rest marked omitted. */
 function jsonAnswerOf(
   input: ReadInput,
@@ -325,7 +371,7 @@ function jsonAnswerOf(
   opts: ReadOptions,
   notes: string[],
 ): AddressedRead {
-  const cap = Math.min(opts.maxBytes ?? READ_LIMITS.maxWindowBytes, READ_LIMITS.maxWindowBytes);
+  const cap = answerCapOf(opts);
   let used = 0;
   let omitted = 0;
   const out = hits.map(({ value, text, pointer, ...pos }) => {

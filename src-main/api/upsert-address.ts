@@ -28,6 +28,7 @@ import { FolioError } from '../engine/errors.ts';
 import type { JsonEditOp } from '../engine/address/json-address.ts';
 import type { Heading } from '../engine/address/markdown-outline.ts';
 import { readBytes } from '../engine/text/window.ts';
+import { textVersionOf } from '../engine/read/text-version.ts';
 import { lineHash } from '../engine/text/hashline.ts';
 import { checkResolvedVersion, requirePrecondition, type AddressPreconditions } from '../engine/write/preconditions.ts';
 import type { UpsertRequest, UpsertTarget } from '../engine/write/upsert.ts';
@@ -97,7 +98,7 @@ export async function sectionUpsertOf(input: UpsertInput, t: SectionTarget, pre:
 }
 
 export async function jsonUpsertOf(input: UpsertInput, t: JsonTarget, pre: AddressPreconditions): Promise<PlannedUpsert> {
-  const { jsonEdit, loadJsonFile, locate } = await import('../engine/address/json-address.ts');
+  const { JSON_LIMITS, jsonEdit, loadJsonFile, locate } = await import('../engine/address/json-address.ts');
   if (input.content !== undefined) throw new FolioError('invalid_input', 'json targets take target.json.value, not content', {});
   if (pre.expectedSectionSha256 !== undefined) throw new FolioError('invalid_input', 'expected_section_sha256 goes with section targets', {});
   const edit: JsonEditOp =
@@ -142,6 +143,24 @@ export async function jsonUpsertOf(input: UpsertInput, t: JsonTarget, pre: Addre
         },
       };
     }
+  }
+  const { isLargeJson, largeJsonEdit, withLargeJson } = await import('../engine/address/json-large.ts');
+  const tv = await textVersionOf(input.path);
+  if (isLargeJson(tv)) {
+    // Past the in-memory cap: the edit is found by streaming (the same edit modify() would make), for the version checked here.
+    const read = { path: tv.path, json_path: t.path };
+    requirePrecondition(pre, { path: tv.path, version: tv.version }, { read });
+    await checkResolvedVersion(pre, { path: tv.path, version: tv.version }, { read });
+    const { result: e } = await withLargeJson(tv.path, (doc) => largeJsonEdit(doc, t.path, edit, JSON_LIMITS.maxMatches));
+    return {
+      path: tv.path,
+      request: {
+        ...common,
+        target: bytes(e.start, e.end),
+        content: e.replacement,
+        preconditions: { ifMatch: tv.version.etag, ...anchorsOf(pre) },
+      },
+    };
   }
   const doc = await loadJsonFile(input.path);
   const path = doc.v.path;

@@ -6,8 +6,8 @@
  * touches only the text it must and formats new text like the file (indent unit
  * and newline detected from the file; a one-line document stays on one line).
  *
- * A document is parsed whole, so JSON files are capped (JSON_LIMITS.maxBytes:
- * too_large above it). Invalid JSON is `parse_error` with line and column. Offsets
+ * A document up to JSON_LIMITS.maxBytes is parsed whole; a bigger one is streamed
+ * (json-large.ts, same answers). Invalid JSON is `parse_error` with line and column. Offsets
  * from the parser are UTF-16 positions; answers give bytes of the file.
  */
 import { openSource } from '../index/identity.ts';
@@ -19,7 +19,7 @@ import { compileAddress, intendedLocation, nodeAt, pointerOf, selectNodes, type 
 export { jsonValueOf, type Segment } from './json-select.ts';
 
 export const JSON_LIMITS = {
-  /** largest JSON file (or JSON Lines line) parsed whole */
+  /** largest JSON file (or JSON Lines line) parsed whole; a bigger file is streamed, a bigger line is too_large */
   maxBytes: 32 * 1024 * 1024,
   /** most matches one query returns */
   maxMatches: 10_000,

@@ -48,6 +48,8 @@ class DocumentOrderEnvironment extends JSONPathEnvironment {
   }
 }
 const environment = new DocumentOrderEnvironment({ strict: true, maxRecursionDepth: MAX_DESCENT_DEPTH });
+/** The environment queries are compiled and evaluated in (json-stream.ts evaluates them too). */
+export const environmentOf = (): JSONPathEnvironment => environment;
 
 /** A node's members by name, the first of duplicates (built on first use: a big object is scanned once). */
 const memberIndexes = new WeakMap<Node, Map<string, Node>>();
