@@ -2,7 +2,7 @@
  * Fixed memory layout of the kernel module. Nothing is ever allocated and memory
  * never grows, so JS views over these regions stay valid for the instance's life.
  *
- *   [static data][guard 64][input window CHUNK_SIZE][padding 64][scratch 64]
+ *   [static data][guard 64][input window CHUNK_SIZE][padding 64][scratch 64][JSON state 32]
  *
  * The guard's last 3 bytes hold the UTF-8 validator's carried bytes (the last 3
  * bytes fed before this window), so a 16-byte load at INPUT - 16 is the
@@ -18,7 +18,9 @@ export const INPUT: usize = (__heap_base + GUARD + 63) & ~(<usize>63);
 export const BLOCK_COUNTS: usize = INPUT + CHUNK_SIZE + PADDING;
 /** u32 results of kernels that produce more than one (CR/CRLF, NUL/control, UTF-8 counts). */
 export const RESULTS: usize = BLOCK_COUNTS + 16;
-const LAYOUT_END: usize = RESULTS + 48;
+/** The JSON scan's carried state (wasm/json.ts): depth, inString, escaped, commas, error offset (u32 each). */
+export const JSON_STATE: usize = RESULTS + 48;
+const LAYOUT_END: usize = JSON_STATE + 32;
 
 export function inputPtr(): usize {
   return INPUT;
@@ -30,6 +32,10 @@ export function blockCountsPtr(): usize {
 
 export function resultsPtr(): usize {
   return RESULTS;
+}
+
+export function jsonStatePtr(): usize {
+  return JSON_STATE;
 }
 
 /** First byte past the layout: the glue checks it fits the (fixed) memory. */

@@ -222,3 +222,39 @@ export function utf16FirstInvalid(bytes: Uint8Array, be: boolean): number {
   }
   return i < bytes.length ? i : -1;
 }
+
+/** jsonScan's state (kernels.d.mts JsonScanState). */
+export interface JsonScanState {
+  depth: number;
+  inString: boolean;
+  escaped: boolean;
+  commas: number;
+}
+
+/**
+ * jsonScan, one byte at a time. A backslash escapes the next byte, which then
+ * neither starts nor ends a string (nor escapes another); outside strings, where
+ * JSON has no backslashes, an escaped bracket or comma still counts, as in the kernel.
+ */
+export function jsonScan(bytes: Uint8Array, start: number, end: number, state: JsonScanState, stopAt = 0): number | { unmatched: number } {
+  for (let i = start; i < end; i++) {
+    const c = bytes[i]!;
+    const escaped = state.escaped;
+    state.escaped = !escaped && c === 0x5c;
+    if (state.inString) {
+      if (c === 0x22 && !escaped) state.inString = false;
+      continue;
+    }
+    if (c === 0x22 && !escaped) state.inString = true;
+    else if (c === 0x7b || c === 0x5b) state.depth++;
+    else if (c === 0x7d || c === 0x5d) {
+      if (state.depth === 0) return { unmatched: i };
+      state.depth--;
+      if (state.depth === 0) return i + 1;
+    } else if (c === 0x2c && state.depth === 1) {
+      state.commas++;
+      if (state.commas === stopAt) return i;
+    }
+  }
+  return -1;
+}

@@ -140,7 +140,7 @@ export class StreamQuery {
     if (step > 0 && (s.start ?? 0) >= 0 && (s.stop ?? 0) >= 0) {
       // Forward from a known start: no length needed.
       const start = s.start ?? 0;
-      for await (const ch of this.js.children(node)) {
+      for await (const ch of this.js.children(node, true, start)) {
         const i = ch.key as number;
         if (s.stop !== undefined && i >= s.stop) return;
         if (i >= start && (i - start) % step === 0) yield ch.node;
@@ -154,7 +154,7 @@ export class StreamQuery {
     if (step > 0) {
       const from = norm(s.start, 0);
       const stop = norm(s.stop, len);
-      for await (const ch of this.js.children(node)) {
+      for await (const ch of this.js.children(node, true, from)) {
         const i = ch.key as number;
         if (i >= stop) return;
         if (i >= from && (i - from) % step === 0) yield ch.node;
@@ -168,7 +168,7 @@ export class StreamQuery {
     const starts = new Float64Array(from - stop);
     const ends = new Float64Array(from - stop);
     const kinds: StreamKind[] = [];
-    for await (const ch of this.js.children(node)) {
+    for await (const ch of this.js.children(node, true, stop + 1)) {
       const i = ch.key as number;
       if (i > from) break;
       if (i > stop) {

@@ -25,6 +25,8 @@
 import { parseTree, type ParseError } from 'jsonc-parser';
 import { FolioError } from '../errors.ts';
 import { jsonValueOf, pointerOf, type Segment } from './json-select.ts';
+import { CHUNK_SIZE, type JsonScanState } from '../kernels/kernels.mjs';
+import { localKernels } from '../kernels/local-kernels.ts';
 
 export interface StreamSource {
   readAt(offset: number, length: number): Promise<Uint8Array>;
@@ -38,6 +40,15 @@ export interface StreamNode {
   end: number;
   kind: StreamKind;
   segments: Segment[];
+}
+
+/** An object member or array item whose value starts at `start` (first byte `c`); `end` once scanned. */
+interface Entry {
+  key: Segment;
+  keyStart: number;
+  start: number;
+  c: number;
+  end?: number;
 }
 
 /** A scan found text that is not JSON: where (byte offset) and what was expected. */
@@ -61,6 +72,8 @@ export interface StreamOptions {
   smallValueBytes?: number;
 }
 
+/** Bytes a container scan takes one by one before the kernel takes over. */
+const BYTE_BY_BYTE = 1024;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 /** Bytes a container scan stops at outside strings: quote and brackets. */
@@ -161,35 +174,59 @@ export class JsonStream {
     return this.fail(this.end, 'a string that does not end');
   }
 
-  /** End (exclusive) of the object or array whose bracket is at `pos`. */
+  /**
+   * End (exclusive) of the object or array whose bracket is at `pos`. The first
+   * KiB byte by byte (small values: bracket kinds matched), the rest by the
+   * kernel (wasm/json.ts), 64 bytes a step.
+   */
   private async containerEnd(pos: number): Promise<number> {
     const stack: number[] = [];
     let inString = false;
     let escaped = false;
+    const { buf, base } = this.blocks.peek(pos) ?? (await this.blocks.at(pos));
+    const n = Math.min(buf.length, pos - base + BYTE_BY_BYTE);
+    let i = pos - base;
+    while (i < n) {
+      const c = buf[i++]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === BACKSLASH) escaped = true;
+        else if (c === QUOTE) inString = false;
+        continue;
+      }
+      if (CLASS[c] === 0) continue;
+      if (c === QUOTE) inString = true;
+      else if (c === 0x7b || c === 0x5b) stack.push(c);
+      else {
+        if (stack.pop() !== c - 2) this.fail(base + i - 1, `an unexpected '${String.fromCharCode(c)}'`);
+        if (!stack.length) return base + i;
+      }
+    }
+    if (base + i >= this.end) return this.fail(this.end, 'an object or array that does not end');
+    return (await this.structure(base + i, { depth: stack.length, inString, escaped, commas: 0 }, 0)).at;
+  }
+
+  /**
+   * The kernel's scan from `pos` with `state`: where the container closes
+   * (`closed`), or the comma at its top level that makes state.commas reach
+   * `stopAt`. Windows grow from 16 KiB to the kernel's whole input.
+   */
+  private async structure(pos: number, state: JsonScanState, stopAt: number): Promise<{ at: number; closed: boolean }> {
+    const k = localKernels();
+    let window = 16 * 1024;
     for (let p = pos; p < this.end;) {
       const { buf, base } = this.blocks.peek(p) ?? (await this.blocks.at(p));
-      const n = buf.length;
-      let i = p - base;
-      while (i < n) {
-        if (inString) {
-          // Strings are mostly short: byte by byte beats indexOf here.
-          const c = buf[i++]!;
-          if (escaped) escaped = false;
-          else if (c === BACKSLASH) escaped = true;
-          else if (c === QUOTE) inString = false;
-          continue;
-        }
-        const c = buf[i]!;
-        i++;
-        if (CLASS[c] === 0) continue;
-        if (c === QUOTE) inString = true;
-        else if (c === 0x7b || c === 0x5b) stack.push(c);
-        else {
-          if (stack.pop() !== c - 2) this.fail(base + i - 1, `an unexpected '${String.fromCharCode(c)}'`);
-          if (!stack.length) return base + i;
-        }
+      for (let i = p - base; i < buf.length;) {
+        const len = Math.min(window, CHUNK_SIZE, buf.length - i);
+        window *= 4;
+        // Copied in and scanned with no await between: the input window is this thread's.
+        k.input.set(buf.subarray(i, i + len), 0);
+        const r = k.jsonScan(0, len, state, stopAt);
+        if (typeof r === 'object') this.fail(base + i + r.unmatched, 'a closing bracket with no opening one');
+        if (r >= 0) return { at: base + i + r, closed: state.depth === 0 };
+        i += len;
       }
-      p = base + n;
+      p = base + buf.length;
     }
     return this.fail(this.end, 'an object or array that does not end');
   }
@@ -275,20 +312,32 @@ export class JsonStream {
   }
 
   /**
-   * The members of an object (name, value node; names in `dedupe` order skip
-   * later duplicates) or the items of an array, in document order.
+   * The entries of an object or array from item `from` (arrays), each yielded
+   * once its value's start is known: a consumer that sets `end` (and `kind`) saves
+   * the scan of the value, one that stops here never scans it.
    */
-  async *children(node: StreamNode, dedupe = true): AsyncGenerator<{ key: Segment; node: StreamNode; keyStart: number }> {
+  private async *entries(node: StreamNode, from = 0): AsyncGenerator<Entry> {
     if (node.kind !== 'object' && node.kind !== 'array') return;
     const isObject = node.kind === 'object';
     const close = isObject ? 0x7d : 0x5d;
-    const seen = isObject && dedupe ? new Set<string>() : undefined;
-    let { pos, c } = await this.skipWs(node.start + 1);
-    if (c === close) {
+    let start = node.start + 1;
+    // No array of a file has 2^32 items (each takes 2 bytes at least): an index past that is past the end.
+    if (!isObject && from > 0xfffffffe) return;
+    if (!isObject && from > 0) {
+      // Straight to item `from`: the kernel counts the array's commas.
+      const r = await this.structure(node.start, { depth: 0, inString: false, escaped: false, commas: 0 }, from);
+      if (r.closed) {
+        node.end = r.at;
+        return;
+      }
+      start = r.at + 1;
+    }
+    let { pos, c } = await this.skipWs(start);
+    if (c === close && start === node.start + 1) {
       if (node.end < 0) node.end = pos + 1;
       return;
     }
-    for (let index = 0; ; index++) {
+    for (let index = isObject ? 0 : from; ; index++) {
       let key: Segment = index;
       const keyStart = pos;
       if (isObject) {
@@ -299,13 +348,10 @@ export class JsonStream {
         if (c !== 0x3a) this.fail(pos, "a ':' expected");
         ({ pos, c } = await this.skipWs(pos + 1));
       }
-      const v = await this.valueAt(pos, c);
-      const child: StreamNode = { start: pos, end: v.end, kind: v.kind, segments: [...node.segments, key] };
-      if (!seen || !seen.has(key as string)) {
-        seen?.add(key as string);
-        yield { key, node: child, keyStart };
-      }
-      ({ pos, c } = await this.skipWs(v.end));
+      const entry: Entry = { key, keyStart, start: pos, c };
+      yield entry;
+      if (entry.end === undefined) ({ end: entry.end } = await this.valueAt(pos, c));
+      ({ pos, c } = await this.skipWs(entry.end));
       if (c === close) {
         if (node.end < 0) node.end = pos + 1;
         return;
@@ -316,25 +362,53 @@ export class JsonStream {
     }
   }
 
+  /**
+   * The members of an object (name, value node; with `dedupe` later duplicates of
+   * a name are skipped) or the items of an array from item `from`, in document order.
+   */
+  async *children(node: StreamNode, dedupe = true, from = 0): AsyncGenerator<{ key: Segment; node: StreamNode; keyStart: number }> {
+    const seen = node.kind === 'object' && dedupe ? new Set<string>() : undefined;
+    for await (const e of this.entries(node, from)) {
+      const v = await this.valueAt(e.start, e.c);
+      e.end = v.end;
+      if (seen?.has(e.key as string)) continue;
+      seen?.add(e.key as string);
+      yield { key: e.key, node: { start: e.start, end: v.end, kind: v.kind, segments: [...node.segments, e.key] }, keyStart: e.keyStart };
+    }
+  }
+
+  /** The node of an entry, its end found only if it is a string, number or literal (a container's when needed: ended()). */
+  private async nodeOf(parent: StreamNode, e: Entry): Promise<StreamNode> {
+    const segments = [...parent.segments, e.key];
+    if (e.c === 0x7b || e.c === 0x5b) return { start: e.start, end: -1, kind: e.c === 0x7b ? 'object' : 'array', segments };
+    const v = await this.valueAt(e.start, e.c);
+    e.end = v.end;
+    return { start: e.start, end: v.end, kind: v.kind, segments };
+  }
+
   /** The member `name` of an object (the first of duplicates). */
   async member(node: StreamNode, name: string): Promise<StreamNode | undefined> {
     if (node.kind !== 'object') return undefined;
-    for await (const ch of this.children(node, false)) if (ch.key === name) return ch.node;
+    for await (const e of this.entries(node)) if (e.key === name) return this.nodeOf(node, e);
     return undefined;
   }
 
   /** Item `index` (≥ 0) of an array. */
   async item(node: StreamNode, index: number): Promise<StreamNode | undefined> {
     if (node.kind !== 'array' || index < 0) return undefined;
-    for await (const ch of this.children(node)) if (ch.key === index) return ch.node;
+    for await (const e of this.entries(node, index)) return this.nodeOf(node, e);
     return undefined;
   }
 
-  /** Items in an array, members in an object. */
+  /** Items in an array, members in an object: the kernel counts the top-level commas. */
   async count(node: StreamNode): Promise<number> {
-    let n = 0;
-    for await (const _ of this.children(node)) n++;
-    return n;
+    if (node.kind !== 'object' && node.kind !== 'array') return 0;
+    const { c } = await this.skipWs(node.start + 1);
+    if (c === (node.kind === 'object' ? 0x7d : 0x5d)) return 0;
+    const state = { depth: 0, inString: false, escaped: false, commas: 0 };
+    const r = await this.structure(node.start, state, 0);
+    node.end = r.at;
+    return state.commas + 1;
   }
 
   /** The value of a node, built as the in-memory path builds it (too_large past maxValueBytes). */

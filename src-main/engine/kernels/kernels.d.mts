@@ -68,6 +68,17 @@ export interface Utf8CountingStream extends Utf8Stream {
   skipValid(len: number, multibyteChars: number): void;
 }
 
+/** What a JSON structure scan carries from one window to the next (wasm/json.ts). */
+export interface JsonScanState {
+  /** brackets open (the scan starts at a container's bracket with depth 0) */
+  depth: number;
+  inString: boolean;
+  /** the last byte fed was a backslash that escapes the next one */
+  escaped: boolean;
+  /** commas seen at depth 1 (the scanned container's own separators) */
+  commas: number;
+}
+
 export interface Kernels {
   /** View of the input window (CHUNK_SIZE bytes) inside WASM memory. Memory never grows, so the view stays valid. */
   readonly input: Uint8Array;
@@ -100,6 +111,14 @@ export interface Kernels {
   lineEndAfter(pos: number, end: number): number;
   /** A fresh streaming UTF-8 validator (and counter) working on this instance's input window. */
   utf8Stream(): Utf8CountingStream;
+  /**
+   * Scan input[start..end) as JSON text with `state` (updated in place): the offset
+   * just past the bracket that brings depth back to 0, the offset of the comma at
+   * depth 1 that makes state.commas equal `stopAt` (0: never stop at commas), -1
+   * when the range ends first, or {unmatched} for a closing bracket at depth 0.
+   * Strings (with escapes) are skipped; bracket kinds are counted, not matched.
+   */
+  jsonScan(start: number, end: number, state: JsonScanState, stopAt?: number): number | { unmatched: number };
   /** Bytes of input[start..end) that start a character (not 10xxxxxx): the code points of valid UTF-8. */
   countChars(start: number, end: number): number;
   /** Bytes of input[start..end) that lead a multi-byte sequence (11xxxxxx): the multi-byte characters of valid UTF-8. */

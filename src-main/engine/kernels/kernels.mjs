@@ -33,6 +33,8 @@ const MAX_BLOCKS = CHUNK_SIZE / BLOCK_SIZE;
  * @property {() => number} inputPtr
  * @property {() => number} blockCountsPtr
  * @property {() => number} resultsPtr
+ * @property {() => number} jsonStatePtr
+ * @property {(start: number, end: number, stopAt: number) => number} jsonScan
  * @property {() => number} layoutEnd
  * @property {(len: number) => number} countNewlinesPerBlock
  * @property {(len: number) => number} countLinesAndCR
@@ -118,6 +120,7 @@ function checkRange16(start, end) {
  * @property {Uint8Array} input  the input window
  * @property {Uint32Array} blockCounts  per-block counts of the last scan
  * @property {Uint32Array} results  paired results of the last call
+ * @property {Uint32Array} jsonState  the JSON scan's carried state (wasm/json.ts)
  */
 
 /**
@@ -141,6 +144,7 @@ export function loadKernels(module = kernelModule()) {
     input: new Uint8Array(buffer, inputPtr, CHUNK_SIZE),
     blockCounts: new Uint32Array(buffer, wasm.blockCountsPtr(), MAX_BLOCKS),
     results: new Uint32Array(buffer, wasm.resultsPtr(), 3),
+    jsonState: new Uint32Array(buffer, wasm.jsonStatePtr(), 5),
   };
   return {
     input: m.input,
@@ -156,7 +160,7 @@ export function loadKernels(module = kernelModule()) {
  * @param {KernelMemory} m
  * @returns {Omit<Kernels, 'input' | 'utf8Stream' | 'utf16Stream' | 'scanLines16' | 'countNewlines16' | 'findNthNewline16' | 'countNewlineStyle16'>}
  */
-function utf8KernelsOf({ wasm, blockCounts, results }) {
+function utf8KernelsOf({ wasm, blockCounts, results, jsonState }) {
   return {
     countNewlinesPerBlock(len, out, outOffset) {
       checkRange(0, len);
@@ -220,6 +224,20 @@ function utf8KernelsOf({ wasm, blockCounts, results }) {
     lineEndAfter(pos, end) {
       checkRange(pos, end);
       return wasm.lineEndAfter(pos, end);
+    },
+    jsonScan(start, end, state, stopAt = 0) {
+      checkRange(start, end);
+      if (!(Number.isInteger(stopAt) && stopAt >= 0 && stopAt <= 0xffffffff)) throw new RangeError(`jsonScan: stopAt ${stopAt} is not a u32`);
+      jsonState[0] = state.depth;
+      jsonState[1] = state.inString ? 1 : 0;
+      jsonState[2] = state.escaped ? 1 : 0;
+      jsonState[3] = state.commas;
+      const r = wasm.jsonScan(start, end, stopAt);
+      state.depth = /** @type {number} */ (jsonState[0]);
+      state.inString = jsonState[1] === 1;
+      state.escaped = jsonState[2] === 1;
+      state.commas = /** @type {number} */ (jsonState[3]);
+      return r === -2 ? { unmatched: /** @type {number} */ (jsonState[4]) } : r;
     },
     countChars(start, end) {
       checkRange(start, end);
