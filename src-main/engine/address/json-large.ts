@@ -12,7 +12,8 @@
  */
 import { applyEdits, format, type FormattingOptions } from 'jsonc-parser';
 import { FolioError } from '../errors.ts';
-import { compileAddress, environmentOf, pointerOf, type JsonAddress, type Segment } from './json-select.ts';
+import { JSONPathQuery } from 'json-p3';
+import { compileAddress, environmentOf, isFilterSegment, MAX_SCOPE_NODES, pointerOf, type JsonAddress, type Segment } from './json-select.ts';
 import { JsonScanError, JsonStream, type StreamNode } from './json-stream.ts';
 import { StreamQuery } from './json-stream-query.ts';
 import { JSON_LIMITS, formattingOf, type JsonEditOp } from './json-address.ts';
@@ -99,6 +100,29 @@ async function namedNode(js: JsonStream, address: JsonAddress): Promise<{ segmen
     }
   }
   return { segments, node };
+}
+
+/**
+ * filterScopeOf (json-select.ts) over a streamed document: null without a filter,
+ * 'document' when a filter reads `$` or the scope has too many nodes, else the
+ * nodes the segments before the first filter select.
+ */
+export async function streamFilterScope(doc: LargeJson, address: JsonAddress): Promise<'document' | StreamNode[] | null> {
+  if (address.kind !== 'path') return null;
+  const segments = address.query.segments;
+  const first = segments.findIndex(isFilterSegment);
+  if (first < 0) return null;
+  if (segments.slice(first).some((seg) => isFilterSegment(seg) && seg.toString().includes('$'))) return 'document';
+  return scanning(doc, async () => {
+    if (first === 0) return [await doc.js.ended(await doc.js.root())];
+    const nodes: StreamNode[] = [];
+    const prefix = new StreamQuery(doc.js, new JSONPathQuery(environmentOf(), segments.slice(0, first)), environmentOf());
+    for await (const n of prefix.select()) {
+      if (nodes.length === MAX_SCOPE_NODES) return 'document';
+      nodes.push(await doc.js.ended(n));
+    }
+    return nodes;
+  });
 }
 
 export interface StreamMatch {

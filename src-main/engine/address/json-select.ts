@@ -153,10 +153,10 @@ export function compileAddress(expr: string): JsonAddress {
   }
 }
 
-const isFilterSegment = (seg: JSONPathQuery['segments'][number]) => seg.selectors.some((sel) => sel instanceof jsonpath.selectors.FilterSelector);
+export const isFilterSegment = (seg: JSONPathQuery['segments'][number]) => seg.selectors.some((sel) => sel instanceof jsonpath.selectors.FilterSelector);
 
 /** Most nodes filterScopeOf lists before it answers 'document'. */
-const MAX_SCOPE_NODES = 1000;
+export const MAX_SCOPE_NODES = 1000;
 
 /**
  * Where the filters of `address` may look (a filter, `[?…]` of RFC 9535 §2.3.5, is

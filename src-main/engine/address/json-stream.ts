@@ -308,6 +308,8 @@ export class JsonStream {
 
   /** The text of bytes [start, end) (for keys and values a caller builds). */
   async text(start: number, end: number): Promise<string> {
+    const b = this.blocks.peek(start);
+    if (b && end <= b.base + b.buf.length) return Buffer.from(b.buf.buffer, b.buf.byteOffset, b.buf.length).toString('utf8', start - b.base, end - b.base);
     return (await this.blocks.slice(start, end)).toString('utf8');
   }
 
@@ -413,7 +415,7 @@ export class JsonStream {
 
   /** The value of a node, built as the in-memory path builds it (too_large past maxValueBytes). */
   async value(node: StreamNode): Promise<unknown> {
-    const n = await this.ended(node);
+    const n = node.end >= 0 ? node : await this.ended(node);
     if (n.end - n.start > this.opts.maxValueBytes) {
       throw new FolioError(
         'too_large',
@@ -451,18 +453,15 @@ export function valueOfText(text: string, at = 0): unknown {
   return jsonValueOf(root);
 }
 
-/** Members in a JSON text: its colons outside strings. */
+/**
+ * Colons in a JSON text: its members, plus colons inside strings. Equal to the
+ * names of the parsed value only if no string holds a colon and no name repeats
+ * (each adds to one side only), so equality proves JSON.parse built what
+ * jsonc-parser's tree would.
+ */
 function membersIn(text: string): number {
   let n = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === 0x3a) n++;
-  }
+  for (let i = text.indexOf(':'); i >= 0; i = text.indexOf(':', i + 1)) n++;
   return n;
 }
 
