@@ -7,10 +7,15 @@
  * - a section read by heading path once the outline is cached, against a plain line
  *   read of the same lines;
  * - a JSONPath read in a 16 MiB JSON document against JSON.parse of the file;
- * - a token page (o200k_base) against gpt-tokenizer counting the same text.
+ * - a token page (o200k_base) against gpt-tokenizer counting the same text;
+ * - JSON past the in-memory cap (--size, 2 GiB by default), streamed: whole `folio`
+ *   processes (reads by JSONPath, an edit) against jq 1.6 doing the same on the same
+ *   file, and Python's json.load where the file fits in memory, with each process's
+ *   peak RSS.
  * Each is the median of N runs after a warm-up run.
  */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import MarkdownIt from 'markdown-it';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -108,4 +113,103 @@ export async function benchAddress(opts: BenchOptions): Promise<void> {
 
   process.stdout.write(`\n## address (${runs} runs)\n\n${table(rows)}\n`);
   await closeIndexPools();
+  await benchStreamedJson(opts);
+}
+
+/** An export of `bytes` or more: a header, one order per line, a tail (made once per size in DATA_DIR). */
+function bigExport(bytes: number): { path: string; orders: number } {
+  const path = join(DATA_DIR, `export-${bytes}.json`);
+  const meta = path + '.orders';
+  if (existsSync(path) && existsSync(meta)) return { path, orders: Number(readFileSync(meta, 'utf8')) };
+  const fd = openSync(path, 'w');
+  writeSync(fd, '{\n  "meta": {"generated": "bench", "count": 0},\n  "orders": [\n');
+  let size = 0;
+  let i = 0;
+  for (let chunk: string[] = []; size < bytes; chunk = []) {
+    for (let k = 0; k < 20_000; k++, i++) {
+      const line = `    {"id": ${i}, "customer": "c${i % 977}", "total": ${((i * 7919) % 100000) / 100}, "items": [{"sku": "s${i % 31}", "qty": ${(i % 5) + 1}}], "note": "ok"},`;
+      chunk.push(line);
+      size += line.length + 1;
+    }
+    writeSync(fd, chunk.join('\n') + '\n');
+  }
+  writeSync(fd, `    {"id": ${i}, "last": true}\n  ],\n  "tail": {"checksum": "abc"}\n}\n`);
+  closeSync(fd);
+  writeFileSync(meta, String(i + 1));
+  return { path, orders: i + 1 };
+}
+
+/** Wall time and peak RSS of one process (its stdout to a file when `stdoutTo`). */
+function once(argv: string[], stdoutTo?: string): { ms: number; rssMb: number; ok: boolean } {
+  const t = performance.now();
+  const args = ['-f', '%M', ...argv];
+  const r = spawnSync('/usr/bin/time', stdoutTo ? ['-f', '%M', 'sh', '-c', `"$@" > ${stdoutTo}`, 'sh', ...argv] : args, {
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+  });
+  const ms = performance.now() - t;
+  return { ms, rssMb: Number(/(\d+)\s*$/.exec(r.stderr)?.[1] ?? NaN) / 1024, ok: r.status === 0 };
+}
+
+/** Median wall time and peak RSS of a process, over `runs` runs after a warm-up. */
+function timeProcess(runs: number, argv: string[], stdoutTo?: string): { ms: number; rssMb: number; ok: boolean } {
+  once(argv, stdoutTo);
+  const all = Array.from({ length: runs }, () => once(argv, stdoutTo)).sort((x, y) => x.ms - y.ms);
+  return all[Math.floor(all.length / 2)]!;
+}
+
+/** `npm run bench -- json` runs this part alone. */
+export async function benchStreamedJson(opts: BenchOptions): Promise<void> {
+  const runs = Math.max(1, opts.runs);
+  const { path, orders } = bigExport(opts.size);
+  const size = statSync(path).size;
+  const bin = join(process.cwd(), 'bin/folio.mjs');
+  const hasJq = spawnSync('jq', ['--version']).status === 0;
+  const cache = join(DATA_DIR, 'json-cache');
+  const folio = (...args: string[]) => ['env', `FOLIO_CACHE_DIR=${cache}`, process.execPath, bin, ...args];
+  const shown = (r: { ms: number; rssMb: number; ok: boolean }) => (r.ok ? `${(r.ms / 1000).toFixed(2)} s, ${r.rssMb.toFixed(0)} MB` : 'failed');
+  const rows: (string | number)[][] = [['measure', 'Folio (median, peak RSS)', 'jq 1.6', 'ratio (time)']];
+  const last = orders - 1;
+  const cases: [string, string[], string[]][] = [
+    ['read $.tail (past every order)', ['read', path, '--json-path', '$.tail'], ['-c', '.tail', path]],
+    [`read $.orders[${last}] (by index)`, ['read', path, '--json-path', `$.orders[${last}]`], ['-c', `.orders[${last}]`, path]],
+    ['read $.orders[-1] (count, then index)', ['read', path, '--json-path', '$.orders[-1]'], ['-c', '.orders[-1]', path]],
+    [
+      'read $.orders[?@.total == 999.99].id (a filter over every order)',
+      ['read', path, '--json-path', '$.orders[?@.total == 999.99].id'],
+      ['-c', '[.orders[] | select(.total == 999.99) | .id]', path],
+    ],
+  ];
+  timeProcess(1, folio('read', path, '--json-path', '$.meta')); // the line index, built once
+  for (const [name, f, j] of cases) {
+    const a = timeProcess(name.includes('filter') ? 1 : runs, folio(...f));
+    const b = hasJq ? timeProcess(name.includes('filter') ? 1 : runs, ['jq', ...j]) : null;
+    rows.push([name, shown(a), b ? shown(b) : 'no jq', b?.ok ? (a.ms / b.ms).toFixed(2) : '-']);
+  }
+  // An edit: Folio rewrites the file atomically around one value; jq prints a whole new document.
+  const etagOf = () =>
+    (
+      JSON.parse(
+        spawnSync(process.execPath, [bin, 'read', path, '--json-path', '$.meta', '--json'], {
+          encoding: 'utf8',
+          env: { ...process.env, FOLIO_CACHE_DIR: cache },
+        }).stdout,
+      ) as { version: { etag: string } }
+    ).version.etag;
+  const edits = Array.from({ length: runs }, (_, i) =>
+    once(folio('upsert', path, '--json-path', '$.meta.count', '--json-set', String(i), '--if-match', etagOf())),
+  ).sort((x, y) => x.ms - y.ms);
+  const edit = edits[Math.floor(edits.length / 2)]!;
+  const jqEdit = hasJq ? timeProcess(1, ['jq', '.meta.count = 1', path], join(DATA_DIR, 'jq-out.json')) : null;
+  rows.push([
+    'set $.meta.count (Folio: atomic rewrite, one value changed; jq: prints a reformatted copy)',
+    shown(edit),
+    jqEdit ? shown(jqEdit) : 'no jq',
+    jqEdit?.ok ? (edit.ms / jqEdit.ms).toFixed(2) : '-',
+  ]);
+  if (size <= 1 << 30) {
+    const py = timeProcess(1, ['python3', '-c', 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["tail"]))', path]);
+    rows.push(['Python json.load, then .tail', '-', shown(py), '-']);
+  }
+  process.stdout.write(`\n## streamed JSON (${(size / 2 ** 30).toFixed(2)} GiB, ${orders} orders, ${runs} runs)\n\n${table(rows)}\n`);
 }

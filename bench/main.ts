@@ -1,6 +1,6 @@
 /** Benchmark dispatcher: `npm run bench -- [index ...] [--size 2G] [--runs N]`; FOLIO_BENCH_SIZE sets the default size (a quick run: 256M). */
 import { parseArgs } from 'node:util';
-import { benchAddress } from './address.bench.ts';
+import { benchAddress, benchStreamedJson } from './address.bench.ts';
 import { benchAgent } from './agent.bench.ts';
 import { benchBackendsObj } from './backends-obj.bench.ts';
 import { benchBackends } from './backends.bench.ts';
@@ -32,6 +32,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   upsert: benchUpsert,
   mcp: benchMcp,
   address: benchAddress,
+  json: benchStreamedJson,
   crash: benchCrash,
   agent: benchAgent,
   'search-tree': benchSearchTree,

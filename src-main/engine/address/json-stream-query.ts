@@ -10,7 +10,7 @@
 import { JSONPathNode, JSONPathNodeList, jsonpath, type JSONPathEnvironment, type JSONPathQuery, type JSONValue } from 'json-p3';
 import { FolioError } from '../errors.ts';
 import { MAX_DESCENT_DEPTH, pointerOf, type Segment } from './json-select.ts';
-import type { JsonStream, StreamKind, StreamNode } from './json-stream.ts';
+import { valueOfText, type JsonStream, type StreamKind, type StreamNode } from './json-stream.ts';
 
 const pointerText = (segments: Segment[]) => pointerOf(segments) || '(the root)';
 
@@ -130,7 +130,7 @@ export class StreamQuery {
     } else if (selector instanceof WildcardSelector) {
       for await (const ch of js.children(node)) yield ch.node;
     } else if (selector instanceof FilterSelector) {
-      for await (const ch of js.children(node)) if (await this.test(selector, ch.node, ch.key)) yield ch.node;
+      yield* this.filtered(selector, node);
     }
   }
 
@@ -183,8 +183,8 @@ export class StreamQuery {
     }
   }
 
-  /** Whether `child` passes a filter, as json-p3 decides it. */
-  private async test(selector: InstanceType<typeof FilterSelector>, child: StreamNode, key: Segment): Promise<boolean> {
+  /** The filter's queries, its absolute ones answered (once per compiled query). */
+  private async prepare(selector: InstanceType<typeof FilterSelector>): Promise<{ relative: FilterExpr[]; root: FilterExpr[] }> {
     const expression = selector.expression as unknown as FilterExpr;
     let queries = queriesCache.get(expression);
     if (!queries) queriesCache.set(expression, (queries = queriesOf(expression, { relative: [], root: [] })));
@@ -194,22 +194,52 @@ export class StreamQuery {
       rootAnswers.set(q, await nodeListOf(this.js, new StreamQuery(this.js, path, this.environment).select(), null));
       patch(q);
     }
-    let currentValue: unknown = null;
-    let relatives: Map<FilterExpr, JSONPathNodeList> | null = null;
-    if (child.end - child.start <= this.js.smallValueBytes) currentValue = await this.js.value(child);
-    else {
-      // A big child: only what the filter's relative queries select is built.
-      relatives = new Map();
-      for (const q of queries.relative) {
-        const path = (q as unknown as { path: JSONPathQuery }).path;
-        const sub = new StreamQuery(this.js, path, this.environment);
-        relatives.set(q, await nodeListOf(this.js, sub.run(path.segments, 0, { ...child, segments: [] }), null));
-        patch(q);
+    return queries;
+  }
+
+  /** The children of `node` that pass a filter, in document order (a window's small children tested without an await). */
+  private async *filtered(selector: InstanceType<typeof FilterSelector>, node: StreamNode): AsyncGenerator<StreamNode> {
+    await this.prepare(selector);
+    const seen = node.kind === 'object' ? new Set<string>() : undefined;
+    for await (const batch of this.js.childBatches(node)) {
+      for (const ch of batch) {
+        if (seen) {
+          if (seen.has(ch.key as string)) continue;
+          seen.add(ch.key as string);
+        }
+        const n = ch.node;
+        const text = n.end - n.start <= this.js.smallValueBytes ? this.js.textNow(n.start, n.end) : undefined;
+        const pass = text !== undefined ? this.evaluate(selector, valueOfText(text, n.start), ch.key, null) : await this.test(selector, n, ch.key);
+        if (pass) yield n;
       }
     }
-    // Synchronous from here: no other evaluation runs between setting the answers and clearing them.
+  }
+
+  /** Whether `child` passes a filter, as json-p3 decides it. */
+  private async test(selector: InstanceType<typeof FilterSelector>, child: StreamNode, key: Segment): Promise<boolean> {
+    const queries = await this.prepare(selector);
+    if (child.end - child.start <= this.js.smallValueBytes) return this.evaluate(selector, await this.js.value(child), key, null);
+    // A big child: only what the filter's relative queries select is built.
+    const relatives = new Map<FilterExpr, JSONPathNodeList>();
+    for (const q of queries.relative) {
+      const path = (q as unknown as { path: JSONPathQuery }).path;
+      const sub = new StreamQuery(this.js, path, this.environment);
+      relatives.set(q, await nodeListOf(this.js, sub.run(path.segments, 0, { ...child, segments: [] }), null));
+      patch(q);
+    }
+    return this.evaluate(selector, null, key, relatives);
+  }
+
+  /** json-p3's evaluation of the filter for one child (synchronous: the answers set here are cleared before anything else runs). */
+  private evaluate(
+    selector: InstanceType<typeof FilterSelector>,
+    currentValue: unknown,
+    key: Segment,
+    relatives: Map<FilterExpr, JSONPathNodeList> | null,
+  ): boolean {
     relativeAnswers = relatives;
     try {
+      const expression = selector.expression as unknown as FilterExpr;
       return Boolean(expression.evaluate({ environment: this.environment, currentValue, rootValue: null, currentKey: key, lazy: false }));
     } finally {
       relativeAnswers = null;

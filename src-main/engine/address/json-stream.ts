@@ -27,6 +27,7 @@ import { FolioError } from '../errors.ts';
 import { jsonValueOf, pointerOf, type Segment } from './json-select.ts';
 import { CHUNK_SIZE, type JsonScanState } from '../kernels/kernels.mjs';
 import { localKernels } from '../kernels/local-kernels.ts';
+import { regionOf } from './json-stream-region.ts';
 
 export interface StreamSource {
   readAt(offset: number, length: number): Promise<Uint8Array>;
@@ -40,6 +41,13 @@ export interface StreamNode {
   end: number;
   kind: StreamKind;
   segments: Segment[];
+}
+
+/** A member (key: its name) or item (key: its index) and its value's node. */
+export interface Child {
+  key: Segment;
+  keyStart: number;
+  node: StreamNode;
 }
 
 /** An object member or array item whose value starts at `start` (first byte `c`); `end` once scanned. */
@@ -307,6 +315,13 @@ export class JsonStream {
   }
 
   /** The text of bytes [start, end) (for keys and values a caller builds). */
+  /** The text of bytes [start, end) if a kept block holds them all, else undefined. */
+  textNow(start: number, end: number): string | undefined {
+    const b = this.blocks.peek(start);
+    if (!b || end > b.base + b.buf.length) return undefined;
+    return Buffer.from(b.buf.buffer, b.buf.byteOffset, b.buf.length).toString('utf8', start - b.base, end - b.base);
+  }
+
   async text(start: number, end: number): Promise<string> {
     const b = this.blocks.peek(start);
     if (b && end <= b.base + b.buf.length) return Buffer.from(b.buf.buffer, b.buf.byteOffset, b.buf.length).toString('utf8', start - b.base, end - b.base);
@@ -368,15 +383,92 @@ export class JsonStream {
    * The members of an object (name, value node; with `dedupe` later duplicates of
    * a name are skipped) or the items of an array from item `from`, in document order.
    */
-  async *children(node: StreamNode, dedupe = true, from = 0): AsyncGenerator<{ key: Segment; node: StreamNode; keyStart: number }> {
+  async *children(node: StreamNode, dedupe = true, from = 0): AsyncGenerator<Child> {
     const seen = node.kind === 'object' && dedupe ? new Set<string>() : undefined;
-    for await (const e of this.entries(node, from)) {
-      const v = await this.valueAt(e.start, e.c);
-      e.end = v.end;
-      if (seen?.has(e.key as string)) continue;
-      seen?.add(e.key as string);
-      yield { key: e.key, node: { start: e.start, end: v.end, kind: v.kind, segments: [...node.segments, e.key] }, keyStart: e.keyStart };
+    for await (const batch of this.childBatches(node, from)) {
+      for (const ch of batch) {
+        if (seen) {
+          if (seen.has(ch.key as string)) continue;
+          seen.add(ch.key as string);
+        }
+        yield ch;
+      }
     }
+  }
+
+  /**
+   * The children of a container in batches: the kernel finds the separators of
+   * one window (no await while it works in the window's copy), each child is read
+   * from the bytes between them (json-stream-region.ts), and the window's
+   * children come as one batch. Duplicates are not skipped here.
+   */
+  async *childBatches(node: StreamNode, from = 0): AsyncGenerator<Child[]> {
+    if (node.kind !== 'object' && node.kind !== 'array') return;
+    const isObject = node.kind === 'object';
+    // No array of a file has 2^32 items (each takes 2 bytes at least): an index past that is past the end.
+    if (!isObject && from > 0xfffffffe) return;
+    const state: JsonScanState = { depth: 0, inString: false, escaped: false, commas: 0 };
+    let scanFrom = node.start;
+    let childStart = node.start + 1;
+    let index = isObject ? 0 : from;
+    if (index > 0) {
+      // Straight to item `from`: the kernel counts the array's commas.
+      const r = await this.structure(node.start, state, from);
+      if (r.closed) {
+        node.end = r.at;
+        return;
+      }
+      scanFrom = childStart = r.at + 1;
+    }
+    const k = localKernels();
+    const fail = (offset: number, error: string): never => this.fail(offset, error);
+    for (let p = scanFrom; p < this.end;) {
+      const { buf, base } = this.blocks.peek(p) ?? (await this.blocks.at(p));
+      for (let i = p - base; i < buf.length;) {
+        const len = Math.min(CHUNK_SIZE, buf.length - i);
+        const winBase = base + i;
+        k.input.set(buf.subarray(i, i + len), 0);
+        // Found in this window: [regionStart, regionEnd) per child; read after the window is done.
+        const regions: number[] = [];
+        let closed = false;
+        for (let j = 0; ;) {
+          const r = k.jsonScan(j, len, state, state.commas + 1);
+          if (r === -1) break;
+          if (typeof r === 'object') this.fail(winBase + r.unmatched, 'a closing bracket with no opening one');
+          closed = state.depth === 0;
+          const sep = winBase + r;
+          regions.push(childStart, closed ? sep - 1 : sep);
+          if (closed) {
+            node.end = sep;
+            break;
+          }
+          childStart = sep + 1;
+          j = r + 1;
+        }
+        const batch: Child[] = [];
+        for (let q = 0; q < regions.length; q += 2) {
+          const [a, b] = [regions[q]!, regions[q + 1]!];
+          const last = closed && q === regions.length - 2;
+          // A child that began in an earlier block is read from a copy of its bytes.
+          const region = a >= base ? regionOf(buf, base, a, b, isObject, index, fail) : regionOf(await this.blocks.slice(a, b), a, a, b, isObject, index, fail);
+          if (!region) {
+            if (last && index === (isObject ? 0 : from) && q === 0 && a === node.start + 1) break; // an empty container
+            this.fail(b, 'a value expected');
+          }
+          batch.push({
+            key: region.key,
+            keyStart: region.keyStart,
+            node: { start: region.start, end: region.end, kind: region.kind, segments: [...node.segments, region.key] },
+          });
+          index++;
+        }
+        if (batch.length) yield batch;
+        if (closed) return;
+        i += len;
+      }
+      p = base + buf.length;
+    }
+    this.fail(this.end, 'an object or array that does not end');
   }
 
   /** The node of an entry, its end found only if it is a string, number or literal (a container's when needed: ended()). */
