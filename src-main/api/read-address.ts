@@ -197,7 +197,18 @@ export interface JsonSource {
   bom: boolean;
 }
 
-/** Line `lineNo` of a JSON Lines file, parsed. */
+/** A JSON Lines line past the cap for parsing whole: reads and edits stream it (json-large.ts); other callers get too_large. */
+export class LineTooLarge extends FolioError {
+  constructor(line: number, size: number, limit: number) {
+    super('too_large', `line ${line} is ${size} bytes; JSON values are parsed whole up to ${limit} bytes (reads and edits stream longer lines)`, {
+      line,
+      size,
+      limit,
+    });
+  }
+}
+
+/** Line `lineNo` of a JSON Lines file, parsed (LineTooLarge past the cap). */
 export async function jsonlLine(path: string, lineNo: number, opts: ReadOptions): Promise<JsonSource> {
   const { JSON_LIMITS, parseJson } = await import('../engine/address/json-address.ts');
   for (let attempt = 0; ; attempt++) {
@@ -205,13 +216,7 @@ export async function jsonlLine(path: string, lineNo: number, opts: ReadOptions)
     const r = await read(path, { mode: 'lines', ranges: [{ start: lineNo, end: lineNo }] }, { ...opts, hashlines: false });
     const start = r.startByte;
     const end = r.lineCut ? r.lineCut.lineEndByte : r.endByte;
-    if (end - start > JSON_LIMITS.maxBytes) {
-      throw new FolioError('too_large', `line ${lineNo} is ${end - start} bytes; JSON values are parsed whole, up to ${JSON_LIMITS.maxBytes} bytes`, {
-        line: lineNo,
-        size: end - start,
-        limit: JSON_LIMITS.maxBytes,
-      });
-    }
+    if (end - start > JSON_LIMITS.maxBytes) throw new LineTooLarge(lineNo, end - start, JSON_LIMITS.maxBytes);
     // The read holds the whole line unless the line is longer than its cap: only then read the rest.
     const text = (r.lineCut ? readBytes(r.path, start, end).toString('utf8') : r.content).replace(/\r?\n$/, '');
     if ((r.version.etag !== v.version.etag || !unchanged(v)) && attempt < 2) continue;
@@ -290,7 +295,12 @@ async function readJson(input: ReadInput, opts: ReadOptions): Promise<AddressedR
   let src: JsonSource;
   if (input.jsonl_line !== undefined) {
     if (input.jsonl_line < 1) throw new FolioError('invalid_range', `jsonl_line must be >= 1, got ${input.jsonl_line}`, { jsonl_line: input.jsonl_line });
-    src = await jsonlLine(input.path, input.jsonl_line, opts);
+    try {
+      src = await jsonlLine(input.path, input.jsonl_line, opts);
+    } catch (err) {
+      if (err instanceof LineTooLarge) return readLargeJson(input, opts, notes, input.jsonl_line);
+      throw err;
+    }
   } else {
     const { isLargeJson } = await import('../engine/address/json-large.ts');
     if (isLargeJson(await textVersionOf(input.path))) return readLargeJson(input, opts, notes);
@@ -320,45 +330,51 @@ async function readJson(input: ReadInput, opts: ReadOptions): Promise<AddressedR
 }
 
 /**
- * A JSON read of a file past the in-memory cap, streamed (engine/address/json-large.ts):
- * the same matches, the values of those that fit the answer built one by one.
+ * A JSON read of a file (or of its JSON Lines line `line`) past the in-memory cap,
+ * streamed (engine/address/json-large.ts): the same matches, the values of those
+ * that fit the answer built one by one.
  */
-async function readLargeJson(input: ReadInput, opts: ReadOptions, notes: string[]): Promise<AddressedRead> {
+async function readLargeJson(input: ReadInput, opts: ReadOptions, notes: string[], line?: number): Promise<AddressedRead> {
   const [{ JSON_LIMITS }, { queryLargeJson, withLargeJson }, { valueOfText }] = await Promise.all([
     import('../engine/address/json-address.ts'),
     import('../engine/address/json-large.ts'),
     import('../engine/address/json-stream.ts'),
   ]);
   const cap = answerCapOf(opts);
-  const { v, result: hits } = await withLargeJson(input.path, async (doc) => {
-    const matches = await queryLargeJson(doc, input.json_path!, JSON_LIMITS.maxMatches);
-    const index = await openIndex(doc.path);
-    let used = 0;
-    const out: JsonHit[] = [];
-    for (const m of matches) {
-      const { start, end } = m.node;
-      // The texts of the hits the answer will carry (jsonAnswerOf's rule), read now.
-      let text = '';
-      if (used + end - start <= cap) {
-        used += end - start;
-        text = await doc.js.text(start, end);
+  const { v, result } = await withLargeJson(
+    input.path,
+    async (doc) => {
+      const matches = await queryLargeJson(doc, input.json_path!, JSON_LIMITS.maxMatches);
+      const index = await openIndex(doc.path);
+      let used = 0;
+      const out: JsonHit[] = [];
+      for (const m of matches) {
+        const { start, end } = m.node;
+        // The texts of the hits the answer will carry (jsonAnswerOf's rule), read now.
+        let text = '';
+        if (used + end - start <= cap) {
+          used += end - start;
+          text = await doc.js.text(start, end);
+        }
+        out.push({
+          pointer: m.pointer,
+          start_line: index.lineAt(start) + 1,
+          end_line: index.lineAt(end) + 1,
+          start_byte: start,
+          end_byte: end,
+          value: () => valueOfText(text),
+          text: () => text,
+        });
       }
-      out.push({
-        pointer: m.pointer,
-        start_line: index.lineAt(start) + 1,
-        end_line: index.lineAt(end) + 1,
-        start_byte: start,
-        end_byte: end,
-        value: () => valueOfText(text),
-        text: () => text,
-      });
-    }
-    return out;
-  });
-  notes.push(
-    `streamed: the document is ${v.size - v.bomLen} bytes, past the ${JSON_LIMITS.maxBytes}-byte cap for parsing whole; only the parts the query reached were read and checked`,
+      return { hits: out, bytes: doc.js.end - doc.js.base };
+    },
+    line,
   );
-  return jsonAnswerOf(input, { path: v.path, version: v.version, totalLines: v.totalLines, bom: v.bomLen > 0 }, hits, opts, notes);
+  const what = line === undefined ? 'the document' : `line ${line}`;
+  notes.push(
+    `streamed: ${what} is ${result.bytes} bytes, past the ${JSON_LIMITS.maxBytes}-byte cap for parsing whole; only the parts the query reached were read and checked`,
+  );
+  return jsonAnswerOf(input, { path: v.path, version: v.version, totalLines: v.totalLines, bom: v.bomLen > 0 }, result.hits, opts, notes);
 }
 
 const answerCapOf = (opts: ReadOptions) => Math.min(opts.maxBytes ?? READ_LIMITS.maxWindowBytes, READ_LIMITS.maxWindowBytes);

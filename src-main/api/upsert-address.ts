@@ -32,7 +32,7 @@ import { textVersionOf } from '../engine/read/text-version.ts';
 import { lineHash } from '../engine/text/hashline.ts';
 import { checkResolvedVersion, requirePrecondition, type AddressPreconditions } from '../engine/write/preconditions.ts';
 import type { UpsertRequest, UpsertTarget } from '../engine/write/upsert.ts';
-import { jsonlLine } from './read-address.ts';
+import { jsonlLine, LineTooLarge } from './read-address.ts';
 import type { UpsertInput } from './schemas.ts';
 
 type SectionTarget = Extract<UpsertInput['target'], { section: unknown }>['section'];
@@ -108,7 +108,23 @@ export async function jsonUpsertOf(input: UpsertInput, t: JsonTarget, pre: Addre
   const common = { normalizeNewlines: false, ...(input.dry_run ? { dryRun: true } : {}) };
   if (t.jsonl_line !== undefined) {
     if (t.jsonl_line < 1) throw new FolioError('invalid_range', `jsonl_line must be >= 1, got ${t.jsonl_line}`, { jsonl_line: t.jsonl_line });
-    const src = await jsonlLine(input.path, t.jsonl_line, {});
+    let src: Awaited<ReturnType<typeof jsonlLine>>;
+    try {
+      src = await jsonlLine(input.path, t.jsonl_line, {});
+    } catch (err) {
+      if (!(err instanceof LineTooLarge)) throw err;
+      // A line past the cap: streamed, under the version checked here.
+      const { largeJsonEdit, withLargeJson } = await import('../engine/address/json-large.ts');
+      const tv = await textVersionOf(input.path);
+      const read = { path: tv.path, json_path: t.path, jsonl_line: t.jsonl_line };
+      requirePrecondition(pre, { path: tv.path, version: tv.version }, { read });
+      await checkResolvedVersion(pre, { path: tv.path, version: tv.version }, { read });
+      const { result: e } = await withLargeJson(tv.path, (doc) => largeJsonEdit(doc, t.path, edit, JSON_LIMITS.maxMatches), t.jsonl_line);
+      return {
+        path: tv.path,
+        request: { ...common, target: bytes(e.start, e.end), content: e.replacement, preconditions: { ifMatch: tv.version.etag, ...anchorsOf(pre) } },
+      };
+    }
     const read = { path: src.path, json_path: t.path, jsonl_line: t.jsonl_line };
     requirePrecondition(pre, { path: src.path, version: src.version }, { read });
     await checkResolvedVersion(pre, { path: src.path, version: src.version }, { read });

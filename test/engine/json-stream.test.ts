@@ -204,6 +204,26 @@ describe('files past the cap, through the operation table', () => {
     expect(readFileSync(b).equals(before)).toBe(true);
   });
 
+  it('a JSON Lines line past the cap is streamed: the same answer and the same edit as parsed whole', async () => {
+    const lines = [JSON.stringify({ n: 1 }), JSON.stringify(DOC), JSON.stringify({ n: 3 })];
+    const a = tmp.path('big-line-a.jsonl');
+    const b = tmp.path('big-line-b.jsonl');
+    writeFileSync(a, lines.join('\n') + '\n');
+    writeFileSync(b, lines.join('\n') + '\n');
+    const q = { path: a, jsonl_line: 2, json_path: '$.orders[?@.total > 98]' };
+    const whole = await handle('read', q, H);
+    const part = await withCap(1000, () => handle('read', q, H));
+    expect(part.json).toEqual(whole.json);
+    expect(part.notes?.join(' ')).toMatch(/streamed: line 2 is \d+ bytes/);
+    expect(part.json!.matches[0]!.start_line).toBe(2);
+    const target = { json: { path: '$.orders[5].note', op: 'set', value: 'changed', jsonl_line: 2 } } as const;
+    const etagOf = async (p: string) => (await handle('read', { path: p, head: 1 }, H)).version.etag;
+    await handle('upsert', { path: a, target, if_match: await etagOf(a) }, H);
+    await withCap(1000, async () => handle('upsert', { path: b, target, if_match: await etagOf(b) }, H));
+    expect(readFileSync(b, 'utf8')).toBe(readFileSync(a, 'utf8'));
+    expect(JSON.parse(readFileSync(b, 'utf8').split('\n')[1]!).orders[5].note).toBe('changed');
+  });
+
   it('text that is not JSON where the scan reaches it is parse_error with line and column; before it, answers still come', async () => {
     const p = tmp.path('broken.json');
     // A member without its comma, on the level a query walks.

@@ -22,7 +22,7 @@ import { compileAddress, filterScopeOf, jsonValueOf, type JsonAddress } from '..
 import type { JsonStream, StreamNode } from '../../engine/address/json-stream.ts';
 import { textVersionOf } from '../../engine/read/text-version.ts';
 import { loadJsonFile, type JsonDoc } from '../../engine/address/json-address.ts';
-import { jsonlLine } from '../read-address.ts';
+import { jsonlLine, LineTooLarge } from '../read-address.ts';
 import { redactJsonValue, secretLinesAround } from './redact.ts';
 import { secretSpansOf, type RedactionRule } from './secret-spans.ts';
 
@@ -69,7 +69,15 @@ export async function refuseHiddenFilter(rules: RedactionRule[], pinned: string,
     if (large) throw refusal(expr);
     if (large === false) return;
   }
-  const doc = jsonlLineNo === undefined ? await loadJsonFile(pinned) : (await jsonlLine(pinned, jsonlLineNo, {})).doc;
+  let doc: JsonDoc;
+  try {
+    doc = jsonlLineNo === undefined ? await loadJsonFile(pinned) : (await jsonlLine(pinned, jsonlLineNo, {})).doc;
+  } catch (err) {
+    if (!(err instanceof LineTooLarge)) throw err;
+    // A JSON Lines line past the cap: streamed like a big file.
+    if (await largeHidden(rules, pinned, address, jsonlLineNo)) throw refusal(expr);
+    return;
+  }
   const scope = filterScopeOf(doc.root, address);
   if (!scope) return;
   const hidden =
@@ -94,16 +102,20 @@ const refusal = (expr: string) =>
  * hide a random-looking value (its items may sit on lines without the name):
  * a refusal too many at worst, never one too few.
  */
-async function largeHidden(rules: RedactionRule[], pinned: string, address: JsonAddress): Promise<boolean | null> {
+async function largeHidden(rules: RedactionRule[], pinned: string, address: JsonAddress, jsonlLineNo?: number): Promise<boolean | null> {
   const { isLargeJson, streamFilterScope, withLargeJson } = await import('../../engine/address/json-large.ts');
-  if (!isLargeJson(await textVersionOf(pinned))) return null;
-  const { result } = await withLargeJson(pinned, async (doc) => {
-    const scope = await streamFilterScope(doc, address);
-    if (!scope) return false;
-    const nodes = scope === 'document' ? [await doc.js.ended(await doc.js.root())] : scope;
-    for (const n of nodes) if (await streamedHoldsHidden(rules, doc.js, n)) return true;
-    return false;
-  });
+  if (jsonlLineNo === undefined && !isLargeJson(await textVersionOf(pinned))) return null;
+  const { result } = await withLargeJson(
+    pinned,
+    async (doc) => {
+      const scope = await streamFilterScope(doc, address);
+      if (!scope) return false;
+      const nodes = scope === 'document' ? [await doc.js.ended(await doc.js.root())] : scope;
+      for (const n of nodes) if (await streamedHoldsHidden(rules, doc.js, n)) return true;
+      return false;
+    },
+    jsonlLineNo,
+  );
   return result;
 }
 

@@ -34,14 +34,27 @@ export interface LargeJson {
 export const isLargeJson = (v: TextVersion): boolean => v.size - v.bomLen > JSON_LIMITS.maxBytes;
 
 /**
- * Run `fn` over the JSON file at `path` streamed, on a stable version (rerun if a
- * writer changed the file meanwhile, as onStableVersion does).
+ * Run `fn` over the JSON file at `path` streamed (or over its line `jsonlLine`, a
+ * JSON Lines line past the cap), on a stable version (rerun if a writer changed
+ * the file meanwhile, as onStableVersion does).
  */
-export async function withLargeJson<T>(path: string, fn: (doc: LargeJson, v: TextVersion) => Promise<T>): Promise<{ v: TextVersion; result: T }> {
+export async function withLargeJson<T>(
+  path: string,
+  fn: (doc: LargeJson, v: TextVersion) => Promise<T>,
+  jsonlLine?: number,
+): Promise<{ v: TextVersion; result: T }> {
   return onStableVersion(path, async (v) => {
+    // The whole file, or one line of a JSON Lines file (without its newline).
+    let [from, to] = [v.bomLen, v.size];
+    if (jsonlLine !== undefined) {
+      const index = await openIndex(v.path);
+      from = index.lineStart(jsonlLine - 1);
+      if (from < 0) throw new FolioError('invalid_range', `line ${jsonlLine} is past the end of ${v.path}`, { line: jsonlLine, total_lines: index.lineCount });
+      to = index.lineEnd(jsonlLine - 1);
+    }
     const src = openSource(v.path);
     try {
-      const js = new JsonStream(src, v.bomLen, v.size, { maxValueBytes: JSON_LIMITS.maxBytes });
+      const js = new JsonStream(src, from, to, { maxValueBytes: JSON_LIMITS.maxBytes });
       const where = async (offset: number) => {
         const index = await openIndex(v.path);
         const line = index.lineAt(offset);
