@@ -22,7 +22,9 @@ const tmp = tempDir('folio-mcp-json-large-');
 const ws = tmp.path('ws');
 const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 const TOKEN = 'Qm8zT4kL2pX9vR6wY3nB7cD1';
-const ITEMS = 560_000;
+const ITEMS = 150_000;
+/** Each item carries this much text, so few items pass the cap (a filter builds every item it tests). */
+const FILLER = 'f'.repeat(180);
 let mcp: McpSession;
 
 beforeAll(async () => {
@@ -34,7 +36,7 @@ beforeAll(async () => {
   );
   let chunk: string[] = [];
   for (let i = 0; i < ITEMS; i++) {
-    chunk.push(`    {"name": "item-${i}", "price": ${(i * 37) % 1000}, "tags": ["x", "y"]}${i < ITEMS - 1 ? ',' : ''}`);
+    chunk.push(`    {"name": "item-${i}", "price": ${(i * 37) % 1000}, "tags": ["x", "y"], "text": "${FILLER}"}${i < ITEMS - 1 ? ',' : ''}`);
     if (chunk.length === 10_000) {
       writeSync(fd, chunk.join('\n') + '\n');
       chunk = [];
