@@ -9,10 +9,8 @@
  */
 import { JSONPathNode, JSONPathNodeList, jsonpath, type JSONPathEnvironment, type JSONPathQuery, type JSONValue } from 'json-p3';
 import { FolioError } from '../errors.ts';
-import { MAX_DESCENT_DEPTH, pointerOf, type Segment } from './json-select.ts';
-import { valueOfText, type JsonStream, type StreamKind, type StreamNode } from './json-stream.ts';
-
-const pointerText = (segments: Segment[]) => pointerOf(segments) || '(the root)';
+import { MAX_DESCENT_DEPTH, type Segment } from './json-select.ts';
+import { pointerText, valueOfText, type JsonStream, type StreamKind, type StreamNode } from './json-stream.ts';
 
 type Selector = JSONPathQuery['segments'][number]['selectors'][number];
 type FilterExpr = { evaluate(context: unknown): unknown };

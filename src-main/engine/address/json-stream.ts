@@ -523,7 +523,8 @@ export class JsonStream {
   }
 }
 
-const pointerText = (segments: Segment[]) => pointerOf(segments) || '(the root)';
+/** A node's pointer as messages show it. */
+export const pointerText = (segments: Segment[]): string => pointerOf(segments) || '(the root)';
 
 /**
  * The value of a JSON text as json-select.ts builds it (first of duplicate names,
