@@ -97,8 +97,35 @@ export async function sectionUpsertOf(input: UpsertInput, t: SectionTarget, pre:
   return request(lines(h.headingEndLine + 1, bodyEndLine), { expectedRangeSha256: bodySha });
 }
 
+/**
+ * A JSON edit of a file (or of its JSON Lines line `t.jsonl_line`) past the
+ * in-memory cap, streamed (engine/address/json-large.ts), for the version the
+ * preconditions are checked against here.
+ */
+async function largeJsonUpsertOf(
+  path: string,
+  t: JsonTarget,
+  edit: JsonEditOp,
+  pre: AddressPreconditions,
+  common: Pick<UpsertRequest, 'normalizeNewlines' | 'dryRun'>,
+): Promise<PlannedUpsert> {
+  const [{ JSON_LIMITS }, { largeJsonEdit, withLargeJson }] = await Promise.all([
+    import('../engine/address/json-address.ts'),
+    import('../engine/address/json-large.ts'),
+  ]);
+  const tv = await textVersionOf(path);
+  const read = { path: tv.path, json_path: t.path, ...(t.jsonl_line !== undefined ? { jsonl_line: t.jsonl_line } : {}) };
+  requirePrecondition(pre, { path: tv.path, version: tv.version }, { read });
+  await checkResolvedVersion(pre, { path: tv.path, version: tv.version }, { read });
+  const { result: e } = await withLargeJson(tv.path, (doc) => largeJsonEdit(doc, t.path, edit, JSON_LIMITS.maxMatches), t.jsonl_line);
+  return {
+    path: tv.path,
+    request: { ...common, target: bytes(e.start, e.end), content: e.replacement, preconditions: { ifMatch: tv.version.etag, ...anchorsOf(pre) } },
+  };
+}
+
 export async function jsonUpsertOf(input: UpsertInput, t: JsonTarget, pre: AddressPreconditions): Promise<PlannedUpsert> {
-  const { JSON_LIMITS, jsonEdit, loadJsonFile, locate } = await import('../engine/address/json-address.ts');
+  const { jsonEdit, loadJsonFile, locate } = await import('../engine/address/json-address.ts');
   if (input.content !== undefined) throw new FolioError('invalid_input', 'json targets take target.json.value, not content', {});
   if (pre.expectedSectionSha256 !== undefined) throw new FolioError('invalid_input', 'expected_section_sha256 goes with section targets', {});
   const edit: JsonEditOp =
@@ -114,16 +141,7 @@ export async function jsonUpsertOf(input: UpsertInput, t: JsonTarget, pre: Addre
     } catch (err) {
       if (!(err instanceof LineTooLarge)) throw err;
       // A line past the cap: streamed, under the version checked here.
-      const { largeJsonEdit, withLargeJson } = await import('../engine/address/json-large.ts');
-      const tv = await textVersionOf(input.path);
-      const read = { path: tv.path, json_path: t.path, jsonl_line: t.jsonl_line };
-      requirePrecondition(pre, { path: tv.path, version: tv.version }, { read });
-      await checkResolvedVersion(pre, { path: tv.path, version: tv.version }, { read });
-      const { result: e } = await withLargeJson(tv.path, (doc) => largeJsonEdit(doc, t.path, edit, JSON_LIMITS.maxMatches), t.jsonl_line);
-      return {
-        path: tv.path,
-        request: { ...common, target: bytes(e.start, e.end), content: e.replacement, preconditions: { ifMatch: tv.version.etag, ...anchorsOf(pre) } },
-      };
+      return largeJsonUpsertOf(input.path, t, edit, pre, common);
     }
     const read = { path: src.path, json_path: t.path, jsonl_line: t.jsonl_line };
     requirePrecondition(pre, { path: src.path, version: src.version }, { read });
@@ -160,24 +178,9 @@ export async function jsonUpsertOf(input: UpsertInput, t: JsonTarget, pre: Addre
       };
     }
   }
-  const { isLargeJson, largeJsonEdit, withLargeJson } = await import('../engine/address/json-large.ts');
-  const tv = await textVersionOf(input.path);
-  if (isLargeJson(tv)) {
-    // Past the in-memory cap: the edit is found by streaming (the same edit modify() would make), for the version checked here.
-    const read = { path: tv.path, json_path: t.path };
-    requirePrecondition(pre, { path: tv.path, version: tv.version }, { read });
-    await checkResolvedVersion(pre, { path: tv.path, version: tv.version }, { read });
-    const { result: e } = await withLargeJson(tv.path, (doc) => largeJsonEdit(doc, t.path, edit, JSON_LIMITS.maxMatches));
-    return {
-      path: tv.path,
-      request: {
-        ...common,
-        target: bytes(e.start, e.end),
-        content: e.replacement,
-        preconditions: { ifMatch: tv.version.etag, ...anchorsOf(pre) },
-      },
-    };
-  }
+  const { isLargeJson } = await import('../engine/address/json-large.ts');
+  // Past the in-memory cap: the edit is found by streaming (the same edit modify() would make).
+  if (isLargeJson(await textVersionOf(input.path))) return largeJsonUpsertOf(input.path, t, edit, pre, common);
   const doc = await loadJsonFile(input.path);
   const path = doc.v.path;
   const read = { path, json_path: t.path };

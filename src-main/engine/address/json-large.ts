@@ -95,8 +95,7 @@ async function namedNode(js: JsonStream, address: JsonAddress): Promise<{ segmen
   const segments: Segment[] = [];
   const step = async (s: Segment) => {
     segments.push(s);
-    if (!node) return;
-    node = typeof s === 'number' ? await js.item(node, s) : await js.member(node, s);
+    if (node) node = await childAt(js, node, s);
   };
   if (address.kind === 'pointer') {
     for (const t of address.tokens) await step(node?.kind === 'array' && INTEGER_LIKE.test(t) ? Number(t) : t);
@@ -182,7 +181,7 @@ async function notFound(doc: LargeJson, expr: string, segments: Segment[] | null
   let node = await js.root();
   const at: Segment[] = [];
   for (const s of segments ?? []) {
-    const next = typeof s === 'number' ? await js.item(node, s) : await js.member(node, s);
+    const next = await childAt(js, node, s);
     if (!next) break;
     node = next;
     at.push(s);
@@ -245,10 +244,14 @@ async function nodeAtSegments(js: JsonStream, segments: Segment[]): Promise<Stre
   let node: StreamNode | undefined = await js.root();
   for (const s of segments) {
     if (!node) return undefined;
-    node = typeof s === 'number' ? await js.item(node, s) : await js.member(node, s);
+    node = await childAt(js, node, s);
   }
   return node;
 }
+
+/** The item (index) or member (name) of `node` a segment names. */
+const childAt = (js: JsonStream, node: StreamNode, s: Segment): Promise<StreamNode | undefined> =>
+  typeof s === 'number' ? js.item(node, s) : js.member(node, s);
 
 /** The children of `parent` around child `index` (all children counted, duplicates too, as jsonc-parser's tree has them). */
 async function neighbours(js: JsonStream, parent: StreamNode, pick: (key: Segment, i: number) => boolean) {
@@ -256,12 +259,11 @@ async function neighbours(js: JsonStream, parent: StreamNode, pick: (key: Segmen
   let found: { node: StreamNode; keyStart: number; index: number } | undefined;
   let next: { node: StreamNode; keyStart: number } | undefined;
   let count = 0;
-  let i = 0;
   for await (const ch of js.children(parent, false)) {
     if (found && !next) next = ch;
-    if (!found && pick(ch.key, i)) found = { ...ch, index: i };
+    if (!found && pick(ch.key, count)) found = { ...ch, index: count };
     if (!found) prev = ch;
-    count = ++i;
+    count++;
     if (found && next) break;
   }
   return { prev, found, next, count };
