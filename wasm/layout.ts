@@ -3,6 +3,7 @@
  * never grows, so JS views over these regions stay valid for the instance's life.
  *
  *   [static data][guard 64][input window CHUNK_SIZE][padding 64][scratch 64][JSON state 32]
+ *   [needle 4 KiB][hits 16 KiB]
  *
  * The guard's last 3 bytes hold the UTF-8 validator's carried bytes (the last 3
  * bytes fed before this window), so a 16-byte load at INPUT - 16 is the
@@ -20,7 +21,15 @@ export const BLOCK_COUNTS: usize = INPUT + CHUNK_SIZE + PADDING;
 export const RESULTS: usize = BLOCK_COUNTS + 16;
 /** The JSON scan's carried state (wasm/json.ts): depth, inString, escaped, commas, error offset (u32 each). */
 export const JSON_STATE: usize = RESULTS + 48;
-const LAYOUT_END: usize = JSON_STATE + 32;
+/** Longest needle findLines takes (wasm/find.ts); its loads may run this far (+ 64) past the window. */
+export const NEEDLE_MAX: usize = 4096;
+/** The needle of findLines. */
+export const NEEDLE: usize = JSON_STATE + 32;
+/** Most hits findLines records per call. */
+export const HITS_MAX: usize = 4096;
+/** findLines' hits: one u32 input offset per line found. */
+export const HITS: usize = NEEDLE + NEEDLE_MAX;
+const LAYOUT_END: usize = HITS + (HITS_MAX << 2);
 
 export function inputPtr(): usize {
   return INPUT;
@@ -36,6 +45,14 @@ export function resultsPtr(): usize {
 
 export function jsonStatePtr(): usize {
   return JSON_STATE;
+}
+
+export function needlePtr(): usize {
+  return NEEDLE;
+}
+
+export function hitsPtr(): usize {
+  return HITS;
 }
 
 /** First byte past the layout: the glue checks it fits the (fixed) memory. */

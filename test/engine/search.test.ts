@@ -111,6 +111,10 @@ describe('count_only', () => {
     { pattern: 'Grüße', flags: '', grep: ['-F', 'Grüße'] },
     { pattern: '(?<=\\[)auth(?=\\])', flags: '', grep: ['-P', '(?<=\\[)auth(?=\\])'] },
     { pattern: '"ok":false}$', flags: '', grep: ['-E', '"ok":false}$'] },
+    // the find kernel: a case-insensitive word, and required literals outside groups
+    { pattern: 'TimeOut', flags: 'iu', grep: ['-i', 'timeout'] },
+    { pattern: 'ERROR.*timeout', flags: '', grep: ['-E', 'ERROR.*timeout'] },
+    { pattern: '"ms":1[0-9]{3},"ok"', flags: '', grep: ['-E', '"ms":1[0-9]{3},"ok"'] },
   ];
   for (const mode of MODES) {
     for (const c of cases) {
@@ -132,7 +136,9 @@ describe('count_only', () => {
 const smallFile = fc
   .array(
     fc.record({
-      parts: fc.array(fc.constantFrom('a', 'b', 'c', 'ab', 'abc', 'A', ' ', '1', '42', 'é', '日本', '🚀', '\r', '\xff', 'x'), { maxLength: 12 }),
+      parts: fc.array(fc.constantFrom('a', 'b', 'c', 'ab', 'abc', 'A', ' ', '1', '42', 'é', '日本', '🚀', '\r', '\xff', 'x', 'X', 'K', '\u212a'), {
+        maxLength: 12,
+      }),
       end: fc.constantFrom('\n', '\n', '\r\n', ''),
     }),
     { maxLength: 40 },
@@ -167,6 +173,11 @@ const PATTERNS: [string, string][] = [
   ['[\\s\\S]b', ''],
   ['b[^]', ''],
   ['^a', 'm'],
+  ['ab', 'i'],
+  ['xk', 'i'],
+  ['k', 'iu'],
+  ['ab 1', 'iu'],
+  ['abc.*ab', ''],
 ];
 
 describe('matches', () => {

@@ -258,3 +258,36 @@ export function jsonScan(bytes: Uint8Array, start: number, end: number, state: J
   }
   return -1;
 }
+
+/**
+ * findLines (wasm/find.ts), one line at a time: the lines of bytes[start..end)
+ * holding `needle` (with `fold`, lower-case ASCII, letters in either case), each
+ * at its first occurrence; cap 0 counts all, else stops after `cap` lines.
+ */
+export function findLines(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  needle: Uint8Array,
+  fold: boolean,
+  cap: number,
+): { found: number; stop: number; hits: number[] } {
+  const hits: number[] = [];
+  const lower = (b: number) => (fold && b >= 0x41 && b <= 0x5a ? b + 0x20 : b);
+  let ls = start;
+  while (ls < end) {
+    let le = ls;
+    while (le < end && bytes[le] !== 10) le++;
+    for (let i = ls; i + needle.length <= le; i++) {
+      let j = 0;
+      while (j < needle.length && lower(bytes[i + j]!) === needle[j]) j++;
+      if (j === needle.length) {
+        hits.push(i);
+        break;
+      }
+    }
+    ls = le < end ? le + 1 : end;
+    if (cap !== 0 && hits.length === cap) break;
+  }
+  return { found: hits.length, stop: ls, hits: cap === 0 ? [] : hits };
+}

@@ -9,6 +9,10 @@
 export const BLOCK_SIZE: 65536;
 /** Size of the input window in WASM memory; reads go straight into `input`. */
 export const CHUNK_SIZE: 262144;
+/** Longest needle findLines takes. */
+export const NEEDLE_MAX: 4096;
+/** Most hits findLines records per call. */
+export const HITS_MAX: 4096;
 
 export interface NewlineStyleCounts {
   /** total '\r' bytes */
@@ -119,6 +123,17 @@ export interface Kernels {
    * Strings (with escapes) are skipped; bracket kinds are counted, not matched.
    */
   jsonScan(start: number, end: number, state: JsonScanState, stopAt?: number): number | { unmatched: number };
+  /**
+   * Lines of input[start..end) (start a line start) holding `needle` (1 to
+   * NEEDLE_MAX bytes, no '\n'), each found once at its first occurrence. `fold`:
+   * the needle is lower-case ASCII and letters match either case. cap 0 counts
+   * them all; else the input offset of each line's first hit goes to `hits` and
+   * the scan stops after `cap` lines. `stop`: where the scan stopped (end, or the
+   * start of the line after the last one found).
+   */
+  findLines(start: number, end: number, needle: Uint8Array, fold: boolean, cap: number): { found: number; stop: number };
+  /** findLines' hits (valid until the next call). */
+  hits: Uint32Array;
   /** Bytes of input[start..end) that start a character (not 10xxxxxx): the code points of valid UTF-8. */
   countChars(start: number, end: number): number;
   /** Bytes of input[start..end) that lead a multi-byte sequence (11xxxxxx): the multi-byte characters of valid UTF-8. */

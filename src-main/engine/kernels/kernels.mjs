@@ -15,6 +15,10 @@ import { fileURLToPath } from 'node:url';
 
 export const BLOCK_SIZE = 65536;
 export const CHUNK_SIZE = 262144;
+/** Longest needle of findLines (wasm/layout.ts NEEDLE_MAX). */
+export const NEEDLE_MAX = 4096;
+/** Most hits findLines records per call (wasm/layout.ts HITS_MAX). */
+export const HITS_MAX = 4096;
 const MAX_BLOCKS = CHUNK_SIZE / BLOCK_SIZE;
 
 /**
@@ -35,6 +39,9 @@ const MAX_BLOCKS = CHUNK_SIZE / BLOCK_SIZE;
  * @property {() => number} resultsPtr
  * @property {() => number} jsonStatePtr
  * @property {(start: number, end: number, stopAt: number) => number} jsonScan
+ * @property {() => number} needlePtr
+ * @property {() => number} hitsPtr
+ * @property {(start: number, end: number, m: number, fold: number, cap: number) => number} findLines
  * @property {() => number} layoutEnd
  * @property {(len: number) => number} countNewlinesPerBlock
  * @property {(len: number) => number} countLinesAndCR
@@ -121,6 +128,8 @@ function checkRange16(start, end) {
  * @property {Uint32Array} blockCounts  per-block counts of the last scan
  * @property {Uint32Array} results  paired results of the last call
  * @property {Uint32Array} jsonState  the JSON scan's carried state (wasm/json.ts)
+ * @property {Uint8Array} needle  findLines' needle (wasm/find.ts)
+ * @property {Uint32Array} hits  findLines' hits
  */
 
 /**
@@ -145,6 +154,8 @@ export function loadKernels(module = kernelModule()) {
     blockCounts: new Uint32Array(buffer, wasm.blockCountsPtr(), MAX_BLOCKS),
     results: new Uint32Array(buffer, wasm.resultsPtr(), 3),
     jsonState: new Uint32Array(buffer, wasm.jsonStatePtr(), 5),
+    needle: new Uint8Array(buffer, wasm.needlePtr(), NEEDLE_MAX),
+    hits: new Uint32Array(buffer, wasm.hitsPtr(), HITS_MAX),
   };
   return {
     input: m.input,
@@ -160,8 +171,22 @@ export function loadKernels(module = kernelModule()) {
  * @param {KernelMemory} m
  * @returns {Omit<Kernels, 'input' | 'utf8Stream' | 'utf16Stream' | 'scanLines16' | 'countNewlines16' | 'findNthNewline16' | 'countNewlineStyle16'>}
  */
-function utf8KernelsOf({ wasm, blockCounts, results, jsonState }) {
+function utf8KernelsOf({ wasm, blockCounts, results, jsonState, needle: needleView, hits }) {
+  /** @type {Uint8Array | null} the needle in needleView (written again only when another is passed) */
+  let needleIn = null;
   return {
+    hits,
+    findLines(start, end, needle, fold, cap) {
+      checkRange(start, end);
+      if (!(needle.length >= 1 && needle.length <= NEEDLE_MAX)) throw new RangeError(`findLines: a needle of ${needle.length} bytes (1 to ${NEEDLE_MAX})`);
+      if (!(Number.isInteger(cap) && cap >= 0 && cap <= HITS_MAX)) throw new RangeError(`findLines: cap ${cap} is not in [0, ${HITS_MAX}]`);
+      if (needleIn !== needle) {
+        needleView.set(needle);
+        needleIn = needle;
+      }
+      const found = wasm.findLines(start, end, needle.length, fold ? 1 : 0, cap) >>> 0;
+      return { found, stop: /** @type {number} */ (results[0]) };
+    },
     countNewlinesPerBlock(len, out, outOffset) {
       checkRange(0, len);
       const blocks = Math.ceil(len / BLOCK_SIZE);

@@ -40,6 +40,8 @@ const LOOKAROUND = /\(\?<?[=!]/;
  * @property {boolean} anchorCheck chunk hits must be re-checked on their line ('m' was added and the pattern has ^ or $)
  * @property {boolean} bounded no line can make the regex backtrack without limit (see boundedRegex)
  * @property {Buffer[] | null} required ASCII byte strings every matching line holds (requiredLiteralsOf): only lines holding them all are tested
+ * @property {Buffer | null} folded a case-insensitive word (printable ASCII, no metacharacter, flag 'i'), lower-cased: a line matches
+ *   exactly when its bytes hold it with ASCII letters in either case (the find kernel's `fold`); the chunk mode gives the same answer
  */
 
 /**
@@ -74,7 +76,23 @@ export function planSearch(pattern, flags) {
     anchorCheck: !own.includes('m') && /[\^$]/.test(pattern),
     bounded: literal || boundedRegex(pattern, own),
     required: literal ? null : requiredBytesOf(pattern, own),
+    folded: foldedWordOf(pattern, own),
   };
+}
+
+/**
+ * A case-insensitive search for a plain ASCII word, lower-cased, or null. Without
+ * 'u', a JS regex folds a character to an ASCII one only from ASCII (ES
+ * Canonicalize), so ASCII case folding of the bytes is exact; with 'u', K (U+212A)
+ * folds to k and ſ (U+017F) to s, so a word with k or s is left to the regex.
+ * @param {string} pattern
+ * @param {string} flags
+ */
+function foldedWordOf(pattern, flags) {
+  if (!flags.includes('i') || !/^[\x20-\x7e]+$/.test(pattern) || META.test(pattern)) return null;
+  const lower = pattern.toLowerCase();
+  if (flags.includes('u') && /[ks]/.test(lower)) return null;
+  return Buffer.from(lower, 'latin1');
 }
 
 /** @param {string} pattern @param {string} flags */
@@ -89,7 +107,8 @@ export function requiredLiteralOf(/** @type {string} */ pattern, /** @type {stri
 }
 
 /**
- * Literals every line the regex matches must contain, longest first: those found among the pattern's top-level groups that are not quantified (so each
+ * Literals every line the regex matches must contain, longest first: the runs
+ * of literal characters outside groups (topLevelRunsOf), and those found among the pattern's top-level groups that are not quantified (so each
  * must match for the whole pattern to): a lookahead `(?=.*LIT)` / `(?=.*?(?:LIT))`
  * (the filter view's "matching" terms, filter-query.ts) or a group of literal
  * alternatives `(?:ERROR|ERR)` (their common prefix), `\b` around them allowed.
@@ -114,7 +133,82 @@ export function requiredLiteralsOf(pattern, flags) {
     const lit = literalPrefixOf(/** @type {string} */ (body));
     if (lit !== null && lit.length >= 3 && /^[\x20-\x7e]+$/.test(lit) && !found.includes(lit)) found.push(lit);
   }
+  for (const run of topLevelRunsOf(pattern)) if (run.length >= 3 && !found.includes(run)) found.push(run);
   return found.sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The runs of literal characters outside any group (`ERROR` and `timeout` of
+ * `ERROR.*timeout`): with no top-level `|`, each is in every match. A character
+ * under a quantifier is not (`ab?c` holds `a` and `c`, not `abc`); classes,
+ * `.`, escapes that are not punctuation, anchors and groups end a run; a `{`
+ * skips to its `}` (a literal `{` is only lost, never invented). Printable
+ * ASCII only.
+ * @param {string} src a pattern with no top-level `|` (topLevelGroupsOf checked)
+ * @returns {string[]}
+ */
+function topLevelRunsOf(src) {
+  /** @type {string[]} */
+  const runs = [];
+  let run = '';
+  let lastWasChar = false;
+  const flush = () => {
+    if (run.length > 0) runs.push(run);
+    run = '';
+    lastWasChar = false;
+  };
+  let depth = 0;
+  for (let i = 0; i < src.length; i++) {
+    const c = /** @type {string} */ (src[i]);
+    if (c === '\\') {
+      const e = src[i + 1] ?? '';
+      i++;
+      if (depth > 0) continue;
+      if (/[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/.test(e)) {
+        run += e;
+        lastWasChar = true;
+        continue;
+      }
+      flush();
+      if (e !== 'b' && e !== 'B') {
+        // \x41, \u{…}, \p{…}, \k<…>, \12: skip what the escape takes
+        while (i + 1 < src.length && /[0-9A-Za-z]/.test(/** @type {string} */ (src[i + 1]))) i++;
+        if (src[i + 1] === '{' || src[i + 1] === '<') {
+          const close = src.indexOf(src[i + 1] === '{' ? '}' : '>', i + 1);
+          i = close < 0 ? src.length : close;
+        }
+      }
+    } else if (c === '[') {
+      // a class: skip it whole
+      let j = i + 1;
+      if (src[j] === '^') j++;
+      if (src[j] === ']') j++;
+      while (j < src.length && src[j] !== ']') j += src[j] === '\\' ? 2 : 1;
+      i = j;
+      if (depth === 0) flush();
+    } else if (c === '(') {
+      if (depth === 0) flush();
+      depth++;
+    } else if (c === ')') {
+      depth--;
+    } else if (depth > 0) {
+      continue;
+    } else if (c === '*' || c === '+' || c === '?' || c === '{') {
+      if (lastWasChar) run = run.slice(0, -1);
+      flush();
+      if (c === '{') {
+        const close = src.indexOf('}', i);
+        i = close < 0 ? src.length : close;
+      }
+    } else if (c === '.' || c === '^' || c === '$' || c === '|' || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) > 0x7e) {
+      flush();
+    } else {
+      run += c;
+      lastWasChar = true;
+    }
+  }
+  flush();
+  return runs;
 }
 
 /**

@@ -10,6 +10,7 @@
  * can only match ASCII characters (isAsciiOnlyRegex), when latin1 is exact too.
  */
 import { isAscii } from 'node:buffer';
+import { HITS_MAX } from '../kernels/kernels.mjs';
 import { byteOfUnit, cutAround, nonAsciiLineStarts } from './line-text.mjs';
 
 /**
@@ -285,6 +286,96 @@ function searchRequired(rs, chunk, record) {
     }
     if (le < 0) return;
     p = le + 1;
+  }
+}
+
+/** A latin1-decoded line holds a byte >= 0x80: it is decoded again as UTF-8. */
+const NON_ASCII = /[\u0080-\uffff]/;
+/** @typedef {Buffer & { latin1Slice?: (start: number, end: number) => string }} SliceableBuffer */
+/**
+ * buf.toString('latin1', start, end) without its argument checks (~30% of a
+ * short line's decode): Node's own latin1Slice where the Buffer has it.
+ * @type {(buf: Buffer, start: number, end: number) => string}
+ */
+const latin1Of =
+  typeof (/** @type {SliceableBuffer} */ (Buffer.prototype).latin1Slice) === 'function'
+    ? (buf, start, end) => /** @type {(start: number, end: number) => string} */ (/** @type {SliceableBuffer} */ (buf).latin1Slice)(start, end)
+    : (buf, start, end) => buf.toString('latin1', start, end);
+
+/**
+ * searchUtf8Chunk through the find kernel (range-search.mjs reads the chunk into
+ * its window): a literal's or a case-insensitive word's lines are its hits (a
+ * count never leaves the kernel); with required literals, the rarest one's hits
+ * are the candidate lines, checked for the others and matched as in searchRequired.
+ * @param {import('./range-search.mjs').RangeSearch} rs
+ * @param {Buffer} chunk whole lines at the start of the kernels' input window
+ * @param {number} chunkStart file offset of chunk[0]
+ * @param {import('../kernels/kernels.d.mts').Kernels} kernels
+ */
+export function searchKernelChunk(rs, chunk, chunkStart, kernels) {
+  const plan = rs.plan;
+  const r = rs.result;
+  const countOnly = rs.o.countOnly;
+  const cap = rs.o.maxMatches + 1;
+  const exact = plan.needle ?? plan.folded;
+  const fold = !plan.needle && plan.folded !== null;
+  const len = chunk.length;
+  if (exact && countOnly) {
+    r.count += kernels.findLines(0, len, exact, fold, 0).found;
+    return;
+  }
+  const record = matchRecorder(rs, chunk, chunkStart);
+  if (!exact) rs.requiredOrder ??= byRarity(/** @type {Buffer[]} */ (plan.required), chunk);
+  const [needle, ...others] = exact ? [exact] : /** @type {[Buffer, ...Buffer[]]} */ (rs.requiredOrder);
+  const lineRe = plan.lineRe;
+  const hits = kernels.hits;
+  // Where each other literal next occurs at or after the current line (-1: nowhere): candidate lines only move forward.
+  const nextOther = others.map(() => -2);
+  /** @param {number} ls @param {number} lineEnd */
+  const holdsOthers = (ls, lineEnd) => {
+    for (let j = 0; j < others.length; j++) {
+      let at = /** @type {number} */ (nextOther[j]);
+      if (at === -1) return false;
+      if (at < ls) nextOther[j] = at = chunk.indexOf(/** @type {Buffer} */ (others[j]), ls);
+      if (at < 0 || at >= lineEnd) return false;
+    }
+    return true;
+  };
+  let p = 0;
+  while (p < len) {
+    const { found, stop } = kernels.findLines(p, len, needle, fold, HITS_MAX);
+    for (let i = 0; i < found; i++) {
+      const h = /** @type {number} */ (hits[i]);
+      const ls = h === 0 ? 0 : chunk.lastIndexOf(10, h - 1) + 1;
+      if (exact) {
+        r.count++;
+        if (countOnly) continue;
+        record(ls, h);
+        if (r.matches.length >= cap) {
+          r.capped = true;
+          return;
+        }
+        continue;
+      }
+      const le = chunk.indexOf(10, h);
+      const lineEnd = le < 0 ? len : le;
+      const textEnd = le >= 0 && lineEnd > ls && chunk[lineEnd - 1] === 13 ? lineEnd - 1 : lineEnd;
+      if (others.length > 0 && !holdsOthers(ls, lineEnd)) continue;
+      if (countOnly) {
+        let text = latin1Of(chunk, ls, textEnd);
+        if (!plan.asciiOnly && NON_ASCII.test(text)) text = chunk.toString('utf8', ls, textEnd);
+        lineRe.lastIndex = 0;
+        if (lineRe.test(text)) r.count++;
+      } else if (record(ls, -1)) {
+        r.count++;
+        if (r.matches.length >= cap) {
+          r.capped = true;
+          return;
+        }
+      }
+    }
+    if (found < HITS_MAX) return;
+    p = stop;
   }
 }
 
