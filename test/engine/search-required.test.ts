@@ -12,6 +12,8 @@ import { buildIndex, closeIndexPools } from '../../src-main/engine/index/builder
 import type { LineIndex } from '../../src-main/engine/index/line-index.ts';
 import { closeSearchPools, searchFile } from '../../src-main/engine/search/search.ts';
 import { planSearch, requiredLiteralOf, requiredLiteralsOf } from '../../src-main/engine/search/plan.mjs';
+import { RangeSearch } from '../../src-main/engine/search/range-search.mjs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { filterPatternOf } from '../../src-renderer/model/filter-query.ts';
 import { tempDir, writeLogFile } from '../fixtures/generate.ts';
 
@@ -121,5 +123,43 @@ describe('search with a required literal', () => {
     const pattern = filterPatternOf([{ pattern: 'timeout', exclude: false }], ['ERROR'])!;
     const grep = Number(execFileSync('sh', ['-c', `grep -P '\\b(ERROR|ERR)\\b' '${LOG}' | grep -vP '\\r.' | grep -c timeout`], { encoding: 'utf8' }).trim());
     expect((await searchFile(index, { pattern, countOnly: true })).count).toBe(grep);
+  });
+});
+
+describe('dense required literals', () => {
+  it('match candidates one by one when few lines hold the literal, and run one regex pass when most do: the same lines', () => {
+    const path = tmp.path('dense.log');
+    const lines = Array.from(
+      { length: 40_000 },
+      (_, i) => `${i % 20 === 0 ? 'rare' : 'xxxx'} ${i % 5 < 3 ? 'common' : 'c0mm0n'} ${i % 7} ${i % 3 ? 'end' : 'fin'}`,
+    );
+    writeFileSync(path, lines.join('\n') + '\n');
+    const fd = openSync(path, 'r');
+    try {
+      for (const [pattern, dense] of [
+        ['rare.*[0-4] end', false],
+        ['common [0-4] end', true],
+      ] as const) {
+        const re = new RegExp(pattern);
+        const want = lines.filter((l) => re.test(l)).length;
+        expect(want).toBeGreaterThan(100);
+        for (const countOnly of [true, false]) {
+          const rs = new RangeSearch({
+            plan: planSearch(pattern, ''),
+            fd,
+            start: 0,
+            end: Buffer.byteLength(lines.join('\n') + '\n'),
+            countOnly,
+            maxMatches: 10_000,
+            maxLineChars: 100,
+          });
+          while (!rs.step());
+          expect(rs.required?.dense, pattern).toBe(dense);
+          expect(countOnly ? rs.result.count : rs.result.matches.length).toBe(countOnly ? want : Math.min(want, 10_001));
+        }
+      }
+    } finally {
+      closeSync(fd);
+    }
   });
 });

@@ -106,8 +106,8 @@ export class RangeSearch {
     /** @type {RangeResult} */
     this.result = { count: 0, matches: [], capped: false, stopped: false, cancelled: false };
     this.done = o.start >= o.end;
-    /** @type {Buffer[] | null} the plan's required literals, rarest first (scan-utf8.mjs orders them on the first chunk) */
-    this.requiredOrder = null;
+    /** @type {{ order: [Buffer, ...Buffer[]], dense: boolean } | null} the plan's required literals, rarest first, and whether too many lines hold them to be worth it (scan-utf8.mjs requiredOf, on the first chunk) */
+    this.required = null;
   }
 
   /** Bytes of the range read so far. */

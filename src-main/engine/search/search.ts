@@ -109,14 +109,16 @@ const CHEAP_RANGE_BYTES = 64 * 1024;
 
 /**
  * Whether searching `bytes` with `plan` is provably cheap, so it may run in the
- * calling thread (a server's event loop): a literal (memmem, no regex), or a
+ * calling thread (a server's event loop): a literal (memmem, no regex), a
+ * case-insensitive word (the find kernel; without it, a regex with no choice
+ * point, O(bytes x word length)), or a
  * regex the linear-time engine runs over a small range. Anything else runs in a
  * worker that is terminated at the budget. Being linear is not enough for a big
  * range: the linear engine's cost is the input times the size of the pattern's
  * automaton, and `(.*a){12}` over 3 MB held a thread for 80 s.
  */
 export function cheapInThread(plan: SearchPlan, bytes: number): boolean {
-  return plan.mode === 'literal' || (plan.bounded && bytes <= CHEAP_RANGE_BYTES);
+  return plan.mode === 'literal' || plan.folded !== null || (plan.bounded && bytes <= CHEAP_RANGE_BYTES);
 }
 
 function invalid(message: string, details: Record<string, unknown>): FolioError {
