@@ -6,7 +6,7 @@ import { benchBackendsObj } from './backends-obj.bench.ts';
 import { benchBackends } from './backends.bench.ts';
 import { benchBackendSteps } from './backend-steps.bench.ts';
 import { benchBounded } from './bounded.bench.ts';
-import { benchCli } from './cli.bench.ts';
+import { benchCli, benchSearch } from './cli.bench.ts';
 import { benchCrash } from './crash.bench.ts';
 import { benchIndex } from './index.bench.ts';
 import { benchJsonb } from './jsonb.bench.ts';
@@ -38,6 +38,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   'search-tree': benchSearchTree,
   review: benchReview,
   cli: benchCli,
+  search: benchSearch,
   'line-step': benchLineStep,
   log: benchLog,
   marks: benchMarks,

@@ -44,7 +44,7 @@ function childrenCpuMs(): number {
 }
 
 /** ms from spawning `folio mcp` to its answer to `initialize`; then stdin closes and the process is awaited. */
-async function initializeMs(root: string): Promise<number> {
+export async function initializeMs(root: string): Promise<number> {
   const t = performance.now();
   const child = spawn(process.execPath, [BIN, 'mcp', '--root', root], { stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
