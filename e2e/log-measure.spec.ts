@@ -11,10 +11,14 @@
  * and node count that would grow if a window leaked. The figures of
  * docs/BENCHMARKS.md are the deep run's: FOLIO_DEEP=1 (or FOLIO_E2E_LOG_BYTES /
  * FOLIO_E2E_WINDOWS) gives the issue's 1 GiB log and 500 windows.
+ * The find measure (issue 30) starts its own server with an empty index cache:
+ * the app's first find right after it opens the log, then a second, against
+ * `rg -c` in the same run.
  * DIAG=1 also prints the histogram's api calls as sent and answered (ms after the click).
  * FOLIO_E2E_BIG_LOG names an existing log of the same generator (bench/.data) to
  * skip generating one.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +99,53 @@ function firstRequestOf(page: Page, op: string, t0: () => number): () => number 
   });
   return () => at;
 }
+
+/** ms until the find status says the whole file was searched, after Enter in the find box. */
+async function findAllMs(page: Page, pattern: string): Promise<number> {
+  await page.getByTestId('find-input').fill(pattern);
+  const t0 = performance.now();
+  await page.getByTestId('find-input').press('Enter');
+  await page.waitForFunction(
+    (p) => {
+      const status = document.querySelector('[data-testid="find-status"]')?.textContent ?? '';
+      const error = document.querySelector('[data-testid="find-error"]') !== null;
+      return (document.querySelector('[data-testid="find-input"]') as HTMLInputElement | null)?.value === p && (error || status.includes('whole file searched'));
+    },
+    pattern,
+    { polling: 'raf', timeout: 150_000 },
+  );
+  const ms = Math.round(performance.now() - t0);
+  await expect(page.getByTestId('find-error')).toHaveCount(0);
+  return ms;
+}
+
+test('find with no match: the first right after the app opens the log, a second, and rg -c', async ({ page }) => {
+  test.setTimeout(300_000);
+  // Its own server and an empty index cache: what a person gets on opening the log.
+  const cold = await startFolioServe([log], { cwd: join(fixtures.dir, 'ws'), env: { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache-find') } });
+  try {
+    await page.setViewportSize({ width: 1400, height: 860 });
+    await page.goto(cold.url.href);
+    await expect(page.locator('[data-testid="file-view"] .view-line').first()).toBeVisible({ timeout: 60_000 });
+    await page.getByTestId('file-view').click();
+    await page.keyboard.press('Control+f');
+    await expect(page.getByTestId('find-input')).toBeFocused();
+    const firstMs = await findAllMs(page, 'no such word here');
+    await expect(page.getByTestId('find-total')).toHaveText('0');
+    const secondMs = await findAllMs(page, 'nor this one');
+    await expect(page.getByTestId('find-total')).toHaveText('0');
+    const t0 = performance.now();
+    const rg = spawnSync('rg', ['-c', 'no such word here', log], { encoding: 'utf8' });
+    const rgMs = Math.round(performance.now() - t0);
+    expect(rg.status, rg.stderr).toBe(1); // rg: no match either
+    console.log(
+      `[measure] find with no match in ${count(size)} bytes: first (app just opened, index cold) ${firstMs} ms, second ${secondMs} ms, rg -c ${rgMs} ms; ` +
+        `first/second ${(firstMs / secondMs).toFixed(2)}x (goal <= 1.5x), second/rg ${(secondMs / rgMs).toFixed(2)}x (goal <= 1.5x), ${load()}`,
+    );
+  } finally {
+    await cold.stop();
+  }
+});
 
 test('filter: first lines painted, and the whole file filtered', async ({ page }) => {
   test.setTimeout(180_000);

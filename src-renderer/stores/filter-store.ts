@@ -12,7 +12,7 @@ import type { SearchOutput } from '../../src-main/api/schemas.ts';
 import { filterPatternOf, invalidTermOf, type FilterTerm, type LogLevel } from '../model/filter-query.ts';
 import type { ErrorPayload } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
-import { countToEnd, searchSlice, SLICE_BYTES, type SearchTarget } from './incremental-search.ts';
+import { countToEnd, nextSliceBytes, searchSlice, SLICE_BYTES, type SearchTarget } from './incremental-search.ts';
 import { useViewerStore } from './viewer-store.ts';
 
 export type FilterRow = SearchOutput['matches'][number];
@@ -80,7 +80,7 @@ export const useFilterStore = create<FilterState>()((set, get) => {
         const max = Math.min(got === 0 && startByte === 0 ? FIRST_ROWS : PAGE_ROWS, wanted - got);
         const { matches, next } = await searchSlice(target, start, Math.min(fileBytes, start + slice), max, 2_000);
         if (request !== latest) return;
-        slice = SLICE_BYTES;
+        slice = slice < SLICE_BYTES ? SLICE_BYTES : nextSliceBytes(slice);
         got += matches.length;
         start = next;
         const reached = Math.min(start, fileBytes);

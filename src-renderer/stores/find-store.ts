@@ -10,7 +10,7 @@ import { create } from 'zustand';
 import type { SearchOutput } from '../../src-main/api/schemas.ts';
 import type { ErrorPayload } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
-import { countToEnd, searchSlice, SLICE_BYTES, type SearchTarget } from './incremental-search.ts';
+import { countToEnd, nextSliceBytes, searchSlice, SLICE_BYTES, type SearchTarget } from './incremental-search.ts';
 import { useViewerStore } from './viewer-store.ts';
 
 export type FindMatch = SearchOutput['matches'][number];
@@ -81,6 +81,7 @@ export const useFindStore = create<FindState>()((set, get) => {
     if (!target) return;
     let start = startByte;
     let found = 0;
+    let slice = SLICE_BYTES;
     set({ searching: true, error: null });
     try {
       for (;;) {
@@ -89,8 +90,9 @@ export const useFindStore = create<FindState>()((set, get) => {
           if (request === latestSearch) set(counts ? { nextStartByte: null, searchedBytes: fileBytes, fileBytes } : { nextStartByte: null });
           break;
         }
-        const { matches, next } = await searchSlice(target, start, Math.min(fileBytes, start + SLICE_BYTES), PAGE_RESULTS - found, 300);
+        const { matches, next } = await searchSlice(target, start, Math.min(fileBytes, start + slice), PAGE_RESULTS - found, 300);
         if (request !== latestSearch) return;
+        slice = nextSliceBytes(slice);
         found += matches.length;
         start = next;
         set((s) => {

@@ -9,8 +9,18 @@
 import type { SearchOutput } from '../../src-main/api/schemas.ts';
 import { call } from '../transport.ts';
 
-/** Bytes searched per call: small enough that results fill in while a 1 GiB file is searched. */
+/** Bytes searched by the first call of a run: small enough that results fill in soon on a big file. */
 export const SLICE_BYTES = 128 * 1024 * 1024;
+/** The most bytes one call searches. */
+export const MAX_SLICE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * The slice after one of `bytes`: twice as long, up to MAX_SLICE_BYTES. Each call
+ * costs a round trip and a start of the server's search workers (16 calls of 128
+ * MiB made a find with no match over 2 GiB 814 ms against 444 ms for one call);
+ * doubling keeps the first results as soon and progress moving, in 6 calls; the cap bounds what a stale call (the pattern changed) still costs the server.
+ */
+export const nextSliceBytes = (bytes: number) => Math.min(MAX_SLICE_BYTES, bytes * 2);
 
 /** The pattern and file a search is for. */
 export interface SearchTarget {
@@ -59,16 +69,18 @@ export async function countToEnd(
   onSlice: (count: number, reached: number) => void,
 ): Promise<void> {
   let start = startByte;
+  let slice = SLICE_BYTES;
   while (start < fileBytes() && stillWanted()) {
     const answer = await call('search', {
       path: target.path,
       pattern: target.pattern,
       ...flagsOf(target),
       start_byte: start,
-      end_byte: Math.min(fileBytes(), start + SLICE_BYTES),
+      end_byte: Math.min(fileBytes(), start + slice),
       count_only: true,
     });
     if (!stillWanted()) return;
+    slice = nextSliceBytes(slice);
     start = Math.max(answer.scanned.end_byte, start + 1);
     onSlice(answer.count, Math.min(start, fileBytes()));
   }
