@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createAgentSession, loadAgentTools, type AgentSession, type PolicyOverrides } from '../../api/agent-door.ts';
+import { createAgentSession, loadAgentTools, prewarmAgentDoor, type AgentSession, type PolicyOverrides } from '../../api/agent-door.ts';
 import { errorPayloadOf } from '../../api/error-payload.ts';
 import { toolArgumentsOf } from '../../api/tool-schema.ts';
 import { McpHttpSessions, type SessionLimits } from './http-sessions.ts';
@@ -96,6 +96,8 @@ export function createMcpServer(session: AgentSession, version = '0.1.0'): Serve
 export async function runStdio(root: string, overrides: PolicyOverrides = {}): Promise<void> {
   const session = createAgentSession(root, 'mcp-client', overrides);
   const server = createMcpServer(session);
+  // Once the client is ready (initialize answered first), ready the first tool call's code and workers.
+  if (process.env.FOLIO_PREWARM !== '0') server.oninitialized = () => void prewarmAgentDoor().catch(() => undefined);
   const transport = new StdioServerTransport();
   await server.connect(transport);
   await new Promise<void>((resolveClosed) => {

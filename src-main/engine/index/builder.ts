@@ -346,6 +346,16 @@ export function indexInBackground(on: boolean): void {
   backgroundByDefault = on;
 }
 
+/** Start this process's default index workers now, so the first build does not wait for their boot. */
+export function startIndexWorkers(): void {
+  defaultIndexPool().spawnAll();
+}
+
+/** The pool a build with default options uses. */
+export function defaultIndexPool() {
+  return pool(defaultThreads(), backgroundByDefault);
+}
+
 function pool(size: number, background: boolean) {
   return (background ? backgroundPools : pools).get(size);
 }

@@ -118,6 +118,16 @@ export class WorkerPool<J extends object, R> {
     return { id, done };
   }
 
+  /** Workers spawned so far (alive or booting). */
+  get spawned(): number {
+    return this.slots.length;
+  }
+
+  /** Spawn the workers not spawned yet (each boots in its own thread; jobs sent meanwhile wait for it). */
+  spawnAll(): void {
+    while (this.slots.length < this.size) this.slots.push(this.spawn());
+  }
+
   /** Some worker is yet to be spawned or warmed (and is not warming now). */
   get cold(): boolean {
     return this.slots.length < this.size || this.slots.some((s) => s.warm === false);

@@ -8,6 +8,7 @@
  */
 import { closeFd, readAt, type MountedSource } from '../index/byte-source.ts';
 import { poolRegistry } from '../index/worker-pool.ts';
+import { defaultThreads } from '../index/builder.ts';
 import { FolioError, fromFsError, type ErrorCode } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
 import type { PieceProgress } from './search-budget.ts';
@@ -190,6 +191,11 @@ const pools = poolRegistry<RangeJob, RangeResult>(new URL('./search-worker.mjs',
 /** The search pool of `size` workers (search/warm-workers.ts warms the default one). */
 export function pool(size: number) {
   return pools.get(size);
+}
+
+/** Start the default search workers now, so the first search does not wait for their boot. */
+export function startSearchWorkers(): void {
+  pools.get(defaultThreads()).spawnAll();
 }
 
 /** Stop all search workers (tests, shutdown). */

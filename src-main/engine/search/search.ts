@@ -41,7 +41,7 @@ import { searchBudgetMs, searchTimeoutError, type PieceProgress } from './search
 import { planSearch, type RangeJob, type RangeResult, type RawMatch, type SearchPlan } from './search-worker.mjs';
 import { cancelled, searchInThread, searchInWorkers } from './range-runs.ts';
 
-export { closeSearchPools, pool } from './range-runs.ts';
+export { closeSearchPools, pool, startSearchWorkers } from './range-runs.ts';
 
 export interface SearchOptions {
   /** JavaScript RegExp source. */
