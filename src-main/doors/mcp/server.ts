@@ -70,6 +70,8 @@ const lazyAjv: jsonSchemaValidator = { getValidator: (schema) => (ajv ??= newAjv
  */
 export function createMcpServer(session: AgentSession, version = '0.1.0'): Server {
   const server = new Server({ name: 'folio', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyAjv });
+  // Once the client is ready (initialize answered first), ready the first tool call's code and workers (once per process: the rest is cached).
+  if (process.env.FOLIO_PREWARM !== '0') server.oninitialized = () => void prewarmAgentDoor().catch(() => undefined);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await mcpTools()).map((t) => t.tool) }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
@@ -96,8 +98,6 @@ export function createMcpServer(session: AgentSession, version = '0.1.0'): Serve
 export async function runStdio(root: string, overrides: PolicyOverrides = {}): Promise<void> {
   const session = createAgentSession(root, 'mcp-client', overrides);
   const server = createMcpServer(session);
-  // Once the client is ready (initialize answered first), ready the first tool call's code and workers.
-  if (process.env.FOLIO_PREWARM !== '0') server.oninitialized = () => void prewarmAgentDoor().catch(() => undefined);
   const transport = new StdioServerTransport();
   await server.connect(transport);
   await new Promise<void>((resolveClosed) => {
