@@ -229,6 +229,10 @@ export async function benchSearch(o: BenchOptions): Promise<void> {
   const agent = await mcpFirstSearch(runs, big, work);
   rmSync(work, { recursive: true, force: true });
   const ms = (t: number[]) => `${median(t).toFixed(0)} (${Math.min(...t).toFixed(0)}–${Math.max(...t).toFixed(0)})`;
+  const againstRg = (what: string, t: number[]) => {
+    const r = median(t) / median(agent.rg);
+    return [what, ms(t), ms(agent.rg), `${r.toFixed(2)}x`, '<= 1.2x rg', r <= 1.2 ? 'yes' : 'NO'];
+  };
   const out = [
     ...heading('Search (whole process)', size, runs, load0),
     ratioTable(rows),
@@ -239,22 +243,8 @@ export async function benchSearch(o: BenchOptions): Promise<void> {
     '',
     table([
       ['call', 'Folio ms', '`rg -c` ms', 'ratio', 'goal', 'met'],
-      [
-        'first `search` (builds the line index)',
-        ms(agent.cold),
-        ms(agent.rg),
-        `${(median(agent.cold) / median(agent.rg)).toFixed(2)}x`,
-        '<= 1.2x rg',
-        median(agent.cold) <= 1.2 * median(agent.rg) ? 'yes' : 'NO',
-      ],
-      [
-        'second `search`',
-        ms(agent.warm),
-        ms(agent.rg),
-        `${(median(agent.warm) / median(agent.rg)).toFixed(2)}x`,
-        '<= 1.2x rg',
-        median(agent.warm) <= 1.2 * median(agent.rg) ? 'yes' : 'NO',
-      ],
+      againstRg('first `search` (builds the line index)', agent.cold),
+      againstRg('second `search`', agent.warm),
       [
         'first against second',
         '',
