@@ -255,37 +255,63 @@ function searchLiteral(rs, chunk, record) {
  * @param {import('./range-search.mjs').RangeSearch} rs @param {Buffer} chunk @param {RecordMatch} record
  */
 function searchRequired(rs, chunk, record) {
-  const plan = rs.plan;
-  const r = rs.result;
-  const countOnly = rs.o.countOnly;
-  const cap = rs.o.maxMatches + 1;
   // Called only when the plan has required literals.
   const [needle, ...others] = requiredOf(rs, chunk).order;
-  const lineRe = plan.lineRe;
+  const test = candidateTest(rs, chunk, others, record);
   let p = 0;
   for (;;) {
     const h = chunk.indexOf(needle, p);
     if (h < 0) return;
+    const le = test(h);
+    if (rs.result.capped || le < 0) return;
+    p = le + 1;
+  }
+}
+
+/**
+ * The test of a candidate line of a required-literal search (the line holding
+ * the hit at `h`): it must hold the other literals (each one's next place is
+ * remembered, as candidates only move forward) and match the regex alone, on its
+ * UTF-8 text when it holds non-ASCII bytes. Counts or records the line, sets
+ * result.capped at the cap, and returns the line's '\n' (-1: none).
+ * @param {import('./range-search.mjs').RangeSearch} rs @param {Buffer} chunk @param {Buffer[]} others @param {RecordMatch} record
+ * @returns {(h: number) => number}
+ */
+function candidateTest(rs, chunk, others, record) {
+  const plan = rs.plan;
+  const r = rs.result;
+  const countOnly = rs.o.countOnly;
+  const cap = rs.o.maxMatches + 1;
+  const lineRe = plan.lineRe;
+  // Where each other literal next occurs at or after the current line (-1: nowhere in the chunk; -2: not looked for yet).
+  const nextOther = others.map(() => -2);
+  /** @param {number} ls @param {number} lineEnd */
+  const holdsOthers = (ls, lineEnd) => {
+    for (let j = 0; j < others.length; j++) {
+      let at = /** @type {number} */ (nextOther[j]);
+      if (at === -1) return false;
+      if (at < ls) nextOther[j] = at = chunk.indexOf(/** @type {Buffer} */ (others[j]), ls);
+      if (at < 0 || at >= lineEnd) return false;
+    }
+    return true;
+  };
+  return (h) => {
     const ls = h === 0 ? 0 : chunk.lastIndexOf(10, h - 1) + 1;
     const le = chunk.indexOf(10, h);
     const lineEnd = le < 0 ? chunk.length : le;
     const textEnd = le >= 0 && lineEnd > ls && chunk[lineEnd - 1] === 13 ? lineEnd - 1 : lineEnd;
-    const line = chunk.subarray(ls, textEnd);
-    if (others.some((o) => line.indexOf(o) < 0)) {
-      // not a candidate
-    } else if (countOnly) {
+    if (others.length > 0 && !holdsOthers(ls, lineEnd)) return le;
+    if (countOnly) {
+      let text = latin1Of(chunk, ls, textEnd);
+      if (!plan.asciiOnly && NON_ASCII.test(text)) text = chunk.toString('utf8', ls, textEnd);
       lineRe.lastIndex = 0;
-      if (lineRe.test(line.toString(plan.asciiOnly || isAscii(line) ? 'latin1' : 'utf8'))) r.count++;
+      if (lineRe.test(text)) r.count++;
     } else if (record(ls, -1)) {
       r.count++;
-      if (r.matches.length >= cap) {
-        r.capped = true;
-        return;
-      }
+      if (r.matches.length >= cap) r.capped = true;
     }
-    if (le < 0) return;
-    p = le + 1;
-  }
+    return le;
+  };
 }
 
 /** A latin1-decoded line holds a byte >= 0x80: it is decoded again as UTF-8. */
@@ -326,52 +352,21 @@ export function searchKernelChunk(rs, chunk, chunkStart, kernels) {
   if (!exact && requiredOf(rs, chunk).dense) return searchUtf8Chunk(rs, chunk, chunkStart);
   const record = matchRecorder(rs, chunk, chunkStart);
   const [needle, ...others] = exact ? [exact] : requiredOf(rs, chunk).order;
-  const lineRe = plan.lineRe;
+  const test = exact ? null : candidateTest(rs, chunk, others, record);
   const hits = kernels.hits;
-  // Where each other literal next occurs at or after the current line (-1: nowhere): candidate lines only move forward.
-  const nextOther = others.map(() => -2);
-  /** @param {number} ls @param {number} lineEnd */
-  const holdsOthers = (ls, lineEnd) => {
-    for (let j = 0; j < others.length; j++) {
-      let at = /** @type {number} */ (nextOther[j]);
-      if (at === -1) return false;
-      if (at < ls) nextOther[j] = at = chunk.indexOf(/** @type {Buffer} */ (others[j]), ls);
-      if (at < 0 || at >= lineEnd) return false;
-    }
-    return true;
-  };
   let p = 0;
   while (p < len) {
     const { found, stop } = kernels.findLines(p, len, needle, fold, HITS_MAX);
     for (let i = 0; i < found; i++) {
       const h = /** @type {number} */ (hits[i]);
-      const ls = h === 0 ? 0 : chunk.lastIndexOf(10, h - 1) + 1;
-      if (exact) {
+      if (test) test(h);
+      else {
+        // a literal's match (its count alone never gets here)
         r.count++;
-        if (countOnly) continue;
-        record(ls, h);
-        if (r.matches.length >= cap) {
-          r.capped = true;
-          return;
-        }
-        continue;
+        record(h === 0 ? 0 : chunk.lastIndexOf(10, h - 1) + 1, h);
+        if (r.matches.length >= cap) r.capped = true;
       }
-      const le = chunk.indexOf(10, h);
-      const lineEnd = le < 0 ? len : le;
-      const textEnd = le >= 0 && lineEnd > ls && chunk[lineEnd - 1] === 13 ? lineEnd - 1 : lineEnd;
-      if (others.length > 0 && !holdsOthers(ls, lineEnd)) continue;
-      if (countOnly) {
-        let text = latin1Of(chunk, ls, textEnd);
-        if (!plan.asciiOnly && NON_ASCII.test(text)) text = chunk.toString('utf8', ls, textEnd);
-        lineRe.lastIndex = 0;
-        if (lineRe.test(text)) r.count++;
-      } else if (record(ls, -1)) {
-        r.count++;
-        if (r.matches.length >= cap) {
-          r.capped = true;
-          return;
-        }
-      }
+      if (r.capped) return;
     }
     if (found < HITS_MAX) return;
     p = stop;
