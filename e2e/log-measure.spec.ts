@@ -109,7 +109,9 @@ async function findAllMs(page: Page, pattern: string): Promise<number> {
     (p) => {
       const status = document.querySelector('[data-testid="find-status"]')?.textContent ?? '';
       const error = document.querySelector('[data-testid="find-error"]') !== null;
-      return (document.querySelector('[data-testid="find-input"]') as HTMLInputElement | null)?.value === p && (error || status.includes('whole file searched'));
+      return (
+        (document.querySelector('[data-testid="find-input"]') as HTMLInputElement | null)?.value === p && (error || status.includes('whole file searched'))
+      );
     },
     pattern,
     { polling: 'raf', timeout: 150_000 },
