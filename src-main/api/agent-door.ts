@@ -23,14 +23,14 @@ export const loadAgentTools = () => import('./agent/session.ts');
  * other (a 64 MiB log: 575 ms for the first search, 27 ms for the second).
  */
 export async function prewarmAgentDoor(): Promise<void> {
+  // runs.ts is imported here, not at the top: the door's start (`initialize`) must not load it.
+  const { readCode, searchCode } = await import('./runs.ts');
   const [, , , { startIndexWorkers }, { startSearchWorkers }] = await Promise.all([
     loadAgentTools(),
-    import('./read-address.ts'),
-    import('./search-wire.ts'),
+    readCode(),
+    searchCode(),
     import('../engine/index/builder.ts'),
     import('../engine/search/search.ts'),
-    import('./search-request.ts'),
-    import('../engine/search/search-path.ts'),
   ]);
   startIndexWorkers();
   startSearchWorkers();

@@ -94,6 +94,11 @@ async function writeRemote(files: { path: string; request: UpsertRequest }[], ac
   return answerOf((await applyOwnEdit(workspaceOf(ctx), actor, files[0]!.path, request)).upsert);
 }
 
+/** The code a `read` runs (loaded on its first call, or ahead by api/agent-door.ts prewarmAgentDoor). */
+export const readCode = () => import('./read-address.ts');
+/** The code a `search` runs (loaded on its first call, or ahead by prewarmAgentDoor). */
+export const searchCode = () => Promise.all([import('../engine/search/search-path.ts'), import('./search-request.ts'), import('./search-wire.ts')]);
+
 export const runs: {
   file_info: Run<typeof FileInfoInput, typeof FileInfo>;
   read: Run<typeof ReadInput, typeof ReadOutput>;
@@ -108,7 +113,7 @@ export const runs: {
     return fileInfoWireOf(await fileInfo(input.path, ctx));
   },
   read: async (input, _actor, ctx) => {
-    const { readByInput } = await import('./read-address.ts');
+    const { readByInput } = await readCode();
     if (!isRemoteLocator(input.path)) return readByInput(input, ctx.readCaps);
     const ops = await remoteOps(ctx);
     if (input.json_path !== undefined && input.path.startsWith('pg://')) {
@@ -124,11 +129,7 @@ export const runs: {
     return ops.onRemotePath(input.path, (path) => readByInput({ ...input, path }, ctx.readCaps));
   },
   search: async (input, _actor, ctx) => {
-    const [{ searchPath }, { toSearchOptions }, { searchWireOf }] = await Promise.all([
-      import('../engine/search/search-path.ts'),
-      import('./search-request.ts'),
-      import('./search-wire.ts'),
-    ]);
+    const [{ searchPath }, { toSearchOptions }, { searchWireOf }] = await searchCode();
     const opts = { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress };
     if (isRemoteLocator(input.path)) {
       return (await remoteOps(ctx)).onRemotePath(input.path, async (path) => searchWireOf(await searchPath(path, opts)));
