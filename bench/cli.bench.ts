@@ -61,7 +61,9 @@ function pair(runs: number, folio: Cmd, base: Cmd, before?: () => void): { folio
   return out;
 }
 
-const fmt = (t: Timing) => `${median(t.ms).toFixed(0)} (${Math.min(...t.ms).toFixed(0)}–${Math.max(...t.ms).toFixed(0)})`;
+/** ms as `median (min–max)`. */
+const spread = (ms: number[]) => `${median(ms).toFixed(0)} (${Math.min(...ms).toFixed(0)}–${Math.max(...ms).toFixed(0)})`;
+const fmt = (t: Timing) => spread(t.ms);
 const ratio = (a: Timing, b: Timing) => median(a.ms) / median(b.ms);
 
 interface Row {
@@ -152,13 +154,7 @@ interface AbsoluteRow {
 const absoluteTable = (rows: AbsoluteRow[]) =>
   table([
     ['command', 'Folio ms', 'goal', 'goal ms', 'met'],
-    ...rows.map((r) => [
-      r.what,
-      `${median(r.ms).toFixed(0)} (${Math.min(...r.ms).toFixed(0)}–${Math.max(...r.ms).toFixed(0)})`,
-      r.baseline,
-      median(r.baseMs).toFixed(0),
-      median(r.ms) <= median(r.baseMs) ? 'yes' : 'NO',
-    ]),
+    ...rows.map((r) => [r.what, spread(r.ms), r.baseline, median(r.baseMs).toFixed(0), median(r.ms) <= median(r.baseMs) ? 'yes' : 'NO']),
   ]);
 
 const ratioTable = (rows: Row[]) =>
@@ -228,10 +224,9 @@ export async function benchSearch(o: BenchOptions): Promise<void> {
   const absolute = searchRows(runs, big, (what, baseline, goal, t) => rows.push({ what, baseline, goal, ...t }));
   const agent = await mcpFirstSearch(runs, big, work);
   rmSync(work, { recursive: true, force: true });
-  const ms = (t: number[]) => `${median(t).toFixed(0)} (${Math.min(...t).toFixed(0)}–${Math.max(...t).toFixed(0)})`;
   const againstRg = (what: string, t: number[]) => {
     const r = median(t) / median(agent.rg);
-    return [what, ms(t), ms(agent.rg), `${r.toFixed(2)}x`, '<= 1.2x rg', r <= 1.2 ? 'yes' : 'NO'];
+    return [what, spread(t), spread(agent.rg), `${r.toFixed(2)}x`, '<= 1.2x rg', r <= 1.2 ? 'yes' : 'NO'];
   };
   const out = [
     ...heading('Search (whole process)', size, runs, load0),
