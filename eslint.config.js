@@ -75,6 +75,9 @@ const restrict = (...patterns) => ({
   ],
 });
 
+/** The api module that is browser-safe: the renderer may import its values. */
+const BROWSER_SAFE_API = 'src-main/api/folio-link.ts';
+
 const engineRules = [up(['review', 'api', 'doors'], 'engine'), backends, vendor, electron, ui, net];
 
 /**
@@ -127,6 +130,11 @@ export default tseslint.config(
   { files: ['src-main/review/**'], rules: restrict(up(['api', 'doors', 'backends'], 'review'), vendor, electron, ui, net) },
   { files: ['src-main/api/**'], rules: restrict(up(['doors'], 'api'), vendor, electron, ui, net, renderer) },
   {
+    // The one api module the renderer imports by value (links: the path box, Copy link); it runs in both, so it imports nothing.
+    files: [BROWSER_SAFE_API],
+    rules: restrict(layer('.', `${BROWSER_SAFE_API} runs in the renderer too: it imports nothing.`)),
+  },
+  {
     files: ['src-main/backends/*'],
     rules: restrict(up(['review', 'api', 'doors'], 'src-main/backends'), governance, electron, ui, net, renderer),
   },
@@ -162,8 +170,8 @@ export default tseslint.config(
       // typescript-eslint lets a type import through when ANY pattern with allowTypeImports
       // matches it, so this one must not match api/agent and api/app (governance above).
       layer(
-        '(^|/)src-main/api/(?!agent/|app/)',
-        'The renderer imports only types from src-main/api (`import type`): the operation table and handle are Node code.',
+        '(^|/)src-main/api/(?!agent/|app/|folio-link\\.ts$)',
+        `The renderer imports only types from src-main/api (\`import type\`; values only from ${BROWSER_SAFE_API}): the operation table and handle are Node code.`,
         {
           allowTypeImports: true,
         },

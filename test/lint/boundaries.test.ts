@@ -134,6 +134,13 @@ describe('the renderer imports only types from src-main/api', () => {
     expect(await violations('src-renderer/x.ts', `export { handle } from '../src-main/api/handle.ts';\n`)).toHaveLength(1);
   });
 
+  it('allows a value import of the browser-safe link parser, which itself imports nothing', async () => {
+    expect(await violations('src-renderer/x.ts', `import { folioLinkOf } from '../src-main/api/folio-link.ts';\n`)).toHaveLength(0);
+    expect(await violations('src-renderer/x.ts', `import { x } from '../src-main/api/folio-link.tsx';\n`)).toHaveLength(1);
+    for (const spec of ['node:path', './input-paths.ts', 'zod'])
+      expect(await violations('src-main/api/folio-link.ts', `import '${spec}';\n`), spec).toHaveLength(1);
+  });
+
   it('fails even a type import of governance state', async () => {
     expect(await violations('src-renderer/x.ts', `import type { AgentSession } from '../src-main/api/agent/session.ts';\n`)).toHaveLength(1);
   });

@@ -3,7 +3,7 @@
  * (ipc.ts), and the file named on the command line. One instance: a second
  * `npm start -- FILE` hands FILE to the first and quits. Files also come from the
  * File menu (Open… dialog, Open Recent; menu.ts), the OS (macOS open-file), a
- * clicked `folio://open?path=…&lines=A-B` link (folio-link.ts), and
+ * clicked `folio://open?path=…&lines=A-B` link (api/folio-link.ts), and
  * drops on the window (the renderer, with the preload's pathForFile); all but the
  * drop reach the renderer as an `open_file` event. Hardened per Electron's
  * security checklist: contextIsolation, sandbox, no nodeIntegration, a strict CSP,
@@ -20,7 +20,7 @@ import { handle, type OpOutput } from '../../api/handle.ts';
 import { HTML_SECURITY_HEADERS } from '../http/renderer-csp.ts';
 import { contentTypeOf, rendererFileOf } from '../http/static-files.ts';
 import { APP_ORIGIN, APP_SCHEME } from './channels.ts';
-import { folioLinkInArgv, folioLinkOf, LINK_SCHEME, type FolioLink } from './folio-link.ts';
+import { folioLinkInArgv, folioLinkOf, LINK_SCHEME, type LineRange, type LinkReading } from '../../api/folio-link.ts';
 import { ELECTRON_ACTOR, forwardEvents, registerIpc, sendEvent } from './ipc.ts';
 import { addOsRecentDocument, setAppMenu, type MenuActions } from './menu.ts';
 
@@ -34,7 +34,7 @@ const DEV_RENDERER_URL = process.env.ELECTRON_RENDERER_URL;
 let mainWindow: BrowserWindow | null = null;
 /** A file the OS asked to open before the app was ready (macOS open-file at launch). */
 let pendingFile: string | null = null;
-let pendingLines: FolioLink['lines'];
+let pendingLines: LineRange | null = null;
 
 /** The file argument: the first non-flag argument after the app itself. */
 export function fileArgOf(argv: readonly string[], cwd: string, isPackaged: boolean): string | null {
@@ -43,10 +43,10 @@ export function fileArgOf(argv: readonly string[], cwd: string, isPackaged: bool
   return file ? resolve(cwd, file) : null;
 }
 
-function pageUrlOf(file: string | null, lines?: FolioLink['lines']): string {
+function pageUrlOf(file: string | null, lines: LineRange | null = null): string {
   const url = new URL(DEV_RENDERER_URL ?? `${APP_ORIGIN}/index.html`);
   if (file) url.searchParams.set('file', file);
-  if (file && lines) url.searchParams.set('lines', `${lines.start}-${lines.end}`);
+  if (file && lines) url.searchParams.set('lines', `${lines.startLine}-${lines.endLine}`);
   return url.href;
 }
 
@@ -59,7 +59,7 @@ function isTrustedUrl(url: string): boolean {
  * Show `file` in the window: as an open_file event once the page is up (the
  * review panel and the rest of the page stay), else by loading the page on it.
  */
-function showFile(file: string, lines?: FolioLink['lines']): void {
+function showFile(file: string, lines: LineRange | null = null): void {
   if (!mainWindow) {
     if (app.isReady()) createWindow(file, lines);
     else {
@@ -72,7 +72,15 @@ function showFile(file: string, lines?: FolioLink['lines']): void {
   mainWindow.focus();
   const contents = mainWindow.webContents;
   if (contents.isLoading() || !contents.getURL()) void mainWindow.loadURL(pageUrlOf(file, lines));
-  else sendEvent(contents, openFileEvent(file, lines));
+  else sendEvent(contents, openFileEvent(file, lines ? { start: lines.startLine, end: lines.endLine } : undefined));
+}
+
+/** Show a link's file at its lines; a bad link is a message box naming its problem, and nothing opens. */
+function showLink(link: LinkReading): void {
+  if (link.ok) return showFile(link.path, link.lines);
+  if (!app.isReady()) return void app.whenReady().then(() => showLink(link)); // dialogs wait for ready
+  const options = { type: 'warning' as const, title: 'Folio link', message: 'This link opens nothing', detail: link.problem };
+  void (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options));
 }
 
 async function showOpenDialog(): Promise<void> {
@@ -103,7 +111,7 @@ function afterCall(op: string, output: unknown): void {
   void refreshMenu(entries);
 }
 
-function createWindow(file: string | null, lines?: FolioLink['lines']): void {
+function createWindow(file: string | null, lines: LineRange | null = null): void {
   mainWindow = new BrowserWindow({
     width: 1100,
     height: 760,
@@ -153,7 +161,7 @@ if (!app.requestSingleInstanceLock()) {
   // A second `npm start -- FILE` quits at once (above) and its argv and cwd land here.
   app.on('second-instance', (_event, argv, workingDirectory) => {
     const link = folioLinkInArgv(argv);
-    if (link) return showFile(link.path, link.lines);
+    if (link) return showLink(link);
     const file = fileArgOf(argv, workingDirectory, app.isPackaged);
     if (file) showFile(file);
     else if (mainWindow) {
@@ -171,7 +179,7 @@ if (!app.requestSingleInstanceLock()) {
     const link = folioLinkOf(url);
     if (!link) return;
     event.preventDefault();
-    showFile(link.path, link.lines);
+    showLink(link);
   });
   app.setAsDefaultProtocolClient(LINK_SCHEME);
   app.on('window-all-closed', () => app.quit());
@@ -182,7 +190,10 @@ if (!app.requestSingleInstanceLock()) {
     registerIpc(isTrustedUrl, afterCall);
     await refreshMenu();
     const link = folioLinkInArgv(process.argv);
-    if (link) createWindow(link.path, link.lines);
-    else createWindow(pendingFile ?? fileArgOf(process.argv, process.cwd(), app.isPackaged), pendingLines);
+    if (link?.ok) createWindow(link.path, link.lines);
+    else if (link) {
+      createWindow(null);
+      showLink(link);
+    } else createWindow(pendingFile ?? fileArgOf(process.argv, process.cwd(), app.isPackaged), pendingLines);
   });
 }
