@@ -38,9 +38,9 @@ const openListeners = new Map<string, Set<(e: OpenFileEvent) => void>>();
  * Show `path` in every app page subscribed to `workspace` in this process (what
  * `folio open FILE` asks a running `folio serve` to do). Returns how many got it.
  */
-export function publishOpenFile(workspace: string, path: string): number {
+export function publishOpenFile(workspace: string, path: string, lines?: { start: number; end: number }): number {
   const listeners = [...(openListeners.get(workspace) ?? [])];
-  const event = openFileEvent(path);
+  const event = openFileEvent(path, lines);
   for (const listener of listeners) listener(event);
   return listeners.length;
 }

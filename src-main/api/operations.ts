@@ -436,7 +436,7 @@ export const operations = {
     run: async (input, _actor, ctx) => {
       const path = isRemoteLocator(input.path) ? input.path : resolvePath(workspaceOf(ctx), input.path);
       const { publishOpenFile } = await import('./events.ts');
-      return { path, windows: publishOpenFile(workspaceOf(ctx), path) };
+      return { path, windows: publishOpenFile(workspaceOf(ctx), path, input.lines) };
     },
   }),
 };

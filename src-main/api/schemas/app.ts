@@ -14,7 +14,13 @@ export const RecentOutput = z.object({ entries: z.array(RecentEntry).describe('M
 
 // app windows
 
-export const AppOpenInput = z.object({ path: z.string().min(1).describe('The file to show.') });
+export const AppOpenInput = z.object({
+  path: z.string().min(1).describe('The file to show.'),
+  lines: z
+    .object({ start: z.number().int().positive(), end: z.number().int().positive() })
+    .optional()
+    .describe('Lines to land on, selected (1-based, inclusive): a folio://open link given to `folio open`.'),
+});
 export const AppOpenOutput = z.object({
   path: z.string().describe('The absolute path sent to the windows.'),
   windows: z.number().int().nonnegative().describe('How many app windows connected to this server were told to show it (0: none is open).'),

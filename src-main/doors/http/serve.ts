@@ -31,6 +31,8 @@ import { serveRendererFile } from './static-files.ts';
 
 export interface ServeOptions {
   file?: string;
+  /** lines of `file` the printed URL lands on, selected (`folio open` of a folio:// link) */
+  lines?: { startLine: number; endLine: number };
   port?: number;
   host?: string;
   open?: boolean;
@@ -123,6 +125,7 @@ export async function serve(opts: ServeOptions = {}): Promise<RunningServer> {
   const url = new URL(`http://${host}:${boundPort}/`);
   url.searchParams.set('token', token);
   if (opts.file) url.searchParams.set('file', isRemoteLocator(opts.file) ? opts.file : resolve(opts.file)); // a locator stays as it is
+  if (opts.file && opts.lines) url.searchParams.set('lines', `${opts.lines.startLine}-${opts.lines.endLine}`);
   if (opts.open) openInBrowser(url.href);
   const mcpUrl = `${url.origin}${MCP_PATH}`;
   // The person's tools (folio open) and the person handing an agent its config find
