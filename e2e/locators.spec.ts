@@ -249,18 +249,19 @@ test('pg:// in the path box: pages the bytea row, follows an append made with fo
 test('a missing blob or row, and a malformed locator, show a typed error; an agent is refused a locator outside remote', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 800 });
   await page.goto(server.url.href);
-  const problem = page.getByTestId('file-info-error');
+  // What failed to open shows under the path box (and adds no tab).
+  const problem = page.getByTestId('open-problem');
 
   await openByPathBox(page, 'az://logs/missing.log');
   await expect(problem).toContainText('Cannot open az://logs/missing.log');
-  await expect(problem.locator('code')).toHaveText('not_found');
+  await expect(problem).toContainText('(not_found)');
 
   await openByPathBox(page, 'pg://applogs/nobody/body');
   await expect(problem).toContainText('Cannot open pg://applogs/nobody/body');
-  await expect(problem.locator('code')).toHaveText('not_found');
+  await expect(problem).toContainText('(not_found)');
 
   await openByPathBox(page, 'pg://applogs/app');
-  await expect(problem.locator('code')).toHaveText('invalid_input');
+  await expect(problem).toContainText('(invalid_input)');
   await expect(problem).toContainText('pg://TABLE/KEY/COLUMN');
 
   // After an error, a good locator opens as before: here from a terminal, `folio open LOCATOR`

@@ -251,20 +251,21 @@ test('copy link names the selected lines; the served page opens ?path=…&lines=
   await page.keyboard.up('Shift');
   await expect.poll(() => selectedLinesOf(page)).toEqual([150, 151, 152, 153, 154]);
   await page.getByRole('button', { name: 'Copy link' }).click();
-  const link = `folio://open?path=${encodeURIComponent(longLog)}&lines=150-154`;
+  // In a browser the link is this page's, opened on the lines (a folio:// one is Electron's).
+  const link = `${server.origin}/?path=${encodeURIComponent(longLog)}&lines=150-154`;
   await expect(page.getByTestId('copy-link-url')).toHaveText(link);
   await expect(page.getByTestId('copy-link-command')).toHaveText(`folio read ${longLog} --lines 150-154`);
 
   // The same query on the served page: lands on those lines, selected.
   const opened = await context.newPage();
   await opened.setViewportSize({ width: 1300, height: 760 });
-  await opened.goto(`${server.origin}/?token=${server.token}&${link.slice('folio://open?'.length)}`.replace('&lines=150-154', '&lines=12000-12003'));
+  await opened.goto(`${server.origin}/?token=${server.token}&path=${encodeURIComponent(longLog)}&lines=12000-12003`);
   await expect(opened.getByTestId('file-lines')).toHaveText(count(LONG_TOTAL));
   const shown = await waitForTop(opened, (top) => top === 12_000, 'line 12,000 at the top');
   expectTrueRows(longLog, shown);
   await expect.poll(() => selectedLinesOf(opened)).toEqual([12_000, 12_001, 12_002, 12_003]);
   await opened.getByRole('button', { name: 'Copy link' }).click();
-  await expect(opened.getByTestId('copy-link-url')).toHaveText(`folio://open?path=${encodeURIComponent(longLog)}&lines=12000-12003`);
+  await expect(opened.getByTestId('copy-link-url')).toHaveText(`${server.origin}/?path=${encodeURIComponent(longLog)}&lines=12000-12003`);
 });
 
 test('Ctrl+End and Ctrl+Home go to the last and first lines of the file, not of the loaded window', async ({ page }) => {

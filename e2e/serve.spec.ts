@@ -42,7 +42,7 @@ test('the StatusBar shows file_info of the file given to folio serve', async ({ 
   expect(offHostOf(seen.urls), 'requests that left 127.0.0.1').toEqual([]);
 });
 
-test('typing another path shows that file, and a missing one shows not_found', async ({ page }) => {
+test('typing another path shows that file, and a missing one shows not_found and opens nothing', async ({ page }) => {
   const seen = watchPage(page);
   await page.goto(server.url.href);
   await expect(page.getByTestId('file-lines')).toHaveText(count(lfFile.lines));
@@ -54,8 +54,11 @@ test('typing another path shows that file, and a missing one shows not_found', a
 
   await page.getByTestId('path-input').fill(join(fixtures.dir, 'no-such-file.txt'));
   await page.getByRole('button', { name: 'Open' }).click();
-  await expect(page.getByTestId('file-info-error')).toContainText('not_found');
-  await page.screenshot({ path: join(ARTIFACTS, 'file-info-error.png') });
+  // Under the path box; the file shown stays, and no third tab is added.
+  await expect(page.getByTestId('open-problem')).toContainText('(not_found)');
+  await expect(page.getByTestId('file-path')).toHaveText(crlfFile.path);
+  await expect(page.getByRole('tab')).toHaveCount(2);
+  await page.screenshot({ path: join(ARTIFACTS, 'open-problem.png') });
 
   // The failed call answers 404, which Chromium logs as a console error: that one is expected.
   expect(seen.problems.filter((p) => !p.includes('404'))).toEqual([]);

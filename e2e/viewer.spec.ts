@@ -284,7 +284,7 @@ function lineOfByte(offset: number): number {
   return newlines + 1;
 }
 
-test('go to a byte offset and a percent; ±N chips move the view; copy link gives the folio:// URL and the read command', async ({ page }) => {
+test('go to a byte offset and a percent; ±N chips move the view; copy link gives the page URL and the read command', async ({ page }) => {
   const seen = watchPage(page);
   await page.setViewportSize({ width: 1400, height: 860 });
   await page.goto(server.url.href);
@@ -318,15 +318,16 @@ test('go to a byte offset and a percent; ±N chips move the view; copy link give
   shown = await waitForTop(page, (t) => t === top + 9_900, `top line ${top + 9_900}`, true);
   expectTrueLines(shown);
 
-  // Copy link: the visible range as a folio:// URL and as the CLI command.
+  // Copy link: the visible range as this page's URL (in a browser) and as the CLI command.
   await page.getByTestId('copy-link').click();
   const popover = page.getByTestId('copy-link-popover');
   await expect(popover).toBeVisible();
   const url = (await page.getByTestId('copy-link-url').textContent()) ?? '';
-  const urlMatch = /^folio:\/\/open\?path=([^&]+)&lines=(\d+)-(\d+)$/.exec(url);
+  const urlMatch = /^(http:\/\/[^/]+)\/\?path=([^&]+)&lines=(\d+)-(\d+)$/.exec(url);
   expect(urlMatch, url).not.toBeNull();
-  expect(decodeURIComponent(urlMatch![1]!)).toBe(log.path);
-  const [first, last] = [Number(urlMatch![2]), Number(urlMatch![3])];
+  expect(urlMatch![1]).toBe(server.origin);
+  expect(decodeURIComponent(urlMatch![2]!)).toBe(log.path);
+  const [first, last] = [Number(urlMatch![3]), Number(urlMatch![4])];
   expect(first).toBe(top + 9_900);
   expect(last - first).toBeGreaterThan(20);
   await expect(page.getByTestId('copy-link-command')).toHaveText(`folio read ${log.path} --lines ${first}-${last}`);

@@ -33,8 +33,10 @@ import { useViewerStore, type ViewerState } from './stores/viewer-store.ts';
 
 const launch = launchParamsOf(window.location.search);
 
-/** Open a file chosen any way (the path box, recent files, a drop, the Electron menu) in its tab. */
+/** Open a file chosen any way (recent files, a drop) in its tab. */
 const openPath = (path: string) => void useTabStore.getState().open(path);
+/** What the path box was given: a path, a locator or a link. */
+const openText = (text: string) => void useTabStore.getState().openText(text);
 
 /**
  * What the app's layout depends on of the viewer: which file, its facts, and
@@ -67,8 +69,8 @@ function useServerEvents(): void {
     return useConnectionStore.getState().connect(
       (event) => {
         if (event.type === 'open_file') {
-          openPath(event.path);
-          if (event.lines) void useViewerStore.getState().showLines({ startLine: event.lines.start, endLine: event.lines.end });
+          const lines = event.lines ? { startLine: event.lines.start, endLine: event.lines.end } : null;
+          void useTabStore.getState().open(event.path, lines);
           return;
         }
         void useReviewStore.getState().refresh();
@@ -116,7 +118,7 @@ export function App() {
     <div className="app">
       <header className="app-header">
         <h1>Folio</h1>
-        <OpenFileForm ref={pathInput} currentPath={path ?? launch.file ?? ''} onOpen={openPath} />
+        <OpenFileForm ref={pathInput} currentPath={path ?? launch.file ?? ''} onOpen={openText} />
         <RecentFiles entries={recent} onShow={() => void useRecentStore.getState().refresh()} onOpen={openPath} />
         <TabBar />
         <GoToLine ref={goToInput} totalLines={info?.lines ?? 0} fileBytes={info?.size ?? 0} onGo={go} />

@@ -4,14 +4,20 @@
  * (the lines to land on, selected). The API token of `folio serve` is not a
  * launch parameter: the server trades it for a cookie on the first load.
  */
-import { lineRangeOf, type LineRange } from './model/view-link.ts';
+import { lineRangeOf, notLinesProblemOf, type LineRange } from '../src-main/api/folio-link.ts';
 
 export interface LaunchParams {
   file: string | null;
   lines: LineRange | null;
+  /** why the page's link opens nothing (its lines are not lines), shown instead of opening it */
+  problem: string | null;
 }
 
 export function launchParamsOf(search: string): LaunchParams {
   const params = new URLSearchParams(search);
-  return { file: params.get('file') || params.get('path') || null, lines: lineRangeOf(params.get('lines') ?? '') };
+  const file = params.get('file') || params.get('path') || null;
+  const linesText = params.get('lines') ?? '';
+  const lines = lineRangeOf(linesText);
+  if (file && linesText !== '' && !lines) return { file: null, lines: null, problem: notLinesProblemOf(linesText) };
+  return { file, lines, problem: null };
 }

@@ -2,8 +2,10 @@ import { useState } from 'react';
 import { readCommandOf, viewLinkOf } from '../model/view-link.ts';
 
 /**
- * "Copy link": a folio:// link to the selected lines (the visible ones when
- * nothing is selected) and the `folio read` command
+ * "Copy link": a link to the selected lines (the visible ones when nothing is
+ * selected): in a browser, this page's URL opened on them (pasted in a tab or
+ * the path box, it opens them); in Electron, folio://open?… (its registered
+ * scheme). And the `folio read` command
  * that prints them, both put on the clipboard and shown in a small popover (the
  * clipboard may be refused, the popover is always there to copy from).
  */
@@ -11,7 +13,8 @@ export function CopyLinkButton({ path, startLine, endLine, what }: { path: strin
   const [shown, setShown] = useState<{ link: string; command: string; copied: boolean } | null>(null);
   const copy = async () => {
     if (!path) return;
-    const link = viewLinkOf(path, startLine, endLine);
+    // Electron's page (folio-app://) opens nowhere else: its links are folio:// ones.
+    const link = viewLinkOf(path, startLine, endLine, window.folio ? null : window.location.href);
     const command = readCommandOf(path, startLine, endLine);
     setShown({ link, command, copied: false });
     try {

@@ -1,26 +1,17 @@
 /**
- * How to come back to what is on screen: a `folio://open` link for the visible
- * lines, and the CLI command that prints the same lines.
+ * How to come back to what is on screen: a link for the visible lines (an http
+ * link to this page in a browser, where a pasted link can open it; `folio://open`
+ * in Electron, whose registered scheme opens it), and the CLI command that prints
+ * the same lines. Links are read back by the one parser, src-main/api/folio-link.ts.
  */
+import { folioUrlOf, pageLinkOf } from '../../src-main/api/folio-link.ts';
 
-export function viewLinkOf(path: string, startLine: number, endLine: number): string {
-  return `folio://open?path=${encodeURIComponent(path)}&lines=${startLine}-${endLine}`;
-}
+export { lineRangeOf, type LineRange } from '../../src-main/api/folio-link.ts';
 
-/** Lines named by a link, 1-based inclusive. */
-export interface LineRange {
-  startLine: number;
-  endLine: number;
-}
-
-/** The `lines` of a link: "A-B" or "A" (B before A is swapped), else null. */
-export function lineRangeOf(text: string): LineRange | null {
-  const m = /^\s*(\d+)\s*(?:[-–:]\s*(\d+))?\s*$/.exec(text);
-  if (!m) return null;
-  const a = Number(m[1]);
-  const b = m[2] === undefined ? a : Number(m[2]);
-  if (a < 1 || b < 1) return null;
-  return { startLine: Math.min(a, b), endLine: Math.max(a, b) };
+/** The link to lines `startLine`..`endLine` of `path`: of the app page at `pageUrl`, or folio:// when there is none (Electron). */
+export function viewLinkOf(path: string, startLine: number, endLine: number, pageUrl: string | null = null): string {
+  const lines = { startLine, endLine };
+  return pageUrl ? pageLinkOf(pageUrl, path, lines) : folioUrlOf(path, lines);
 }
 
 export function readCommandOf(path: string, startLine: number, endLine: number): string {

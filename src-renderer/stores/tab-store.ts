@@ -4,13 +4,21 @@
  * shown tab; switching keeps a snapshot of their data for the tab left and puts
  * back the one of the tab shown (work in flight for the tab left is dropped, and
  * started again when it is shown). Opening a path that has a tab shows that tab.
+ * An open that opens nothing (a missing file, a bad link, lines past the end)
+ * adds no tab: its first lines are read before the tab is made (they are then
+ * the tab's first window), and the problem shows under the path box.
  */
 import { create } from 'zustand';
+import { folioLinkOf, linesProblemOf, type LineRange } from '../../src-main/api/folio-link.ts';
+import type { ReadOutput } from '../../src-main/api/schemas.ts';
+import { call } from '../transport.ts';
+import { errorPayloadOf } from './call-error.ts';
 import { useFilterStore } from './filter-store.ts';
 import { useFindStore } from './find-store.ts';
+import { useOpenProblemStore } from './open-problem-store.ts';
 import { useRecentStore } from './recent-store.ts';
 import { useTimeStore } from './time-store.ts';
-import { restoreView, useViewerStore, viewSnapshotOf, type ViewSnapshot } from './viewer-store.ts';
+import { FIRST_WINDOW_BYTES, restoreView, useViewerStore, viewSnapshotOf, type ViewSnapshot } from './viewer-store.ts';
 
 export interface Tab {
   id: number;
@@ -20,8 +28,10 @@ export interface Tab {
 export interface TabState {
   tabs: Tab[];
   activeId: number | null;
-  /** Show `path`: its tab, or a new tab after the shown one. */
-  open(path: string): Promise<void>;
+  /** Show `path` (at `lines`, selected): its tab, or a new tab after the shown one; nothing when it cannot be opened. */
+  open(path: string, lines?: LineRange | null): Promise<void>;
+  /** What the path box was given: a path or locator, or a link (folio://open?…, or a page of this app's origin). */
+  openText(text: string): Promise<void>;
   activate(id: number): void;
   close(id: number): void;
   /** The next (+1) or previous (-1) tab, wrapping. */
@@ -43,6 +53,29 @@ interface Snapshot {
 
 const snapshots = new Map<number, Snapshot>();
 let nextId = 1;
+/** Only the latest open may make a tab (typing paths quickly, or a link while a file is read). */
+let latestOpen = 0;
+
+/** Codes of a file that is there but not shown as text: it gets its tab, and the viewer says why. */
+const SHOWN_WITH_PROBLEM = new Set(['binary_file', 'encoding_mismatch']);
+
+/**
+ * Whether `path` opens, before a tab is made for it: its first lines (the viewer's
+ * first window), or, with `lines`, file_info to check they are in the file.
+ */
+async function firstReadOf(path: string, lines: LineRange | null): Promise<{ ok: true; first?: ReadOutput } | { ok: false; problem: string }> {
+  try {
+    if (lines) {
+      const info = await call('file_info', { path });
+      const problem = linesProblemOf(lines, path, info.lines);
+      return problem ? { ok: false, problem } : { ok: true };
+    }
+    return { ok: true, first: await call('read', { path, start_byte: 0, max_bytes: FIRST_WINDOW_BYTES }) };
+  } catch (err) {
+    const error = errorPayloadOf(err);
+    return SHOWN_WITH_PROBLEM.has(error.code) ? { ok: true } : { ok: false, problem: `Cannot open ${path}: ${error.message} (${error.code})` };
+  }
+}
 
 /** Keep the shown tab's state, and stop its work in flight (its answers would land in the next tab's state). */
 function keepShown(id: number | null): void {
@@ -77,18 +110,28 @@ function showFresh(): void {
 export const useTabStore = create<TabState>()((set, get) => ({
   tabs: [],
   activeId: null,
-  async open(path) {
-    const { tabs, activeId } = get();
-    const existing = tabs.find((t) => t.path === path);
+  async open(path, lines = null) {
+    const request = ++latestOpen;
+    useOpenProblemStore.getState().clear();
+    const existing = get().tabs.find((t) => t.path === path);
     if (existing) {
       get().activate(existing.id);
       // Opened again: first in the recent list, as opening it would make it.
       void useRecentStore.getState().add(path);
+      const lineCount = useViewerStore.getState().info?.lines;
+      const problem = lines && lineCount !== undefined ? linesProblemOf(lines, path, lineCount) : null;
+      if (problem) useOpenProblemStore.getState().show(problem);
+      else if (lines) void useViewerStore.getState().showLines(lines);
       return;
     }
+    const opened = await firstReadOf(path, lines);
+    if (request !== latestOpen) return; // another open was asked for meanwhile
+    if (!opened.ok) return useOpenProblemStore.getState().show(opened.problem);
+    const { tabs, activeId } = get();
     if (activeId === null) {
       // The first file: the tab is made when the viewer opens it (below).
-      await useViewerStore.getState().openFile(path);
+      await useViewerStore.getState().openFile(path, opened.first);
+      if (lines) void useViewerStore.getState().showLines(lines);
       return;
     }
     keepShown(activeId);
@@ -96,7 +139,18 @@ export const useTabStore = create<TabState>()((set, get) => ({
     const at = tabs.findIndex((t) => t.id === activeId) + 1;
     set({ tabs: [...tabs.slice(0, at), tab, ...tabs.slice(at)], activeId: tab.id });
     showFresh();
-    await useViewerStore.getState().openFile(path);
+    const opening = useViewerStore.getState().openFile(path, opened.first);
+    if (lines) void useViewerStore.getState().showLines(lines);
+    await opening;
+  },
+  async openText(text) {
+    const link = folioLinkOf(text, [window.location.origin]);
+    if (!link) return get().open(text);
+    if (!link.ok) {
+      latestOpen++;
+      return useOpenProblemStore.getState().show(link.problem);
+    }
+    return get().open(link.path, link.lines);
   },
   activate(id) {
     const { activeId } = get();
@@ -144,7 +198,13 @@ function adoptViewerPath(path: string | null): void {
     useTabStore.setState({ tabs: tabs.map((t) => (t.id === activeId ? { ...t, path } : t)) });
   }
 }
+/** A file the viewer opened by itself that did not open (the launch file): no tab stands for it while it is the only one. */
+function dropLoneFailedTab(path: string | null): void {
+  const { tabs } = useTabStore.getState();
+  if (tabs.length === 1 && tabs[0]!.path === path) useTabStore.setState({ tabs: [], activeId: null });
+}
 adoptViewerPath(useViewerStore.getState().path);
 useViewerStore.subscribe((s, prev) => {
   if (s.path !== prev.path) adoptViewerPath(s.path);
+  else if (s.error && !prev.error && !s.info && !s.window) dropLoneFailedTab(s.path);
 });

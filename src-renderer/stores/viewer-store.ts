@@ -32,7 +32,7 @@ export const FOLLOW_POLL_MS = 250;
  */
 export const CHANGE_POLL_MS = 1000;
 /** The first window is read by bytes, in parallel with file_info: it needs no line count, so it never waits for the index. */
-const FIRST_WINDOW_BYTES = 65_536;
+export const FIRST_WINDOW_BYTES = 65_536;
 /** How often the app asks how far a remote value's index build is, while it has no file_info yet. */
 export const INDEXING_POLL_MS = 500;
 

@@ -95,9 +95,12 @@ test('the go-to box reads lines, byte offsets (@N, bN) and percents', async () =
   for (const bad of ['', 'abc', '@', '@-5', '5%%', 'b']) expect(goToTargetOf(bad, 100, 1000), bad).toBeNull();
 });
 
-test('copy link: folio:// URL and a shell-safe read command', async () => {
+test('copy link: the page URL (browser) or folio:// URL (Electron), and a shell-safe read command', async () => {
   const { readCommandOf, shellQuoted, viewLinkOf } = await import('../../src-renderer/model/view-link.ts');
   expect(viewLinkOf('/var/log/app log.txt', 10, 52)).toBe('folio://open?path=%2Fvar%2Flog%2Fapp%20log.txt&lines=10-52');
+  expect(viewLinkOf('/var/log/app log.txt', 10, 52, 'http://127.0.0.1:5/?file=%2Fx#top')).toBe(
+    'http://127.0.0.1:5/?path=%2Fvar%2Flog%2Fapp%20log.txt&lines=10-52',
+  );
   expect(readCommandOf('/var/log/app.log', 10, 52)).toBe('folio read /var/log/app.log --lines 10-52');
   expect(shellQuoted("it's here")).toBe(`'it'\\''s here'`);
   expect(shellQuoted('$HOME/x')).toBe(`'$HOME/x'`);
