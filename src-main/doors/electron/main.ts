@@ -181,7 +181,9 @@ if (!app.requestSingleInstanceLock()) {
     event.preventDefault();
     showLink(link);
   });
-  app.setAsDefaultProtocolClient(LINK_SCHEME);
+  // Run as `electron path/to/app` (not packaged), the OS must start Electron with the app's path before the link.
+  if (process.defaultApp && process.argv[1]) app.setAsDefaultProtocolClient(LINK_SCHEME, process.execPath, [resolve(process.argv[1])]);
+  else app.setAsDefaultProtocolClient(LINK_SCHEME);
   app.on('window-all-closed', () => app.quit());
   indexInBackground(true); // the app paints while a big file indexes
   void app.whenReady().then(async () => {
