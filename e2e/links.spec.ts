@@ -166,6 +166,18 @@ test('a bad link opens nothing and says why; no tab is added', async ({ page }) 
   await page.goto(pageLink(other, '1000-1001'));
   await expect(problem).toHaveText(/lines 1000-1001 are past the end of .*other\.log \(900 lines\)/);
   await expect(tabs(page)).toHaveCount(0);
+  // A page opened on a missing file: the viewer says why, and no tab stands for it.
+  const missing = join(fixtures.dir, 'gone.log');
+  await page.goto(pageLink(missing, '1-2'));
+  await expect(page.getByTestId('file-info-error')).toContainText('not_found');
+  await expect(tabs(page)).toHaveCount(0);
+  // With no file open, a missing one typed in the path box: the message, still no tab; then a link opens the first tab.
+  await openByPathBox(page, missing);
+  await expect(problem).toContainText(/Cannot open .*gone\.log: .*\(not_found\)/);
+  await expect(tabs(page)).toHaveCount(0);
+  await openByPathBox(page, folioLink(other, '10-12'));
+  await expect(tabs(page)).toHaveText(['other.log']);
+  await expectLinesShown(page, other, 10, 12);
   // The missing file's file_info answers 404, which Chromium logs; nothing else may go wrong.
   expect(seen.problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
 });

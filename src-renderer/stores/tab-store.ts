@@ -11,14 +11,16 @@
 import { create } from 'zustand';
 import { folioLinkOf, linesProblemOf, type LineRange } from '../../src-main/api/folio-link.ts';
 import type { ReadOutput } from '../../src-main/api/schemas.ts';
+import { isSameFile } from '../model/change-order.ts';
 import { call } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
 import { useFilterStore } from './filter-store.ts';
 import { useFindStore } from './find-store.ts';
 import { useOpenProblemStore } from './open-problem-store.ts';
 import { useRecentStore } from './recent-store.ts';
+import { useReviewStore } from './review-store.ts';
 import { useTimeStore } from './time-store.ts';
-import { FIRST_WINDOW_BYTES, restoreView, useViewerStore, viewSnapshotOf, type ViewSnapshot } from './viewer-store.ts';
+import { FIRST_WINDOW_BYTES, restoreView, useViewerStore, viewSnapshotOf, type ViewerState, type ViewSnapshot } from './viewer-store.ts';
 
 export interface Tab {
   id: number;
@@ -128,18 +130,16 @@ export const useTabStore = create<TabState>()((set, get) => ({
     if (request !== latestOpen) return; // another open was asked for meanwhile
     if (!opened.ok) return useOpenProblemStore.getState().show(opened.problem);
     const { tabs, activeId } = get();
-    if (activeId === null) {
-      // The first file: the tab is made when the viewer opens it (below).
-      await useViewerStore.getState().openFile(path, opened.first);
-      if (lines) void useViewerStore.getState().showLines(lines);
-      return;
+    // The first file's tab is made when the viewer opens it (adoptViewerPath, below).
+    if (activeId !== null) {
+      keepShown(activeId);
+      const tab = { id: nextId++, path };
+      const at = tabs.findIndex((t) => t.id === activeId) + 1;
+      set({ tabs: [...tabs.slice(0, at), tab, ...tabs.slice(at)], activeId: tab.id });
+      showFresh();
     }
-    keepShown(activeId);
-    const tab = { id: nextId++, path };
-    const at = tabs.findIndex((t) => t.id === activeId) + 1;
-    set({ tabs: [...tabs.slice(0, at), tab, ...tabs.slice(at)], activeId: tab.id });
-    showFresh();
     const opening = useViewerStore.getState().openFile(path, opened.first);
+    // Asked before file_info answers: the store makes this jump instead of showing the first lines.
     if (lines) void useViewerStore.getState().showLines(lines);
     await opening;
   },
@@ -203,8 +203,19 @@ function dropLoneFailedTab(path: string | null): void {
   const { tabs } = useTabStore.getState();
   if (tabs.length === 1 && tabs[0]!.path === path) useTabStore.setState({ tabs: [], activeId: null });
 }
-adoptViewerPath(useViewerStore.getState().path);
+/**
+ * The viewer's open of its file failed: nothing of it to show, and the error why.
+ * Not a file that is not there yet but proposed (a create being reviewed): the
+ * viewer shows its proposed lines (FileProblem), and it keeps its tab.
+ */
+function openFailed(s: ViewerState): boolean {
+  if (!s.error || s.info || s.window || s.loading) return false;
+  const selected = useReviewStore.getState().selected;
+  return !(selected && selected.change.kind !== 'edit' && isSameFile(s.path, selected.path));
+}
+// This module may load after the launch file's open already failed (start-open.ts runs first).
+if (!openFailed(useViewerStore.getState())) adoptViewerPath(useViewerStore.getState().path);
 useViewerStore.subscribe((s, prev) => {
   if (s.path !== prev.path) adoptViewerPath(s.path);
-  else if (s.error && !prev.error && !s.info && !s.window) dropLoneFailedTab(s.path);
+  else if (openFailed(s) && !openFailed(prev)) dropLoneFailedTab(s.path);
 });
