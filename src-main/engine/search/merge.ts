@@ -1,0 +1,285 @@
+/**
+ * Several logs as one view in time order: a lazy, stable k-way merge. Each file is
+ * read forward a chunk at a time (merge-lines.ts), each line's stamp parsed in the
+ * format detected for that file (time-probe.ts); a line without a stamp (a stack
+ * trace) takes the time of the line above it, so it stays with that line; lines
+ * before a file's first stamp come first (no time). Equal times go to the earlier
+ * file in argument order, which is what `sort -m -s` does with one key per line.
+ *
+ * `from` starts each file at its first line stamped at or after it by the line
+ * index's bisection (time-seek.ts: O(log n) small reads, once the index is built
+ * or loaded from the cache); `to` ends each file after its last line stamped at
+ * or before it. A cursor (merge-lines.ts) holds each file's next line, so the next
+ * window reads on from there, never from the files' starts.
+ */
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { FolioError, fromFsError } from '../errors.ts';
+import { openForRead } from '../index/identity.ts';
+import type { LineIndex } from '../index/line-index.ts';
+import { LineReader, decodeCursor, encodeCursor, type FilePosition, type MergePosition } from './merge-lines.ts';
+import { timeSchemeOf, type TimeScheme } from './time-probe.ts';
+import { targetTimeOf, timeSeek } from './time-seek.ts';
+import { timeOfLine, type TimeFormat } from './timestamps.mjs';
+
+export interface MergeOptions {
+  /** where to start: a time as time_seek takes it (string, or epoch ms) */
+  from?: string | number;
+  /** where to end (inclusive) */
+  to?: string | number;
+  /** a token from a previous window: go on from there (`from` is then ignored) */
+  cursor?: string;
+  /** the complete line index of each file, needed with `from` (none is needed otherwise) */
+  indexOf?: (path: string, fileIdx: number) => Promise<LineIndex>;
+  /** each file's encoding as detected elsewhere (default: UTF-8, or UTF-16 when it starts with a BOM) */
+  encodings?: readonly string[];
+}
+
+export interface MergeFile {
+  path: string;
+  size: number;
+  /** null: an empty file */
+  format: TimeFormat | null;
+}
+
+/** A line of the merged view. `buf[start, end)` is the line with its terminator (the view holds until the next call of next()). */
+export interface MergedLine {
+  fileIdx: number;
+  lineNo: number;
+  /** the line's time, or the time of the stamped line above it; -Infinity before the file's first stamp */
+  timeMs: number;
+  buf: Buffer;
+  start: number;
+  /** end of the text, before LF or CRLF */
+  contentEnd: number;
+  /** end of the line with its terminator */
+  end: number;
+}
+
+interface Source {
+  fd: number;
+  scheme: TimeScheme | null;
+  reader: LineReader | null;
+  /** time of the line at the head (read, not yet handed out) */
+  headMs: number;
+  /** whether the reader holds a line not yet handed out */
+  hasHead: boolean;
+  /** the time an unstamped next line takes: the last stamped line's */
+  carryMs: number;
+  /** carryMs before the head line was read (what a cursor at the head must carry) */
+  carryBeforeHeadMs: number;
+}
+
+const BOM_UTF16 = /^(fffe|feff)/;
+
+/** A merge of `paths`, ready to hand out lines. Close it when done. */
+export async function openMerge(paths: readonly string[], opts: MergeOptions = {}): Promise<Merge> {
+  if (paths.length === 0) throw new FolioError('invalid_input', 'merge needs at least one file', { field: 'paths' });
+  const sources: Source[] = [];
+  const files: MergeFile[] = [];
+  try {
+    for (const [i, path] of paths.entries()) {
+      let fd: number;
+      try {
+        fd = openForRead(path);
+      } catch (err) {
+        throw fromFsError(err, path);
+      }
+      const size = fstatSync(fd).size;
+      const source: Source = { fd, scheme: null, reader: null, headMs: NaN, hasHead: false, carryMs: NaN, carryBeforeHeadMs: NaN };
+      sources.push(source);
+      if (size > 0) source.scheme = timeSchemeOf(fd, path, size, opts.encodings?.[i] ?? encodingGuess(fd));
+      files.push({ path, size, format: source.scheme?.format ?? null });
+    }
+    const first = firstStampedFile(sources);
+    const fromMs = opts.from === undefined || opts.cursor !== undefined ? undefined : timeInput(opts.from, 'from', sources[first]!, files[first]!);
+    const toMs = opts.to === undefined ? Infinity : timeInput(opts.to, 'to', sources[first]!, files[first]!);
+    const start: MergePosition = opts.cursor ? decodeCursor(opts.cursor, paths.length) : await Promise.all(files.map((f, i) => startOf(f, i, fromMs, opts)));
+    start.forEach((pos, i) => {
+      const f = files[i]!;
+      if (!pos || f.size === 0) return;
+      if (pos.byte > f.size) {
+        throw new FolioError('conflict', `the cursor is past the end of ${f.path} (${pos.byte} > ${f.size} bytes): it changed since`, { path: f.path });
+      }
+      sources[i]!.reader = new LineReader(sources[i]!.fd, f.size, f.path, pos.byte, pos.lineNo);
+      sources[i]!.carryMs = pos.carryMs;
+    });
+    return new Merge(files, sources, toMs);
+  } catch (err) {
+    for (const s of sources) closeSync(s.fd);
+    throw err;
+  }
+}
+
+/** UTF-16 when the file starts with its BOM (stamps are then no ASCII bytes: time-probe.ts refuses them), else UTF-8. */
+function encodingGuess(fd: number): string {
+  const head = Buffer.alloc(2);
+  const n = readHead(fd, head);
+  return n === 2 && BOM_UTF16.test(head.toString('hex')) ? 'utf-16' : 'utf-8';
+}
+
+function readHead(fd: number, buf: Buffer): number {
+  return readSync(fd, buf, 0, buf.length, 0);
+}
+
+function firstStampedFile(sources: Source[]): number {
+  const i = sources.findIndex((s) => s.scheme !== null);
+  return i < 0 ? 0 : i;
+}
+
+/** A time the caller gave, in epoch ms, read against the first non-empty file's scheme (its day, for a time of day; its year, for syslog). */
+function timeInput(time: string | number, field: 'from' | 'to', source: Source, file: MergeFile): number {
+  const scheme = source.scheme ?? { format: 'iso8601' as const, year: new Date().getUTCFullYear() };
+  try {
+    return targetTimeOf(time, scheme, firstStampMs(source.fd, file.size, scheme));
+  } catch (err) {
+    if (err instanceof FolioError && err.code === 'invalid_input')
+      throw new FolioError('invalid_input', err.message.replace(/^not a time/, `${field} is not a time`), { field, value: time });
+    throw err;
+  }
+}
+
+/** The first stamp of a file (its first 64 KiB, where the format was found), for a time of day's day. */
+function firstStampMs(fd: number, size: number, scheme: TimeScheme): number {
+  if (size === 0) return NaN;
+  const reader = new LineReader(fd, Math.min(size, 64 * 1024), '', 0, 1);
+  while (reader.next()) {
+    const t = timeOfLine(reader.buf, reader.lineStart, reader.contentEnd, scheme.format, scheme.year);
+    if (!Number.isNaN(t)) return t;
+  }
+  return NaN;
+}
+
+/** Where file `i` starts: its first line, or its first line stamped at or after `fromMs` (null: none is). */
+async function startOf(f: MergeFile, i: number, fromMs: number | undefined, opts: MergeOptions): Promise<FilePosition | null> {
+  if (f.size === 0) return null;
+  if (fromMs === undefined) return { byte: 0, lineNo: 1, carryMs: NaN };
+  if (!opts.indexOf) throw new FolioError('invalid_input', 'a merge from a time needs the line index of each file', { path: f.path });
+  const index = await opts.indexOf(f.path, i);
+  try {
+    const r = timeSeek(index, fromMs, opts.encodings?.[i] ?? 'utf-8');
+    return { byte: r.byteOffset, lineNo: r.lineNo, carryMs: NaN };
+  } catch (err) {
+    // Nothing at or after `from` in this file: it gives no lines.
+    if (err instanceof FolioError && err.code === 'out_of_bounds') return null;
+    throw err;
+  }
+}
+
+export class Merge {
+  /** the file that handed out the last line, while it stays first */
+  private cur = -1;
+  /** the runner-up's key: lines of `cur` before it need no new comparison */
+  private boundMs = Infinity;
+  private boundIdx = Infinity;
+
+  constructor(
+    readonly files: readonly MergeFile[],
+    private readonly sources: Source[],
+    private readonly toMs: number,
+  ) {
+    sources.forEach((_, i) => this.advance(i));
+  }
+
+  /** Bytes read from the files by the line readers (not counting the bisection's probes). */
+  get bytesRead(): number {
+    return this.sources.reduce((n, s) => n + (s.reader?.bytesRead ?? 0), 0);
+  }
+
+  /** Read file i's next line into its head (or mark it done). */
+  private advance(i: number): void {
+    const s = this.sources[i]!;
+    s.hasHead = false;
+    if (!s.reader || !s.scheme) return;
+    s.carryBeforeHeadMs = s.carryMs;
+    if (!s.reader.next()) {
+      s.reader = null;
+      return;
+    }
+    const r = s.reader;
+    const t = timeOfLine(r.buf, r.lineStart, r.contentEnd, s.scheme.format, s.scheme.year);
+    if (!Number.isNaN(t)) s.carryMs = t;
+    const at = Number.isNaN(s.carryMs) ? -Infinity : s.carryMs;
+    if (at > this.toMs) {
+      s.reader = null;
+      return;
+    }
+    s.headMs = at;
+    s.hasHead = true;
+  }
+
+  /** The first head by (time, file order); sets the bound of the runner-up. */
+  private pick(): number {
+    let best = -1;
+    let bestMs = Infinity;
+    let secondMs = Infinity;
+    let secondIdx = Infinity;
+    for (let i = 0; i < this.sources.length; i++) {
+      const s = this.sources[i]!;
+      if (!s.hasHead) continue;
+      if (best < 0 || s.headMs < bestMs) {
+        if (best >= 0) [secondMs, secondIdx] = [bestMs, best];
+        best = i;
+        bestMs = s.headMs;
+      } else if (s.headMs < secondMs) {
+        [secondMs, secondIdx] = [s.headMs, i];
+      }
+    }
+    this.boundMs = secondMs;
+    this.boundIdx = secondIdx;
+    return best;
+  }
+
+  private handed: MergedLine = { fileIdx: -1, lineNo: 0, timeMs: NaN, buf: Buffer.alloc(0), start: 0, contentEnd: 0, end: 0 };
+  private pending = -1;
+
+  /** The next line of the merged view, or null at its end. The returned object and its bytes are reused by the next call. */
+  next(): MergedLine | null {
+    // The line handed out last is consumed only now, so its bytes stayed valid until this call.
+    if (this.pending >= 0) {
+      this.advance(this.pending);
+      this.pending = -1;
+    }
+    let i = this.cur;
+    const s0 = i >= 0 ? this.sources[i]! : undefined;
+    // Still first while before the runner-up: earlier time, or the same time from an earlier file.
+    if (!s0 || !s0.hasHead || !(s0.headMs < this.boundMs || (s0.headMs === this.boundMs && i < this.boundIdx))) i = this.pick();
+    this.cur = i;
+    if (i < 0) return null;
+    const s = this.sources[i]!;
+    const r = s.reader!;
+    const h = this.handed;
+    h.fileIdx = i;
+    h.lineNo = r.lineNo;
+    h.timeMs = s.headMs;
+    h.buf = r.buf;
+    h.start = r.lineStart;
+    h.contentEnd = r.contentEnd;
+    h.end = r.lineEnd;
+    this.pending = i;
+    return h;
+  }
+
+  /** Where the merge goes on from (the lines handed out so far are behind it), or null when it has ended. */
+  cursor(): string | null {
+    if (this.pending >= 0) {
+      this.advance(this.pending);
+      this.pending = -1;
+    }
+    const position: MergePosition = this.sources.map((s) => {
+      if (!s.hasHead) return null;
+      const r = s.reader!;
+      return { byte: r.lineByte, lineNo: r.lineNo, carryMs: s.carryBeforeHeadMs };
+    });
+    return position.every((p) => p === null) ? null : encodeCursor(position);
+  }
+
+  close(): void {
+    for (const s of this.sources) {
+      try {
+        closeSync(s.fd);
+      } catch {
+        // already closed
+      }
+    }
+  }
+}
