@@ -36,10 +36,11 @@ export function pathProblemOf(path: string): { reason: PathProblem; message: str
   return null;
 }
 
-/** The file names of an input: `path`, `to`, and the `path` of each of `targets` / `edits` (several-file upserts and edits). */
+/** The file names of an input: `path`, `to`, each of `paths` (merge), and the `path` of each of `targets` / `edits` (several-file upserts and edits). */
 function namedPaths(input: Record<string, unknown>): [field: string, path: string][] {
   const out: [string, string][] = [];
   for (const f of ['path', 'to']) if (typeof input[f] === 'string') out.push([f, input[f]]);
+  if (Array.isArray(input.paths)) input.paths.forEach((p: unknown, i) => typeof p === 'string' && out.push([`paths.${i}`, p]));
   for (const list of ['targets', 'edits']) {
     const items = input[list];
     if (!Array.isArray(items)) continue;

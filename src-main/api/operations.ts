@@ -53,6 +53,7 @@ import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
 import { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops.ts';
 import { PatchInput, PatchOutput } from './schemas/patch.ts';
 import { HistogramInput, HistogramOutput, TimeSeekInput, TimeSeekOutput } from './schemas/time.ts';
+import { MergeInput, MergeOutput } from './schemas/merge.ts';
 import { runs } from './runs.ts';
 import { remoteOps, workspaceOf, type Actor, type CallContext } from './call-context.ts';
 import { isRemoteLocator } from './input-paths.ts';
@@ -166,6 +167,15 @@ export const operations = {
       'Line counts per level (error, warn, info, debug, other) per time bucket over the whole log (workers; never loaded whole). ' +
       'start_byte/end_byte count a slice; buckets depend on the file only, so slices add up.',
     run: async (input, _actor, ctx) => (await import('./time-wire.ts')).histogramWire(input, ctx),
+  }),
+  // --- Several logs on one timeline (issue 31): merge.ts ---
+  merge: op({
+    input: MergeInput,
+    output: MergeOutput,
+    description:
+      'Several logs as one view in time order, a window of lines at a time: each line with its file, line number and time; an unstamped line stays ' +
+      'with the line above; equal times keep file order. from: bisection in each file; continue with cursor = next_cursor.',
+    run: async (input, _actor, ctx) => (await import('./merge-wire.ts')).mergeWire(input, ctx),
   }),
   // --- Reading and finding across the workspace (issue 14) ---
   search_tree: op({

@@ -1,0 +1,126 @@
+/**
+ * merge on the wire (engine/search/merge.ts): a window of the merged view with its
+ * cursor, and, for the CLI, the whole merged view streamed in chunks (raw lines,
+ * tagged lines or JSON Lines) so it never sits in memory as one answer.
+ */
+import type { z } from 'zod';
+import { FolioError } from '../engine/errors.ts';
+import { binaryFileError, factsOf } from '../engine/read/file-facts.ts';
+import { openIndex } from '../engine/index/store.ts';
+import type { Merge, MergedLine, MergeOptions } from '../engine/search/merge.ts';
+import type { MergeInput, MergeOutput } from './schemas/merge.ts';
+import type { CallContext } from './call-context.ts';
+import { checkInputPaths } from './input-paths.ts';
+import { withHomeExpanded } from './home-path.ts';
+
+const DEFAULT_LINES = 200;
+
+const iso = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toISOString() : null);
+
+async function indexOf(path: string, ctx: CallContext) {
+  const index = await openIndex(path, { signal: ctx.signal, onProgress: ctx.onProgress });
+  if (!index.complete) throw new FolioError('invalid_input', `the line index of ${path} is not complete`, { path });
+  return index;
+}
+
+export async function mergeWire(input: z.infer<typeof MergeInput>, ctx: CallContext): Promise<z.infer<typeof MergeOutput>> {
+  const t0 = performance.now();
+  const facts = await Promise.all(input.paths.map((p) => factsOf(p, { hash: false })));
+  for (const f of facts) if (f.verdict.isBinary) throw binaryFileError(f);
+  const { openMerge } = await import('../engine/search/merge.ts');
+  const merge = await openMerge(input.paths, {
+    ...times(input),
+    ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
+    encodings: facts.map((f) => f.encoding),
+    indexOf: (path) => indexOf(path, ctx),
+  });
+  try {
+    const want = input.lines ?? DEFAULT_LINES;
+    const lines: z.infer<typeof MergeOutput>['lines'] = [];
+    for (let m = merge.next(); m && lines.length < want; m = lines.length < want ? merge.next() : null) {
+      lines.push({ file: m.fileIdx, path: input.paths[m.fileIdx]!, line: m.lineNo, time: iso(m.timeMs), text: m.buf.toString('utf8', m.start, m.contentEnd) });
+    }
+    return {
+      files: merge.files.map((f, i) => ({ path: facts[i]!.identity.path, version: facts[i]!.version, format: f.format })),
+      lines,
+      next_cursor: merge.cursor(),
+      bytes_read: merge.bytesRead,
+      elapsed_ms: performance.now() - t0,
+    };
+  } finally {
+    merge.close();
+  }
+}
+
+function times(input: { from?: string | number | undefined; to?: string | number | undefined }): Pick<MergeOptions, 'from' | 'to'> {
+  return { ...(input.from !== undefined ? { from: input.from } : {}), ...(input.to !== undefined ? { to: input.to } : {}) };
+}
+
+export type MergeStyle = 'raw' | 'tag' | 'json';
+
+export interface MergeStreamInput {
+  paths: string[];
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/** Bytes gathered before each write. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * The whole merged view, written in chunks of about CHUNK_BYTES (`write` may
+ * return a promise: the next chunk waits for it, so a slow reader holds the merge
+ * back and memory stays bounded). `raw` writes each line's bytes as they are, with
+ * a newline added after a file's last line when it has none (as sort does); `tag`
+ * puts `path:` before each; `json` writes one JSON object per line.
+ */
+export async function mergeStream(input: MergeStreamInput, style: MergeStyle, write: (chunk: Buffer) => Promise<void> | void): Promise<void> {
+  checkInputPaths('merge', { paths: input.paths });
+  const paths = input.paths.map((p) => withHomeExpanded({ path: p }).path);
+  const { openMerge } = await import('../engine/search/merge.ts');
+  const merge = await openMerge(paths, { ...times(input), indexOf: (path) => indexOf(path, {}) });
+  try {
+    await streamLines(merge, input.paths, style, write);
+  } finally {
+    merge.close();
+  }
+}
+
+async function streamLines(merge: Merge, names: string[], style: MergeStyle, write: (chunk: Buffer) => Promise<void> | void): Promise<void> {
+  const tags = names.map((name) => Buffer.from(style === 'tag' ? `${name}:` : ''));
+  let m: MergedLine | null = merge.next();
+  // Lines are copied into a chunk without awaiting anything per line (a promise per line would cost more than the merge).
+  while (m) {
+    // A fresh buffer each time: the stream may still hold the one written.
+    const out = Buffer.allocUnsafe(CHUNK_BYTES);
+    let n = 0;
+    while (m) {
+      const row = style === 'json' ? jsonRow(m, names) : null;
+      const tag = tags[m.fileIdx]!;
+      const newline = row === null && (m.end === m.contentEnd || m.buf[m.end - 1] !== 10) ? 1 : 0;
+      const need = row ? row.length : tag.length + (m.end - m.start) + newline;
+      if (n + need > out.length) {
+        if (n > 0) break;
+        // A line longer than a chunk: written on its own.
+        await write(row ?? Buffer.concat([tag, m.buf.subarray(m.start, m.end), newline ? NEWLINE : Buffer.alloc(0)]));
+        m = merge.next();
+        break;
+      }
+      if (row) n += row.copy(out, n);
+      else {
+        n += tag.copy(out, n);
+        n += m.buf.copy(out, n, m.start, m.end);
+        if (newline) out[n++] = 10;
+      }
+      m = merge.next();
+    }
+    if (n > 0) await write(out.subarray(0, n));
+  }
+}
+
+function jsonRow(m: MergedLine, names: string[]): Buffer {
+  const text = m.buf.toString('utf8', m.start, m.contentEnd);
+  return Buffer.from(JSON.stringify({ file: m.fileIdx, path: names[m.fileIdx], line: m.lineNo, time: iso(m.timeMs), text }) + '\n');
+}
+
+const NEWLINE = Buffer.from('\n');

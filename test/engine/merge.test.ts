@@ -1,0 +1,179 @@
+/**
+ * The merge of logs (engine/search/merge.ts) and its windows (the merge
+ * operation): the merged lines equal a stable sort by time of every file's lines
+ * (an unstamped line taking the time of the line above), windows joined by their
+ * cursors equal the whole merge, and a window from a time in the middle of big
+ * files reads a few chunks, not the files.
+ */
+import { statSync, writeFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { handle, operations } from '../../src-main/api/handle.ts';
+import { openIndex } from '../../src-main/engine/index/store.ts';
+import { openMerge } from '../../src-main/engine/search/merge.ts';
+import { engineTempDir } from '../fixtures/engine-env.ts';
+import { MERGE_LOG_START, writeMergeLog } from '../fixtures/merge-logs.ts';
+
+const tmp = engineTempDir();
+const ME = { kind: 'human', name: 'test' } as const;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+interface Row {
+  file: number;
+  line: number;
+  time: string | null;
+  text: string;
+}
+
+/** Every line of the merge, from the engine's iterator. */
+async function mergeAll(paths: string[], opts: { from?: string; to?: string } = {}): Promise<Row[]> {
+  const m = await openMerge(paths, { ...opts, indexOf: (p) => openIndex(p) });
+  try {
+    const rows: Row[] = [];
+    for (let l = m.next(); l; l = m.next()) {
+      rows.push({
+        file: l.fileIdx,
+        line: l.lineNo,
+        time: Number.isFinite(l.timeMs) ? iso(l.timeMs) : null,
+        text: l.buf.toString('utf8', l.start, l.contentEnd),
+      });
+    }
+    return rows;
+  } finally {
+    m.close();
+  }
+}
+
+/** The oracle: each file's lines with their times (an unstamped line: the one above's), all files' lines in one stable sort by time. */
+function sortedByTime(texts: string[][]): Row[] {
+  const all: (Row & { ms: number })[] = [];
+  texts.forEach((lines, file) => {
+    let ms = -Infinity;
+    lines.forEach((text, i) => {
+      const stamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/.exec(text);
+      if (stamp) ms = Date.parse(stamp[0]);
+      all.push({ file, line: i + 1, time: Number.isFinite(ms) ? iso(ms) : null, text, ms });
+    });
+  });
+  return all.sort((x, y) => x.ms - y.ms).map(({ ms: _ms, ...row }) => row);
+}
+
+describe('merge of logs', () => {
+  it('equals a stable sort by time of all lines, traces under their line (random files)', async () => {
+    const line = fc.record({
+      tick: fc.integer({ min: 0, max: 2 }),
+      trace: fc.integer({ min: 0, max: 2 }),
+      word: fc.constantFrom('INFO a', 'WARN b b', 'ERROR c'),
+    });
+    const file = fc.record({ lines: fc.array(line, { maxLength: 40 }), crlf: fc.boolean(), finalNewline: fc.boolean(), preamble: fc.boolean() });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(file, { minLength: 1, maxLength: 4 }), async (specs) => {
+        run++;
+        const texts: string[][] = [];
+        const paths = specs.map((spec, f) => {
+          let ms = MERGE_LOG_START;
+          const lines: string[] = spec.preamble && spec.lines.length > 0 ? ['# started'] : [];
+          for (const l of spec.lines) {
+            ms += l.tick;
+            lines.push(`${iso(ms)} ${l.word}`);
+            for (let t = 0; t < l.trace; t++) lines.push(`  at frame ${t}`);
+          }
+          texts.push(lines);
+          const eol = spec.crlf ? '\r\n' : '\n';
+          const path = tmp.path(`p${run}-${f}.log`);
+          writeFileSync(path, lines.join(eol) + (spec.finalNewline && lines.length > 0 ? eol : ''));
+          return path;
+        });
+        expect(await mergeAll(paths)).toEqual(sortedByTime(texts));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  describe('windows', () => {
+    const paths = [tmp.path('w1.log'), tmp.path('w2.log'), tmp.path('w3.log')];
+    writeMergeLog(paths[0]!, { lines: 4_000, seed: 21, traceEvery: 3 });
+    writeMergeLog(paths[1]!, { lines: 3_000, seed: 22, crlf: true, traceEvery: 11 });
+    writeMergeLog(paths[2]!, { lines: 5_000, seed: 23, finalNewline: false });
+
+    it('joined by their cursors equal the whole merge, cut anywhere (inside traces too)', async () => {
+      const whole = await mergeAll(paths);
+      for (const size of [1, 7, 333, 5_000]) {
+        const rows: Row[] = [];
+        let cursor: string | undefined;
+        let windows = 0;
+        for (;;) {
+          const w = await handle('merge', { paths, lines: size, ...(cursor ? { cursor } : {}) }, ME);
+          windows++;
+          if (windows === 1) expect(operations.merge.output.parse(w)).toEqual(w);
+          rows.push(...w.lines.map(({ path: _p, ...row }) => row));
+          expect(w.lines.length).toBe(w.next_cursor ? size : w.lines.length);
+          if (!w.next_cursor) break;
+          cursor = w.next_cursor;
+          if (size < 100 && windows >= 400) break; // enough small windows: compare the prefix
+        }
+        expect(rows).toEqual(whole.slice(0, rows.length));
+        if (size >= 100) expect(rows.length).toBe(whole.length);
+      }
+    });
+
+    it('from a time to a time, joined by cursors, equal the engine from --from to --to', async () => {
+      const from = iso(MERGE_LOG_START + 1_234);
+      const to = iso(MERGE_LOG_START + 2_345);
+      const want = await mergeAll(paths, { from, to });
+      expect(want.length).toBeGreaterThan(100);
+      expect(want[0]!.time! >= from && want.at(-1)!.time! <= to).toBe(true);
+      const rows: (Row & { path: string })[] = [];
+      let w = await handle('merge', { paths, from, to, lines: 97 }, ME);
+      rows.push(...w.lines);
+      while (w.next_cursor) {
+        w = await handle('merge', { paths, to, cursor: w.next_cursor, lines: 97 }, ME);
+        rows.push(...w.lines);
+      }
+      expect(rows.map(({ path: _p, ...r }) => r)).toEqual(want);
+      expect(w.files.map((f) => f.format)).toEqual(['iso8601', 'iso8601', 'iso8601']);
+      expect(w.files[0]!.version.size).toBe(statSync(paths[0]!).size);
+    });
+
+    it('refuses a cursor of another set of files, and a cursor past a file that shrank', async () => {
+      const w = await handle('merge', { paths, lines: 10 }, ME);
+      await expect(handle('merge', { paths: paths.slice(0, 2), cursor: w.next_cursor! }, ME)).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(handle('merge', { paths, cursor: 'bm90IGEgY3Vyc29y' }, ME)).rejects.toMatchObject({ code: 'invalid_input' });
+      const small = [tmp.path('s1.log'), tmp.path('s2.log')];
+      writeMergeLog(small[0]!, { lines: 50, seed: 1 });
+      writeMergeLog(small[1]!, { lines: 50, seed: 2 });
+      const ws = await handle('merge', { paths: small, lines: 60 }, ME);
+      writeFileSync(small[1]!, '2026-01-01T00:00:00.000Z INFO x\n');
+      await expect(handle('merge', { paths: small, cursor: ws.next_cursor! }, ME)).rejects.toMatchObject({ code: 'conflict' });
+    });
+
+    it('answers not_found, no_timestamps and invalid_input as typed errors', async () => {
+      await expect(handle('merge', { paths: [paths[0]!, tmp.path('none.log')] }, ME)).rejects.toMatchObject({ code: 'not_found' });
+      const plain = tmp.path('plain.txt');
+      writeFileSync(plain, 'no\nstamps\nhere\n');
+      await expect(handle('merge', { paths: [plain] }, ME)).rejects.toMatchObject({ code: 'no_timestamps' });
+      await expect(handle('merge', { paths: [paths[0]!], from: 'soon' }, ME)).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(handle('merge', { paths: [] }, ME)).rejects.toMatchObject({ code: 'invalid_input' });
+    });
+  });
+
+  it('starts a window at a time in the middle of 3 × 64 MiB by bisection, reading a few chunks', async () => {
+    const big = [tmp.path('big1.log'), tmp.path('big2.log'), tmp.path('big3.log')];
+    big.forEach((p, i) => writeMergeLog(p, { bytes: 64 << 20, seed: 100 + i, traceEvery: 50 }));
+    // The line index is built once per file (and persisted); every window after that reads only near its cursor.
+    await Promise.all(big.map((p) => openIndex(p)));
+    const total = big.reduce((n, p) => n + statSync(p).size, 0);
+    const from = iso(MERGE_LOG_START + 400_000);
+    const w = await handle('merge', { paths: big, from, lines: 500 }, ME);
+    expect(w.lines.length).toBe(500);
+    expect(w.lines[0]!.time! >= from).toBe(true);
+    expect(w.lines[0]!.line).toBeGreaterThan(100_000);
+    expect(w.bytes_read).toBeLessThanOrEqual(3 * (1 << 20));
+    expect(w.bytes_read * 50).toBeLessThan(total);
+    // Going on from its cursor reads as little.
+    const next = await handle('merge', { paths: big, cursor: w.next_cursor!, lines: 500 }, ME);
+    expect(next.bytes_read).toBeLessThanOrEqual(3 * (1 << 20));
+    expect(next.lines[0]!.time! >= w.lines.at(-1)!.time!).toBe(true);
+  }, 120_000);
+});
