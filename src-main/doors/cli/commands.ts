@@ -19,6 +19,7 @@ import { registerOpen } from './open.ts';
 import { registerReview } from './review.ts';
 import { registerFileOps } from './file-ops.ts';
 import { registerTime } from './time.ts';
+import { registerMerge } from './merge.ts';
 
 export const COMMANDS: readonly ((program: Command, io: CliIO) => void)[] = [
   registerInfo,
@@ -35,4 +36,5 @@ export const COMMANDS: readonly ((program: Command, io: CliIO) => void)[] = [
   registerReview,
   registerFileOps,
   registerTime,
+  registerMerge,
 ];
