@@ -169,11 +169,12 @@ describe('merge of logs', () => {
     expect(w.lines.length).toBe(500);
     expect(w.lines[0]!.time! >= from).toBe(true);
     expect(w.lines[0]!.line).toBeGreaterThan(100_000);
-    expect(w.bytes_read).toBeLessThanOrEqual(3 * (1 << 20));
-    expect(w.bytes_read * 50).toBeLessThan(total);
+    // Reads start at 32 KiB a file and double as a file goes on: 500 lines need the first.
+    expect(w.bytes_read).toBeLessThanOrEqual(3 * 256 * 1024);
+    expect(w.bytes_read * 500).toBeLessThan(total);
     // Going on from its cursor reads as little.
     const next = await handle('merge', { paths: big, cursor: w.next_cursor!, lines: 500 }, ME);
-    expect(next.bytes_read).toBeLessThanOrEqual(3 * (1 << 20));
+    expect(next.bytes_read).toBeLessThanOrEqual(3 * 256 * 1024);
     expect(next.lines[0]!.time! >= w.lines.at(-1)!.time!).toBe(true);
   }, 120_000);
 });

@@ -1,12 +1,13 @@
 /**
  * The pieces of a merge of logs (merge.ts) that read one file: a forward line
  * reader over a file descriptor that holds one chunk at a time (so a multi-GB log
- * costs CHUNK_BYTES of memory, a longer line what it needs up to MAX_LINE_BYTES),
+ * costs a chunk of memory, 1 MiB at most, a longer line what it needs up to MAX_LINE_BYTES),
  * and the cursor token that says where each file of a merged view goes on.
  */
 import { readSync } from 'node:fs';
 import { FolioError } from '../errors.ts';
 
+const FIRST_CHUNK_BYTES = 64 * 1024;
 const CHUNK_BYTES = 1 << 20;
 /** A line longer than this is refused (too_large) rather than held whole. */
 export const MAX_LINE_BYTES = 64 << 20;
@@ -15,11 +16,11 @@ export const MAX_LINE_BYTES = 64 << 20;
  * Reads the lines of [startByte, size) in order. After next() returns true, the
  * line is buf[lineStart, lineEnd) with its terminator (none at the end of a file
  * without a final newline) and buf[lineStart, contentEnd) without it (LF or CRLF);
- * lineByte and lineNo are its file offset and 1-based number. The view holds until
- * the next call.
+ * lineByte and lineNo are its file offset and 1-based number. The bytes of a line
+ * handed out stay as they are (refill() reads into a new buffer).
  */
 export class LineReader {
-  buf: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  buf: Buffer = Buffer.allocUnsafe(FIRST_CHUNK_BYTES / 2);
   lineStart = 0;
   lineEnd = 0;
   contentEnd = 0;
@@ -73,10 +74,16 @@ export class LineReader {
     return true;
   }
 
-  /** Keep the unread tail at the buffer's start (growing it for a long line) and read after it. */
+  /**
+   * Read on into a new buffer that starts with the unread tail: the old one is never
+   * written again, so the views handed out stay valid (a caller may gather several
+   * lines in one copy). Chunks grow from FIRST_CHUNK_BYTES to CHUNK_BYTES, so a
+   * small window reads little; a line longer than the buffer doubles it.
+   */
   private refill(): void {
     const tail = this.len - this.off;
-    if (tail >= this.buf.length) {
+    let size = Math.min(CHUNK_BYTES, this.buf.length * 2);
+    if (tail >= size) {
       if (this.buf.length >= MAX_LINE_BYTES) {
         throw new FolioError('too_large', `a line of ${this.path} at byte ${this.byte} is longer than ${MAX_LINE_BYTES} bytes`, {
           path: this.path,
@@ -84,16 +91,15 @@ export class LineReader {
           max_bytes: MAX_LINE_BYTES,
         });
       }
-      const bigger = Buffer.allocUnsafe(this.buf.length * 2);
-      this.buf.copy(bigger, 0, this.off, this.len);
-      this.buf = bigger;
-    } else if (this.off > 0) {
-      this.buf.copy(this.buf, 0, this.off, this.len);
+      size = this.buf.length * 2;
     }
+    const next = Buffer.allocUnsafe(size);
+    this.buf.copy(next, 0, this.off, this.len);
+    this.buf = next;
     this.off = 0;
     this.len = tail;
-    const want = Math.min(this.buf.length - tail, this.size - this.filePos);
-    const n = readSync(this.fd, this.buf, tail, want, this.filePos);
+    const want = Math.min(next.length - tail, this.size - this.filePos);
+    const n = readSync(this.fd, next, tail, want, this.filePos);
     if (n <= 0) {
       // The file shrank under us: end here, as if it were shorter.
       this.filePos = this.size;

@@ -41,7 +41,7 @@ export interface MergeFile {
   format: TimeFormat | null;
 }
 
-/** A line of the merged view. `buf[start, end)` is the line with its terminator (the view holds until the next call of next()). */
+/** A line of the merged view. `buf[start, end)` is the line with its terminator; those bytes stay as they are (the object itself is reused by next()). */
 export interface MergedLine {
   fileIdx: number;
   lineNo: number;
@@ -232,9 +232,14 @@ export class Merge {
   private handed: MergedLine = { fileIdx: -1, lineNo: 0, timeMs: NaN, buf: Buffer.alloc(0), start: 0, contentEnd: 0, end: 0 };
   private pending = -1;
 
-  /** The next line of the merged view, or null at its end. The returned object and its bytes are reused by the next call. */
+  /**
+   * The next line of the merged view, or null at its end. The returned object is
+   * reused by the next call, its bytes are not: lines read one after another from
+   * the same buffer are adjacent there (`end` of one is `start` of the next), so a
+   * caller can copy a run of them at once.
+   */
   next(): MergedLine | null {
-    // The line handed out last is consumed only now, so its bytes stayed valid until this call.
+    // The file of the line handed out last reads on only now: a caller that stops after a line reads nothing past it.
     if (this.pending >= 0) {
       this.advance(this.pending);
       this.pending = -1;
