@@ -58,8 +58,13 @@ function monthAt(b, p) {
  */
 function utcOf(y, mo, d, h, mi, s) {
   if (mo < 0 || mo > 11 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return NaN;
-  return Date.UTC(y, mo, d, h, mi, s);
+  // Date.UTC once per day seen: a log's lines mostly share the day of the line before (a merge parses every line).
+  if (y !== lastDay.y || mo !== lastDay.mo || d !== lastDay.d) lastDay = { y, mo, d, ms: Date.UTC(y, mo, d) };
+  return lastDay.ms + ((h * 60 + mi) * 60 + s) * 1000;
 }
+
+/** The day utcOf saw last, and its start in epoch ms. */
+let lastDay = { y: NaN, mo: NaN, d: NaN, ms: NaN };
 
 /**
  * A fraction of a second at p (after its separator): [ms, bytes used].
