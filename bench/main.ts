@@ -14,6 +14,7 @@ import { benchLineStep } from './line-step.bench.ts';
 import { benchLog } from './log.bench.ts';
 import { benchMarks } from './marks.bench.ts';
 import { benchMcp } from './mcp.bench.ts';
+import { benchMerge } from './merge.bench.ts';
 import { benchRead } from './read.bench.ts';
 import { benchReview } from './review.bench.ts';
 import { benchSearchTree } from './search-tree.bench.ts';
@@ -48,6 +49,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   jsonb: benchJsonb,
   bounded: benchBounded,
   startup: benchStartup,
+  merge: benchMerge,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -169,7 +169,7 @@ describe('merge of logs', () => {
     expect(w.lines.length).toBe(500);
     expect(w.lines[0]!.time! >= from).toBe(true);
     expect(w.lines[0]!.line).toBeGreaterThan(100_000);
-    // Reads start at 32 KiB a file and double as a file goes on: 500 lines need the first.
+    // Reads start at 64 KiB a file and double as a file goes on (to 1 MiB): 500 lines need the first.
     expect(w.bytes_read).toBeLessThanOrEqual(3 * 256 * 1024);
     expect(w.bytes_read * 500).toBeLessThan(total);
     // Going on from its cursor reads as little.

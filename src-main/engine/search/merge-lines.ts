@@ -7,6 +7,7 @@
 import { readSync } from 'node:fs';
 import { FolioError } from '../errors.ts';
 
+/** The first read of a file (refill() doubles the buffer it starts with). */
 const FIRST_CHUNK_BYTES = 64 * 1024;
 const CHUNK_BYTES = 1 << 20;
 /** A line longer than this is refused (too_large) rather than held whole. */
