@@ -113,12 +113,8 @@ export async function openMerge(paths: readonly string[], opts: MergeOptions = {
 /** UTF-16 when the file starts with its BOM (stamps are then no ASCII bytes: time-probe.ts refuses them), else UTF-8. */
 function encodingGuess(fd: number): string {
   const head = Buffer.alloc(2);
-  const n = readHead(fd, head);
+  const n = readSync(fd, head, 0, 2, 0);
   return n === 2 && BOM_UTF16.test(head.toString('hex')) ? 'utf-16' : 'utf-8';
-}
-
-function readHead(fd: number, buf: Buffer): number {
-  return readSync(fd, buf, 0, buf.length, 0);
 }
 
 function firstStampedFile(sources: Source[]): number {
