@@ -91,6 +91,20 @@ describe('merge of logs', () => {
     );
   });
 
+  it('reads the first stamp of a file that starts with a UTF-8 BOM', async () => {
+    const bom = tmp.path('bom.log');
+    const plain = tmp.path('plain-1.log');
+    writeFileSync(bom, '\uFEFF2026-01-01T00:00:00.002Z INFO b1\n2026-01-01T00:00:00.003Z INFO b2\n');
+    writeFileSync(plain, '2026-01-01T00:00:00.001Z INFO p1\n2026-01-01T00:00:00.002Z INFO p2\n');
+    const rows = await mergeAll([bom, plain]);
+    expect(rows.map((r) => [r.file, r.line, r.time])).toEqual([
+      [1, 1, '2026-01-01T00:00:00.001Z'],
+      [0, 1, '2026-01-01T00:00:00.002Z'],
+      [1, 2, '2026-01-01T00:00:00.002Z'],
+      [0, 2, '2026-01-01T00:00:00.003Z'],
+    ]);
+  });
+
   describe('windows', () => {
     const paths = [tmp.path('w1.log'), tmp.path('w2.log'), tmp.path('w3.log')];
     writeMergeLog(paths[0]!, { lines: 4_000, seed: 21, traceEvery: 3 });

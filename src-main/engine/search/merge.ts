@@ -192,7 +192,9 @@ export class Merge {
       return;
     }
     const r = s.reader;
-    const t = timeOfLine(r.buf, r.lineStart, r.contentEnd, s.scheme.format, s.scheme.year);
+    // A UTF-8 BOM before the first line's stamp is no part of it.
+    const bom = r.lineByte === 0 && r.buf[r.lineStart] === 0xef && r.buf[r.lineStart + 1] === 0xbb && r.buf[r.lineStart + 2] === 0xbf ? 3 : 0;
+    const t = timeOfLine(r.buf, r.lineStart + bom, r.contentEnd, s.scheme.format, s.scheme.year);
     if (!Number.isNaN(t)) s.carryMs = t;
     const at = Number.isNaN(s.carryMs) ? -Infinity : s.carryMs;
     if (at > this.toMs) {
