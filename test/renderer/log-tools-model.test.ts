@@ -85,3 +85,17 @@ test('a JSON line pretty-printed, after a prefix too; otherwise why not', () => 
   expect(prettyJsonOf('   ')).toEqual({ ok: false, message: 'The line is empty' });
   expect(prettyJsonOf('plain text').ok).toBe(false);
 });
+
+test('the JSON of a line is found after brackets that are not it ([worker-1], [1]), and the longest value wins', () => {
+  const line = '2026-11-29T10:00:00Z INFO [worker-1] request done payload={"a":1,"tags":["x"]}';
+  expect(prettyJsonOf(line)).toEqual({
+    ok: true,
+    text: JSON.stringify({ a: 1, tags: ['x'] }, null, 2),
+    prefix: '2026-11-29T10:00:00Z INFO [worker-1] request done payload=',
+  });
+  expect(prettyJsonOf('[1] took {"ms":3,"parts":[1,2]} done')).toMatchObject({ ok: true, text: JSON.stringify({ ms: 3, parts: [1, 2] }, null, 2) });
+  expect(prettyJsonOf('x={"s":"a } ] { [ b"}')).toMatchObject({ ok: true, text: JSON.stringify({ s: 'a } ] { [ b' }, null, 2) });
+  // Not "position 4" of the whole line (the timestamp's `-`): the object's own error, placed in the line.
+  const bad = prettyJsonOf('2026-11-29T10:00:00Z INFO [worker-1] payload={"a":1,}');
+  expect(!bad.ok && bad.message).toMatch(/^Not JSON: .* \(in the \{… at column 46\)$/);
+});
