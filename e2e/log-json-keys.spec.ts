@@ -1,8 +1,9 @@
 /**
  * JSON inside a log line, by key and by button alike (issue 31 item 3): `j` after a
  * click on a `payload={…}` line, in Monaco and in the plain rows painted before it;
- * the same on a growing log in follow mode, on a line appended while open. Checked
- * against the file's own bytes (sed), never against the app's parse.
+ * the same on a growing log in follow mode, on a line appended while open; the
+ * viewer's keys wherever the focus is but a text box, all of them in the `?` help.
+ * Checked against the file's own bytes (sed), never against the app's parse.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { makeFixtureDir } from './fixtures.ts';
 import { startFolioServe, type FolioServe } from './folio-serve.ts';
 import { PAINT_POLL_INTERVALS, shownLinesOf, watchPage } from './page-helpers.ts';
 import { sedLine } from './sed.ts';
+import { keysLabelOf, LOG_KEYS } from '../src-renderer/model/log-keys.ts';
 
 let fixtures: ReturnType<typeof makeFixtureDir>;
 let workspace: string;
@@ -87,6 +89,21 @@ test('j after a click on a payload={…} line in Monaco shows the payload pretty
   expect(seen.problems).toEqual([]);
 });
 
+test('j after a click on a row of the plain lines (before Monaco arrives) shows that line as JSON', async ({ page }) => {
+  // Monaco's chunk is held back for the whole test: only the plain rows are on screen.
+  await page.route(/\/monaco-[^/]*\.js$/, () => {});
+  await page.setViewportSize({ width: 1300, height: 800 });
+  await page.goto(pageOf(log));
+  const row = page
+    .getByTestId('plain-lines')
+    .locator('.plain-line')
+    .filter({ has: page.locator('.plain-line-no', { hasText: /^7$/ }) });
+  await row.locator('.plain-line-text').click();
+  await page.keyboard.press('j');
+  await expectJsonOf(page, log, 7);
+  await expect(page.locator('.monaco-editor')).toHaveCount(0);
+});
+
 test('on a growing log in follow mode, j and the JSON button on a freshly appended line show its payload', async ({ page }) => {
   await page.setViewportSize({ width: 1300, height: 700 });
   await page.goto(pageOf(growing));
@@ -103,4 +120,63 @@ test('on a growing log in follow mode, j and the JSON button on a freshly append
   await clickLine(page, 60);
   await page.getByRole('button', { name: 'JSON', exact: true }).click();
   await expectJsonOf(page, growing, 60);
+});
+
+test('the viewer keys work with the focus on the toolbar or the scrollbar, and never take a key typed in a text box', async ({ page }) => {
+  await page.setViewportSize({ width: 1300, height: 800 });
+  await page.goto(pageOf(log));
+  await expect(page.getByTestId('plain-lines')).toHaveCount(0);
+  const panel = page.getByRole('region', { name: 'JSON of the line' });
+
+  // A toolbar button has the focus.
+  await clickLine(page, 5);
+  await page.getByRole('button', { name: 'Highlights', exact: true }).focus();
+  await page.keyboard.press('j');
+  await expectJsonOf(page, log, 5);
+  await page.getByRole('button', { name: 'Close JSON view' }).click();
+
+  // After a click on the scrollbar: at its top, it goes to line 1, the current line.
+  await clickLine(page, 6);
+  const bar = (await page.getByTestId('file-scrollbar').boundingBox())!;
+  await page.mouse.click(bar.x + bar.width / 2, bar.y + 2);
+  await expect(page.locator('[data-testid="file-view"] .line-numbers.active-line-number')).toHaveText('1');
+  await page.keyboard.press('j');
+  await expectJsonOf(page, log, 1);
+  await page.getByRole('button', { name: 'Close JSON view' }).click();
+  // f (follow) from the toolbar too.
+  await page.getByRole('button', { name: 'Highlights', exact: true }).focus();
+  await page.keyboard.press('f');
+  await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('f');
+  await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'false');
+
+  // Text boxes keep their keys: the go-to box and the find box get the letters, no JSON view opens.
+  await page.getByTestId('goto-input').fill('');
+  await page.getByTestId('goto-input').press('j');
+  await page.getByTestId('goto-input').press('f');
+  await expect(page.getByTestId('goto-input')).toHaveValue('jf');
+  await page.keyboard.press('Control+f');
+  const findBox = page.getByTestId('find-panel').getByRole('textbox').first();
+  await expect(findBox).toBeFocused();
+  await page.keyboard.type('mje');
+  await expect(findBox).toHaveValue('mje');
+  await expect(panel).toHaveCount(0);
+  await expect(page.getByTestId('follow-toggle')).toHaveAttribute('aria-pressed', 'false');
+  // The Ctrl keys work from a text box too: Ctrl+G leaves the find box for the go-to box.
+  await page.keyboard.press('Control+g');
+  await expect(page.getByTestId('goto-input')).toBeFocused();
+});
+
+test('? lists every key of the viewer’s dispatch table', async ({ page }) => {
+  await page.goto(pageOf(log));
+  await expect(page.getByTestId('plain-lines')).toHaveCount(0);
+  await page.locator('body').press('?');
+  const help = page.getByTestId('log-keys-help');
+  await expect(help).toBeVisible();
+  const listed = await help
+    .locator('div')
+    .evaluateAll((rows) => rows.map((r) => [r.querySelector('kbd')?.textContent ?? '', r.querySelector('dd')?.textContent ?? '']));
+  for (const row of LOG_KEYS) expect(listed, keysLabelOf(row)).toContainEqual([keysLabelOf(row), row.does]);
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
 });

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/shallow';
-import { useAppShortcuts, useReviewKeys } from './app-keys.ts';
+import { useReviewKeys } from './app-keys.ts';
 import { FileDropZone } from './components/FileDropZone.tsx';
 import { FileProblem } from './components/FileProblem.tsx';
 import { FileView } from './components/FileView.tsx';
@@ -111,7 +111,6 @@ export function App() {
   const onLogKey = useLogKeys(actions);
   useServerEvents();
   useReviewKeys();
-  useAppShortcuts(actions);
 
   const showOutline = outlineApplies && outlineWanted;
   return (

@@ -1,7 +1,7 @@
 /**
- * The app's keyboard: the review keys (reviewKeyOf: next, previous, accept,
- * reject, undo, redo, help, files), caught before Monaco, and the Ctrl shortcuts
- * that focus the app's boxes (go to line, find, the path box, the outline).
+ * The app's review keys (reviewKeyOf: next, previous, accept, reject, undo, redo,
+ * help, files), caught before Monaco. The viewer's keys, the Ctrl shortcuts that
+ * focus the app's boxes among them, are LogKeys.tsx's.
  */
 import { useEffect } from 'react';
 import { reviewKeyOf, type KeyPlace } from './model/review-keys.ts';
@@ -41,42 +41,4 @@ export function useReviewKeys(): void {
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
   }, []);
-}
-
-export interface ShortcutActions {
-  focusGoTo(): void;
-  openFind(): void;
-  focusPath(): void;
-  toggleOutline(): void;
-}
-
-/** Ctrl+G go to line, Ctrl+F find, Ctrl+O the path box, Ctrl+Shift+O the outline. `actions` must not change. */
-export function useAppShortcuts(actions: ShortcutActions): void {
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
-      const key = event.key.toLowerCase();
-      if (event.shiftKey) {
-        if (key === 'o') {
-          // VS Code's "go to symbol" key; Monaco's own binding is taken over in FileView.
-          event.preventDefault();
-          actions.toggleOutline();
-        }
-        return;
-      }
-      if (key === 'g') {
-        event.preventDefault();
-        actions.focusGoTo();
-      } else if (key === 'f') {
-        event.preventDefault();
-        actions.openFind();
-      } else if (key === 'o') {
-        // In Electron the File menu's accelerator shows the Open dialog instead.
-        event.preventDefault();
-        actions.focusPath();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [actions]);
 }

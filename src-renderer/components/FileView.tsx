@@ -11,7 +11,7 @@ import { keyLabelsOf } from '../model/review-keys.ts';
 import { requestApprove, requestReject } from '../stores/review-flow.ts';
 import { useReviewStore } from '../stores/review-store.ts';
 import { useViewerStore, type Reveal } from '../stores/viewer-store.ts';
-import { logKeyOf, type LogKeyAction } from '../model/log-keys.ts';
+import type { LogKeyAction } from '../model/log-keys.ts';
 import { inlineZoneNodesOf } from './inline-zone.ts';
 import { ChangeBanner } from './ChangeBanner.tsx';
 import { PlainLines } from './PlainLines.tsx';
@@ -21,15 +21,15 @@ import { useLogMarks } from './use-log-marks.ts';
 import { useWindowMarks } from './use-window-marks.ts';
 
 export interface FileViewKeys {
-  /** A viewer key was pressed (log-keys.ts); true when it was handled, so Monaco does not see it. */
+  /** The viewer's handler (LogKeys.tsx; its keys come from its window listener): here, the wheel turned up reads back. */
   onKey(action: LogKeyAction): boolean;
 }
 
 /**
  * The open file's lines, numbered as in the file: plain text until the Monaco
  * chunk arrives (first paint never waits for it), then a Monaco editor holding the
- * store's window. Keys are in log-keys.ts (go to, find, follow, outline, the
- * file's ends, F3); the wheel turned up tells follow mode the person reads back.
+ * store's window. Its keys are the viewer's (log-keys.ts, dispatched in LogKeys.tsx
+ * wherever the focus is); the wheel turned up tells follow mode the person reads back.
  */
 export function FileView(keys: FileViewKeys) {
   const monaco = useMonaco(false);
@@ -42,20 +42,11 @@ export function FileView(keys: FileViewKeys) {
   useEffect(() => {
     const host = hostRef.current;
     if (!host) return;
-    // Captured before Monaco sees them: its own bindings are global across editors.
-    const onKeyDown = (event: KeyboardEvent) => {
-      const action = logKeyOf(event);
-      if (!action || !keysRef.current.onKey(action)) return;
-      event.preventDefault();
-      event.stopPropagation();
-    };
     const onWheel = (event: WheelEvent) => {
       if (event.deltaY < 0) keysRef.current.onKey('readBack');
     };
-    host.addEventListener('keydown', onKeyDown, true);
     host.addEventListener('wheel', onWheel, { capture: true, passive: true });
     return () => {
-      host.removeEventListener('keydown', onKeyDown, true);
       host.removeEventListener('wheel', onWheel, true);
     };
   }, []);

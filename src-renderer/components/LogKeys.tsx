@@ -1,22 +1,45 @@
 import { useEffect, useRef } from 'react';
-import { logKeyOf, type LogKeyAction } from '../model/log-keys.ts';
+import { keysLabelOf, LOG_KEYS, logKeyEntryOf, type LogKeyAction } from '../model/log-keys.ts';
+import { TIME_TAB_KEY_HELP } from '../model/tab-keys.ts';
 import { useFilterStore } from '../stores/filter-store.ts';
 import { useFindStore } from '../stores/find-store.ts';
 import { useTimeStore } from '../stores/time-store.ts';
 import { useViewerStore } from '../stores/viewer-store.ts';
 import { runLogToolKey } from './log-tool-keys.ts';
-import { TIME_TAB_KEY_HELP } from '../model/tab-keys.ts';
 
 export interface LogKeyTargets {
   focusGoTo(): void;
   openFind(): void;
+  focusPath(): void;
   toggleOutline(): void;
 }
 
 /**
- * What each viewer key does (the keys are in log-keys.ts). Returns the handler
- * FileView calls for keys pressed in it; F3 / Shift+F3 and Esc (find) also work
- * from anywhere else on the page. True when the key was handled.
+ * Where a key was pressed, for the viewer's keys: the file view (Monaco, the plain
+ * rows) or its scrollbar; a box that keeps its keys (a text field, another editor, a
+ * list or menu with arrow keys of its own); a dialog (never ours); elsewhere (the
+ * toolbar's buttons, the page).
+ */
+export type ViewerKeyPlace = 'viewer' | 'own-keys' | 'dialog' | 'elsewhere';
+
+export function viewerKeyPlaceOf(target: Element | null): ViewerKeyPlace {
+  if (!target) return 'elsewhere';
+  if (target.closest('[role="dialog"], [role="alertdialog"]')) return 'dialog';
+  // Monaco's own text area is in the file view: there the keys are the viewer's.
+  if (target.closest('[data-testid="file-view"], [data-testid="file-scrollbar"]')) return 'viewer';
+  if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return 'own-keys';
+  if ((target as HTMLElement).isContentEditable || target.closest('.monaco-editor, [role="listbox"], [role="menu"], [role="tree"], [role="grid"]'))
+    return 'own-keys';
+  return 'elsewhere';
+}
+
+/**
+ * The viewer's keys, the one place they are dispatched: a window listener in the
+ * capture phase (before Monaco, whose own bindings are global across editors), so a
+ * key works wherever the focus is in the viewer (Monaco, the plain rows, the
+ * scrollbar, the toolbar). log-keys.ts's table says which keys also work in a text
+ * box (the Ctrl ones, F3) and which stay in the file view. Returns the handler, for
+ * what is not a key (the wheel turned up: reading back); true when it was handled.
  */
 export function useLogKeys(targets: LogKeyTargets): (action: LogKeyAction) => boolean {
   const targetsRef = useRef(targets);
@@ -28,6 +51,10 @@ export function useLogKeys(targets: LogKeyTargets): (action: LogKeyAction) => bo
     switch (action) {
       case 'goTo':
         targetsRef.current.focusGoTo();
+        return true;
+      case 'focusPath':
+        // In Electron the File menu's accelerator shows the Open dialog instead.
+        targetsRef.current.focusPath();
         return true;
       case 'find':
         targetsRef.current.openFind();
@@ -77,32 +104,28 @@ export function useLogKeys(targets: LogKeyTargets): (action: LogKeyAction) => bo
 
   useEffect(() => {
     const onWindowKey = (event: KeyboardEvent) => {
-      const action = logKeyOf(event);
-      if ((action === 'findNext' || action === 'findPrevious') && onKey(action)) event.preventDefault();
+      const entry = logKeyEntryOf(event);
+      if (!entry) return;
+      const place = viewerKeyPlaceOf(event.target instanceof Element ? event.target : null);
+      if (place === 'dialog' || (place === 'own-keys' && !entry.row.anywhere) || (place !== 'viewer' && entry.row.viewerOnly)) return;
+      if (!onKey(entry.action)) return;
+      event.preventDefault();
+      event.stopPropagation();
     };
-    window.addEventListener('keydown', onWindowKey);
-    return () => window.removeEventListener('keydown', onWindowKey);
+    window.addEventListener('keydown', onWindowKey, true);
+    return () => window.removeEventListener('keydown', onWindowKey, true);
   }, [onKey]);
 
   return onKey;
 }
 
-/** The viewer's keys as the help overlay (`?`) lists them (Ctrl is Cmd on macOS); the key table of docs/API.md says the same. */
-export const LOG_KEY_HELP: readonly [keys: string, does: string][] = [
-  ['Ctrl+G', 'Focus go to'],
-  ['Ctrl+F', 'Find in the whole file'],
-  ['F3 / Shift+F3', 'Next / previous match'],
-  ['Ctrl+Shift+F', 'Filter view'],
-  ['Ctrl+Home / Ctrl+End', "The file's first / last line"],
-  ['F', 'Follow on / off (End resumes a paused follow)'],
-  ['Ctrl+Shift+O', 'Outline'],
-  ['Ctrl+O', 'Focus the path box'],
-  ['m', 'Mark or unmark the current line (or click the gutter lane)'],
-  ['u / U', 'Next / previous mark'],
-  ['e / E', 'Next / previous error line, over the whole file'],
-  ['h / H', 'Next / previous highlighted line, over the whole file'],
-  ['j', 'The current line as pretty-printed JSON'],
-  ['Alt+Z', 'Wrap long lines on / off'],
+/**
+ * The viewer's keys as the help overlay (`?`) lists them (Ctrl is Cmd on macOS): every
+ * row of the dispatch table, then the tabs' keys and go to a time; the key table of
+ * docs/API.md says the same.
+ */
+export const LOG_KEY_HELP: readonly (readonly [keys: string, does: string])[] = [
+  ...LOG_KEYS.map((row) => [keysLabelOf(row), row.does] as const),
   ...TIME_TAB_KEY_HELP,
 ];
 

@@ -10,11 +10,10 @@ export function tabKeyOf(event: { key: string; ctrlKey: boolean; metaKey: boolea
 }
 
 /**
- * The keys of the histogram and the tabs, as the viewer's keys help (`?`) lists
+ * The keys of the tabs and of go to a time, as the viewer's keys help (`?`) lists
  * them: rows to join that help's table (LogKeys.tsx), as docs/API.md's does.
  */
 export const TIME_TAB_KEY_HELP: readonly [keys: string, does: string][] = [
-  ['Ctrl+Shift+H', 'Histogram of the whole file (click or Enter on a bar: its first line)'],
   ['Ctrl+Tab / Ctrl+Shift+Tab, Alt+PageDown / Alt+PageUp', 'Next / previous tab'],
   ['Ctrl+G, then a time', 'Go to the first line at or after it (2024-05-01 12:30, 12:30:05)'],
 ];
