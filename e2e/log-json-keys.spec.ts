@@ -2,8 +2,9 @@
  * JSON inside a log line, by key and by button alike (issue 31 item 3): `j` after a
  * click on a `payload={…}` line, in Monaco and in the plain rows painted before it;
  * the same on a growing log in follow mode, on a line appended while open; the
- * viewer's keys wherever the focus is but a text box, all of them in the `?` help.
- * Checked against the file's own bytes (sed), never against the app's parse.
+ * viewer's keys wherever the focus is but a text box, all of them in the `?` help;
+ * key=value lines as fields. Checked against the file's own bytes (sed), never
+ * against the app's parse.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,14 @@ let workspace: string;
 let server: FolioServe;
 let log: string;
 let growing: string;
+let fields: string;
+
+/** logfmt lines (https://brandur.org/logfmt), a prefix before the pairs on the second. */
+const FIELD_LINES = [
+  'ts=2026-11-29T10:00:00Z level=info user=alice dur=12ms msg="quoted value with spaces" path=/a/b',
+  '2026-11-29T10:00:01Z WARN [worker-2] retry=3 reason="said \\"no\\" twice" empty= done',
+];
+
 /** A `TIMESTAMP LEVEL [thread] … payload={…}` line: brackets before the JSON, as real logs have them. */
 const payloadLine = (n: number) =>
   `2026-11-29T10:${String(Math.floor(n / 60) % 60).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}Z INFO [worker-${n % 4}] request done payload={"a":${n},"tags":["x","y"],"user":{"name":"ann"}}`;
@@ -32,6 +41,8 @@ test.beforeAll(async () => {
   writeFileSync(log, linesFrom(1, 200));
   growing = join(workspace, 'growing.log');
   writeFileSync(growing, linesFrom(1, 40));
+  fields = join(workspace, 'fields.log');
+  writeFileSync(fields, FIELD_LINES.join('\n') + '\n');
   server = await startFolioServe([log], {
     cwd: workspace,
     env: { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache'), FOLIO_CONFIG_DIR: join(fixtures.dir, 'config') },
@@ -179,4 +190,33 @@ test('? lists every key of the viewer’s dispatch table', async ({ page }) => {
   for (const row of LOG_KEYS) expect(listed, keysLabelOf(row)).toContainEqual([keysLabelOf(row), row.does]);
   await page.keyboard.press('Escape');
   await expect(help).toHaveCount(0);
+});
+
+test('j on a key=value line shows its fields as a table: keys in order, quoted values unquoted', async ({ page }) => {
+  await page.goto(pageOf(fields));
+  await expect(page.getByTestId('plain-lines')).toHaveCount(0);
+  const panel = page.getByRole('region', { name: 'JSON of the line' });
+  const rowsOf = () =>
+    panel.getByTestId('json-field').evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent]));
+  await clickLine(page, 1);
+  await page.keyboard.press('j');
+  await expect(panel.getByTestId('json-title')).toHaveText('Line 1 fields');
+  await expect.poll(rowsOf).toEqual([
+    ['ts', '2026-11-29T10:00:00Z'],
+    ['level', 'info'],
+    ['user', 'alice'],
+    ['dur', '12ms'],
+    ['msg', 'quoted value with spaces'],
+    ['path', '/a/b'],
+  ]);
+  await clickLine(page, 2);
+  await page.keyboard.press('j');
+  await expect(panel.getByTestId('json-title')).toHaveText('Line 2 fields');
+  await expect(panel).toContainText('after “2026-11-29T10:00:01Z WARN [worker-2]”');
+  await expect.poll(rowsOf).toEqual([
+    ['retry', '3'],
+    ['reason', 'said "no" twice'],
+    ['empty', ''],
+    ['done', '(no value)'],
+  ]);
 });

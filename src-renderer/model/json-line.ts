@@ -1,9 +1,16 @@
 /**
- * A log line's JSON for the side view (j, the JSON button), pretty-printed: JSON
- * Lines, or an object after a prefix such as `2024-05-01 INFO [worker-1] …
- * payload={…}`; else why not.
+ * A log line for the side view (j, the JSON button): the JSON in it pretty-printed
+ * (JSON Lines, or an object after a prefix such as `2024-05-01 INFO [worker-1] …
+ * payload={…}`), else its logfmt key=value pairs as fields, else why neither.
  */
+import { logfmtOf, type LogfmtPair } from './logfmt.ts';
+
 export type PrettyJson = { ok: true; text: string; prefix: string } | { ok: false; message: string };
+
+export type LineView =
+  | { ok: true; text: string; prefix: string; fields?: undefined }
+  | { ok: true; fields: LogfmtPair[]; prefix: string; text?: undefined }
+  | { ok: false; message: string };
 
 /** Lines longer than this are not parsed in the page (it would hold several copies of them). */
 export const MAX_JSON_LINE_BYTES = 16 << 20;
@@ -42,6 +49,15 @@ export function prettyJsonOf(line: string): PrettyJson {
   if (best) return { ok: true, text: JSON.stringify(best.value, null, 2), prefix: trimmed.slice(0, best.start).trim() };
   if (firstError) return { ok: false, message: `Not JSON: ${firstError.message} (in the ${trimmed[firstError.start]}… at column ${firstError.start + 1})` };
   return { ok: false, message: `Not JSON: ${whole.message}` };
+}
+
+/** The line as the side view shows it: its JSON, else its key=value fields, else why neither (the JSON error). */
+export function lineViewOf(line: string): LineView {
+  const json = prettyJsonOf(line);
+  if (json.ok) return json;
+  const fields = logfmtOf(line.trim());
+  if (fields) return { ok: true, fields: fields.pairs, prefix: fields.prefix };
+  return json;
 }
 
 function parsed(text: string): { ok: true; value: unknown } | { ok: false; message: string } {

@@ -98,7 +98,7 @@ export const LOG_KEYS: readonly LogKeyRow[] = [
     ],
     does: 'Next / previous highlighted line, over the whole file',
   },
-  { chords: [['j', 'json']], does: 'The current line as pretty-printed JSON' },
+  { chords: [['j', 'json']], does: 'The current line as pretty-printed JSON (or its key=value fields)' },
   { chords: [['Alt+Z', 'wrap']], does: 'Wrap long lines on / off' },
 ];
 

@@ -1,10 +1,10 @@
 /**
  * The JSON side view: the current line read whole through the engine (by its
- * byte range, a slice at a time: the window holds long lines cut), then
- * pretty-printed, or the parse error shown.
+ * byte range, a slice at a time: the window holds long lines cut), then its JSON
+ * pretty-printed or its key=value fields listed (json-line.ts), or why neither.
  */
 import { create } from 'zustand';
-import { MAX_JSON_LINE_BYTES, prettyJsonOf, type PrettyJson } from '../model/json-line.ts';
+import { lineViewOf, MAX_JSON_LINE_BYTES, type LineView } from '../model/json-line.ts';
 import { lineSizeLabelOf } from '../model/window-reader.ts';
 import { call } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
@@ -17,7 +17,7 @@ const SLICE_BYTES = 1 << 20;
 export interface JsonLineState {
   lineNo: number | null;
   loading: boolean;
-  result: PrettyJson | null;
+  result: LineView | null;
   show(lineNo?: number): Promise<void>;
   close(): void;
 }
@@ -56,7 +56,7 @@ export const useJsonLineStore = create<JsonLineState>()((set) => ({
         }
       }
       if (request !== latest) return;
-      set({ loading: false, result: prettyJsonOf(text.replace(/\r?\n$/, '')) });
+      set({ loading: false, result: lineViewOf(text.replace(/\r?\n$/, '')) });
     } catch (err) {
       if (request === latest) set({ loading: false, result: { ok: false, message: errorPayloadOf(err).message } });
     }

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { ruleSource } from '../../src-main/api/app/view-state.ts';
 import { anyRulePatternOf, appendRuleMatches, ruleSourceOf, type HighlightRange } from '../../src-renderer/model/highlight-rules.ts';
-import { prettyJsonOf } from '../../src-renderer/model/json-line.ts';
+import { lineViewOf, prettyJsonOf } from '../../src-renderer/model/json-line.ts';
 import { logKeyOf, type KeyLike } from '../../src-renderer/model/log-keys.ts';
 
 const key = (k: string, mods: Partial<KeyLike> = {}): KeyLike => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods });
@@ -98,4 +98,18 @@ test('the JSON of a line is found after brackets that are not it ([worker-1], [1
   // Not "position 4" of the whole line (the timestamp's `-`): the object's own error, placed in the line.
   const bad = prettyJsonOf('2026-11-29T10:00:00Z INFO [worker-1] payload={"a":1,}');
   expect(!bad.ok && bad.message).toMatch(/^Not JSON: .* \(in the \{… at column 46\)$/);
+});
+
+test('a line without JSON shows its key=value fields; with neither, the JSON error', () => {
+  expect(lineViewOf('ts=1 level=info msg="a b"')).toEqual({
+    ok: true,
+    prefix: '',
+    fields: [
+      ['ts', '1'],
+      ['level', 'info'],
+      ['msg', 'a b'],
+    ],
+  });
+  expect(lineViewOf('INFO x={"a":1} y=2')).toMatchObject({ ok: true, text: '{\n  "a": 1\n}' });
+  expect(lineViewOf('plain text')).toMatchObject({ ok: false, message: expect.stringMatching(/^Not JSON: /) });
 });
