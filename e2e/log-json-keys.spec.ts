@@ -3,9 +3,10 @@
  * click on a `payload={…}` line, in Monaco and in the plain rows painted before it;
  * the same on a growing log in follow mode, on a line appended while open; the
  * viewer's keys wherever the focus is but a text box, all of them in the `?` help;
- * key=value lines as fields. Checked against the file's own bytes (sed), never
- * against the app's parse.
+ * key=value lines as fields; JSON Lines fields as columns. Checked against the
+ * file's own bytes (sed, jq), never against the app's parse.
  */
+import { execSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from './app-test.ts';
@@ -21,12 +22,23 @@ let server: FolioServe;
 let log: string;
 let growing: string;
 let fields: string;
+let jsonl: string;
 
 /** logfmt lines (https://brandur.org/logfmt), a prefix before the pairs on the second. */
 const FIELD_LINES = [
   'ts=2026-11-29T10:00:00Z level=info user=alice dur=12ms msg="quoted value with spaces" path=/a/b',
   '2026-11-29T10:00:01Z WARN [worker-2] retry=3 reason="said \\"no\\" twice" empty= done',
 ];
+const LEVELS = ['info', 'debug', 'warn', 'error'];
+/** A JSON Lines record: its fields in varied order, some absent. */
+function jsonlLineOf(n: number): string {
+  const record: Record<string, unknown> = { time: `2026-11-29T10:${String(Math.floor(n / 60) % 60).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}.000Z` };
+  if (n % 10 !== 3) record['level'] = LEVELS[n % 4];
+  record['msg'] = n % 7 === 0 ? `slow request ${n} "quoted"` : `request ${n} done`;
+  record['user'] = { id: n % 5, name: `u${n % 5}` };
+  record['dur_ms'] = n % 97;
+  return JSON.stringify(record);
+}
 
 /** A `TIMESTAMP LEVEL [thread] … payload={…}` line: brackets before the JSON, as real logs have them. */
 const payloadLine = (n: number) =>
@@ -43,6 +55,8 @@ test.beforeAll(async () => {
   writeFileSync(growing, linesFrom(1, 40));
   fields = join(workspace, 'fields.log');
   writeFileSync(fields, FIELD_LINES.join('\n') + '\n');
+  jsonl = join(workspace, 'events.jsonl');
+  writeFileSync(jsonl, Array.from({ length: 2_000 }, (_, i) => jsonlLineOf(i + 1) + '\n').join(''));
   server = await startFolioServe([log], {
     cwd: workspace,
     env: { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache'), FOLIO_CONFIG_DIR: join(fixtures.dir, 'config') },
@@ -219,4 +233,81 @@ test('j on a key=value line shows its fields as a table: keys in order, quoted v
     ['empty', ''],
     ['done', '(no value)'],
   ]);
+});
+
+/** Per line shown in the columns pane: its number and the text of each field's cell. */
+function columnCellsOf(page: Page): Promise<{ lineNo: number; cells: Record<string, string> }[]> {
+  return page
+    .getByTestId('json-columns')
+    .locator('[data-line-no]')
+    .evaluateAll((rows) =>
+      rows.map((r) => ({
+        lineNo: Number(r.getAttribute('data-line-no')),
+        cells: Object.fromEntries([...r.querySelectorAll('[data-field]')].map((c) => [c.getAttribute('data-field'), c.textContent ?? ''])),
+      })),
+    );
+}
+
+/** Field `field` of lines `from`..`to` as jq prints it (-r: strings bare, absent fields null → empty here). */
+function jqOf(from: number, to: number, field: string): string[] {
+  const out = execSync(
+    `sed -n '${from},${to}p' '${jsonl}' | jq -r --arg f '${field}' '.[$f] | if . == null then "" elif type == "string" then . else tojson end'`,
+    {
+      encoding: 'utf8',
+    },
+  );
+  return out.replace(/\n$/, '').split('\n');
+}
+
+async function expectColumnsAsJq(page: Page, fieldNames: string[]) {
+  let shown: Awaited<ReturnType<typeof columnCellsOf>> = [];
+  await expect
+    .poll(
+      async () => {
+        shown = await columnCellsOf(page);
+        return shown.length > 10 && Object.keys(shown[0]!.cells);
+      },
+      { intervals: PAINT_POLL_INTERVALS },
+    )
+    .toEqual(fieldNames);
+  const first = shown[0]!.lineNo;
+  const last = shown[shown.length - 1]!.lineNo;
+  expect(shown.map((r) => r.lineNo)).toEqual(Array.from({ length: last - first + 1 }, (_, i) => first + i));
+  // The lines the pane shows are the lines the editor shows.
+  const editorLines = (await shownLinesOf(page)).map((r) => r.lineNo);
+  expect(editorLines.every((n) => n >= first && n <= last)).toBe(true);
+  for (const field of fieldNames)
+    expect(
+      shown.map((r) => r.cells[field]),
+      field,
+    ).toEqual(jqOf(first, last, field));
+}
+
+test('JSON Lines columns: c shows time, level and msg beside the lines in view, as jq reads them; fields can be chosen', async ({ page }) => {
+  const seen = watchPage(page);
+  await page.setViewportSize({ width: 1300, height: 800 });
+  await page.goto(pageOf(jsonl));
+  await expect(page.getByTestId('plain-lines')).toHaveCount(0);
+  await clickLine(page, 2);
+  await page.keyboard.press('c');
+  await expect(page.getByRole('button', { name: 'Columns', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expectColumnsAsJq(page, ['time', 'level', 'msg']);
+
+  // Further down the file: the columns follow the lines in view.
+  await page.getByTestId('goto-input').fill('1500');
+  await page.getByTestId('goto-input').press('Enter');
+  await expect.poll(async () => (await columnCellsOf(page)).some((r) => r.lineNo === 1500), { intervals: PAINT_POLL_INTERVALS }).toBe(true);
+  await expectColumnsAsJq(page, ['time', 'level', 'msg']);
+
+  // The chooser offers the fields of the lines in view: user on, time off.
+  const bar = page.getByRole('region', { name: 'Columns' });
+  await bar.getByRole('button', { name: 'user', exact: true }).click();
+  await bar.getByRole('button', { name: 'time', exact: true }).click();
+  await expect(bar.getByRole('button', { name: 'user', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expectColumnsAsJq(page, ['level', 'msg', 'user']);
+
+  // The button turns them off.
+  await page.getByRole('button', { name: 'Columns', exact: true }).click();
+  await expect(page.getByTestId('json-columns')).toHaveCount(0);
+  expect(seen.problems).toEqual([]);
 });

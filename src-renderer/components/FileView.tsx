@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReviewProposal } from '../../src-main/api/schemas.ts';
 import { useMonaco, type MonacoModule } from '../monaco/load-monaco.ts';
 import type { MonacoEditor } from '../monaco/monaco.ts';
@@ -9,11 +9,13 @@ import { needsNeighbourWindow, type LineWindow } from '../model/line-window.ts';
 import { decisionUnitsOf, regionOf, type InlineChange } from '../model/proposal-edits.ts';
 import { keyLabelsOf } from '../model/review-keys.ts';
 import { requestApprove, requestReject } from '../stores/review-flow.ts';
+import { useColumnsStore } from '../stores/columns-store.ts';
 import { useReviewStore } from '../stores/review-store.ts';
 import { useViewerStore, type Reveal } from '../stores/viewer-store.ts';
 import type { LogKeyAction } from '../model/log-keys.ts';
 import { inlineZoneNodesOf } from './inline-zone.ts';
 import { ChangeBanner } from './ChangeBanner.tsx';
+import { JsonColumns } from './JsonColumns.tsx';
 import { PlainLines } from './PlainLines.tsx';
 import { useOpenFileLanguage } from './use-file-language.ts';
 import { useSelectedLines } from './use-selected-lines.ts';
@@ -38,6 +40,7 @@ export function FileView(keys: FileViewKeys) {
   const hostRef = useRef<HTMLDivElement>(null);
   const keysRef = useRef(keys);
   keysRef.current = keys;
+  const columns = useColumnsStore((s) => s.on);
 
   useEffect(() => {
     const host = hostRef.current;
@@ -52,18 +55,23 @@ export function FileView(keys: FileViewKeys) {
   }, []);
 
   return (
-    <div className="file-view" data-testid="file-view" ref={hostRef}>
-      {monaco && <MonacoFileView monaco={monaco} onPainted={() => setPainted(true)} />}
+    <div className={columns ? 'file-view with-columns' : 'file-view'} data-testid="file-view" ref={hostRef}>
+      {monaco && <MonacoFileView monaco={monaco} columns={columns} onPainted={() => setPainted(true)} />}
       {!painted && <PlainLines />}
       <ChangeBanner />
     </div>
   );
 }
 
-/** The Monaco editor over the store's window, with the selected proposal drawn inline; it reports which file lines are in view and asks for the neighbouring window near an edge. */
-function MonacoFileView({ monaco, onPainted }: { monaco: MonacoModule; onPainted(): void }) {
+/**
+ * The Monaco editor over the store's window, with the selected proposal drawn inline
+ * (and JSON Lines columns beside it when on); it reports which file lines are in view
+ * and asks for the neighbouring window near an edge.
+ */
+function MonacoFileView({ monaco, columns, onPainted }: { monaco: MonacoModule; columns: boolean; onPainted(): void }) {
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<MonacoEditor | null>(null);
+  const [editor, setEditor] = useState<MonacoEditor | null>(null);
   const shownRef = useRef<LineWindow | null>(null);
   const rowsRef = useRef<InlineRows | null>(null);
   const appliedSeqRef = useRef(-1);
@@ -90,6 +98,7 @@ function MonacoFileView({ monaco, onPainted }: { monaco: MonacoModule; onPainted
     if (!host) return;
     const editor = monaco.createFileEditor(host, (row) => (rowsRef.current ? (rowsRef.current.fileLines[row - 1] ?? null) : row));
     editorRef.current = editor;
+    setEditor(editor);
     foundRef.current = editor.createDecorationsCollection();
     reviewRef.current = editor.createDecorationsCollection();
     const scrolled = editor.onDidScrollChange(() => {
@@ -105,6 +114,7 @@ function MonacoFileView({ monaco, onPainted }: { monaco: MonacoModule; onPainted
       resized.dispose();
       editor.dispose();
       editorRef.current = null;
+      setEditor(null);
       shownRef.current = null;
       rowsRef.current = null;
       zoneIdsRef.current = [];
@@ -161,7 +171,14 @@ function MonacoFileView({ monaco, onPainted }: { monaco: MonacoModule; onPainted
   useSelectedLines(editorRef, windowSeq);
   useLogMarks(monaco, editorRef, windowSeq);
 
-  return <div className="monaco-host" ref={hostRef} data-language={language} />;
+  const fileLineOf = useCallback((row: number) => (rowsRef.current ? (rowsRef.current.fileLines[row - 1] ?? null) : null), []);
+
+  return (
+    <>
+      {columns && editor && <JsonColumns editor={editor} fileLineOf={fileLineOf} />}
+      <div className="monaco-host" ref={hostRef} data-language={language} />
+    </>
+  );
 }
 
 interface ReviewView {

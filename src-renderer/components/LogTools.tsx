@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useColumnsStore } from '../stores/columns-store.ts';
 import { useHighlightStore } from '../stores/highlight-store.ts';
 import { useJsonLineStore } from '../stores/json-line-store.ts';
 import { useLineStepStore } from '../stores/line-step-store.ts';
@@ -6,15 +7,17 @@ import { followViewerMarks, useMarksStore } from '../stores/marks-store.ts';
 import { useViewerStore } from '../stores/viewer-store.ts';
 import { useWrapStore } from '../stores/wrap-store.ts';
 import { HighlightsPanel } from './HighlightsPanel.tsx';
+import { JsonColumnsBar } from './JsonColumns.tsx';
 import { JsonLinePanel } from './JsonLinePanel.tsx';
 import { MarksPanel } from './MarksPanel.tsx';
 import './log-marks.css';
 
-/** The toolbar's log tools: Highlights, Marks, Wrap, JSON, and what the last step (e, h, u) found. */
+/** The toolbar's log tools: Highlights, Marks, Wrap, JSON, Columns, and what the last step (e, h, u) found. */
 export function LogToolButtons({ disabled }: { disabled: boolean }) {
   const highlightsOpen = useHighlightStore((s) => s.open);
   const marksOpen = useMarksStore((s) => s.open);
   const wrap = useWrapStore((s) => s.wrap);
+  const columns = useColumnsStore((s) => s.on);
   const stepStatus = useLineStepStore((s) => s.status);
   const markStatus = useMarksStore((s) => s.status);
   const status = markStatus ?? stepStatus;
@@ -53,6 +56,15 @@ export function LogToolButtons({ disabled }: { disabled: boolean }) {
       <button type="button" disabled={disabled} onClick={() => void useJsonLineStore.getState().show()} title="The current line as pretty-printed JSON (j)">
         JSON
       </button>
+      <button
+        type="button"
+        aria-pressed={columns}
+        disabled={disabled}
+        onClick={() => useColumnsStore.getState().toggle()}
+        title="JSON Lines fields as columns beside the lines in view (c)"
+      >
+        Columns
+      </button>
       {status && (
         <span className="step-status" role="status" data-testid="step-status">
           {status}
@@ -66,10 +78,12 @@ export function LogToolButtons({ disabled }: { disabled: boolean }) {
 export function LogToolPanels() {
   const highlightsOpen = useHighlightStore((s) => s.open);
   const marksOpen = useMarksStore((s) => s.open);
+  const columns = useColumnsStore((s) => s.on);
   return (
     <>
       {highlightsOpen && <HighlightsPanel />}
       {marksOpen && <MarksPanel />}
+      {columns && <JsonColumnsBar />}
     </>
   );
 }

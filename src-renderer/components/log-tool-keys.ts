@@ -1,4 +1,5 @@
 import type { LogToolKeyAction } from '../model/log-keys.ts';
+import { useColumnsStore } from '../stores/columns-store.ts';
 import { useJsonLineStore } from '../stores/json-line-store.ts';
 import { useLineStepStore } from '../stores/line-step-store.ts';
 import { useMarksStore } from '../stores/marks-store.ts';
@@ -26,6 +27,9 @@ export function runLogToolKey(action: LogToolKeyAction): boolean {
       return true;
     case 'json':
       void useJsonLineStore.getState().show();
+      return true;
+    case 'columns':
+      useColumnsStore.getState().toggle();
       return true;
     case 'wrap':
       useWrapStore.getState().toggle();

@@ -7,7 +7,8 @@
  * watched, Monaco still scrolls, but they tell follow mode the person is reading
  * back (PageUp, ArrowUp, Home). The log tools' keys are lnav's where it has them: m
  * marks the line, u / U next / previous mark, e / E next / previous error, h / H
- * next / previous highlighted line, j the line as JSON, Alt+Z wrap (VS Code's).
+ * next / previous highlighted line, j the line as JSON, c JSON Lines fields as
+ * columns, Alt+Z wrap (VS Code's).
  */
 export type LogKeyAction =
   | 'goTo'
@@ -26,7 +27,8 @@ export type LogKeyAction =
   | 'readBack'
   | LogToolKeyAction;
 
-export type LogToolKeyAction = 'mark' | 'nextMark' | 'previousMark' | 'nextError' | 'previousError' | 'nextHighlight' | 'previousHighlight' | 'json' | 'wrap';
+export type LogToolKeyAction =
+  'mark' | 'nextMark' | 'previousMark' | 'nextError' | 'previousError' | 'nextHighlight' | 'previousHighlight' | 'json' | 'columns' | 'wrap';
 
 /**
  * One row of the help: its chords (as the help prints them: `Ctrl+Shift+F`, `u`, `U`
@@ -99,6 +101,7 @@ export const LOG_KEYS: readonly LogKeyRow[] = [
     does: 'Next / previous highlighted line, over the whole file',
   },
   { chords: [['j', 'json']], does: 'The current line as pretty-printed JSON (or its key=value fields)' },
+  { chords: [['c', 'columns']], does: 'JSON Lines fields as columns beside the lines in view' },
   { chords: [['Alt+Z', 'wrap']], does: 'Wrap long lines on / off' },
 ];
 
