@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * `~` and `~/…` in `path`, `to` and each of `paths` (merge) as the home directory, as a shell would have
+ * `~` and `~/…` in `path`, `to` and each of `paths` (merge, query) as the home directory, as a shell would have
  * done for a path typed on a command line (the app's path box, an agent's
  * call). Done before any guard looks at the path, so policy sees the real one.
  * `~user` is left alone.

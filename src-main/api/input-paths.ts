@@ -36,7 +36,7 @@ export function pathProblemOf(path: string): { reason: PathProblem; message: str
   return null;
 }
 
-/** The file names of an input: `path`, `to`, each of `paths` (merge), and the `path` of each of `targets` / `edits` (several-file upserts and edits). */
+/** The file names of an input: `path`, `to`, each of `paths` (merge, query), and the `path` of each of `targets` / `edits` (several-file upserts and edits). */
 function namedPaths(input: Record<string, unknown>): [field: string, path: string][] {
   const out: [string, string][] = [];
   for (const f of ['path', 'to']) if (typeof input[f] === 'string') out.push([f, input[f]]);

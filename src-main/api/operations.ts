@@ -54,6 +54,7 @@ import { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops
 import { PatchInput, PatchOutput } from './schemas/patch.ts';
 import { HistogramInput, HistogramOutput, TimeSeekInput, TimeSeekOutput } from './schemas/time.ts';
 import { MergeInput, MergeOutput } from './schemas/merge.ts';
+import { QueryInput, QueryOutput } from './schemas/query.ts';
 import { runs } from './runs.ts';
 import { remoteOps, workspaceOf, type Actor, type CallContext } from './call-context.ts';
 import { isRemoteLocator } from './input-paths.ts';
@@ -176,6 +177,16 @@ export const operations = {
       'Several logs as one view in time order, a window of lines at a time: each line with its file, line number and time; an unstamped line stays ' +
       'with the line above; equal times keep file order. from: bisection in each file; continue with cursor = next_cursor.',
     run: async (input, _actor, ctx) => (await import('./merge-wire.ts')).mergeWire(input, ctx),
+  }),
+  // --- Queries over log fields (issue 31): engine/search/log-query.ts ---
+  query: op({
+    input: QueryInput,
+    output: QueryOutput,
+    description:
+      'One SQL SELECT (SQLite) over the table log: the rows of one or more log files (a stamped line and the unstamped lines under it), ' +
+      'columns file, line, offset, lines, time, level, message, raw, fields and the keys of key=value pairs and JSON bodies. ' +
+      "Streamed from the files (never copied), in a worker; read-only. links: each row's line when file/line were selected.",
+    run: async (input, _actor, ctx) => (await import('./query-run.ts')).queryRun(input, ctx),
   }),
   // --- Reading and finding across the workspace (issue 14) ---
   search_tree: op({

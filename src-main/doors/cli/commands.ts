@@ -20,6 +20,7 @@ import { registerReview } from './review.ts';
 import { registerFileOps } from './file-ops.ts';
 import { registerTime } from './time.ts';
 import { registerMerge } from './merge.ts';
+import { registerQuery } from './query.ts';
 
 export const COMMANDS: readonly ((program: Command, io: CliIO) => void)[] = [
   registerInfo,
@@ -37,4 +38,5 @@ export const COMMANDS: readonly ((program: Command, io: CliIO) => void)[] = [
   registerFileOps,
   registerTime,
   registerMerge,
+  registerQuery,
 ];

@@ -90,6 +90,27 @@ export function levelOfLine(b, start, end, skip = 0) {
 }
 
 /**
+ * The end of the line's level word (the one levelOfLine reads), or -1 when it has none.
+ * @param {Uint8Array} b @param {number} start @param {number} end @param {number} [skip]
+ */
+export function levelWordEnd(b, start, end, skip = 0) {
+  const stop = Math.min(end, start + LEVEL_REACH);
+  let inWord = false;
+  for (let p = start + skip; p < stop; p++) {
+    const c = /** @type {number} */ (b[p]);
+    if (c >= 65 && c <= 90) {
+      if (!inWord && levelWordAt(b, p, end) >= 0) {
+        let q = p + 1;
+        while (q < end && isWordByte(b[q])) q++;
+        return q;
+      }
+      inWord = true;
+    } else inWord = (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c === 95;
+  }
+  return -1;
+}
+
+/**
  * How many bytes at the line's start are its stamp's fixed part, by the stamp's
  * shape alone (no parsing), so the level scan starts after them; 0 when the line
  * does not start like a stamp of `format` (a stack trace line is scanned whole).
