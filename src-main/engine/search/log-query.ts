@@ -26,6 +26,8 @@ export interface LogQueryOptions {
   /** Stop the query after this long (default 10 min): timeout. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The worker's heap, MiB (default 256): too_large past it. */
+  heapMb?: number;
 }
 
 export interface LogQueryResult {
@@ -56,7 +58,7 @@ export async function queryLogs(files: string[], sql: string, opts: LogQueryOpti
   const answer = await new Promise<QueryAnswer>((resolve, reject) => {
     const worker = new Worker(new URL('./log-query-worker.mjs', import.meta.url), {
       workerData: { folioQueryWorker: true, job },
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      resourceLimits: { maxOldGenerationSizeMb: opts.heapMb ?? WORKER_HEAP_MB },
     });
     let settled = false;
     const stop = (err: FolioError) => {
@@ -87,7 +89,7 @@ export async function queryLogs(files: string[], sql: string, opts: LogQueryOpti
       done();
       stop(
         err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? new FolioError('too_large', `the query ran out of memory (${WORKER_HEAP_MB} MiB): aggregate more, or select fewer rows`, { sql })
+          ? new FolioError('too_large', `the query ran out of memory (${opts.heapMb ?? WORKER_HEAP_MB} MiB): aggregate more, or select fewer rows`, { sql })
           : new FolioError('io_error', `query worker failed: ${err.message}`, { sql }),
       );
     });

@@ -1,0 +1,80 @@
+/**
+ * The query engine on its own: a query that runs on is stopped at its time limit
+ * and by its signal (the worker is terminated, nothing hangs); a huge answer is
+ * capped at limit; rows stream, so a log many times the worker's heap is queried
+ * whole in that heap; continuation lines fold into the row above and lines
+ * before the first stamp are rows of their own.
+ */
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { queryLogs } from '../../src-main/engine/search/log-query.ts';
+import { keysOf } from '../../src-main/engine/search/log-rows.mjs';
+import { engineTempDir } from '../fixtures/engine-env.ts';
+import { writeQueryLog } from '../fixtures/query-log.ts';
+
+const tmp = engineTempDir();
+const FOREVER = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
+
+describe('queryLogs', () => {
+  const small = tmp.path('small.log');
+  writeQueryLog(small, { lines: 2000 });
+
+  it('stops a query that runs on at its time limit', async () => {
+    const t0 = performance.now();
+    await expect(queryLogs([small], FOREVER, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'timeout' });
+    expect(performance.now() - t0).toBeLessThan(5000);
+  });
+
+  it('cancels a query when its signal aborts', async () => {
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 200);
+    await expect(queryLogs([small], FOREVER, { signal: ac.signal })).rejects.toMatchObject({ code: 'cancelled' });
+  });
+
+  it('caps a big answer at limit and says so', async () => {
+    const r = await queryLogs([small], 'SELECT * FROM log', { limit: 10 });
+    expect(r.rows).toHaveLength(10);
+    expect(r.capped).toBe(true);
+    expect(r.links!.map((l) => l!.line)).toEqual(r.rows.map((row) => row[1]));
+    const all = await queryLogs([small], 'SELECT count(*) FROM log', { limit: 10 });
+    expect(all.capped).toBe(false);
+  });
+
+  it('folds unstamped lines into the row above; lines before the first stamp are rows', async () => {
+    const f = tmp.path('trace.log');
+    writeFileSync(
+      f,
+      [
+        'starting up',
+        '2024-05-01T00:00:00Z INFO boot done port=80',
+        '2024-05-01T00:00:01Z ERROR crash {"user":"u1","depth":{"a":1}}',
+        '    at a (x.js:1)',
+        '    at b (x.js:2)',
+        '2024-05-01T00:00:02Z WARN slow user="u 2" ms=12.5',
+        '',
+      ].join('\n'),
+    );
+    const r = await queryLogs([f], 'SELECT line, lines, time, level, message, user, depth, ms, port FROM log');
+    expect(r.rows).toEqual([
+      [1, 1, null, 'other', 'starting up', null, null, null, null],
+      [2, 1, '2024-05-01T00:00:00.000Z', 'info', 'boot done port=80', null, null, null, 80],
+      [3, 3, '2024-05-01T00:00:01.000Z', 'error', 'crash {"user":"u1","depth":{"a":1}}\n    at a (x.js:1)\n    at b (x.js:2)', 'u1', '{"a":1}', null, null],
+      [6, 1, '2024-05-01T00:00:02.000Z', 'warn', 'slow user="u 2" ms=12.5', 'u 2', null, 12.5, null],
+    ]);
+  });
+
+  it('reads keys of key=value pairs and a JSON body', () => {
+    expect(keysOf('done user=u1 status=200 path=/a,b="x y"')).toEqual({ user: 'u1', status: 200, path: '/a', b: 'x y' });
+    expect(keysOf('event {"ok":true,"n":null,"a":[1]}')).toEqual({ ok: 1, n: null, a: '[1]' });
+    expect(keysOf('no keys here')).toBeNull();
+  });
+
+  it('streams a log many times its heap: 64 MiB queried in a 16 MiB worker heap', async () => {
+    const big = tmp.path('big.log');
+    const w = writeQueryLog(big, { bytes: 64 << 20 });
+    const r = await queryLogs([big], 'SELECT count(*), sum(lines), max(length(raw)), count(status), count(amount) FROM log', { heapMb: 16 });
+    expect(r.rows[0]![0]).toBe(w.stamped);
+    expect(r.rows[0]![1]).toBe(w.lines);
+    expect(Number(r.rows[0]![3]) + Number(r.rows[0]![4])).toBe(w.stamped);
+  }, 240_000);
+});
