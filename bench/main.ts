@@ -16,6 +16,7 @@ import { benchMarks } from './marks.bench.ts';
 import { benchMcp } from './mcp.bench.ts';
 import { benchMerge } from './merge.bench.ts';
 import { benchRead } from './read.bench.ts';
+import { benchQuery } from './query.bench.ts';
 import { benchReview } from './review.bench.ts';
 import { benchSearchTree } from './search-tree.bench.ts';
 import { benchStartup } from './startup.bench.ts';
@@ -50,6 +51,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   bounded: benchBounded,
   startup: benchStartup,
   merge: benchMerge,
+  query: benchQuery,
 };
 
 export async function main(argv: string[]): Promise<number> {
