@@ -8,7 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { queryLogs } from '../../src-main/engine/search/log-query.ts';
-import { keysOf } from '../../src-main/engine/search/log-rows.mjs';
+import { keysOf, namedKeysOf } from '../../src-main/engine/search/log-rows.mjs';
+import { readFileSync } from 'node:fs';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { writeQueryLog } from '../fixtures/query-log.ts';
 
@@ -67,6 +68,23 @@ describe('queryLogs', () => {
     expect(keysOf('done user=u1 status=200 path=/a,b="x y"')).toEqual({ user: 'u1', status: 200, path: '/a', b: 'x y' });
     expect(keysOf('event {"ok":true,"n":null,"a":[1]}')).toEqual({ ok: 1, n: null, a: '[1]' });
     expect(keysOf('no keys here')).toBeNull();
+  });
+
+  it('finds the keys a query names as keysOf reads them all, on every message of a log', () => {
+    const names = ['user', 'status', 'amount', 'ok', 'missing'];
+    const messages = [
+      ...readFileSync(small, 'utf8')
+        .split('\n')
+        .map((l) => l.slice(l.indexOf(']') + 2)),
+      'a=1 a=2 user=x {"user":"y"}',
+      'xuser=1 user="q r"',
+      'status=',
+    ];
+    for (const m of messages) {
+      const all = keysOf(m);
+      const picked = Object.fromEntries(Object.entries(all ?? {}).filter(([k]) => names.includes(k)));
+      expect(namedKeysOf(m, names) ?? {}, m).toEqual(picked);
+    }
   });
 
   it('streams a log many times its heap: 64 MiB queried in a 16 MiB worker heap', async () => {

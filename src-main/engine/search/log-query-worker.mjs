@@ -78,6 +78,8 @@ export function runQuery(job) {
     message: reads('message'),
     raw: reads('raw'),
     keys: reads('fields') || keyColumns.some((k) => reads(k.toLowerCase())),
+    fields: reads('fields'),
+    named: keyColumns.filter((k) => reads(k.toLowerCase())),
   };
   const Database = createRequire(import.meta.url)('better-sqlite3');
   const db = new Database(':memory:');

@@ -37,6 +37,8 @@ const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
  * @property {boolean} message
  * @property {boolean} raw
  * @property {boolean} keys   key columns or fields
+ * @property {boolean} [fields] the fields column (its JSON is built only then)
+ * @property {string[]} [named]   without fields: the only key columns read (only they are looked for)
  */
 
 /** @param {string} v @returns {string | number} */
@@ -71,11 +73,51 @@ export function keysOf(message) {
   const brace = message.indexOf('{');
   const text = brace >= 0 ? message.slice(0, brace) : message;
   KV.lastIndex = 0;
-  for (let m = KV.exec(text); m; m = KV.exec(text)) (out ??= {})[/** @type {string} */ (m[1])] = scalarOf(/** @type {string} */ (m[2]));
+  for (let m = KV.exec(text); m; m = KV.exec(text)) {
+    out ??= {};
+    // The first of a key written twice, as namedKeysOf finds it.
+    if (!Object.hasOwn(out, /** @type {string} */ (m[1]))) out[/** @type {string} */ (m[1])] = scalarOf(/** @type {string} */ (m[2]));
+  }
   if (brace >= 0 && message.trimEnd().endsWith('}')) {
     try {
       const body = JSON.parse(message.slice(brace));
       if (body && typeof body === 'object' && !Array.isArray(body)) for (const [k, v] of Object.entries(body)) (out ??= {})[k] = sqlValueOf(v);
+    } catch {
+      // not JSON: its key=value pairs only
+    }
+  }
+  return out;
+}
+
+/**
+ * The values of `names` in a message, without reading its other keys: each
+ * `name=` found by indexOf at a word start, and the JSON body parsed only when it
+ * holds one of the names in quotes. Same values as keysOf.
+ * @param {string} message @param {string[]} names
+ * @returns {Record<string, string | number | null> | null}
+ */
+export function namedKeysOf(message, names) {
+  /** @type {Record<string, string | number | null> | null} */
+  let out = null;
+  const brace = message.indexOf('{');
+  const text = brace >= 0 ? message.slice(0, brace) : message;
+  let inBody = false;
+  for (const name of names) {
+    for (let at = text.indexOf(name + '='); at >= 0; at = text.indexOf(name + '=', at + 1)) {
+      const before = at > 0 ? text.charCodeAt(at - 1) : 32;
+      if (before !== 32 && before !== 9 && before !== 44 && before !== 59) continue;
+      KV.lastIndex = at > 0 ? at - 1 : 0;
+      const m = KV.exec(text);
+      if (m && m[1] === name) (out ??= {})[name] = scalarOf(/** @type {string} */ (m[2]));
+      break;
+    }
+    if (brace >= 0 && !inBody && message.includes(`"${name}"`, brace)) inBody = true;
+  }
+  if (inBody && message.trimEnd().endsWith('}')) {
+    try {
+      const body = JSON.parse(message.slice(brace));
+      if (body && typeof body === 'object' && !Array.isArray(body))
+        for (const name of names) if (Object.hasOwn(body, name)) (out ??= {})[name] = sqlValueOf(body[name]);
     } catch {
       // not JSON: its key=value pairs only
     }
@@ -202,9 +244,9 @@ export function* logRows(files, names, o) {
             const message = buf.toString('utf8', messageStart(buf, ls, le, skip), le);
             if (needs.message) row[6] = message;
             if (needs.keys) {
-              const keys = keysOf(message);
+              const keys = needs.fields || !needs.named ? keysOf(message) : namedKeysOf(message, needs.named);
               if (keys) {
-                row[8] = JSON.stringify(keys);
+                if (needs.fields) row[8] = JSON.stringify(keys);
                 for (const k in keys) {
                   const at = keyIndex.get(k);
                   if (at !== undefined) row[at] = /** @type {string | number | null} */ (keys[k]);
@@ -243,7 +285,7 @@ export function keyColumnsOf(files) {
   const taken = new Set(BASE_COLUMNS.map((c) => c.toLowerCase()));
   /** @type {string[]} */
   const keys = [];
-  const needs = { time: false, message: false, raw: false, keys: true };
+  const needs = { time: false, message: false, raw: false, keys: true, fields: true };
   for (const row of logRows(files, files, { needs, keyColumns: [], maxRows: SAMPLE_ROWS })) {
     if (row[8] === null) continue;
     for (const k of Object.keys(JSON.parse(/** @type {string} */ (row[8])))) {
