@@ -15,6 +15,12 @@ export async function queryRun(input: z.infer<typeof QueryInput>, ctx: CallConte
       const identity = statRegularFile(path);
       const verdict = await sniffBinary(identity.path, identity.size);
       if (verdict.isBinary) throw new FolioError('binary_file', `binary file (${verdict.reason}): ${path}`, { path, type: verdict.type });
+      // Rows are read as bytes of an ASCII-compatible encoding (stamps, levels, '\n'), as time_seek and histogram read them.
+      if (verdict.bomEncoding === 'utf-16le' || verdict.bomEncoding === 'utf-16be')
+        throw new FolioError('encoding_mismatch', `query reads ASCII-compatible logs; ${path} is ${verdict.bomEncoding}`, {
+          path,
+          encoding: verdict.bomEncoding,
+        });
       return resolve(path);
     }),
   );

@@ -5,6 +5,7 @@
  * line (checked with sed); bad SQL, writes and a missing file fail typed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { engineTempDir } from '../fixtures/engine-env.ts';
@@ -127,6 +128,13 @@ describe('folio query', () => {
       expect(r.stderr).toMatch(/^folio: permission_denied: /);
     },
   );
+
+  it('refuses a UTF-16 log as encoding_mismatch', () => {
+    writeFileSync(tmp.path('u16.log'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('2024-05-01T00:00:00Z INFO a=1\n'.repeat(50), 'utf16le')]));
+    const r = folio(['query', 'u16.log', 'SELECT count(*) FROM log']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^folio: encoding_mismatch: /);
+  });
 
   it('answers not_found for a missing file', () => {
     const r = folio(['query', 'a.log', 'missing.log', 'SELECT count(*) FROM log']);
