@@ -31,18 +31,20 @@ export class FolioCallError extends Error {
   }
 }
 
-export type Call = <N extends OperationName>(op: N, input: OpInput<N>) => Promise<OpOutput<N>>;
+/** `signal` aborts the HTTP request (a search made stale by the next keystroke); the Electron bridge can only drop the answer. */
+export type Call = <N extends OperationName>(op: N, input: OpInput<N>, signal?: AbortSignal) => Promise<OpOutput<N>>;
 
 export function createTransport(win: Window = window): Call {
   const bridge = win.folio;
   if (bridge) {
-    return async (op, input) => {
+    return async (op, input, signal) => {
       const result = await bridge.call(op, input);
+      signal?.throwIfAborted();
       if (!result.ok) throw new FolioCallError(result.error);
       return result.output as OpOutput<typeof op>;
     };
   }
-  return async (op, input) => {
+  return async (op, input, signal) => {
     let response: Response;
     try {
       response = await fetch(`/api/${op}`, {
@@ -50,8 +52,10 @@ export function createTransport(win: Window = window): Call {
         credentials: 'same-origin',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(input),
+        ...(signal ? { signal } : {}),
       });
     } catch (err) {
+      if (signal?.aborted) throw err;
       throw new FolioCallError({ code: 'unreachable', message: `cannot reach folio serve: ${String(err)}` });
     }
     const body = (await response.json().catch(() => null)) as unknown;
@@ -69,9 +73,9 @@ function errorPayloadOf(body: unknown, response: Response): ErrorPayload {
 let shared: Call | undefined;
 
 /** The transport of this page, created on first use. */
-export function call<N extends OperationName>(op: N, input: OpInput<N>): Promise<OpOutput<N>> {
+export function call<N extends OperationName>(op: N, input: OpInput<N>, signal?: AbortSignal): Promise<OpOutput<N>> {
   shared ??= createTransport();
-  return shared(op, input);
+  return shared(op, input, signal);
 }
 
 export type { FolioEvent } from '../src-main/api/events.ts';

@@ -1,12 +1,13 @@
 import { forwardRef, type FormEvent, type KeyboardEvent } from 'react';
-import { count } from '../model/file-labels.ts';
+import { count, sizeLabelOf } from '../model/file-labels.ts';
 import { matchRangesOf } from '../model/find-matches.ts';
 import { PAGE_RESULTS, useFindStore } from '../stores/find-store.ts';
 
 /**
  * Find in the whole file (Ctrl+F): a regex, case-sensitive or not, searched by
- * the server; results fill in as slices of the file are searched while the rest
- * is counted. Enter / F3 show the next result, Shift+Enter / Shift+F3 the
+ * the server as it is typed (find-store.ts debounces and cancels); results fill
+ * in as slices of the file are searched while the rest is counted, with the
+ * bytes searched as progress. Enter / F3 show the next result, Shift+Enter / Shift+F3 the
  * previous; each result row is a button (Tab reaches it); Esc closes.
  */
 export const FindPanel = forwardRef<HTMLInputElement>(function FindPanel(_props, ref) {
@@ -37,7 +38,7 @@ export const FindPanel = forwardRef<HTMLInputElement>(function FindPanel(_props,
           type="text"
           spellCheck={false}
           autoComplete="off"
-          placeholder="Regular expression (Enter: next, Shift+Enter: previous)"
+          placeholder="Regular expression, searched as you type (Enter: next, Shift+Enter: previous)"
           aria-label="Find"
           value={pattern}
           onChange={(event) => setPattern(event.target.value)}
@@ -73,11 +74,20 @@ export const FindPanel = forwardRef<HTMLInputElement>(function FindPanel(_props,
         </p>
       )}
       {searchedFor && !error && (
-        <p className="find-status" data-testid="find-status" aria-live="polite">
+        <p className="find-status" data-testid="find-status" data-pattern={searchedFor.pattern} aria-live="polite">
           {current !== null && <span data-testid="find-current">{count.format(current + 1)} of </span>}
           <span data-testid="find-total">{count.format(total)}</span> {total === 1 ? 'line' : 'lines'}
           {done ? ' · whole file searched' : ` · ${percent}% searched`}
           {!done && !searching && !counting && nextStartByte !== null ? ' (stopped)' : ''}
+          {!done && (
+            <progress
+              data-testid="find-progress"
+              max={fileBytes}
+              value={searchedBytes}
+              aria-label={`${sizeLabelOf(searchedBytes)} of ${sizeLabelOf(fileBytes)} searched`}
+              title={`${sizeLabelOf(searchedBytes)} of ${sizeLabelOf(fileBytes)} searched`}
+            />
+          )}
         </p>
       )}
       {results.length > 0 && searchedFor && (

@@ -5,6 +5,11 @@
  * the first page the rest of the file is counted (count_only, same slices), so
  * the panel can say "3 of 56,789 lines · 45% searched". `step(±1)` (F3, Enter)
  * moves through the results, fetching the next page at the end of one.
+ *
+ * Find as you type (issue 31): a new pattern is searched FIND_DEBOUNCE_MS after
+ * the last keystroke; each keystroke cancels the search before it (its HTTP
+ * requests aborted, and the generation counters drop any answer still on its
+ * way), so a shorter prefix's results never show after a longer one's.
  */
 import { create } from 'zustand';
 import type { SearchOutput } from '../../src-main/api/schemas.ts';
@@ -17,6 +22,8 @@ export type FindMatch = SearchOutput['matches'][number];
 
 /** Results per page ("More" asks for the next). */
 export const PAGE_RESULTS = 200;
+/** Quiet time after a keystroke before the pattern is searched: a word typed at ~5 keys/s starts one search, not five. */
+export const FIND_DEBOUNCE_MS = 150;
 
 export interface FindState {
   open: boolean;
@@ -42,7 +49,8 @@ export interface FindState {
   hide(): void;
   setPattern(pattern: string): void;
   setCaseSensitive(on: boolean): void;
-  search(): Promise<void>;
+  /** Search the pattern from the file's start; `showFirst` (default true) shows the first result when the page is in, as Enter does; find as you type lists without moving the view. */
+  search(options?: { showFirst?: boolean }): Promise<void>;
   more(): Promise<void>;
   /** Show the next (+1) or previous (-1) result; searches first when the pattern changed. */
   step(delta: 1 | -1): Promise<void>;
@@ -52,9 +60,26 @@ export interface FindState {
 
 let latestSearch = 0;
 let latestCount = 0;
+/** The pending search of find as you type. */
+let typingTimer: ReturnType<typeof setTimeout> | undefined;
+/** Aborts the requests of the current search (page and count). */
+let inFlight: AbortController | null = null;
+/** The first page of a search started by typing, for Enter pressed before it is in. */
+let typedPage: Promise<void> | null = null;
+
+/** Stop the running search and any pending one: later answers of it are dropped. */
+function cancelSearch(): AbortSignal {
+  clearTimeout(typingTimer);
+  typingTimer = undefined;
+  latestSearch++;
+  latestCount++;
+  inFlight?.abort();
+  inFlight = new AbortController();
+  return inFlight.signal;
+}
 
 /** Count the matching lines from `startByte` to the end, slice by slice, adding to `total`. */
-async function countRest(request: number, startByte: number): Promise<void> {
+async function countRest(request: number, startByte: number, signal: AbortSignal | undefined): Promise<void> {
   const { getState: get, setState: set } = useFindStore;
   const target = get().searchedFor;
   if (!target) return;
@@ -66,12 +91,25 @@ async function countRest(request: number, startByte: number): Promise<void> {
       () => get().fileBytes,
       () => request === latestCount,
       (count, reached) => set((s) => ({ total: s.total + count, searchedBytes: reached })),
+      signal,
     );
   } catch {
     // the page's own search shows errors; the count stays at what was counted
   } finally {
     if (request === latestCount) set({ counting: false });
   }
+}
+
+/** A keystroke: cancel what runs, and search the new pattern once typing pauses (an empty one clears the results). */
+function searchAsTyped() {
+  const { getState: get, setState: set } = useFindStore;
+  cancelSearch();
+  if (!get().open) return;
+  if (!get().pattern) {
+    set({ results: [], current: null, total: 0, searching: false, counting: false, nextStartByte: null, searchedBytes: 0, searchedFor: null, error: null });
+    return;
+  }
+  typingTimer = setTimeout(() => void get().search({ showFirst: false }), FIND_DEBOUNCE_MS);
 }
 
 export const useFindStore = create<FindState>()((set, get) => {
@@ -90,7 +128,7 @@ export const useFindStore = create<FindState>()((set, get) => {
           if (request === latestSearch) set(counts ? { nextStartByte: null, searchedBytes: fileBytes, fileBytes } : { nextStartByte: null });
           break;
         }
-        const { matches, next } = await searchSlice(target, start, Math.min(fileBytes, start + slice), PAGE_RESULTS - found, 300);
+        const { matches, next } = await searchSlice(target, start, Math.min(fileBytes, start + slice), PAGE_RESULTS - found, 300, inFlight?.signal);
         if (request !== latestSearch) return;
         slice = nextSliceBytes(slice);
         found += matches.length;
@@ -131,18 +169,18 @@ export const useFindStore = create<FindState>()((set, get) => {
     counting: false,
     show: () => set({ open: true }),
     hide() {
-      latestSearch++;
-      latestCount++;
+      cancelSearch();
       set({ open: false, searching: false, counting: false });
     },
-    setPattern: (pattern) => set({ pattern }),
-    setCaseSensitive: (caseSensitive) => set({ caseSensitive }),
-    async search() {
+    setPattern: (pattern) => (set({ pattern }), searchAsTyped()),
+    setCaseSensitive: (caseSensitive) => (set({ caseSensitive }), searchAsTyped()),
+    async search({ showFirst = true } = {}) {
       const { pattern, caseSensitive } = get();
       const { path, info } = useViewerStore.getState();
       if (!path || !info || !pattern) return;
-      const request = ++latestSearch;
-      const countRequest = ++latestCount;
+      const signal = cancelSearch();
+      const request = latestSearch;
+      const countRequest = latestCount;
       set({
         results: [],
         current: null,
@@ -153,10 +191,12 @@ export const useFindStore = create<FindState>()((set, get) => {
         fileBytes: info?.size ?? 0,
         searchedFor: { path, pattern, caseSensitive },
       });
-      await fillPage(request, 0, true);
+      const page = fillPage(request, 0, true);
+      typedPage = showFirst ? null : page;
+      await page;
       const { nextStartByte, results, current } = get();
-      if (request === latestSearch && results.length > 0 && current === null) get().showResult(0);
-      if (countRequest === latestCount && nextStartByte !== null) void countRest(countRequest, nextStartByte);
+      if (showFirst && request === latestSearch && results.length > 0 && current === null) get().showResult(0);
+      if (countRequest === latestCount && nextStartByte !== null) void countRest(countRequest, nextStartByte, signal);
     },
     async more() {
       const { nextStartByte, searching } = get();
@@ -164,6 +204,8 @@ export const useFindStore = create<FindState>()((set, get) => {
       await fillPage(++latestSearch, nextStartByte, false);
     },
     async step(delta) {
+      // Enter while the typed pattern's first page is coming: wait for it, then step from there.
+      if (get().searching && typedPage) await typedPage;
       const { pattern, caseSensitive, searchedFor, searching } = get();
       const path = useViewerStore.getState().path;
       const stale = !searchedFor || searchedFor.pattern !== pattern || searchedFor.caseSensitive !== caseSensitive || searchedFor.path !== path;
@@ -173,6 +215,7 @@ export const useFindStore = create<FindState>()((set, get) => {
         return;
       }
       if (searching) return;
+      typedPage = null;
       const { current, results, nextStartByte } = get();
       let index = current === null ? (delta > 0 ? 0 : results.length - 1) : current + delta;
       if (index >= results.length && nextStartByte !== null) await get().more();

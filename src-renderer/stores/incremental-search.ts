@@ -42,16 +42,21 @@ export async function searchSlice(
   endByte: number,
   max: number,
   maxLineChars: number,
+  signal?: AbortSignal,
 ): Promise<{ matches: SearchOutput['matches']; next: number }> {
-  const answer = await call('search', {
-    path: target.path,
-    pattern: target.pattern,
-    ...flagsOf(target),
-    start_byte: startByte,
-    end_byte: endByte,
-    max,
-    max_line_chars: maxLineChars,
-  });
+  const answer = await call(
+    'search',
+    {
+      path: target.path,
+      pattern: target.pattern,
+      ...flagsOf(target),
+      start_byte: startByte,
+      end_byte: endByte,
+      max,
+      max_line_chars: maxLineChars,
+    },
+    signal,
+  );
   const next = answer.truncated && answer.next_start_byte !== null ? answer.next_start_byte : Math.max(answer.scanned.end_byte, startByte + 1);
   return { matches: answer.matches, next };
 }
@@ -67,18 +72,23 @@ export async function countToEnd(
   fileBytes: () => number,
   stillWanted: () => boolean,
   onSlice: (count: number, reached: number) => void,
+  signal?: AbortSignal,
 ): Promise<void> {
   let start = startByte;
   let slice = SLICE_BYTES;
   while (start < fileBytes() && stillWanted()) {
-    const answer = await call('search', {
-      path: target.path,
-      pattern: target.pattern,
-      ...flagsOf(target),
-      start_byte: start,
-      end_byte: Math.min(fileBytes(), start + slice),
-      count_only: true,
-    });
+    const answer = await call(
+      'search',
+      {
+        path: target.path,
+        pattern: target.pattern,
+        ...flagsOf(target),
+        start_byte: start,
+        end_byte: Math.min(fileBytes(), start + slice),
+        count_only: true,
+      },
+      signal,
+    );
     if (!stillWanted()) return;
     slice = nextSliceBytes(slice);
     start = Math.max(answer.scanned.end_byte, start + 1);

@@ -1,0 +1,140 @@
+/**
+ * Issue 31 item 4, as an SRE on a generated log of some MB: find as you type (the
+ * count and first hits after the last key are grep's over the whole file, and no
+ * earlier prefix's answer shows after a later one's), a boolean filter (its lines
+ * are a grep pipeline's), and the filter view scrolled to its last match past
+ * 10,000 (grep | tail -1). grep runs as a real child process; nothing sleeps: each
+ * step waits for what the page shows.
+ */
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from './app-test.ts';
+import { makeFixtureDir } from './fixtures.ts';
+import { startFolioServe, type FolioServe } from './folio-serve.ts';
+
+const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
+
+const LEVELS = ['INFO', 'INFO', 'DEBUG', 'WARN', 'ERROR', 'INFO', 'ERROR'];
+const MESSAGES = [
+  'request served in 12ms',
+  'connect timeout after 30s',
+  'connection refused by upstream',
+  'retry 2 of 5 after timeout',
+  'payment refund issued',
+  'retry after connection refused',
+  'cache miss for key',
+  'upstream refused: timeout in handshake',
+  'refunded order closed',
+];
+
+/** Line `lineNo` (1-based): a level, a worker, and a message whose words overlap ("ref" in refused and refund). */
+function lineOf(lineNo: number): string {
+  const level = LEVELS[lineNo % LEVELS.length]!;
+  const message = MESSAGES[(lineNo * 7 + (lineNo >> 5)) % MESSAGES.length]!;
+  return `2024-05-01T10:${String((lineNo >> 6) % 60).padStart(2, '0')}:00Z ${level} [svc-${lineNo % 5}] id=${lineNo} ${message}`;
+}
+
+/** Writes about `targetBytes` of lines; returns how many. */
+function writeLog(path: string, targetBytes: number): number {
+  const fd = openSync(path, 'w');
+  let size = 0;
+  let lineNo = 0;
+  try {
+    while (size < targetBytes) {
+      let chunk = '';
+      for (let i = 0; i < 10_000; i++) chunk += lineOf(++lineNo) + '\n';
+      size += writeSync(fd, chunk);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return lineNo;
+}
+
+/** grep's output lines (no match: none). */
+function grep(args: string[]): string[] {
+  try {
+    return execFileSync('grep', args, { encoding: 'utf8', maxBuffer: 1 << 30 })
+      .trimEnd()
+      .split('\n');
+  } catch (err) {
+    if ((err as { status?: number }).status === 1) return [];
+    throw err;
+  }
+}
+
+let fixtures: ReturnType<typeof makeFixtureDir>;
+let server: FolioServe;
+let logPath: string;
+let logLines: number;
+
+test.beforeAll(async () => {
+  fixtures = makeFixtureDir();
+  const workspace = join(fixtures.dir, 'ws');
+  mkdirSync(workspace);
+  logPath = join(workspace, 'sre.log');
+  logLines = writeLog(logPath, 12 * 1024 * 1024);
+  server = await startFolioServe([logPath], { cwd: workspace, env: { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache') } });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  fixtures?.remove();
+});
+
+test('find as you type: after the last key, the count and first hits are grep -c and grep -n | head; no earlier prefix shows after a later one', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1300, height: 900 });
+  await page.goto(server.url.href);
+  await expect(page.getByTestId('file-lines')).toHaveText(count(logLines), { timeout: 30_000 });
+  await page.getByTestId('file-view').click();
+  await page.keyboard.press('Control+f');
+  const input = page.getByRole('textbox', { name: 'Find' });
+  await expect(input).toBeFocused();
+
+  // Every status the panel shows while typing, in order: the pattern it is for and its text.
+  await page.evaluate(() => {
+    const seen: { pattern: string; text: string }[] = [];
+    (window as unknown as { seenStatus: typeof seen }).seenStatus = seen;
+    const record = () => {
+      const status = document.querySelector('[data-testid="find-status"]');
+      if (!status) return;
+      const entry = { pattern: status.getAttribute('data-pattern') ?? '', text: status.textContent ?? '' };
+      const last = seen[seen.length - 1];
+      if (!last || last.pattern !== entry.pattern || last.text !== entry.text) seen.push(entry);
+    };
+    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+
+  // The prefixes' answers differ: "ref" and "refu" also find "refused", "refund" does not.
+  const word = 'refund';
+  const counts = [...word].map((_, i) => grep(['-c', '-i', word.slice(0, i + 1), logPath])[0]);
+  expect(new Set(counts.slice(2)).size).toBeGreaterThan(1);
+  // Keys at a typist's pace, some slower than the debounce: searches start and are cancelled by the next key.
+  await input.pressSequentially(word, { delay: 180 });
+
+  const expectedCount = Number(counts[counts.length - 1]);
+  const expectedHits = grep(['-n', '-i', word, logPath]).map((row) => Number(row.slice(0, row.indexOf(':'))));
+  expect(expectedHits.length).toBe(expectedCount);
+  const status = page.getByTestId('find-status');
+  await expect(status).toHaveAttribute('data-pattern', word);
+  await expect(status).toHaveText(`${count(expectedCount)} lines · whole file searched`, { timeout: 30_000 });
+  const shown = await page.getByTestId('find-result').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-line'))));
+  expect(shown.length).toBe(Math.min(200, expectedCount));
+  expect(shown).toEqual(expectedHits.slice(0, shown.length));
+
+  // No answer for a shorter prefix once a longer one's showed, and none at all after the final one's.
+  const seen = await page.evaluate(() => (window as unknown as { seenStatus: { pattern: string; text: string }[] }).seenStatus);
+  const lengths = seen.map((s) => s.pattern.length);
+  expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
+  expect(seen.every((s) => word.startsWith(s.pattern))).toBe(true);
+  expect(seen[seen.length - 1]).toEqual({ pattern: word, text: `${count(expectedCount)} lines · whole file searched` });
+
+  // Enter still steps: the first hit, then the next.
+  await input.press('Enter');
+  await expect(status).toHaveText(`1 of ${count(expectedCount)} lines · whole file searched`);
+  await input.press('Enter');
+  await expect(status).toHaveText(`2 of ${count(expectedCount)} lines · whole file searched`);
+});
