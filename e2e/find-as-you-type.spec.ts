@@ -138,3 +138,39 @@ test('find as you type: after the last key, the count and first hits are grep -c
   await input.press('Enter');
   await expect(status).toHaveText(`2 of ${count(expectedCount)} lines · whole file searched`);
 });
+
+/** Lines of `cmd` run by the shell (a grep pipeline), with the log's path as $1. */
+function pipeline(cmd: string, file: string): string[] {
+  const out = execFileSync('sh', ['-c', cmd, 'sh', file], { encoding: 'utf8', maxBuffer: 1 << 30 }).trimEnd();
+  return out === '' ? [] : out.split('\n');
+}
+
+test('a boolean filter keeps the lines of grep ERROR | grep -E "timeout|refused" | grep -v retry; a malformed one says where and applies nothing', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1300, height: 900 });
+  await page.goto(server.url.href);
+  await expect(page.getByTestId('file-lines')).toHaveText(count(logLines), { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  const panel = page.getByRole('region', { name: 'Filter view' });
+  const field = panel.getByRole('textbox', { name: 'Filter expression' });
+  const status = panel.getByTestId('filter-status');
+
+  await field.fill('ERROR AND (timeout OR');
+  await field.press('Enter');
+  await expect(panel.getByTestId('filter-error')).toHaveText('invalid_input Filter expression, at character 22: expected a term, NOT or (, found the end');
+  await expect(status).toHaveCount(0);
+  await expect(panel.getByTestId('filter-row')).toHaveCount(0);
+
+  const expected = pipeline(`grep -n ERROR "$1" | grep -E 'timeout|refused' | grep -v retry`, logPath);
+  expect(expected.length).toBeGreaterThan(100);
+  await field.fill('ERROR AND (timeout OR refused) AND NOT retry');
+  await field.press('Enter');
+  await expect(panel.getByTestId('filter-error')).toHaveCount(0);
+  await expect(status).toHaveText(new RegExp(`^${count(expected.length)} lines · whole file searched`), { timeout: 30_000 });
+  const rows = await panel
+    .getByTestId('filter-row')
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-line')}:${e.querySelector('.text')?.textContent ?? ''}`));
+  expect(rows.length).toBeGreaterThan(20);
+  expect(rows).toEqual(expected.slice(0, rows.length));
+});

@@ -11,13 +11,15 @@ const OVERSCAN = 20;
 
 /**
  * The filter view: only the lines that match the filters (each a regex to keep
- * or to drop; Enter applies) and the chosen levels, numbered as in the file.
+ * or to drop; Enter applies), a boolean expression (filter-expr.ts) and the
+ * chosen levels, numbered as in the file.
  * The list is a listbox: arrows, PageUp/PageDown, Home/End move, Enter or a
  * click shows the line in the main view. It draws only the rows in view.
  */
 export function FilterPanel() {
-  const { terms, levels, caseSensitive, rows, total, searchedBytes, fileBytes, loading, counting, error, appliedFor, nextStartByte } = useFilterStore();
-  const { setTerms, setLevels, setCaseSensitive, apply, hide } = useFilterStore.getState();
+  const { terms, expression, levels, caseSensitive, rows, total, searchedBytes, fileBytes, loading, counting, error, appliedFor, nextStartByte } =
+    useFilterStore();
+  const { setTerms, setExpression, setLevels, setCaseSensitive, apply, hide } = useFilterStore.getState();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void apply();
@@ -68,6 +70,18 @@ export function FilterPanel() {
         <button type="button" aria-label="Add a filter" onClick={() => setTerms([...terms, { pattern: '', exclude: false }])}>
           + Filter
         </button>
+        <input
+          type="text"
+          className="filter-expr"
+          aria-label="Filter expression"
+          data-testid="filter-expr"
+          placeholder="ERROR AND (timeout OR refused) AND NOT retry"
+          title='Terms, "quoted phrases" or /regexes/ with AND, OR, NOT and parentheses (NOT binds tightest, then AND, then OR); Enter applies'
+          spellCheck={false}
+          autoComplete="off"
+          value={expression}
+          onChange={(e) => setExpression(e.target.value)}
+        />
         <button type="button" className="chip" aria-pressed={!caseSensitive} aria-label="Ignore case" onClick={() => setCaseSensitive(!caseSensitive)}>
           aA
         </button>

@@ -44,18 +44,19 @@ export function invalidTermOf(terms: readonly FilterTerm[]): { pattern: string; 
 }
 
 /**
- * One regex for all terms and levels, or null when there is nothing to filter
- * by. A single including term is sent as it is (the engine can use its literal
+ * One regex for all terms, levels and a boolean expression's assertion
+ * (filter-expr.ts assertionOf, zero-width at the line's start), or null when
+ * there is nothing to filter by. A single including term is sent as it is (the engine can use its literal
  * prefilter); anything else as lookaheads from the line's start. Levels follow
  * the case setting like the terms (the engine's Node has no inline `(?-i:)`), so
  * the filter view is case-sensitive unless asked.
  */
-export function filterPatternOf(terms: readonly FilterTerm[], levels: readonly LogLevel[]): string | null {
+export function filterPatternOf(terms: readonly FilterTerm[], levels: readonly LogLevel[], expression: string | null = null): string | null {
   const used = terms.filter((t) => t.pattern !== '');
   const level = levelPatternOf(levels);
   const parts = [...used];
   if (level) parts.push({ pattern: level, exclude: false });
-  if (parts.length === 0) return null;
-  if (parts.length === 1 && !parts[0]!.exclude && !level) return parts[0]!.pattern;
-  return '^' + parts.map((t) => `(?${t.exclude ? '!' : '='}.*?(?:${t.pattern}))`).join('');
+  if (parts.length === 0) return expression === null ? null : '^' + expression;
+  if (parts.length === 1 && !parts[0]!.exclude && !level && expression === null) return parts[0]!.pattern;
+  return '^' + parts.map((t) => `(?${t.exclude ? '!' : '='}.*?(?:${t.pattern}))`).join('') + (expression ?? '');
 }

@@ -9,6 +9,7 @@
  */
 import { create } from 'zustand';
 import type { SearchOutput } from '../../src-main/api/schemas.ts';
+import { assertionOf, FilterExprError, parseFilterExpr } from '../model/filter-expr.ts';
 import { filterPatternOf, invalidTermOf, type FilterTerm, type LogLevel } from '../model/filter-query.ts';
 import type { ErrorPayload } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
@@ -29,6 +30,8 @@ const FIRST_SLICE_BYTES = 8 * 1024 * 1024;
 export interface FilterState {
   open: boolean;
   terms: FilterTerm[];
+  /** a boolean expression (filter-expr.ts) the lines must also pass; '' for none */
+  expression: string;
   levels: LogLevel[];
   caseSensitive: boolean;
   rows: FilterRow[];
@@ -47,6 +50,7 @@ export interface FilterState {
   toggle(): void;
   hide(): void;
   setTerms(terms: FilterTerm[]): void;
+  setExpression(expression: string): void;
   setLevels(levels: LogLevel[]): void;
   setCaseSensitive(on: boolean): void;
   /** Search with the current terms and levels. */
@@ -56,6 +60,17 @@ export interface FilterState {
 }
 
 let latest = 0;
+
+/** The expression's assertion, null when there is none, or why it is malformed. */
+function assertionOfExpression(expression: string): string | null | FilterExprError {
+  if (expression.trim() === '') return null;
+  try {
+    return assertionOf(parseFilterExpr(expression));
+  } catch (err) {
+    if (err instanceof FilterExprError) return err;
+    throw err;
+  }
+}
 
 /** After the next frame is painted (a timer where there are no frames). */
 const nextPaint = () =>
@@ -120,6 +135,7 @@ export const useFilterStore = create<FilterState>()((set, get) => {
   return {
     open: false,
     terms: [{ pattern: '', exclude: false }],
+    expression: '',
     levels: [],
     caseSensitive: true,
     rows: [],
@@ -137,15 +153,23 @@ export const useFilterStore = create<FilterState>()((set, get) => {
       set({ open: false, loading: false, counting: false });
     },
     setTerms: (terms) => set({ terms }),
+    setExpression: (expression) => set({ expression }),
     setLevels: (levels) => set({ levels }),
     setCaseSensitive: (caseSensitive) => set({ caseSensitive }),
     async apply() {
-      const { terms, levels, caseSensitive } = get();
+      const { terms, expression, levels, caseSensitive } = get();
       const { path, info } = useViewerStore.getState();
       const request = ++latest;
       const invalid = invalidTermOf(terms);
-      const pattern = filterPatternOf(terms, levels);
       const reset = { rows: [], nextStartByte: null, searchedBytes: 0, total: 0, counting: false, loading: false, fileBytes: info?.size ?? 0 };
+      const compiled = assertionOfExpression(expression);
+      if (compiled instanceof FilterExprError)
+        return set({
+          ...reset,
+          appliedFor: null,
+          error: { code: 'invalid_input', message: `Filter expression, at character ${compiled.at + 1}: ${compiled.message}` },
+        });
+      const pattern = filterPatternOf(terms, levels, compiled);
       if (invalid)
         return set({
           ...reset,
