@@ -174,3 +174,36 @@ test('a boolean filter keeps the lines of grep ERROR | grep -E "timeout|refused"
   expect(rows.length).toBeGreaterThan(20);
   expect(rows).toEqual(expected.slice(0, rows.length));
 });
+
+test('the filter view scrolls to its last match past 10,000 (grep | tail -1) and back to its first', async ({ page }) => {
+  await page.setViewportSize({ width: 1300, height: 900 });
+  await page.goto(server.url.href);
+  await expect(page.getByTestId('file-lines')).toHaveText(count(logLines), { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+  const panel = page.getByRole('region', { name: 'Filter view' });
+  const list = panel.getByRole('listbox', { name: 'Filtered lines' });
+  const expected = pipeline(`grep -n ERROR "$1" | grep -v retry`, logPath);
+  expect(expected.length).toBeGreaterThan(30_000);
+  await panel.getByRole('textbox', { name: 'Filter expression' }).fill('ERROR AND NOT retry');
+  await panel.getByRole('textbox', { name: 'Filter expression' }).press('Enter');
+  await expect(panel.getByTestId('filter-status')).toHaveText(new RegExp(`^${count(expected.length)} lines · whole file searched`), { timeout: 30_000 });
+
+  const rowOf = (line: string) => panel.locator(`[data-testid="filter-row"][data-line="${line.slice(0, line.indexOf(':'))}"]`);
+  const lastLine = expected[expected.length - 1]!;
+  await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(rowOf(lastLine).locator('.text')).toHaveText(lastLine.slice(lastLine.indexOf(':') + 1), { timeout: 30_000 });
+  // The last row drawn is the last match; rows in memory stay bounded.
+  const shown = await panel
+    .getByTestId('filter-row')
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-line')}:${e.querySelector('.text')?.textContent ?? ''}`));
+  expect(shown).toEqual(expected.slice(expected.length - shown.length));
+  await expect(panel.getByTestId('filter-status')).toHaveText(/ · 12,000 listed$/);
+
+  // And back to the top: the first rows are fetched again from the first checkpoint.
+  await list.evaluate((el) => (el.scrollTop = 0));
+  await expect(rowOf(expected[0]!).locator('.text')).toHaveText(expected[0]!.slice(expected[0]!.indexOf(':') + 1));
+  const top = await panel
+    .getByTestId('filter-row')
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-line')}:${e.querySelector('.text')?.textContent ?? ''}`));
+  expect(top).toEqual(expected.slice(0, top.length));
+});

@@ -123,6 +123,8 @@ export function FilterPanel() {
 
 function FilterRows({ canLoadMore }: { canLoadMore: boolean }) {
   const rows = useFilterStore((s) => s.rows);
+  const rowsStart = useFilterStore((s) => s.rowsStart);
+  const total = useFilterStore((s) => s.total);
   const listRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(300);
@@ -136,20 +138,23 @@ function FilterRows({ canLoadMore }: { canLoadMore: boolean }) {
     return () => observer.disconnect();
   }, []);
 
+  // Indices among all passing lines: the list is as tall as the count so far; `rows` hold a window of them.
+  const known = Math.max(total, rowsStart + rows.length);
   const first = Math.max(0, Math.floor(scrollTop / ROW_PX) - OVERSCAN);
-  const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_PX) + OVERSCAN);
+  const last = Math.min(known, Math.ceil((scrollTop + height) / ROW_PX) + OVERSCAN);
   useEffect(() => {
-    if (canLoadMore && last >= rows.length - OVERSCAN) void useFilterStore.getState().more();
-  }, [canLoadMore, last, rows.length]);
+    if (first < rowsStart || last > rowsStart + rows.length - OVERSCAN) void useFilterStore.getState().showRows(first, last);
+  }, [canLoadMore, first, last, rowsStart, rows.length]);
+  const rowAt = (index: number) => rows[index - rowsStart];
 
   const show = (index: number) => {
-    const row = rows[index];
+    const row = rowAt(index);
     if (!row) return;
     setActive(index);
     void useViewerStore.getState().goToLine(row.line, { at: 'center', select: false, highlight: true });
   };
   const moveTo = (index: number) => {
-    const next = Math.min(Math.max(0, index), rows.length - 1);
+    const next = Math.min(Math.max(0, index), known - 1);
     setActive(next);
     const list = listRef.current;
     if (!list) return;
@@ -164,7 +169,7 @@ function FilterRows({ canLoadMore }: { canLoadMore: boolean }) {
       PageDown: active + page,
       PageUp: active - page,
       Home: 0,
-      End: rows.length - 1,
+      End: known - 1,
     };
     if (event.key in moves) {
       event.preventDefault();
@@ -175,7 +180,7 @@ function FilterRows({ canLoadMore }: { canLoadMore: boolean }) {
     }
   };
 
-  const activeRow = rows[active];
+  const activeRow = rowAt(active);
   return (
     <div
       ref={listRef}
@@ -188,9 +193,9 @@ function FilterRows({ canLoadMore }: { canLoadMore: boolean }) {
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       onKeyDown={onKeyDown}
     >
-      <div style={{ height: rows.length * ROW_PX, position: 'relative' }}>
-        {rows.slice(first, last).map((row, i) => {
-          const index = first + i;
+      <div style={{ height: known * ROW_PX, position: 'relative' }}>
+        {rows.slice(Math.max(0, first - rowsStart), Math.max(0, last - rowsStart)).map((row, i) => {
+          const index = Math.max(first, rowsStart) + i;
           return (
             <div
               key={row.byte_offset}

@@ -6,6 +6,13 @@
  * the rest of the file is counted (count_only) for the total and the progress
  * while, at the same time, the list fills in up to KEPT_ROWS. Scrolling to the
  * end of the list (`more()`) fetches the next rows.
+ *
+ * The list scrolls through every passing line (issue 31), with at most
+ * WINDOW_ROWS of them in memory: `rows` are the lines from index `rowsStart` on.
+ * Each answer leaves a checkpoint (row index, byte where that row is searched
+ * from: the search's own cursor), one per CHECKPOINT_ROWS or so; scrolling to rows
+ * outside the window (`showRows`) refetches from the checkpoint before them, and
+ * rows fetched past WINDOW_ROWS drop the oldest.
  */
 import { create } from 'zustand';
 import type { SearchOutput } from '../../src-main/api/schemas.ts';
@@ -24,6 +31,17 @@ export const FIRST_ROWS = 200;
 export const PAGE_ROWS = 2_000;
 /** Rows fetched without scrolling; past them the rest of the file is counted, and scrolling fetches more. */
 export const KEPT_ROWS = 10_000;
+/** The most rows kept in memory: past it, the rows furthest from the view are dropped (refetched from a checkpoint). */
+export const WINDOW_ROWS = 12_000;
+/** Rows between two checkpoints at most (a refetch reads at most this many rows it does not show). */
+const CHECKPOINT_ROWS = 1_000;
+
+/** Row `row` (0-based, among the passing lines) is the first passing line at or after `byte`. */
+export interface RowCheckpoint {
+  row: number;
+  byte: number;
+}
+
 /** The first slice is small, so a sparse filter still paints quickly; later slices are large. */
 const FIRST_SLICE_BYTES = 8 * 1024 * 1024;
 
@@ -34,8 +52,12 @@ export interface FilterState {
   expression: string;
   levels: LogLevel[];
   caseSensitive: boolean;
+  /** the passing lines from index `rowsStart` on (a window of at most WINDOW_ROWS) */
   rows: FilterRow[];
-  /** where the list continues; null once every passing line is in `rows` */
+  rowsStart: number;
+  /** where rows were fetched from, ascending by row: where a refetch starts */
+  checkpoints: RowCheckpoint[];
+  /** where the window's rows continue; null once the last passing line is in `rows` */
   nextStartByte: number | null;
   /** bytes looked at (listed or counted), of `fileBytes` */
   searchedBytes: number;
@@ -57,6 +79,8 @@ export interface FilterState {
   apply(): Promise<void>;
   /** Fetch the next rows (scrolled to the end of the list). */
   more(): Promise<void>;
+  /** Have rows [first, last) (indices among all passing lines) in the window, fetching from a checkpoint when they are not. */
+  showRows(first: number, last: number): Promise<void>;
 }
 
 let latest = 0;
@@ -72,9 +96,45 @@ function assertionOfExpression(expression: string): string | null | FilterExprEr
   }
 }
 
+/** `s` with `matches` after its rows (the oldest dropped past WINDOW_ROWS), a checkpoint at `byte` when due, and where the rows go on. */
+function withRowsAppended(s: FilterState, matches: FilterRow[], byte: number, nextStartByte: number | null, counts: boolean): Partial<FilterState> {
+  const all = [...s.rows, ...matches];
+  const drop = Math.max(0, all.length - WINDOW_ROWS);
+  const end = s.rowsStart + all.length;
+  const last = s.checkpoints[s.checkpoints.length - 1];
+  return {
+    rows: drop > 0 ? all.slice(drop) : all,
+    rowsStart: s.rowsStart + drop,
+    checkpoints: !last || end - last.row >= CHECKPOINT_ROWS ? [...s.checkpoints, { row: end, byte }] : s.checkpoints,
+    nextStartByte,
+    ...(counts ? { searchedBytes: nextStartByte ?? s.fileBytes, total: s.total + matches.length } : {}),
+  };
+}
+
 /** After the next frame is painted (a timer where there are no frames). */
 const nextPaint = () =>
   new Promise<void>((resolve) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(resolve, 0)) : setTimeout(resolve, 0)));
+
+/** Count passing lines from `startByte` to the end (the rows past KEPT_ROWS), for the total and the progress. */
+async function countRest(request: number, startByte: number): Promise<void> {
+  const { getState: get, setState: set } = useFilterStore;
+  const target = get().appliedFor;
+  if (!target) return;
+  set({ counting: true });
+  try {
+    await countToEnd(
+      target,
+      startByte,
+      () => get().fileBytes,
+      () => request === latest,
+      (count, reached) => set((s) => ({ total: s.total + count, searchedBytes: reached })),
+    );
+  } catch (err) {
+    if (request === latest) set({ error: errorPayloadOf(err) });
+  } finally {
+    set({ counting: false });
+  }
+}
 
 export const useFilterStore = create<FilterState>()((set, get) => {
   /** Rows from `startByte` until `wanted` more are in or the file ends; the list's frontier is also the count's while `counts`. */
@@ -99,36 +159,12 @@ export const useFilterStore = create<FilterState>()((set, get) => {
         got += matches.length;
         start = next;
         const reached = Math.min(start, fileBytes);
-        set((s) => ({
-          rows: [...s.rows, ...matches],
-          nextStartByte: reached < fileBytes ? reached : null,
-          ...(counts ? { searchedBytes: reached, total: s.total + matches.length } : {}),
-        }));
+        set((s) => withRowsAppended(s, matches, start, reached < fileBytes ? reached : null, counts));
       }
     } catch (err) {
       if (request === latest) set({ error: errorPayloadOf(err), nextStartByte: null });
     } finally {
       if (request === latest) set({ loading: false });
-    }
-  }
-
-  /** Count passing lines from `startByte` to the end (the rows past KEPT_ROWS), for the total and the progress. */
-  async function countRest(request: number, startByte: number): Promise<void> {
-    const target = get().appliedFor;
-    if (!target) return;
-    set({ counting: true });
-    try {
-      await countToEnd(
-        target,
-        startByte,
-        () => get().fileBytes,
-        () => request === latest,
-        (count, reached) => set((s) => ({ total: s.total + count, searchedBytes: reached })),
-      );
-    } catch (err) {
-      if (request === latest) set({ error: errorPayloadOf(err) });
-    } finally {
-      set({ counting: false });
     }
   }
 
@@ -139,6 +175,8 @@ export const useFilterStore = create<FilterState>()((set, get) => {
     levels: [],
     caseSensitive: true,
     rows: [],
+    rowsStart: 0,
+    checkpoints: [],
     nextStartByte: null,
     searchedBytes: 0,
     fileBytes: 0,
@@ -161,7 +199,17 @@ export const useFilterStore = create<FilterState>()((set, get) => {
       const { path, info } = useViewerStore.getState();
       const request = ++latest;
       const invalid = invalidTermOf(terms);
-      const reset = { rows: [], nextStartByte: null, searchedBytes: 0, total: 0, counting: false, loading: false, fileBytes: info?.size ?? 0 };
+      const reset = {
+        rows: [],
+        rowsStart: 0,
+        checkpoints: [{ row: 0, byte: 0 }],
+        nextStartByte: null,
+        searchedBytes: 0,
+        total: 0,
+        counting: false,
+        loading: false,
+        fileBytes: info?.size ?? 0,
+      };
       const compiled = assertionOfExpression(expression);
       if (compiled instanceof FilterExprError)
         return set({
@@ -193,6 +241,22 @@ export const useFilterStore = create<FilterState>()((set, get) => {
       if (nextStartByte === null || loading || !appliedFor) return;
       // The count goes on by itself; these rows are behind its frontier.
       await fetchRows(latest, nextStartByte, PAGE_ROWS, false);
+    },
+    async showRows(first, last) {
+      const { rowsStart, rows, loading, appliedFor, checkpoints, nextStartByte } = get();
+      const end = rowsStart + rows.length;
+      if (!appliedFor || loading || (first >= rowsStart && (last <= end || nextStartByte === null))) return;
+      if (first >= rowsStart && first <= end) {
+        // Just past the window's end: continue it (the oldest rows drop).
+        if (nextStartByte !== null) await fetchRows(latest, nextStartByte, Math.max(PAGE_ROWS, last - end), false);
+        return;
+      }
+      // Elsewhere: start the window at the last checkpoint before `first`, and fetch on to `last`.
+      let from = checkpoints[0]!;
+      for (const c of checkpoints) if (c.row <= first) from = c;
+      if (first > end && from.row < end && nextStartByte !== null) from = { row: end, byte: nextStartByte };
+      set({ rows: [], rowsStart: from.row, nextStartByte: from.byte });
+      await fetchRows(latest, from.byte, Math.max(PAGE_ROWS, last - from.row), false);
     },
   };
 });
