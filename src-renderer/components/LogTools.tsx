@@ -4,20 +4,23 @@ import { useHighlightStore } from '../stores/highlight-store.ts';
 import { useJsonLineStore } from '../stores/json-line-store.ts';
 import { useLineStepStore } from '../stores/line-step-store.ts';
 import { followViewerMarks, useMarksStore } from '../stores/marks-store.ts';
+import { useQueryStore } from '../stores/query-store.ts';
 import { useViewerStore } from '../stores/viewer-store.ts';
 import { useWrapStore } from '../stores/wrap-store.ts';
 import { HighlightsPanel } from './HighlightsPanel.tsx';
 import { JsonColumnsBar } from './JsonColumns.tsx';
 import { JsonLinePanel } from './JsonLinePanel.tsx';
 import { MarksPanel } from './MarksPanel.tsx';
+import { QueryPanel } from './QueryPanel.tsx';
 import './log-marks.css';
 
-/** The toolbar's log tools: Highlights, Marks, Wrap, JSON, Columns, and what the last step (e, h, u) found. */
+/** The toolbar's log tools: Highlights, Marks, Wrap, JSON, Columns, Query, and what the last step (e, h, u) found. */
 export function LogToolButtons({ disabled }: { disabled: boolean }) {
   const highlightsOpen = useHighlightStore((s) => s.open);
   const marksOpen = useMarksStore((s) => s.open);
   const wrap = useWrapStore((s) => s.wrap);
   const columns = useColumnsStore((s) => s.on);
+  const queryOpen = useQueryStore((s) => s.open);
   const stepStatus = useLineStepStore((s) => s.status);
   const markStatus = useMarksStore((s) => s.status);
   const status = markStatus ?? stepStatus;
@@ -65,6 +68,16 @@ export function LogToolButtons({ disabled }: { disabled: boolean }) {
       >
         Columns
       </button>
+      <button
+        type="button"
+        data-testid="query-open"
+        aria-pressed={queryOpen}
+        disabled={disabled}
+        onClick={() => useQueryStore.getState().toggle()}
+        title="SQL over the log's lines and fields; a result row links to its line (q)"
+      >
+        Query
+      </button>
       {status && (
         <span className="step-status" role="status" data-testid="step-status">
           {status}
@@ -79,11 +92,14 @@ export function LogToolPanels() {
   const highlightsOpen = useHighlightStore((s) => s.open);
   const marksOpen = useMarksStore((s) => s.open);
   const columns = useColumnsStore((s) => s.on);
+  const queryOpen = useQueryStore((s) => s.open);
+  const hasFile = useViewerStore((s) => s.info !== null);
   return (
     <>
       {highlightsOpen && <HighlightsPanel />}
       {marksOpen && <MarksPanel />}
       {columns && <JsonColumnsBar />}
+      {queryOpen && hasFile && <QueryPanel />}
     </>
   );
 }

@@ -3,6 +3,7 @@ import { useColumnsStore } from '../stores/columns-store.ts';
 import { useJsonLineStore } from '../stores/json-line-store.ts';
 import { useLineStepStore } from '../stores/line-step-store.ts';
 import { useMarksStore } from '../stores/marks-store.ts';
+import { useQueryStore } from '../stores/query-store.ts';
 import { useViewerStore } from '../stores/viewer-store.ts';
 import { useWrapStore } from '../stores/wrap-store.ts';
 
@@ -33,6 +34,9 @@ export function runLogToolKey(action: LogToolKeyAction): boolean {
       return true;
     case 'wrap':
       useWrapStore.getState().toggle();
+      return true;
+    case 'query':
+      useQueryStore.getState().toggle();
       return true;
   }
 }

@@ -8,7 +8,7 @@
  * back (PageUp, ArrowUp, Home). The log tools' keys are lnav's where it has them: m
  * marks the line, u / U next / previous mark, e / E next / previous error, h / H
  * next / previous highlighted line, j the line as JSON, c JSON Lines fields as
- * columns, Alt+Z wrap (VS Code's).
+ * columns, Alt+Z wrap (VS Code's), q the query panel (SQL over the log).
  */
 export type LogKeyAction =
   | 'goTo'
@@ -28,7 +28,7 @@ export type LogKeyAction =
   | LogToolKeyAction;
 
 export type LogToolKeyAction =
-  'mark' | 'nextMark' | 'previousMark' | 'nextError' | 'previousError' | 'nextHighlight' | 'previousHighlight' | 'json' | 'columns' | 'wrap';
+  'mark' | 'nextMark' | 'previousMark' | 'nextError' | 'previousError' | 'nextHighlight' | 'previousHighlight' | 'json' | 'columns' | 'wrap' | 'query';
 
 /**
  * One row of the help: its chords (as the help prints them: `Ctrl+Shift+F`, `u`, `U`
@@ -103,6 +103,7 @@ export const LOG_KEYS: readonly LogKeyRow[] = [
   { chords: [['j', 'json']], does: 'The current line as pretty-printed JSON (or its key=value fields)' },
   { chords: [['c', 'columns']], does: 'JSON Lines fields as columns beside the lines in view' },
   { chords: [['Alt+Z', 'wrap']], does: 'Wrap long lines on / off' },
+  { chords: [['q', 'query']], does: 'Query the log with SQL (Ctrl+Enter runs; Enter on a result row shows its line)' },
 ];
 
 /** A row's keys as the help prints them. */

@@ -1,0 +1,106 @@
+/**
+ * The query panel's state (issue 31): SQL over the open log (the `query`
+ * operation), its answer or its typed error, and the columns the table has.
+ *
+ * Cancel: the transport has no AbortSignal yet, so Cancel stops waiting (a later
+ * answer of that run is dropped); the server's worker runs to its end or its own
+ * 10-minute timeout.
+ */
+import { create } from 'zustand';
+import type { z } from 'zod';
+import type { QueryOutput } from '../../src-main/api/schemas/query.ts';
+import { call, FolioCallError } from '../transport.ts';
+import { useTabStore } from './tab-store.ts';
+import { useViewerStore } from './viewer-store.ts';
+
+export const EXAMPLE_SQL = 'SELECT level, count(*) AS n FROM log GROUP BY level ORDER BY n DESC';
+/** The table's own columns (docs/API.md, "Queries over log fields"); key columns follow. */
+export const LOG_COLUMNS = ['file', 'line', 'offset', 'lines', 'time', 'level', 'message', 'raw', 'fields'] as const;
+export const QUERY_ROW_LIMIT = 1000;
+
+export interface QueryProblem {
+  code: string;
+  message: string;
+}
+
+export interface QueryState {
+  open: boolean;
+  sql: string;
+  running: boolean;
+  result: (z.infer<typeof QueryOutput> & { path: string }) | null;
+  problem: QueryProblem | null;
+  /** Set when a run was cancelled: what became of it. */
+  note: string | null;
+  /** The key columns of the open log (from a first one-row query), null until known. */
+  keyColumns: string[] | null;
+  keyColumnsPath: string | null;
+  toggle(): void;
+  hide(): void;
+  setSql(sql: string): void;
+  run(): Promise<void>;
+  cancel(): void;
+  loadColumns(): Promise<void>;
+  /** Show row `i`'s line: in this tab, or in its file's tab. */
+  openRow(i: number): Promise<void>;
+}
+
+let runNo = 0;
+
+function problemOf(err: unknown): QueryProblem {
+  if (err instanceof FolioCallError) {
+    const sqlite = typeof err.details.sqlite === 'string' ? err.details.sqlite : null;
+    const reason = typeof err.details.reason === 'string' ? ` (${err.details.reason})` : '';
+    return { code: err.code, message: (sqlite ?? err.message) + reason };
+  }
+  return { code: 'error', message: String(err) };
+}
+
+export const useQueryStore = create<QueryState>()((set, get) => ({
+  open: false,
+  sql: EXAMPLE_SQL,
+  running: false,
+  result: null,
+  problem: null,
+  note: null,
+  keyColumns: null,
+  keyColumnsPath: null,
+  toggle: () => set((s) => ({ open: !s.open })),
+  hide: () => set({ open: false }),
+  setSql: (sql) => set({ sql }),
+  async run() {
+    const path = useViewerStore.getState().path;
+    const sql = get().sql.trim();
+    if (!path || !sql) return;
+    const mine = ++runNo;
+    set({ running: true, problem: null, note: null });
+    try {
+      const r = await call('query', { paths: [path], sql, limit: QUERY_ROW_LIMIT });
+      if (mine === runNo) set({ running: false, result: { ...r, path } });
+    } catch (err) {
+      if (mine === runNo) set({ running: false, problem: problemOf(err), result: null });
+    }
+  },
+  cancel() {
+    if (!get().running) return;
+    runNo++;
+    set({ running: false, note: 'Cancelled: its answer will be dropped (the server finishes the query; the transport cannot abort it yet).' });
+  },
+  async loadColumns() {
+    const path = useViewerStore.getState().path;
+    if (!path || get().keyColumnsPath === path) return;
+    set({ keyColumnsPath: path, keyColumns: null });
+    try {
+      const r = await call('query', { paths: [path], sql: 'SELECT line FROM log LIMIT 1', limit: 1 });
+      if (get().keyColumnsPath === path) set({ keyColumns: r.key_columns });
+    } catch {
+      // the hint stays at the table's own columns
+    }
+  },
+  async openRow(i) {
+    const link = get().result?.links?.[i];
+    if (!link) return;
+    const viewer = useViewerStore.getState();
+    if (viewer.path === link.path) await viewer.goToLine(link.line, { at: 'center', select: true });
+    else await useTabStore.getState().open(link.path, { startLine: link.line, endLine: link.line });
+  },
+}));
