@@ -39,7 +39,7 @@ test.afterEach(async () => {
   session = undefined;
 });
 
-test('axe finds no critical or serious violation on the file view, the review panel, the 3-way view and the help', async ({ page }) => {
+test('axe finds no critical or serious violation on the file view, the review panel, the 3-way view, the help and the query panel', async ({ page }) => {
   session = await startReviewSession(page, { width: 1024, height: 700 });
   const found: Record<string, string[]> = {};
 
@@ -66,6 +66,14 @@ test('axe finds no critical or serious violation on the file view, the review pa
   await page.getByTestId('review-help-open').click();
   await expect(page.getByTestId('review-help')).toBeVisible();
   found['help'] = await seriousViolationsOf(page);
+  await page.keyboard.press('Escape');
+
+  // The query panel with linked rows (focusable, labelled) and with a typed error.
+  await page.getByTestId('query-open').click();
+  await page.getByTestId('query-sql').fill('SELECT line, level, message FROM log LIMIT 5');
+  await page.getByTestId('query-run').click();
+  await expect(page.getByTestId('query-table').locator('tbody tr').first()).toBeVisible();
+  found['query panel'] = await seriousViolationsOf(page);
 
   const report = Object.entries(found)
     .filter(([, v]) => v.length > 0)
