@@ -1,6 +1,6 @@
 /**
  * The query panel (issue 31), acting as an SRE in Chromium against `folio serve`:
- * a few MB of service log (ISO stamps, levels, key=value pairs, JSON bodies, stack
+ * 2.6 MB of service log (ISO stamps, levels, key=value pairs, JSON bodies, stack
  * traces under errors); the level count and a `status = 500` query are checked
  * against awk run on the same file, a row's link against sed, and a bad SQL and a
  * write against their typed errors.
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from './app-test.ts';
 import { makeFixtureDir } from './fixtures.ts';
 import { startFolioServe, type FolioServe } from './folio-serve.ts';
-import { PAINT_POLL_INTERVALS, shownLinesOf } from './page-helpers.ts';
+import { docsScreenshot, PAINT_POLL_INTERVALS, shownLinesOf } from './page-helpers.ts';
 import { sedLine } from './sed.ts';
 
 let fixtures: ReturnType<typeof makeFixtureDir>;
@@ -24,7 +24,7 @@ let log: string;
 
 const LEVELS = ['INFO', 'INFO', 'INFO', 'DEBUG', 'TRACE', 'WARN', 'ERROR'] as const;
 
-/** ~3 MB of a service's log, the same every run (a small LCG, not Math.random). */
+/** ~2.6 MB of a service's log, the same every run (a small LCG, not Math.random). */
 function serviceLogOf(rows: number): string {
   let seed = 31;
   const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
@@ -109,6 +109,7 @@ function tableOf(page: Page): Promise<string[][]> {
 }
 
 test('level counts and status=500 rows equal awk; a row shows its line; bad SQL and a write are typed errors', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(server.url.href);
   await expect(page.getByTestId('file-lines')).not.toHaveText('');
   // q opens the panel (the key table's key), prefilled with the level count.
@@ -152,6 +153,7 @@ test('level counts and status=500 rows equal awk; a row shows its line; bad SQL 
   await expect
     .poll(async () => (await shownLinesOf(page)).find((l) => l.lineNo === third)?.text, { intervals: PAINT_POLL_INTERVALS })
     .toBe(sedLine(log, third));
+  await docsScreenshot(page, 'log-query.png');
 
   // Bad SQL: SQLite's message, the SQL kept.
   const bad = 'SELEC level FROM log';
