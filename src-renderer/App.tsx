@@ -11,6 +11,7 @@ import { HistogramPanel } from './components/HistogramPanel.tsx';
 import { useLogKeys } from './components/LogKeys.tsx';
 import { JsonLinePanel, LogToolPanels } from './components/LogTools.tsx';
 import { LongLineBar, LongLinePanel } from './components/LongLineBar.tsx';
+import { MergedView } from './components/MergedView.tsx';
 import { OpenFileForm } from './components/OpenFileForm.tsx';
 import { OutlinePanel } from './components/OutlinePanel.tsx';
 import { RecentFiles } from './components/RecentFiles.tsx';
@@ -24,6 +25,7 @@ import type { GoToTarget } from './model/goto-target.ts';
 import { useConnectionStore } from './stores/connection-store.ts';
 import { useFilterStore } from './stores/filter-store.ts';
 import { useFindStore } from './stores/find-store.ts';
+import { useMergeStore } from './stores/merge-store.ts';
 import { followViewerFile, useOutlineStore } from './stores/outline-store.ts';
 import { useRecentStore } from './stores/recent-store.ts';
 import { useReviewStore } from './stores/review-store.ts';
@@ -54,10 +56,12 @@ export const appViewOf = (s: ViewerState) => ({
   showing: Boolean(s.window && !s.error),
 });
 
+const mergedShown = () => useTabStore.getState().tabs.some((t) => t.merged && t.id === useTabStore.getState().activeId);
+
 /** A go to: a time answers why it could not be placed (GoToLine shows it), lines and bytes answer nothing. */
 const go = (target: GoToTarget): Promise<string | null> | void => {
   const viewer = useViewerStore.getState();
-  if (target.kind === 'time') return goToTime(target.time);
+  if (target.kind === 'time') return mergedShown() ? useMergeStore.getState().goToTime(target.time) : goToTime(target.time);
   void (target.kind === 'byte' ? viewer.goToByte(target.byte) : viewer.goToLine(target.lineNo));
 };
 
@@ -91,6 +95,7 @@ export function App() {
   const outlineWanted = useOutlineStore((s) => s.wanted);
   const channel = useConnectionStore((s) => s.channel);
   const recent = useRecentStore((s) => s.entries);
+  const merged = useTabStore((s) => s.tabs.some((t) => t.merged && t.id === s.activeId));
   const pathInput = useRef<HTMLInputElement>(null);
   const goToInput = useRef<HTMLInputElement>(null);
   const findInput = useRef<HTMLInputElement>(null);
@@ -128,7 +133,8 @@ export function App() {
       {showOutline && (
         <OutlinePanel onShowLine={(lineNo) => void useViewerStore.getState().goToLine(lineNo, { at: 'top', select: true })} onClose={actions.toggleOutline} />
       )}
-      <main className="viewer" data-testid="viewer">
+      {merged && <MergedView />}
+      <main className="viewer" data-testid="viewer" hidden={merged}>
         <ViewerToolbar
           hasFile={Boolean(info)}
           outline={{ open: showOutline, applies: outlineApplies }}
@@ -149,7 +155,7 @@ export function App() {
         {!showing && <FileProblem path={path} info={info} error={error} loading={loading} />}
       </main>
       <ReviewPanel />
-      {info && <StatusBar info={info} />}
+      {info && !merged && <StatusBar info={info} />}
       {!info && path && indexing && <IndexingStatusBar path={path} indexing={indexing} />}
       <FileDropZone onOpen={openPath} />
     </div>

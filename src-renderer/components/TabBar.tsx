@@ -2,6 +2,7 @@ import { useEffect, useRef, type WheelEvent } from 'react';
 import { useTabStore } from '../stores/tab-store.ts';
 import { tabNameOf as nameOf } from '../model/file-labels.ts';
 import { tabKeyOf } from '../model/tab-keys.ts';
+import { MergeTabsButton } from './MergeTabsButton.tsx';
 
 /**
  * The open files as tabs (in the header, so opening a second file moves nothing
@@ -48,6 +49,7 @@ export function TabBar() {
           </span>
         );
       })}
+      <MergeTabsButton />
     </div>
   );
 }

@@ -16,6 +16,7 @@ import { call } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
 import { useFilterStore } from './filter-store.ts';
 import { useFindStore } from './find-store.ts';
+import { useMergeStore } from './merge-store.ts';
 import { useOpenProblemStore } from './open-problem-store.ts';
 import { useRecentStore } from './recent-store.ts';
 import { useReviewStore } from './review-store.ts';
@@ -24,7 +25,10 @@ import { FIRST_WINDOW_BYTES, restoreView, useViewerStore, viewSnapshotOf, type V
 
 export interface Tab {
   id: number;
+  /** The file shown; for the merged tab, its label. */
   path: string;
+  /** The merged view of several logs (merge-store.ts), not a file: at most one such tab. */
+  merged?: boolean;
 }
 
 export interface TabState {
@@ -38,6 +42,8 @@ export interface TabState {
   close(id: number): void;
   /** The next (+1) or previous (-1) tab, wrapping. */
   cycle(delta: 1 | -1): void;
+  /** Show `paths` as one timeline in the merged tab (made after the shown tab when there is none). */
+  openMerged(paths: string[]): Promise<void>;
 }
 
 type DataOf<T> = { [K in keyof T as T[K] extends (...args: never[]) => unknown ? never : K]: T[K] };
@@ -84,7 +90,9 @@ function keepShown(id: number | null): void {
   const find = useFindStore.getState();
   const filter = useFilterStore.getState();
   const time = useTimeStore.getState();
-  if (id !== null) snapshots.set(id, { view: viewSnapshotOf(), find: dataOf(find), filter: dataOf(filter), time: dataOf(time) });
+  // The merged tab's state is merge-store's; the viewer behind it still holds the file shown before.
+  const merged = useTabStore.getState().tabs.find((t) => t.id === id)?.merged;
+  if (id !== null && !merged) snapshots.set(id, { view: viewSnapshotOf(), find: dataOf(find), filter: dataOf(filter), time: dataOf(time) });
   find.hide();
   filter.hide();
   time.hide();
@@ -115,7 +123,7 @@ export const useTabStore = create<TabState>()((set, get) => ({
   async open(path, lines = null) {
     const request = ++latestOpen;
     useOpenProblemStore.getState().clear();
-    const existing = get().tabs.find((t) => t.path === path);
+    const existing = get().tabs.find((t) => t.path === path && !t.merged);
     if (existing) {
       get().activate(existing.id);
       // Opened again: first in the recent list, as opening it would make it.
@@ -153,8 +161,13 @@ export const useTabStore = create<TabState>()((set, get) => ({
     return get().open(link.path, link.lines);
   },
   activate(id) {
-    const { activeId } = get();
+    const { tabs, activeId } = get();
     const snapshot = snapshots.get(id);
+    if (id !== activeId && tabs.find((t) => t.id === id)?.merged) {
+      keepShown(activeId);
+      set({ activeId: id });
+      return;
+    }
     if (id === activeId || !snapshot) return;
     keepShown(activeId);
     snapshots.delete(id);
@@ -173,17 +186,32 @@ export const useTabStore = create<TabState>()((set, get) => ({
     }
     // The shown tab closes: show its neighbour (the one after it, else before).
     const next = rest[Math.min(at, rest.length - 1)]!;
-    const snapshot = snapshots.get(next.id)!;
+    const snapshot = snapshots.get(next.id);
     keepShown(null);
     snapshots.delete(next.id);
     set({ tabs: rest, activeId: next.id });
-    show(snapshot);
+    if (snapshot) show(snapshot);
   },
   cycle(delta) {
     const { tabs, activeId } = get();
     if (tabs.length < 2) return;
     const at = tabs.findIndex((t) => t.id === activeId);
     get().activate(tabs[(at + delta + tabs.length) % tabs.length]!.id);
+  },
+  async openMerged(paths) {
+    const { tabs, activeId } = get();
+    const label = `Merged (${paths.length} logs)`;
+    const existing = tabs.find((t) => t.merged);
+    if (existing) {
+      set({ tabs: tabs.map((t) => (t.merged ? { ...t, path: label } : t)) });
+      get().activate(existing.id);
+    } else {
+      keepShown(activeId);
+      const tab = { id: nextId++, path: label, merged: true };
+      const at = tabs.findIndex((t) => t.id === activeId) + 1;
+      set({ tabs: [...tabs.slice(0, at), tab, ...tabs.slice(at)], activeId: tab.id });
+    }
+    await useMergeStore.getState().open(paths);
   },
 }));
 
@@ -194,7 +222,7 @@ function adoptViewerPath(path: string | null): void {
   if (activeId === null) {
     const tab = { id: nextId++, path };
     useTabStore.setState({ tabs: [tab], activeId: tab.id });
-  } else if (tabs.find((t) => t.id === activeId)?.path !== path) {
+  } else if (!tabs.find((t) => t.id === activeId)?.merged && tabs.find((t) => t.id === activeId)?.path !== path) {
     useTabStore.setState({ tabs: tabs.map((t) => (t.id === activeId ? { ...t, path } : t)) });
   }
 }

@@ -1,0 +1,147 @@
+/**
+ * The merged view (issue 31): several open logs as one timeline, a window of
+ * lines at a time through the `merge` operation. The view pages forward by each
+ * window's next_cursor; every window's starting cursor is kept (a short string),
+ * so paging back fetches a dropped window again instead of holding it: at most
+ * MAX_WINDOWS windows of lines are in memory, whatever the files' size.
+ */
+import { create } from 'zustand';
+import type { z } from 'zod';
+import type { MergeLine as MergeLineSchema } from '../../src-main/api/schemas/merge.ts';
+import { call } from '../transport.ts';
+import { errorPayloadOf } from './call-error.ts';
+
+export type MergeLine = z.infer<typeof MergeLineSchema>;
+
+/** Lines one `merge` call brings. */
+export const WINDOW_LINES = 500;
+/** Windows kept in memory (the others are fetched again from their cursor). */
+export const MAX_WINDOWS = 4;
+
+interface Window {
+  /** Its index: window k holds merged lines k*WINDOW_LINES … (all windows but the last are full). */
+  k: number;
+  lines: MergeLine[];
+}
+
+export interface MergeState {
+  paths: string[];
+  /** The time the view starts at (go to time), null: the logs' start. */
+  from: string | null;
+  windows: Window[];
+  /** starts[k]: the cursor window k is fetched from (null for window 0, which starts at `from`). */
+  starts: (string | null)[];
+  /** Index of the last window, once a window came back with no next cursor. */
+  lastWindow: number | null;
+  /** 0-based index in the merged view of the top shown line. */
+  top: number;
+  /** The selected line (Enter opens it), as an index in the merged view. */
+  selected: number | null;
+  loading: boolean;
+  error: string | null;
+  /** Show the merged view of `paths` from their start. */
+  open(paths: string[]): Promise<void>;
+  /** Start the view at the first line stamped at or after `time`; the reason when it cannot, else null. */
+  goToTime(time: string): Promise<string | null>;
+  /** Make `top` the top line (clamped to the view), fetching the windows `rows` lines from it need. */
+  scrollTo(top: number, rows: number): Promise<void>;
+  select(index: number | null): void;
+}
+
+let run = 0;
+
+/** The loaded line at merged index `i`, if its window is in memory. */
+export function lineAt(s: Pick<MergeState, 'windows'>, i: number): MergeLine | undefined {
+  const w = s.windows.find((win) => win.k === Math.floor(i / WINDOW_LINES));
+  return w?.lines[i - w.k * WINDOW_LINES];
+}
+
+/** Lines in the view as far as known: all of them once the last window came. */
+export function knownLinesOf(s: Pick<MergeState, 'windows' | 'lastWindow'>): number {
+  const last = s.windows.reduce<Window | null>((a, w) => (!a || w.k > a.k ? w : a), null);
+  return last ? last.k * WINDOW_LINES + last.lines.length : 0;
+}
+
+export const useMergeStore = create<MergeState>()((set, get) => {
+  async function fetchWindow(k: number, mine: number): Promise<boolean> {
+    const { paths, from, starts } = get();
+    const cursor = k === 0 ? null : starts[k];
+    if (cursor === undefined) return false;
+    const r = await call('merge', { paths, lines: WINDOW_LINES, ...(cursor ? { cursor } : from ? { from } : {}) });
+    if (mine !== run) return false;
+    const s = get();
+    const nextStarts = [...s.starts];
+    if (r.next_cursor) nextStarts[k + 1] = r.next_cursor;
+    // Keep the windows nearest the one fetched.
+    const windows = [...s.windows.filter((w) => w.k !== k), { k, lines: r.lines }]
+      .sort((a, b) => Math.abs(a.k - k) - Math.abs(b.k - k))
+      .slice(0, MAX_WINDOWS)
+      .sort((a, b) => a.k - b.k);
+    set({ windows, starts: nextStarts, lastWindow: r.next_cursor ? s.lastWindow : k });
+    return true;
+  }
+
+  async function start(paths: string[], from: string | null): Promise<string | null> {
+    const mine = ++run;
+    set({ paths, from, windows: [], starts: [null], lastWindow: null, top: 0, selected: null, loading: true, error: null });
+    try {
+      await fetchWindow(0, mine);
+      if (mine === run) set({ loading: false });
+      return null;
+    } catch (err) {
+      const message = errorPayloadOf(err).message;
+      if (mine === run) set({ loading: false, error: message });
+      return message;
+    }
+  }
+
+  return {
+    paths: [],
+    from: null,
+    windows: [],
+    starts: [],
+    lastWindow: null,
+    top: 0,
+    selected: null,
+    loading: false,
+    error: null,
+    async open(paths) {
+      await start(paths, null);
+    },
+    goToTime(time) {
+      return start(get().paths, time);
+    },
+    async scrollTo(top, rows) {
+      const mine = run;
+      const s0 = get();
+      let wanted = Math.max(0, top);
+      if (s0.lastWindow !== null) wanted = Math.min(wanted, Math.max(0, knownLinesOf(s0) - rows));
+      // Windows the rows from `wanted` fall in (the view's end may not be known yet).
+      const first = Math.floor(wanted / WINDOW_LINES);
+      const last = Math.floor((wanted + rows) / WINDOW_LINES);
+      set({ loading: true });
+      try {
+        for (let k = first; k <= last; k++) {
+          const s = get();
+          if (s.lastWindow !== null && k > s.lastWindow) break;
+          if (s.windows.some((w) => w.k === k)) continue;
+          // A window past the last cursor known: fetch the ones before it first.
+          for (let j = s.starts.length; j <= k && mine === run; j++) await fetchWindow(j - 1, mine);
+          if (mine !== run) return;
+          if (!(await fetchWindow(k, mine))) break;
+        }
+      } catch (err) {
+        if (mine === run) set({ loading: false, error: errorPayloadOf(err).message });
+        return;
+      }
+      if (mine !== run) return;
+      const s = get();
+      const end = knownLinesOf(s);
+      const clamped = s.lastWindow !== null ? Math.min(wanted, Math.max(0, end - rows)) : Math.min(wanted, Math.max(0, end - 1));
+      set({ top: clamped, loading: false });
+    },
+    select(index) {
+      set({ selected: index });
+    },
+  };
+});
