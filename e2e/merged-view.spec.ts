@@ -1,0 +1,186 @@
+/**
+ * Several logs on one timeline (issue 31), as an SRE in Chromium against `folio
+ * serve`: three ISO-stamped logs (equal stamps across files, stack traces without
+ * stamps) open as tabs and merge into one view whose lines are, in order, those of
+ * `LC_ALL=C sort -m -s -k1,1` (a real child process), each tagged with its file;
+ * PageDown goes on with sort's next lines across the merge's windows; a time goes
+ * to sort's first line stamped at or after it (awk); a click shows the line in its
+ * file's tab (sed).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { expect, test, type Page } from './app-test.ts';
+import { makeFixtureDir } from './fixtures.ts';
+import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { docsScreenshot, shownLinesOf, watchPage } from './page-helpers.ts';
+import { sedLine } from './sed.ts';
+
+let fixtures: ReturnType<typeof makeFixtureDir>;
+let server: FolioServe;
+let logs: string[];
+/** sort's merge of the three logs, line by line, and the file it wrote. */
+let sorted: string[];
+let sortedPath: string;
+
+const LINES_EACH = 30_000;
+
+/**
+ * A log of `lines` lines stamped `2024-05-01T10:00:00.000Z` first on the line,
+ * the clock moving 0–2 ticks of 10 ms a line (so the three files share many
+ * stamps), every 37th line followed by a two-line stack trace without a stamp.
+ */
+function writeLog(path: string, lines: number, seed: number): void {
+  const name = basename(path, '.log');
+  let state = seed;
+  const next = () => (state = (state * 1103515245 + 12345) >>> 0) % 1000;
+  let ms = Date.UTC(2024, 4, 1, 10, 0, 0);
+  const out: string[] = [];
+  for (let i = 1; i <= lines; i++) {
+    ms += (next() % 3) * 10;
+    const level = ['INFO', 'WARN', 'DEBUG', 'ERROR'][next() % 4];
+    out.push(`${new Date(ms).toISOString()} ${level} [${name}] request ${i} handled in ${next()} ms path=/api/${name}/${next()}`);
+    if (i % 37 === 0) out.push(`    at ${name}.Handler.run(Handler.java:${i})`, `    at ${name}.Server.loop(Server.java:${next()})`);
+  }
+  writeFileSync(path, out.join('\n') + '\n');
+}
+
+test.beforeAll(async () => {
+  fixtures = makeFixtureDir();
+  const workspace = join(fixtures.dir, 'ws');
+  mkdirSync(workspace);
+  logs = ['alpha', 'beta', 'gamma'].map((name, i) => {
+    const path = join(workspace, `${name}.log`);
+    writeLog(path, LINES_EACH, 7 + i);
+    return path;
+  });
+  sortedPath = join(fixtures.dir, 'sorted.txt');
+  execFileSync('sort', ['-m', '-s', '-k1,1', '-o', sortedPath, ...logs], { env: { ...process.env, LC_ALL: 'C' } });
+  sorted = readFileSync(sortedPath, 'utf8').replace(/\n$/, '').split('\n');
+  server = await startFolioServe([logs[0]!], {
+    cwd: workspace,
+    env: { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache'), FOLIO_CONFIG_DIR: join(fixtures.dir, 'config') },
+  });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  fixtures?.remove();
+});
+
+/** The file a generated line belongs to: the name in its brackets, or in a trace's frame. */
+const fileOfText = (text: string) => /\[(\w+)\]/.exec(text)?.[1] ?? /^ {4}at (\w+)\./.exec(text)?.[1];
+
+interface MergedRow {
+  index: number;
+  tag: string;
+  text: string;
+  path: string;
+  line: number;
+}
+
+function mergedRowsOf(page: Page): Promise<MergedRow[]> {
+  return page.getByTestId('merged-line').evaluateAll((rows) =>
+    rows.map((row) => ({
+      index: Number(row.getAttribute('data-index')),
+      tag: row.querySelector('.merged-tag')?.textContent ?? '',
+      text: row.querySelector('.merged-text')?.textContent ?? '',
+      path: row.getAttribute('data-path') ?? '',
+      line: Number(row.getAttribute('data-line')),
+    })),
+  );
+}
+
+/** The shown rows once the top one is merged line `index` (0-based), checked against sort's output and the files. */
+async function expectRowsFrom(page: Page, index: number, expected: string[] = sorted.slice(index)): Promise<MergedRow[]> {
+  await expect.poll(async () => (await mergedRowsOf(page))[0]?.index, { message: `top merged line ${index}` }).toBe(index);
+  const rows = await mergedRowsOf(page);
+  expect(rows.length).toBeGreaterThan(20);
+  expect(rows.map((r) => r.text)).toEqual(expected.slice(0, rows.length));
+  for (const row of rows) {
+    expect(row.tag, row.text).toBe(`${fileOfText(row.text)}.log`);
+    expect(basename(row.path)).toBe(row.tag);
+  }
+  // Where each row says it comes from holds its text (a few, sed is a process each).
+  for (const row of rows.slice(0, 3)) expect(sedLine(row.path, row.line)).toBe(row.text);
+  return rows;
+}
+
+test('open logs merge into one timeline equal to sort -m; PageDown, go to time and a click on a line', async ({ page }) => {
+  test.setTimeout(120_000);
+  const seen = watchPage(page);
+  await page.setViewportSize({ width: 1400, height: 800 });
+  await page.goto(server.url.href);
+  await expect(page.getByRole('tablist', { name: 'Open files' }).getByRole('tab')).toHaveText(['alpha.log']);
+  for (const [i, log] of logs.entries()) {
+    if (i === 0) continue;
+    await page.getByTestId('path-input').fill(log);
+    await page.getByTestId('path-input').press('Enter');
+    await expect(page.getByRole('tablist', { name: 'Open files' }).getByRole('tab')).toHaveCount(i + 1);
+  }
+  await expect(page.getByRole('tablist', { name: 'Open files' }).getByRole('tab')).toHaveText(['alpha.log', 'beta.log', 'gamma.log']);
+
+  // Merge tabs: all three ticked by default.
+  await page.getByRole('button', { name: 'Merge tabs' }).click();
+  const choice = page.getByRole('form', { name: 'Logs to merge' });
+  await expect(choice.getByRole('checkbox')).toHaveCount(3);
+  for (const box of await choice.getByRole('checkbox').all()) await expect(box).toBeChecked();
+  await choice.getByRole('button', { name: 'Open merged view' }).click();
+  await expect(page.getByRole('tab', { selected: true })).toHaveText('Merged (3 logs)');
+  await expect(page.getByRole('list', { name: 'Merged files' }).getByRole('listitem')).toHaveText(['alpha.log', 'beta.log', 'gamma.log']);
+  let rows = await expectRowsFrom(page, 0);
+  // The stamps the files share are there, and traces stay under their line.
+  expect(new Set(rows.map((r) => r.tag)).size).toBe(3);
+  await docsScreenshot(page, 'merged-view.png');
+
+  // PageDown past the first window of the merge (500 lines): sort's next lines.
+  const lines = page.getByRole('listbox', { name: 'Merged lines' });
+  let top = 0;
+  while (top < 1200) {
+    await lines.press('PageDown');
+    top += rows.length - 1;
+    rows = await expectRowsFrom(page, top);
+  }
+  // And back up: a window dropped from memory comes again from its cursor.
+  for (let i = 0; i < 3; i++) {
+    await lines.press('PageUp');
+    top -= rows.length - 1;
+  }
+  await expectRowsFrom(page, top);
+  // The wheel moves three lines a notch.
+  await lines.hover();
+  await page.mouse.wheel(0, 100);
+  await expectRowsFrom(page, top + 3);
+
+  // Go to a time in the middle: sort's first line stamped at or after it (awk over sort's output).
+  const mid = sorted[Math.floor(sorted.length / 2)]!.slice(0, 19);
+  const awk = execFileSync('awk', ['-v', `t=${mid}.000Z`, '/^[0-9][0-9][0-9][0-9]-/ && $1 >= t { print NR; exit }', sortedPath], { encoding: 'utf8' });
+  const firstAt = Number(awk.trim()) - 1;
+  expect(firstAt).toBeGreaterThan(1000);
+  await page.getByLabel('Go to time in merged view').fill(`${mid}Z`);
+  await page.getByLabel('Go to time in merged view').press('Enter');
+  await expect.poll(async () => (await mergedRowsOf(page))[0]?.text).toBe(sorted[firstAt]);
+  await expectRowsFrom(page, 0, sorted.slice(firstAt));
+  // The header's Go to box does the same on the merged tab.
+  await page.getByTestId('goto-input').fill(`${sorted[0]!.slice(0, 19)}Z`);
+  await page.getByTestId('goto-input').press('Enter');
+  await expect.poll(async () => (await mergedRowsOf(page))[0]?.text).toBe(sorted[0]);
+
+  // A click on a line of beta: beta's tab, showing that line (sed).
+  await page.getByLabel('Go to time in merged view').fill(`${mid}Z`);
+  await page.getByLabel('Go to time in merged view').press('Enter');
+  await expect.poll(async () => (await mergedRowsOf(page))[0]?.text).toBe(sorted[firstAt]);
+  rows = await mergedRowsOf(page);
+  const target = rows.slice(5).find((r) => r.tag === 'beta.log')!;
+  await page.locator(`[data-testid="merged-line"][data-index="${target.index}"]`).click();
+  await expect(page.getByRole('tab', { selected: true })).toHaveText('beta.log');
+  await expect
+    .poll(async () => (await shownLinesOf(page)).find((l) => l.lineNo === target.line)?.text, { message: `beta line ${target.line}` })
+    .toBe(target.text);
+  expect(sedLine(target.path, target.line)).toBe(target.text);
+
+  // Back to the merged tab: where it was.
+  await page.getByRole('tab', { name: 'Merged (3 logs)' }).click();
+  await expect.poll(async () => (await mergedRowsOf(page))[0]?.text).toBe(sorted[firstAt]);
+  expect(seen.problems).toEqual([]);
+});
