@@ -18,7 +18,7 @@ export function MergeTabsButton() {
   const chosen = files.map((t) => t.path).filter((p) => !left.has(p));
   return (
     <span className="merge-tabs">
-      {/* An icon after the tabs: the header's room goes to the path box and the tabs (tab-strip.spec.ts). */}
+      {/* After the tabs, in the strip: beside it, it took the room the tabs need at 900 px (tab-strip.spec.ts). */}
       <button
         type="button"
         className="merge-tabs-button"
@@ -27,7 +27,7 @@ export function MergeTabsButton() {
         onClick={(event) => setOpen(!open, event.currentTarget)}
         title="Merge tabs: the open logs as one timeline"
       >
-        ⧉
+        Merge…
       </button>
       {open && (
         <form

@@ -9,11 +9,13 @@ const ROW_PX = 19;
 /** Lines a wheel notch moves. */
 const WHEEL_LINES = 3;
 
-/** A colour of its own for each file, the same wherever the file appears (a hash of its path). */
-export function fileColourOf(path: string): string {
-  let h = 0;
-  for (let i = 0; i < path.length; i++) h = (h * 31 + path.charCodeAt(i)) >>> 0;
-  return `hsl(${h % 360}, 65%, 38%)`;
+/** Colours far apart for the merged files, in the order of `paths` (then again, lighter). */
+const FILE_COLOURS = ['#1f5fbf', '#b3261e', '#2e7d32', '#8e24aa', '#b26a00', '#00838f', '#5d4037', '#c2185b'];
+
+/** The colour of file `fileIdx` (its index in the merged paths) in the tags and the legend. */
+export function fileColourOf(fileIdx: number): string {
+  const colour = FILE_COLOURS[fileIdx % FILE_COLOURS.length]!;
+  return fileIdx < FILE_COLOURS.length ? colour : `color-mix(in srgb, ${colour} 70%, white)`;
 }
 
 /** Show line `line` of the merged view in its own file's tab. */
@@ -92,9 +94,9 @@ export function MergedView() {
     <section className="merged-view" data-testid="merged-view" aria-label="Merged logs">
       <div className="merged-toolbar">
         <ul className="merged-legend" aria-label="Merged files">
-          {s.paths.map((path) => (
+          {s.paths.map((path, fileIdx) => (
             <li key={path} title={path}>
-              <span className="merged-tag" style={{ background: fileColourOf(path) }}>
+              <span className="merged-tag" style={{ background: fileColourOf(fileIdx) }}>
                 {tabNameOf(path)}
               </span>
             </li>
@@ -133,7 +135,7 @@ export function MergedView() {
             onMouseDown={() => useMergeStore.getState().select(index)}
             onClick={() => openInTab(line)}
           >
-            <span className="merged-tag" style={{ background: fileColourOf(line.path) }} title={`${line.path}:${line.line}`}>
+            <span className="merged-tag" style={{ background: fileColourOf(line.file) }} title={`${line.path}:${line.line}`}>
               {tabNameOf(line.path)}
             </span>
             <span className="merged-text">{line.text}</span>
