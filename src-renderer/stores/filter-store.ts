@@ -21,7 +21,7 @@ import { filterPatternOf, invalidTermOf, type FilterTerm, type LogLevel } from '
 import type { ErrorPayload } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
 import { countToEnd, nextSliceBytes, searchSlice, SLICE_BYTES, type SearchTarget } from './incremental-search.ts';
-import { useViewerStore } from './viewer-store.ts';
+import { infoWhenReady, useViewerStore } from './viewer-store.ts';
 
 export type FilterRow = SearchOutput['matches'][number];
 
@@ -196,8 +196,12 @@ export const useFilterStore = create<FilterState>()((set, get) => {
     setCaseSensitive: (caseSensitive) => set({ caseSensitive }),
     async apply() {
       const { terms, expression, levels, caseSensitive } = get();
-      const { path, info } = useViewerStore.getState();
       const request = ++latest;
+      const opened = useViewerStore.getState().path;
+      // Applied right after the file opened: its lines show before file_info answers (a cold index); wait for it.
+      const info = opened ? await infoWhenReady(opened) : null;
+      if (request !== latest) return;
+      const path = useViewerStore.getState().path;
       const invalid = invalidTermOf(terms);
       const reset = {
         rows: [],

@@ -16,7 +16,7 @@ import type { SearchOutput } from '../../src-main/api/schemas.ts';
 import type { ErrorPayload } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
 import { countToEnd, nextSliceBytes, searchSlice, SLICE_BYTES, type SearchTarget } from './incremental-search.ts';
-import { useViewerStore } from './viewer-store.ts';
+import { infoWhenReady, useViewerStore } from './viewer-store.ts';
 
 export type FindMatch = SearchOutput['matches'][number];
 
@@ -176,8 +176,11 @@ export const useFindStore = create<FindState>()((set, get) => {
     setCaseSensitive: (caseSensitive) => (set({ caseSensitive }), searchAsTyped()),
     async search({ showFirst = true } = {}) {
       const { pattern, caseSensitive } = get();
-      const { path, info } = useViewerStore.getState();
-      if (!path || !info || !pattern) return;
+      const { path } = useViewerStore.getState();
+      if (!path || !pattern) return;
+      // Enter right after the file opened: its lines show before file_info answers (a cold index); wait for it.
+      const info = await infoWhenReady(path);
+      if (!info || get().pattern !== pattern || get().caseSensitive !== caseSensitive || useViewerStore.getState().path !== path) return;
       const signal = cancelSearch();
       const request = latestSearch;
       const countRequest = latestCount;

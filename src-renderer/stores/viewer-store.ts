@@ -396,3 +396,23 @@ export const useViewerStore = create<ViewerState>()(() => ({
     await loadWindow(get().topLine, { kind: 'keep' });
   },
 }));
+
+/**
+ * The open file's facts once file_info has answered: at once when it has, else when
+ * it does (the first window is read in parallel with file_info, which waits for a
+ * cold index, so lines show before the size and line count are known); null when
+ * another file is opened first or the open fails.
+ */
+export function infoWhenReady(path: string): Promise<FileInfo | null> {
+  const now = useViewerStore.getState();
+  if (now.path !== path) return Promise.resolve(null);
+  if (now.info) return Promise.resolve(now.info);
+  return new Promise((resolve) => {
+    const stop = useViewerStore.subscribe((s) => {
+      const answer = s.path !== path || s.error ? null : s.info;
+      if (answer === null && s.path === path && !s.error) return;
+      stop();
+      resolve(answer);
+    });
+  });
+}
