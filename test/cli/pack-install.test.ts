@@ -72,5 +72,7 @@ describe('npm pack, installed on its own', () => {
     } finally {
       await client.close();
     }
-  });
+    // npm pack and an install of 100-odd packages: ~21 s alone, past the default 180 s
+    // once, beside the whole suite on 2 cores (better-sqlite3 added 29 packages).
+  }, 480_000);
 });
