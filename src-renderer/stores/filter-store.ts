@@ -4,8 +4,7 @@
  * continuing at the last one's `next_start_byte`. The first slice is small and
  * capped at FIRST_ROWS, so the first lines show at once on a big file; from there
  * the rest of the file is counted (count_only) for the total and the progress
- * while, at the same time, the list fills in up to KEPT_ROWS. Scrolling to the
- * end of the list (`more()`) fetches the next rows.
+ * while, at the same time, the list fills in up to KEPT_ROWS.
  *
  * The list scrolls through every passing line (issue 31), with at most
  * WINDOW_ROWS of them in memory: `rows` are the lines from index `rowsStart` on.
@@ -77,8 +76,6 @@ export interface FilterState {
   setCaseSensitive(on: boolean): void;
   /** Search with the current terms and levels. */
   apply(): Promise<void>;
-  /** Fetch the next rows (scrolled to the end of the list). */
-  more(): Promise<void>;
   /** Have rows [first, last) (indices among all passing lines) in the window, fetching from a checkpoint when they are not. */
   showRows(first: number, last: number): Promise<void>;
 }
@@ -239,12 +236,6 @@ export const useFilterStore = create<FilterState>()((set, get) => {
       if (request !== latest || nextStartByte === null) return;
       void countRest(request, nextStartByte);
       if (rows.length < KEPT_ROWS) await fetchRows(request, nextStartByte, KEPT_ROWS - rows.length, false);
-    },
-    async more() {
-      const { nextStartByte, loading, appliedFor } = get();
-      if (nextStartByte === null || loading || !appliedFor) return;
-      // The count goes on by itself; these rows are behind its frontier.
-      await fetchRows(latest, nextStartByte, PAGE_ROWS, false);
     },
     async showRows(first, last) {
       const { rowsStart, rows, loading, appliedFor, checkpoints, nextStartByte } = get();
