@@ -5,16 +5,45 @@
  * whole in that heap; continuation lines fold into the row above and lines
  * before the first stamp are rows of their own.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { queryLogs } from '../../src-main/engine/search/log-query.ts';
+import { liveQueryWorkers, queryLogs } from '../../src-main/engine/search/log-query.ts';
 import { keysOf, namedKeysOf } from '../../src-main/engine/search/log-rows.mjs';
 import { readFileSync } from 'node:fs';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { writeQueryLog } from '../fixtures/query-log.ts';
 
 const tmp = engineTempDir();
-const FOREVER = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
+/** How many of this process's open files are `path` (0 where /proc is missing: the checks then hold trivially). */
+function openCountOf(path: string): number {
+  if (!existsSync('/proc/self/fd')) return 0;
+  let n = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`) === path) n++;
+    } catch {
+      // closed while we looked
+    }
+  }
+  return n;
+}
+
+/** Resolves once `holds()` is true (checked every 10 ms), rejects after 30 s. */
+async function until(holds: () => boolean): Promise<void> {
+  const end = Date.now() + 30_000;
+  while (!holds()) {
+    if (Date.now() > end) throw new Error('condition not met within 30 s');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
+ * 2000³ row triples, each a row the worker's JS reads: hours. A query that loops
+ * inside SQLite only (a recursive CTE) would do too, but its thread cannot be
+ * terminated (V8 stops a thread when it next runs JS): it would spin on after the
+ * test (docs/API.md, "query", Limits).
+ */
+const FOREVER = 'SELECT count(*) FROM log a, log b, log c';
 
 describe('queryLogs', () => {
   const small = tmp.path('small.log');
@@ -30,6 +59,26 @@ describe('queryLogs', () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 200);
     await expect(queryLogs([small], FOREVER, { signal: ac.signal })).rejects.toMatchObject({ code: 'cancelled' });
+  });
+
+  it('a cancelled or timed-out query leaves no worker and no file open', async () => {
+    await until(() => liveQueryWorkers() === 0); // the tests above stopped theirs: gone soon after
+    const ac = new AbortController();
+    const run = queryLogs([small], FOREVER, { signal: ac.signal });
+    expect(liveQueryWorkers()).toBe(1);
+    expect(openCountOf(small)).toBe(1);
+    ac.abort();
+    await expect(run).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(queryLogs([small], FOREVER, { timeoutMs: 200 })).rejects.toMatchObject({ code: 'timeout' });
+    await until(() => liveQueryWorkers() === 0);
+    expect(openCountOf(small)).toBe(0);
+  });
+
+  it('answers not_found for a missing file and closes the files it opened before it', async () => {
+    const missing = tmp.path('missing.log');
+    await expect(queryLogs([small, missing], 'SELECT count(*) FROM log')).rejects.toMatchObject({ code: 'not_found', details: { paths: [small, missing] } });
+    expect(liveQueryWorkers()).toBe(0);
+    expect(openCountOf(small)).toBe(0);
   });
 
   it('caps a big answer at limit and says so', async () => {

@@ -20,6 +20,7 @@ import { BASE_COLUMNS, keyColumnsOf, logRows } from './log-rows.mjs';
 /**
  * @typedef {object} QueryJob
  * @property {string[]} files   absolute paths
+ * @property {number[]} [fds]   the files, opened by the parent (which closes them once this worker is gone)
  * @property {string[]} names   what the `file` column shows for each
  * @property {string} sql
  * @property {number} limit     rows returned at most (one more is read to know the answer was capped)
@@ -69,7 +70,7 @@ export function runQuery(job) {
   const sql = job.sql.trim();
   const words = wordsOf(sql);
   if (words.has('load_extension')) throw failure('permission_denied', 'load_extension is not allowed', { reason: 'not_read_only', sql });
-  const keyColumns = keyColumnsOf(job.files);
+  const keyColumns = keyColumnsOf(job.files, job.fds);
   const columns = [...BASE_COLUMNS, ...keyColumns];
   const all = selectsAll(sql);
   const reads = (/** @type {string} */ c) => all || words.has(c);
@@ -87,7 +88,7 @@ export function runQuery(job) {
     db.table('log', {
       columns,
       rows: function* () {
-        yield* logRows(job.files, job.names, { needs, keyColumns });
+        yield* logRows(job.files, job.names, { needs, keyColumns, ...(job.fds ? { fds: job.fds } : {}) });
       },
     });
     db.pragma('query_only = ON');

@@ -9,7 +9,10 @@
  * Each query runs in a worker thread of its own (log-query-worker.mjs): a server
  * is never blocked by a scan of a multi-GB log, and the query is cancelled, or
  * stopped at its time limit, by terminating that thread, wherever SQLite is.
+ * A terminated thread runs none of its finally blocks, so the files are opened
+ * here, read by the worker at positions, and closed here once it has exited.
  */
+import { closeSync, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { ERROR_CODES, FolioError, type ErrorCode } from '../errors.ts';
 import type { QueryAnswer, QueryJob } from './log-query-worker.mjs';
@@ -54,12 +57,20 @@ export async function queryLogs(files: string[], sql: string, opts: LogQueryOpti
     throw new FolioError('invalid_input', `limit must be an integer in 1..${MAX_QUERY_LIMIT}, got ${limit}`, { field: 'limit', value: limit });
   if (opts.signal?.aborted) throw new FolioError('cancelled', 'query cancelled', { sql });
   const names = opts.names ?? files;
-  const job: QueryJob = { files, names, sql, limit };
+  const fds = openAll(files);
+  const job: QueryJob = { files, fds, names, sql, limit };
   const answer = await new Promise<QueryAnswer>((resolve, reject) => {
-    const worker = new Worker(new URL('./log-query-worker.mjs', import.meta.url), {
-      workerData: { folioQueryWorker: true, job },
-      resourceLimits: { maxOldGenerationSizeMb: opts.heapMb ?? WORKER_HEAP_MB },
-    });
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('./log-query-worker.mjs', import.meta.url), {
+        workerData: { folioQueryWorker: true, job },
+        resourceLimits: { maxOldGenerationSizeMb: opts.heapMb ?? WORKER_HEAP_MB },
+      });
+    } catch (err) {
+      closeAll(fds);
+      throw err;
+    }
+    live++;
     let settled = false;
     const stop = (err: FolioError) => {
       if (settled) return;
@@ -94,6 +105,8 @@ export async function queryLogs(files: string[], sql: string, opts: LogQueryOpti
       );
     });
     worker.once('exit', () => {
+      live--;
+      closeAll(fds);
       done();
       stop(new FolioError('io_error', 'query worker exited without an answer', { sql }));
     });
@@ -108,6 +121,28 @@ export async function queryLogs(files: string[], sql: string, opts: LogQueryOpti
       })
     : null;
   return { columns: answer.columns, rows: answer.rows, capped: answer.capped, links, keyColumns: answer.keyColumns, elapsedMs: performance.now() - started };
+}
+
+let live = 0;
+
+/** Query workers not yet exited (a cancelled or timed-out one counts until its thread is gone). */
+export const liveQueryWorkers = () => live;
+
+/** `files` opened for reading, or the file system's error as a FolioError (none left open). */
+function openAll(files: string[]): number[] {
+  const fds: number[] = [];
+  try {
+    for (const f of files) fds.push(openSync(f, 'r'));
+    return fds;
+  } catch (err) {
+    closeAll(fds);
+    const e = err as NodeJS.ErrnoException;
+    throw errorOf({ code: e.code ?? 'io_error', message: e.message, details: { path: e.path } }, files);
+  }
+}
+
+function closeAll(fds: number[]): void {
+  for (const fd of fds) closeSync(fd);
 }
 
 const FS_CODES: Record<string, ErrorCode> = { ENOENT: 'not_found', EACCES: 'permission_denied', EISDIR: 'is_directory' };

@@ -158,6 +158,9 @@ function formatOf(fd) {
  * @property {string[]} keyColumns  the key columns, in table order after BASE_COLUMNS
  * @property {number} [year]         syslog stamps' year
  * @property {number} [maxRows]      stop after this many rows per file (sampling)
+ * @property {number[]} [fds]        the files already open, one per file, read at positions and left open (the query
+ *                                   worker's: its parent opens and closes them, since a worker terminated mid-scan
+ *                                   never runs its finally blocks)
  */
 
 /**
@@ -173,7 +176,8 @@ export function* logRows(files, names, o) {
   const { needs } = o;
   for (let f = 0; f < files.length; f++) {
     const name = /** @type {string} */ (names[f]);
-    const fd = openSync(/** @type {string} */ (files[f]), 'r');
+    const given = o.fds?.[f];
+    const fd = given ?? openSync(/** @type {string} */ (files[f]), 'r');
     try {
       const format = formatOf(fd);
       const year = o.year ?? new Date().getUTCFullYear();
@@ -269,7 +273,7 @@ export function* logRows(files, names, o) {
       }
       if (pending) yield finish();
     } finally {
-      closeSync(fd);
+      if (given === undefined) closeSync(fd);
     }
   }
 }
@@ -279,14 +283,15 @@ export function* logRows(files, names, o) {
  * the order first seen, less those named like a column of the table (SQLite's
  * names ignore case), at most MAX_KEY_COLUMNS.
  * @param {string[]} files
+ * @param {number[]} [fds]  the files already open (RowsOptions.fds)
  * @returns {string[]}
  */
-export function keyColumnsOf(files) {
+export function keyColumnsOf(files, fds) {
   const taken = new Set(BASE_COLUMNS.map((c) => c.toLowerCase()));
   /** @type {string[]} */
   const keys = [];
   const needs = { time: false, message: false, raw: false, keys: true, fields: true };
-  for (const row of logRows(files, files, { needs, keyColumns: [], maxRows: SAMPLE_ROWS })) {
+  for (const row of logRows(files, files, { needs, keyColumns: [], maxRows: SAMPLE_ROWS, ...(fds ? { fds } : {}) })) {
     if (row[8] === null) continue;
     for (const k of Object.keys(JSON.parse(/** @type {string} */ (row[8])))) {
       if (keys.length >= MAX_KEY_COLUMNS) return keys;
