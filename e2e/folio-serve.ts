@@ -16,6 +16,8 @@ export interface FolioServe {
   url: URL;
   token: string;
   origin: string;
+  /** the server's process (bin/folio.mjs serves in-process) */
+  pid: number;
   stderr(): string;
   stop(): Promise<void>;
 }
@@ -50,6 +52,7 @@ export async function startServingFolio(argv: string[], opts: ServeOptions = {})
     url,
     token: url.searchParams.get('token') ?? '',
     origin: url.origin,
+    pid: child.pid!,
     stderr: () => stderr,
     stop: () => stopChild(child),
   };

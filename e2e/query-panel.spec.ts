@@ -3,14 +3,15 @@
  * 2.6 MB of service log (ISO stamps, levels, key=value pairs, JSON bodies, stack
  * traces under errors); the level count and a `status = 500` query are checked
  * against awk run on the same file, a row's link against sed, and a bad SQL and a
- * write against their typed errors.
+ * write against their typed errors. Cancel stops a query that would run for hours:
+ * the server's worker is gone (its hold on the log, seen in /proc, is released).
  *
  * awk follows the operation's row model (docs/API.md, "Queries over log fields"): a
  * row is a stamped line and the unstamped lines under it, TRACE is the level debug,
  * `message` is the line after its stamp and level word (then its unstamped lines).
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from './app-test.ts';
 import { makeFixtureDir } from './fixtures.ts';
@@ -173,4 +174,42 @@ test('level counts and status=500 rows equal awk; a row shows its line; bad SQL 
   // Escape closes the panel.
   await page.getByTestId('query-sql').press('Escape');
   await expect(panel).toBeHidden();
+});
+
+/** How many of the server's open files are `path` (the query worker's parent holds the log open while it runs). */
+function serverOpenCountOf(path: string): number {
+  let n = 0;
+  for (const fd of readdirSync(`/proc/${server.pid}/fd`)) {
+    try {
+      if (readlinkSync(`/proc/${server.pid}/fd/${fd}`) === path) n++;
+    } catch {
+      // closed while we looked
+    }
+  }
+  return n;
+}
+
+test('Cancel stops a query that would run for hours: its worker is gone, the next query answers', async ({ page }) => {
+  test.skip(process.platform !== 'linux', 'reads /proc');
+  await page.goto(server.url.href);
+  await expect(page.getByTestId('file-lines')).not.toHaveText('');
+  await page.getByTestId('file-view').click();
+  await page.keyboard.press('q');
+  // The panel's first query (the key columns) has answered and its worker gone: the server holds the log no more.
+  await expect(page.getByTestId('query-columns')).toContainText('status, dur_ms');
+  await expect.poll(() => serverOpenCountOf(log), { timeout: 30_000 }).toBe(0);
+  // 30 000² row pairs.
+  await runSql(page, 'SELECT count(*) FROM log a, log b WHERE a.message < b.message');
+  const cancel = page.getByTestId('query-cancel');
+  await expect(cancel).toBeVisible();
+  await expect.poll(() => serverOpenCountOf(log), { timeout: 30_000 }).toBe(1);
+  await cancel.click();
+  await expect(page.getByTestId('query-note')).toHaveText('Cancelled: the query was stopped.');
+  await expect.poll(() => serverOpenCountOf(log), { timeout: 60_000 }).toBe(0);
+  // The server is free: a query answers, and equals awk.
+  await runSql(page, 'SELECT level, count(*) AS n FROM log GROUP BY level ORDER BY n DESC');
+  await expect(page.getByTestId('query-table').locator('thead th')).toHaveText(['level', 'n']);
+  const levels = await tableOf(page);
+  expect(Object.fromEntries(levels.map(([level, n]) => [level, Number(n)]))).toEqual(awkLevelCounts(log));
+  await expect(page.getByTestId('query-note')).toBeHidden();
 });

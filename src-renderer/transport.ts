@@ -31,7 +31,11 @@ export class FolioCallError extends Error {
   }
 }
 
-/** `signal` aborts the HTTP request (a search made stale by the next keystroke); the Electron bridge can only drop the answer. */
+/**
+ * `signal` aborts the HTTP request (a search made stale by the next keystroke, a
+ * cancelled query), and the server then stops the call's work (doors/http/api-route.ts);
+ * the Electron bridge can only drop the answer (doors/electron/ipc.ts).
+ */
 export type Call = <N extends OperationName>(op: N, input: OpInput<N>, signal?: AbortSignal) => Promise<OpOutput<N>>;
 
 export function createTransport(win: Window = window): Call {

@@ -2,9 +2,10 @@
  * The query panel's state (issue 31): SQL over the open log (the `query`
  * operation), its answer or its typed error, and the columns the table has.
  *
- * Cancel: the transport has no AbortSignal yet, so Cancel stops waiting (a later
- * answer of that run is dropped); the server's worker runs to its end or its own
- * 10-minute timeout.
+ * Cancel aborts the run's request: in the browser (`folio serve`) the server then
+ * terminates the query's worker (the HTTP door aborts a call whose client went
+ * away); through the Electron bridge, which cannot abort a call, the answer is only
+ * dropped and the query runs to its end or its 10-minute time limit.
  */
 import { create } from 'zustand';
 import type { z } from 'zod';
@@ -45,6 +46,11 @@ export interface QueryState {
 }
 
 let runNo = 0;
+let inFlight: AbortController | null = null;
+
+/** What Cancel did, as the panel says it. */
+export const CANCELLED_NOTE = 'Cancelled: the query was stopped.';
+export const CANCELLED_NOTE_BRIDGE = 'Cancelled: its answer will be dropped (in the desktop app the query runs on to its end).';
 
 function problemOf(err: unknown): QueryProblem {
   if (err instanceof FolioCallError) {
@@ -72,18 +78,24 @@ export const useQueryStore = create<QueryState>()((set, get) => ({
     const sql = get().sql.trim();
     if (!path || !sql) return;
     const mine = ++runNo;
+    inFlight?.abort();
+    const controller = (inFlight = new AbortController());
     set({ running: true, problem: null, note: null });
     try {
-      const r = await call('query', { paths: [path], sql, limit: QUERY_ROW_LIMIT });
+      const r = await call('query', { paths: [path], sql, limit: QUERY_ROW_LIMIT }, controller.signal);
       if (mine === runNo) set({ running: false, result: { ...r, path } });
     } catch (err) {
       if (mine === runNo) set({ running: false, problem: problemOf(err), result: null });
+    } finally {
+      if (inFlight === controller) inFlight = null;
     }
   },
   cancel() {
     if (!get().running) return;
     runNo++;
-    set({ running: false, note: 'Cancelled: its answer will be dropped (the server finishes the query; the transport cannot abort it yet).' });
+    inFlight?.abort();
+    inFlight = null;
+    set({ running: false, note: window.folio ? CANCELLED_NOTE_BRIDGE : CANCELLED_NOTE });
   },
   async loadColumns() {
     const path = useViewerStore.getState().path;

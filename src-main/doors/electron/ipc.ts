@@ -2,6 +2,12 @@
  * The Electron door's api route: `folio:call (op, input)` answers a BridgeResult,
  * because an exception thrown in ipcMain.handle reaches the renderer as a bare
  * message and loses the error's code and details.
+ *
+ * No call is cancelled here: `ipcRenderer.invoke` carries no AbortSignal, so the
+ * app's Cancel (and a find made stale by the next keystroke) only drops the answer
+ * in the renderer, and a query's worker runs to its end or its time limit. The HTTP
+ * door does abort (doors/http/api-route.ts); doing so here needs a call id and a
+ * second channel to abort it by.
  */
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { subscribe, type FolioEvent } from '../../api/events.ts';

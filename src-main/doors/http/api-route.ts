@@ -3,6 +3,11 @@
  * output. Failures answer `{"error": {code, message, ...details}}` with the status
  * from httpStatusOf (src-main/api/error-map.ts). Routes come from the operation
  * table (isOperationName), never a hand-written list.
+ *
+ * Each call gets `ctx.signal`, aborted when the client goes away before its answer
+ * (the app's Cancel, a find made stale by the next keystroke, a script's timeout):
+ * the long runs that take it (query, search, search_tree, histogram) then stop
+ * their work and workers, and answer `cancelled` to nobody.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { httpStatusOf } from '../../api/error-map.ts';
@@ -23,12 +28,25 @@ export async function handleApiRequest(opName: string, req: IncomingMessage, res
       throw new FolioError('invalid_input', `unknown operation: ${opName}`, { operation: opName });
     }
     const input = await readJsonBody(req);
-    const output = await handle(opName, input, HTTP_ACTOR, workspace ? { workspace } : {});
+    const output = await handle(opName, input, HTTP_ACTOR, { ...(workspace ? { workspace } : {}), signal: signalOfClient(res) });
     sendJson(res, 200, output);
   } catch (err) {
+    if (res.destroyed) return; // the client went away: nobody to answer
     const error = errorPayloadOf(err);
     sendJson(res, httpStatusOf(error.code), { error });
   }
+}
+
+/**
+ * Aborts when the connection closes before the answer was sent. The response's
+ * 'close', not the request's: a request's 'close' fires once its body is read.
+ */
+function signalOfClient(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new FolioError('cancelled', 'the client closed the request'));
+  });
+  return controller.signal;
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -1,0 +1,112 @@
+/**
+ * A request the client abandons stops the work on the server (issue 31): the HTTP
+ * door aborts the call's signal when the connection closes before the answer, and
+ * `query` terminates its worker. Observed from outside a real `folio serve` child:
+ * the query's worker holds the log open (its parent opens the file for it and
+ * closes it once the thread has exited), so /proc/<pid>/fd of the server names the
+ * log while the query runs and no longer once the worker is gone. Linux only
+ * (/proc).
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readlinkSync, mkdirSync } from 'node:fs';
+import { request, type ClientRequest } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe, type RunningServe } from '../fixtures/mcp-client.ts';
+import { tempDir } from '../fixtures/generate.ts';
+import { writeQueryLog } from '../fixtures/query-log.ts';
+import { httpRequest } from './http-request.ts';
+
+const tmp = tempDir('folio-http-cancel-');
+const ws = tmp.path('ws');
+const log = join(ws, 'app.log');
+let stamped = 0;
+let serve: RunningServe;
+/** 20 000² row pairs, each a row read and parsed: hours, never done within the test. */
+const CROSS_JOIN = 'SELECT count(*) FROM log a, log b WHERE a.message < b.message';
+
+beforeAll(async () => {
+  mkdirSync(ws, { recursive: true });
+  stamped = writeQueryLog(log, { lines: 20_000 }).stamped;
+  serve = await startServe(ws, tmp.path('cache'));
+});
+afterAll(async () => {
+  await serve?.stop();
+  tmp.cleanup();
+});
+
+/** How many of the server's open files are `path`. */
+function openCountOf(pid: number, path: string): number {
+  let n = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`) === path) n++;
+    } catch {
+      // closed while we looked
+    }
+  }
+  return n;
+}
+
+/** Resolves once `holds()` is true, checking every 20 ms; rejects after `deadlineMs` saying what was awaited. */
+async function until(what: string, holds: () => boolean, deadlineMs = 60_000): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!holds()) {
+    if (Date.now() > end) throw new Error(`not within ${deadlineMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** POST /api/query as the person; the request, to destroy, and whether it was answered. */
+function startQuery(sql: string): { req: ClientRequest; answered: () => boolean; closed: Promise<void> } {
+  let answered = false;
+  const req = request(`${serve.origin}/api/query`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${serve.state.token}`, 'Content-Type': 'application/json' },
+  });
+  req.on('response', () => (answered = true));
+  const closed = new Promise<void>((resolve) => req.once('close', () => resolve()));
+  req.on('error', () => {}); // destroying it is the point
+  req.end(JSON.stringify({ paths: [log], sql }));
+  return { req, answered: () => answered, closed };
+}
+
+describe.skipIf(process.platform !== 'linux')('folio serve stops the work of a request its client abandons', () => {
+  it('a query whose request is aborted has its worker terminated; the next query answers', { timeout: 180_000 }, async () => {
+    const pid = serve.state.pid;
+    expect(openCountOf(pid, log)).toBe(0);
+    const slow = startQuery(CROSS_JOIN);
+    await until('the query worker has the log open', () => openCountOf(pid, log) > 0);
+    expect(slow.answered()).toBe(false);
+    slow.req.destroy();
+    await slow.closed;
+    // Without the abort the worker would scan on for hours (its time limit is 10 min).
+    await until('the worker is gone and the log closed', () => openCountOf(pid, log) === 0);
+    const next = await httpRequest(`${serve.origin}/api/query`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${serve.state.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ paths: [log], sql: 'SELECT count(*) AS n FROM log' }),
+    });
+    expect(next.status).toBe(200);
+    expect((JSON.parse(next.text) as { rows: number[][] }).rows).toEqual([[stamped]]);
+    await until("the answered query's worker is gone too", () => openCountOf(pid, log) === 0);
+  });
+
+  it('two queries at once, one aborted: the other runs on to its answer', { timeout: 180_000 }, async () => {
+    const pid = serve.state.pid;
+    const slow = startQuery(CROSS_JOIN);
+    await until('the slow query has the log open', () => openCountOf(pid, log) === 1);
+    const kept = httpRequest(`${serve.origin}/api/query`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${serve.state.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ paths: [log], sql: "SELECT count(*) AS n FROM log WHERE level = 'error'" }),
+    });
+    slow.req.destroy();
+    const answer = await kept;
+    expect(answer.status).toBe(200);
+    const errors = Number(execFileSync('grep', ['-cE', '^[0-9TZ:.-]+ ERROR ', log], { encoding: 'utf8' }));
+    expect(errors).toBeGreaterThan(0);
+    expect((JSON.parse(answer.text) as { rows: number[][] }).rows).toEqual([[errors]]);
+    await until('the aborted worker is gone', () => openCountOf(pid, log) === 0);
+  });
+});
