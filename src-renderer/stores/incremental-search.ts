@@ -29,7 +29,14 @@ export interface SearchTarget {
   caseSensitive: boolean;
 }
 
-const flagsOf = (target: SearchTarget) => (target.caseSensitive ? {} : { flags: 'i' });
+/** The `search` input for `target` over [startByte, endByte): the one place a run's calls are built. */
+const searchInputOf = (target: SearchTarget, startByte: number, endByte: number) => ({
+  path: target.path,
+  pattern: target.pattern,
+  ...(target.caseSensitive ? {} : { flags: 'i' }),
+  start_byte: startByte,
+  end_byte: endByte,
+});
 
 /**
  * Up to `max` matching lines in [startByte, endByte), and where the next slice
@@ -44,19 +51,7 @@ export async function searchSlice(
   maxLineChars: number,
   signal?: AbortSignal,
 ): Promise<{ matches: SearchOutput['matches']; next: number }> {
-  const answer = await call(
-    'search',
-    {
-      path: target.path,
-      pattern: target.pattern,
-      ...flagsOf(target),
-      start_byte: startByte,
-      end_byte: endByte,
-      max,
-      max_line_chars: maxLineChars,
-    },
-    signal,
-  );
+  const answer = await call('search', { ...searchInputOf(target, startByte, endByte), max, max_line_chars: maxLineChars }, signal);
   const next = answer.truncated && answer.next_start_byte !== null ? answer.next_start_byte : Math.max(answer.scanned.end_byte, startByte + 1);
   return { matches: answer.matches, next };
 }
@@ -77,18 +72,7 @@ export async function countToEnd(
   let start = startByte;
   let slice = SLICE_BYTES;
   while (start < fileBytes() && stillWanted()) {
-    const answer = await call(
-      'search',
-      {
-        path: target.path,
-        pattern: target.pattern,
-        ...flagsOf(target),
-        start_byte: start,
-        end_byte: Math.min(fileBytes(), start + slice),
-        count_only: true,
-      },
-      signal,
-    );
+    const answer = await call('search', { ...searchInputOf(target, start, Math.min(fileBytes(), start + slice)), count_only: true }, signal);
     if (!stillWanted()) return;
     slice = nextSliceBytes(slice);
     start = Math.max(answer.scanned.end_byte, start + 1);
