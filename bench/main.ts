@@ -8,6 +8,7 @@ import { benchBackendSteps } from './backend-steps.bench.ts';
 import { benchBounded } from './bounded.bench.ts';
 import { benchCli, benchSearch } from './cli.bench.ts';
 import { benchCrash } from './crash.bench.ts';
+import { benchFindTyping } from './find-typing.bench.ts';
 import { benchIndex } from './index.bench.ts';
 import { benchJsonb } from './jsonb.bench.ts';
 import { benchLineStep } from './line-step.bench.ts';
@@ -52,6 +53,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   startup: benchStartup,
   merge: benchMerge,
   query: benchQuery,
+  'find-typing': benchFindTyping,
 };
 
 export async function main(argv: string[]): Promise<number> {
