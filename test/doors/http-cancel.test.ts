@@ -4,16 +4,18 @@
  * `query` terminates its worker. Observed from outside a real `folio serve` child:
  * the query's worker holds the log open (its parent opens the file for it and
  * closes it once the thread has exited), so /proc/<pid>/fd of the server names the
- * log while the query runs and no longer once the worker is gone. Linux only
- * (/proc).
+ * log while the query runs and no longer once the worker is gone. A search has
+ * no such mark: its CPU time is read instead (/proc/<pid>/stat), the whole
+ * search's against what the server still spends once its request is aborted.
+ * Linux only (/proc).
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readlinkSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, mkdirSync } from 'node:fs';
 import { request, type ClientRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type RunningServe } from '../fixtures/mcp-client.ts';
-import { tempDir } from '../fixtures/generate.ts';
+import { tempDir, writeLogFile } from '../fixtures/generate.ts';
 import { writeQueryLog } from '../fixtures/query-log.ts';
 import { httpRequest } from './http-request.ts';
 
@@ -55,6 +57,22 @@ async function until(what: string, holds: () => boolean, deadlineMs = 60_000): P
     if (Date.now() > end) throw new Error(`not within ${deadlineMs} ms: ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** The server's CPU time so far, ms (utime + stime, /proc/<pid>/stat, in clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Resolves once the server spent under 30 ms of CPU in a 500 ms window (nothing running); at most 60 s. */
+async function untilIdle(pid: number): Promise<void> {
+  for (let i = 0; i < 120; i++) {
+    const before = cpuMsOf(pid);
+    await new Promise((r) => setTimeout(r, 500));
+    if (cpuMsOf(pid) - before < 30) return;
+  }
+  throw new Error('the server did not go idle within 60 s');
 }
 
 /** POST /api/query as the person; the request, to destroy, and whether it was answered. */
@@ -108,5 +126,38 @@ describe.skipIf(process.platform !== 'linux')('folio serve stops the work of a r
     expect(errors).toBeGreaterThan(0);
     expect((JSON.parse(answer.text) as { rows: number[][] }).rows).toEqual([[errors]]);
     await until('the aborted worker is gone', () => openCountOf(pid, log) === 0);
+  });
+
+  it('a search whose request is aborted stops: the server spends a fraction of the whole search', { timeout: 300_000 }, async () => {
+    const pid = serve.state.pid;
+    const big = join(ws, 'big.log');
+    writeLogFile(big, 128 * 1024 * 1024, 5);
+    // A backreference keeps the search in V8's backtracking engine: seconds of CPU for 128 MiB.
+    const search = { path: big, pattern: '(\\w+) \\1 ', count_only: true };
+    const post = (signal?: AbortSignal) =>
+      fetch(`${serve.origin}/api/search`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${serve.state.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(search),
+        ...(signal ? { signal } : {}),
+      });
+    expect((await post()).status).toBe(200); // the index is built
+    await untilIdle(pid);
+    let start = cpuMsOf(pid);
+    const whole = await post();
+    expect(whole.status).toBe(200);
+    expect(((await whole.json()) as { count: number }).count).toBeGreaterThan(0);
+    await untilIdle(pid);
+    const wholeMs = cpuMsOf(pid) - start;
+    expect(wholeMs).toBeGreaterThan(500);
+
+    start = cpuMsOf(pid);
+    const ac = new AbortController();
+    const aborted = post(ac.signal).catch((err: Error) => err);
+    await until('the search is running', () => cpuMsOf(pid) - start >= 50);
+    ac.abort();
+    expect(await aborted).toBeInstanceOf(Error);
+    await untilIdle(pid);
+    expect(cpuMsOf(pid) - start).toBeLessThan(wholeMs / 2);
   });
 });
