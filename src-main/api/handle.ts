@@ -11,6 +11,7 @@ import * as z from 'zod';
 import { FolioError } from '../engine/errors.ts';
 import { withHomeExpanded } from './home-path.ts';
 import { checkInputPaths } from './input-paths.ts';
+import { onPlainPaths } from './compressed-paths.ts';
 import { operations, type Actor, type CallContext, type OperationName, type OpInput, type OpOutput } from './operations.ts';
 
 export { FolioError, isFolioError } from '../engine/errors.ts';
@@ -49,7 +50,8 @@ export function parseInputAs(schema: z.ZodType, name: string, input: unknown): u
 export function runOp<N extends OperationName>(name: N, input: OpInput<N>, actor: Actor, ctx: CallContext = {}): Promise<OpOutput<N>> {
   // The table's entries differ in types; the schema already checked this input.
   const run = operations[name].run as (input: OpInput<N>, actor: Actor, ctx: CallContext) => Promise<OpOutput<N>>;
-  return run(input, actor, ctx);
+  // A compressed log runs on its plain file in the cache (compressed-paths.ts).
+  return onPlainPaths(name, input, ctx, (i) => run(i, actor, ctx)) as Promise<OpOutput<N>>;
 }
 
 export async function handle<N extends OperationName>(name: N, input: unknown, actor: Actor, ctx: CallContext = {}): Promise<OpOutput<N>> {

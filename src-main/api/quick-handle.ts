@@ -10,6 +10,7 @@ import type { Spec } from './input-spec.ts';
 import { fitSpec } from './input-spec.ts';
 import { withHomeExpanded } from './home-path.ts';
 import { checkInputPaths } from './input-paths.ts';
+import { onPlainPaths } from './compressed-paths.ts';
 import type { Actor, CallContext, OperationName, OpOutput } from './operations.ts';
 import { runs } from './runs.ts';
 
@@ -26,7 +27,7 @@ export async function handle<N extends OperationName>(name: N, input: unknown, a
   if (fitted) {
     checkInputPaths(name, fitted.data);
     const run = runs[name as keyof typeof runs] as (input: unknown, actor: Actor, ctx: CallContext) => Promise<OpOutput<N>>;
-    return run(withHomeExpanded(fitted.data), actor, ctx);
+    return onPlainPaths(name, withHomeExpanded(fitted.data), ctx, (i) => run(i, actor, ctx)) as Promise<OpOutput<N>>;
   }
   return (await import('./handle.ts')).handle(name, input, actor, ctx);
 }

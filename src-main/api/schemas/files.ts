@@ -53,5 +53,9 @@ export const FileInfo = z.object({
     })
     .optional()
     .describe('Only for a remote locator (pg://, az://, s3://).'),
+  compressed: z
+    .object({ format: z.enum(['gzip', 'zstd', 'bzip2']), compressed_bytes: z.number().int().nonnegative() })
+    .optional()
+    .describe("A compressed file, read decompressed from Folio's cache: size, lines and version are of the decompressed text. Not writable."),
 });
 export type FileInfo = z.infer<typeof FileInfo>;
