@@ -95,7 +95,11 @@ export async function onPlainPaths<T>(name: string, input: T, ctx: CallContext, 
   } as T;
   const answer = (await renamedRun(plain, renames, run)) as Record<string, unknown>;
   const first = found[0]!;
-  if (name === 'file_info') return { ...answer, compressed: { format: first.format, compressed_bytes: compressedBytes } };
+  if (name === 'file_info') {
+    // The compressed file's own etag: what delete_file and move_file of it check.
+    const { etagOf, statRegularFile } = await import('../engine/index/identity.ts');
+    return { ...answer, compressed: { format: first.format, compressed_bytes: compressedBytes, etag: etagOf(statRegularFile(first.path)) } };
+  }
   if (name === 'read') return { ...answer, notes: [...((answer.notes as string[] | undefined) ?? []), decompressedNote(first.format)] };
   return answer;
 }

@@ -54,7 +54,11 @@ export const FileInfo = z.object({
     .optional()
     .describe('Only for a remote locator (pg://, az://, s3://).'),
   compressed: z
-    .object({ format: z.enum(['gzip', 'zstd', 'bzip2']), compressed_bytes: z.number().int().nonnegative() })
+    .object({
+      format: z.enum(['gzip', 'zstd', 'bzip2']),
+      compressed_bytes: z.number().int().nonnegative(),
+      etag: z.string().describe("The compressed file's own etag: the if_match of a delete_file or move_file of it."),
+    })
     .optional()
     .describe("A compressed file, read decompressed from Folio's cache: size, lines and version are of the decompressed text. Not writable."),
 });

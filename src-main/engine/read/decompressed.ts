@@ -10,7 +10,8 @@
  * ~/.cache/folio/decompressed beside the line indexes), one entry per version named
  * by a hash of the compressed file's identity (device, inode, size, mtime, ctime),
  * with `<key>.used` (its mtime: when last handed out, for LRU eviction) and, while
- * the job runs, `<key>.head` (the first bytes, for the app's first page).
+ * the job runs, `<key>.head` (the first bytes, for the app's first page; kept
+ * with the entry, as a head read in flight may still open it).
  *
  * Crash safety: the job writes `<key>.<pid>.<rand>.tmp`, fsyncs, renames: a kill -9
  * mid-way never leaves an entry that is trusted; a temp of a dead process is
@@ -213,7 +214,6 @@ function startJob(path: string, format: Compression, v: Version): Job {
       throw err;
     } finally {
       jobs.delete(v.key);
-      rmSync(`${v.entry}.head`, { force: true });
     }
     markUsed(v.key);
     evictBeyondCap(v.key);
@@ -299,8 +299,7 @@ export function evictBeyondCap(keep: string): void {
 
 /**
  * A plain file with the first `wantBytes` decompressed bytes of `path` (or all of
- * them, if fewer): the app's first page while the job runs. Kept beside the entry
- * until the job ends.
+ * them, if fewer): the app's first page while the job runs. Evicted with the entry.
  */
 export async function headFileOf(path: string, format: Compression, wantBytes: number): Promise<string> {
   const v = versionOf(path);

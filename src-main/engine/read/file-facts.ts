@@ -7,6 +7,7 @@
  * bigger ones are hashed once in a background worker and the digest appears in
  * answers from then on (keyed by version, so it is never stale).
  */
+import { compressionOf } from './compression.ts';
 import { createHash } from 'node:crypto';
 import { readBytes } from '../text/window.ts';
 import { mountedSource } from '../index/byte-source.ts';
@@ -176,6 +177,17 @@ function sha256Of(id: FileIdentity, etag: string): string | undefined {
 /** The binary_file error for this file: its detected type and why it counts as binary. */
 export function binaryFileError(facts: FileFacts, note?: string): FolioError {
   const { type, ext, reason } = facts.verdict;
+  // A compressed log reaches the engine as binary only to be written (reads take its plain file: api/compressed-paths.ts).
+  const compressed = compressionOf(facts.identity.path);
+  if (compressed) {
+    return new FolioError('binary_file', `${facts.identity.path} is ${compressed}-compressed: Folio reads it decompressed but does not write it`, {
+      path: facts.identity.path,
+      type,
+      ext,
+      reason,
+      compressed,
+    });
+  }
   return new FolioError('binary_file', `${facts.identity.path} is binary (${type ?? 'unknown type'}: ${reason})${note ? `: ${note}` : ''}`, {
     path: facts.identity.path,
     type,

@@ -10,6 +10,7 @@
  * encoding, 'unknown' ones and UTF-8/UTF-16 with invalid sequences are refused with
  * encoding_mismatch: writing them back would change or mix their encoding.
  */
+import { compressionOf } from '../read/compression.ts';
 import { recoverInterruptedAppend } from './append-intent.ts';
 import { appendBytes, removeStaleTemps, rewriteRange } from './atomic-write.ts';
 import { FolioError, fromFsError } from '../errors.ts';
@@ -281,25 +282,13 @@ export interface UpsertIo {
   write(index: LineIndex, r: EditRegion, append: boolean): Promise<{ after: LineIndex } | { version: Version }>;
 }
 
-/**
- * binary_file for a write of a compressed log (compressed: its format), before its
- * preconditions: the version an agent holds is the decompressed text's
- * (api/compressed-paths.ts), which no precondition of the compressed file matches.
- */
-async function refuseCompressed(facts: FileFacts): Promise<void> {
-  const { compressionOf } = await import('../read/compression.ts');
-  const format = compressionOf(facts.identity.path);
-  if (!format) return;
-  const path = facts.identity.path;
-  throw new FolioError('binary_file', `${path} is ${format}-compressed: Folio reads it decompressed but does not write it`, { path, compressed: format });
-}
-
 /** The upsert proper: place the edits, check the preconditions, write through `io`. */
 export async function upsertOn(io: UpsertIo, req: UpsertRequest, notes: string[], t0: number): Promise<UpsertResult> {
   const abs = io.path;
   const file = io.file;
   const facts = await io.facts();
-  if (facts.verdict.isBinary) await refuseCompressed(facts);
+  // A compressed log's version an agent holds is its decompressed text's: no precondition matches, so this comes first.
+  if (facts.verdict.isBinary && compressionOf(abs)) throw binaryFileError(facts);
   if (!req.quoted) requirePrecondition(req.preconditions, { path: abs, version: facts.version });
   if (facts.verdict.isBinary) throw binaryFileError(facts, 'Folio edits text files');
   const index = await io.index();
