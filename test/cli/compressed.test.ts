@@ -1,0 +1,94 @@
+/**
+ * `folio` on compressed logs, against the system tools: `folio read x.log.gz
+ * --lines A-B` prints what `zcat x.log.gz | sed -n A,Bp` prints, `folio search`
+ * what `zcat | grep -n` prints; a CLI killed with SIGKILL mid-decompress leaves no
+ * entry that is trusted, and the next call decompresses afresh (removing the dead
+ * temp) and answers right.
+ */
+import { execSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir, writeLogFile } from '../fixtures/generate.ts';
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+const BIN = join(process.cwd(), 'bin/folio.mjs');
+const cache = tmp.path('cache');
+const decompressedDir = join(cache, 'decompressed');
+
+function folio(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, FOLIO_CACHE_DIR: cache, ...env } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const sh = (cmd: string) => execSync(cmd, { maxBuffer: 1 << 28, encoding: 'utf8' });
+
+beforeAll(() => {
+  writeLogFile(tmp.path('app.log'), 3 * 1024 * 1024, 11);
+  sh(`gzip -1 -c '${tmp.path('app.log')}' > '${tmp.path('app.log.gz')}'`);
+  sh(`zstd -q -c '${tmp.path('app.log')}' > '${tmp.path('app.log.zst')}'`);
+  sh(`bzip2 -c '${tmp.path('app.log')}' > '${tmp.path('app.log.bz2')}'`);
+});
+
+describe('folio on compressed logs', () => {
+  for (const [ext, cat] of [
+    ['gz', 'zcat'],
+    ['zst', 'zstd -dc'],
+    ['bz2', 'bzip2 -dc'],
+  ] as const) {
+    it(`read --lines of .${ext} equals ${cat} | sed -n; search equals ${cat} | grep -n`, () => {
+      const file = tmp.path(`app.log.${ext}`);
+      for (const [a, b] of [
+        [1, 3],
+        [12_345, 12_400],
+      ] as const) {
+        const r = folio(['read', file, '--lines', `${a}-${b}`, '--json']);
+        expect(r.status, r.stderr).toBe(0);
+        const out = JSON.parse(r.stdout);
+        expect(out.path).toBe(file);
+        expect(out.content).toBe(sh(`${cat} '${file}' | sed -n '${a},${b}p'`));
+      }
+      const s = folio(['search', file, 'ERROR \\[auth\\] retry']);
+      expect(s.status, s.stderr).toBe(0);
+      // Less its trailer ("-- N matching lines").
+      expect(s.stdout.replace(/^-- .*\n/m, '')).toBe(sh(`${cat} '${file}' | grep -n 'ERROR \\[auth\\] retry'`));
+    });
+  }
+
+  it('a write of a .gz exits with binary_file naming it compressed; the file is unchanged', () => {
+    const file = tmp.path('app.log.gz');
+    const before = statSync(file).mtimeMs;
+    const r = folio(['upsert', file, '--replace', '1-1', '--content', 'x', '--if-match', 'any', '--json']);
+    expect(r.status).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain('gzip-compressed');
+    expect(statSync(file).mtimeMs).toBe(before);
+  });
+
+  it('SIGKILL mid-decompress leaves no trusted entry; the next call removes the dead temp and answers as zcat | sed', async () => {
+    // The JS bzip2 decoder is slow enough (about 10 MB/s) to be caught mid-way.
+    const src = tmp.path('big.log');
+    writeLogFile(src, 24 * 1024 * 1024, 12);
+    const bz = tmp.path('killed.log.bz2');
+    sh(`bzip2 -c '${src}' > '${bz}'`);
+    const entries = () => (existsSync(decompressedDir) ? readdirSync(decompressedDir) : []);
+    const before = new Set(entries());
+    const child = spawn(process.execPath, [BIN, 'read', bz, '--lines', '5-6'], {
+      env: { ...process.env, FOLIO_CACHE_DIR: cache, FOLIO_DECOMPRESS_JS: '1' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    // Wait until its temp holds decompressed bytes, then kill it.
+    const tempWithBytes = () => entries().find((n) => n.endsWith('.tmp') && statSync(join(decompressedDir, n)).size > 1_000_000);
+    await expect.poll(tempWithBytes, { timeout: 120_000, interval: 20 }).toBeTruthy();
+    const temp = tempWithBytes()!;
+    child.kill('SIGKILL');
+    await exited;
+    expect(entries().filter((n) => !before.has(n) && !n.endsWith('.tmp') && !n.endsWith('.head'))).toEqual([]);
+    expect(existsSync(join(decompressedDir, temp))).toBe(true);
+    const r = folio(['read', bz, '--lines', '200000-200003', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).content).toBe(sh(`bzip2 -dc '${bz}' | sed -n '200000,200003p'`));
+    expect(existsSync(join(decompressedDir, temp))).toBe(false);
+  });
+});
