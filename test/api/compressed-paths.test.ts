@@ -10,6 +10,7 @@ import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createAgentSession, runAgentTool } from '../../src-main/api/agent/session.ts';
 import { handle } from '../../src-main/api/handle.ts';
 import { decompressDir } from '../../src-main/engine/read/decompressed.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
@@ -135,5 +136,22 @@ describe('a gzip log through the operations', () => {
     namesNoCacheFile(err);
     // zcat fails on it too.
     expect(() => execFileSync('zcat', [bad], { stdio: 'ignore' })).toThrow();
+  });
+});
+
+describe('a gzip log through the agent door', () => {
+  it('the guard pins the .gz (/proc/self/fd/N): read and search answer the decompressed text and name the workspace path', async () => {
+    const s = createAgentSession(tmp.dir, 'gz-agent');
+    const read = (await runAgentTool(s, 'read', { path: 'app.log.gz', offset: 2_000, limit: 3 })) as { path: string; content: string };
+    expect(read.content).toBe(sed(gz, 2_000, 2_002));
+    expect(read.path).not.toContain('/proc/self/fd');
+    namesNoCacheFile(read);
+    const found = (await runAgentTool(s, 'search', { path: 'app.log.gz', pattern: 'ERROR \\[auth\\] retry' })) as { matches: { line: number }[] };
+    const grep = execSync(`zcat '${gz}' | grep -n 'ERROR \\[auth\\] retry' | cut -d: -f1`, { encoding: 'utf8' }).trimEnd().split('\n').map(Number);
+    expect(found.matches.map((m) => m.line)).toEqual(grep.slice(0, found.matches.length));
+    const err = await runAgentTool(s, 'upsert', { path: 'app.log.gz', target: { replace: { start: 1, end: 1 } }, content: 'x\n', if_match: 'x' }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ code: 'binary_file', details: { compressed: 'gzip' } });
   });
 });
