@@ -7,6 +7,7 @@ import { benchBackends } from './backends.bench.ts';
 import { benchBackendSteps } from './backend-steps.bench.ts';
 import { benchBounded } from './bounded.bench.ts';
 import { benchCli, benchSearch } from './cli.bench.ts';
+import { benchCompressed } from './compressed.bench.ts';
 import { benchCrash } from './crash.bench.ts';
 import { benchFindTyping } from './find-typing.bench.ts';
 import { benchIndex } from './index.bench.ts';
@@ -54,6 +55,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   merge: benchMerge,
   query: benchQuery,
   'find-typing': benchFindTyping,
+  compressed: benchCompressed,
 };
 
 export async function main(argv: string[]): Promise<number> {
