@@ -56,6 +56,22 @@ describe('folio on compressed logs', () => {
     });
   }
 
+  it('two processes decompressing the same .gz at once both answer right; one entry is left, no temp', async () => {
+    const file = tmp.path('racers.log.gz');
+    sh(`cp '${tmp.path('app.log.gz')}' '${file}'`);
+    const run = () =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, [BIN, 'read', file, '--lines', '20000-20002', '--json'], { env: { ...process.env, FOLIO_CACHE_DIR: cache } });
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+        child.on('error', reject);
+        child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}: ${out}`))));
+      });
+    const answers = await Promise.all([run(), run()]);
+    for (const a of answers) expect(JSON.parse(a).content).toBe(sh(`zcat '${file}' | sed -n '20000,20002p'`));
+    expect(readdirSync(decompressedDir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('a write of a .gz exits with binary_file naming it compressed; the file is unchanged', () => {
     const file = tmp.path('app.log.gz');
     const before = statSync(file).mtimeMs;

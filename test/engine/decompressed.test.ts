@@ -74,6 +74,12 @@ describe('compressionOf', () => {
     expect(compressionOfBytes(execFileSync('bzip2', ['-c'], { input: '' }))).toBe('bzip2');
     expect(compressionOfBytes(Buffer.from([0x1f, 0x8b]))).toBeNull();
   });
+
+  it('a FIFO named .gz is null at once (opened without blocking)', () => {
+    const fifo = tmp.path('pipe.log.gz');
+    execFileSync('mkfifo', [fifo]);
+    expect(compressionOf(fifo)).toBeNull();
+  });
 });
 
 describe('decompressed', () => {
@@ -157,6 +163,19 @@ describe('decompressed', () => {
     await expect.poll(() => entries().filter((n) => n.endsWith('.tmp')), { timeout: 60_000 }).toEqual([]);
     const d = await decompressed(src, 'bzip2');
     expect(readFileSync(d.path).equals(plain)).toBe(true);
+  });
+
+  it('one caller aborting leaves the job to the others; it stops when the last one leaves', async () => {
+    const src = tmp.path('two-waiters.log.bz2');
+    writeFileSync(src, readFileSync(tmp.path('app.log.bz2')));
+    const first = new AbortController();
+    await withJs(true, async () => {
+      const a = decompressed(src, 'bzip2', { signal: first.signal });
+      const b = decompressed(src, 'bzip2');
+      first.abort();
+      await expect(a).rejects.toMatchObject({ code: 'cancelled' });
+      expect(readFileSync((await b).path).equals(plain)).toBe(true);
+    });
   });
 
   it('a temp left by a dead process is removed by the next job; a live one is kept', async () => {
