@@ -133,3 +133,16 @@ function renamed(value: unknown, renames: Renames, inText: boolean): unknown {
   }
   return value;
 }
+
+/**
+ * The plain file behind `path` for a step beside an operation that reads the file
+ * itself (the agent guard's redaction: key blocks around a window, line bounds):
+ * its cache entry if it is compressed (decompressed first, if it is not there),
+ * else `path`.
+ */
+export async function plainFileOf(path: string, ctx: CallContext = {}): Promise<string> {
+  const format = isRemoteLocator(path) ? null : compressionOf(path);
+  if (!format) return path;
+  const { decompressed } = await import('../engine/read/decompressed.ts');
+  return (await decompressed(path, format, { ...(ctx.signal ? { signal: ctx.signal } : {}) })).path;
+}

@@ -155,3 +155,30 @@ describe('a gzip log through the agent door', () => {
     expect(err).toMatchObject({ code: 'binary_file', details: { compressed: 'gzip' } });
   });
 });
+
+describe('redaction of a gzip log at the agent door', () => {
+  it("a key block's body is redacted in a window without its BEGIN line, as in the plain file; search finds no secret", async () => {
+    const body = Array.from({ length: 12 }, (_, i) => `MIIEpAIBAAKCAQEA${String(i).padStart(2, '0')}${'Qk9VTkRBUlk'.repeat(4)}`);
+    const text = [
+      '2026-01-01T00:00:00Z INFO boot',
+      '-----BEGIN RSA PRIVATE KEY-----',
+      ...body,
+      '-----END RSA PRIVATE KEY-----',
+      '2026-01-01T00:00:01Z INFO up',
+      '',
+    ].join('\n');
+    writeFileSync(tmp.path('keys.log'), text);
+    writeFileSync(tmp.path('keys.log.gz'), gzipSync(text));
+    const s = createAgentSession(tmp.dir, 'gz-redact');
+    for (const name of ['keys.log', 'keys.log.gz']) {
+      const r = (await runAgentTool(s, 'read', { path: name, offset: 6, limit: 3 })) as { content: string; redactions: number };
+      expect(r.content, name).not.toContain('MIIEpAIBAAKCAQEA');
+      expect(r.redactions, name).toBeGreaterThan(0);
+      const found = (await runAgentTool(s, 'search', { path: name, pattern: 'MIIEpAIBAAKCAQEA05' })) as { matches: { text: string }[] };
+      expect(JSON.stringify(found.matches), name).not.toContain('MIIEpAIBAAKCAQEA05');
+    }
+    const outline = (await runAgentTool(s, 'outline', { path: 'app.log.gz' })) as Record<string, unknown>;
+    namesNoCacheFile(outline);
+    expect(JSON.stringify(outline)).not.toContain('/proc/self/fd');
+  });
+});

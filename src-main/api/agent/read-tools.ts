@@ -4,6 +4,7 @@
  * caps, with file text redacted on whole lines (tools.ts says the guard's rules).
  */
 import { countTokens } from '../../engine/address/tokens.ts';
+import { onPlainPaths, plainFileOf } from '../compressed-paths.ts';
 import { runOp, type CallContext, type OpInput } from '../handle.ts';
 import { outlineView } from '../operations.ts';
 import { isRemoteLocator } from '../input-paths.ts';
@@ -25,10 +26,12 @@ export const readTool = tool('read', AgentReadOutput, async (s, input) => {
     real,
     async (pinned) => {
       // A filter over a document with hidden values would test them (redact-json-filter.ts).
-      if (input.json_path !== undefined) await refuseHiddenFilter(s.rules, pinned, input.json_path, input.jsonl_line);
+      // Redaction reads lines around the answer itself: of a compressed log, its plain file (compressed-paths.ts).
+      const plain = await plainFileOf(pinned, ctxOf(s));
+      if (input.json_path !== undefined) await refuseHiddenFilter(s.rules, plain, input.json_path, input.jsonl_line);
       const r = await runOp('read', { ...input, path: pinned }, s.actor, ctxOf(s));
       // Decided on the whole lines the answer touches, whatever slice it holds (redact.ts).
-      const { content, ranges, json, count: redactions } = await redactReadAnswer(s.rules, pinned, r);
+      const { content, ranges, json, count: redactions } = await redactReadAnswer(s.rules, plain, r);
       return { r, content, ranges, json, redactions };
     },
     pinningOf(s),
@@ -59,13 +62,15 @@ export const searchTool = tool(
 /** An agent's search of the pinned file `real`. */
 async function searchPinned(s: AgentSession, input: OpInput<'search'>, real: string) {
   const search = (i: typeof input) => runOp('search', { ...i, path: real }, s.actor, ctxOf(s));
+  // Matches are redacted on the lines of the text searched: a compressed log's plain file.
+  const plain = await plainFileOf(real, ctxOf(s));
   // Matches are judged on the redacted lines, so search is no oracle for a secret (redact-search.ts).
   if (input.count_only) {
-    const r = await visibleCount(s.rules, real, input, search);
+    const r = await visibleCount(s.rules, plain, input, search);
     return { output: { ...r, redactions: 0 }, audit: { path: real, version_before: r.version.etag, bytes_read: r.scanned.end_byte - r.scanned.start_byte } };
   }
   const r = await search(input);
-  const { matches, dropped, redactions } = await visibleMatches(s.rules, real, input, r.matches);
+  const { matches, dropped, redactions } = await visibleMatches(s.rules, plain, input, r.matches);
   return {
     output: { ...r, matches, count: r.count - dropped, redactions },
     audit: { path: real, version_before: r.version.etag, bytes_read: r.scanned.end_byte - r.scanned.start_byte },
@@ -102,7 +107,11 @@ export const outlineTool = tool('outline', AgentOutlineOutput, async (s, input) 
   // A local file is outlined under its own name (a log's outline is its histogram, a markdown file's its headings).
   const r = await withCheckedFile(
     real,
-    async (pinned) => (isRemoteLocator(real) ? runOp('outline', { ...input, path: pinned }, s.actor, ctxOf(s)) : outlineView({ ...input, path: pinned }, real)),
+    async (pinned) =>
+      isRemoteLocator(real)
+        ? runOp('outline', { ...input, path: pinned }, s.actor, ctxOf(s))
+        : // A compressed log is outlined from its plain file, named `real` (compressed-paths.ts).
+          (onPlainPaths('outline', { ...input, path: pinned }, ctxOf(s), (i) => outlineView(i, real)) as ReturnType<typeof outlineView>),
     pinningOf(s),
   );
   // Heading texts are file text: redacted like any other.
