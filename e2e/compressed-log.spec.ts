@@ -67,6 +67,8 @@ test('an SRE opens a .gz log by path: first page or progress at once, then a dee
   const firstRow = page.locator('[data-testid="file-view"] .view-line').first();
   await expect(progress.or(firstRow).first()).toBeVisible({ timeout: 60_000 });
   const sawProgress = await progress.isVisible();
+  // While the cache fills, the bar says so (then the line index's own progress may follow).
+  if (sawProgress) expect(await progress.textContent({ timeout: 2_000 }).catch(() => 'decompressing 0% of')).toMatch(/^(decompressing|indexing) \d+% of /);
   await expect(firstRow).toHaveText(logLineOf(1).replace(/ /g, '\u00a0'), { timeout: 120_000 });
   await expect(page.getByTestId('file-lines')).toHaveText(count(log.lines), { timeout: 240_000 });
   console.log(`[measure] ${count(statSync(gz).size)} bytes of gzip (${count(log.size)} of text): progress bar seen: ${sawProgress}`);

@@ -72,7 +72,7 @@ export async function onPlainPaths<T>(name: string, input: T, ctx: CallContext, 
     return {
       ...answer,
       total_lines: null,
-      indexing: { bytes_done: now.bytesDone, total_bytes: now.totalBytes },
+      indexing: { bytes_done: now.bytesDone, total_bytes: now.totalBytes, stage: 'decompressing' },
       notes: [...((answer.notes as string[] | undefined) ?? []), decompressedNote(format)],
     };
   }

@@ -48,9 +48,13 @@ export function IndexingStatusBar({ path, indexing }: { path: string; indexing: 
       </span>
       <span
         data-testid="indexing-progress"
-        title={`${count.format(indexing.bytesDone)} of ${count.format(indexing.totalBytes)} bytes streamed for the line index`}
+        title={
+          indexing.stage === 'decompressing'
+            ? `${count.format(indexing.bytesDone)} of ${count.format(indexing.totalBytes)} compressed bytes decompressed into Folio's cache`
+            : `${count.format(indexing.bytesDone)} of ${count.format(indexing.totalBytes)} bytes streamed for the line index`
+        }
       >
-        indexing {percent}% of {sizeLabelOf(indexing.totalBytes)}
+        {indexing.stage ?? 'indexing'} {percent}% of {sizeLabelOf(indexing.totalBytes)}
       </span>
     </footer>
   );

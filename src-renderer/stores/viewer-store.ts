@@ -40,6 +40,8 @@ export const INDEXING_POLL_MS = 500;
 export interface IndexingProgress {
   bytesDone: number;
   totalBytes: number;
+  /** decompressing: a compressed log filled into the cache first (bytes are compressed bytes) */
+  stage?: 'indexing' | 'decompressing';
 }
 
 export interface ViewerState {
@@ -227,7 +229,7 @@ async function followIndexing(path: string, openRequest: number, first: NonNulla
   const stillOpening = () => openRequest === latestOpen && !get().info;
   let at: ReadOutput['indexing'] = first;
   while (at && stillOpening()) {
-    set({ indexing: { bytesDone: at.bytes_done, totalBytes: at.total_bytes } });
+    set({ indexing: { bytesDone: at.bytes_done, totalBytes: at.total_bytes, ...(at.stage ? { stage: at.stage } : {}) } });
     await new Promise((resolve) => setTimeout(resolve, INDEXING_POLL_MS));
     if (!stillOpening()) break;
     try {

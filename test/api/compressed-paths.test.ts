@@ -45,7 +45,7 @@ describe('a gzip log through the operations', () => {
     const head = await handle('read', { path: src, start_byte: 0, max_bytes: 16_384 }, HUMAN);
     expect(head.path).toBe(src);
     expect(head.total_lines).toBeNull();
-    expect(head.indexing).toMatchObject({ total_bytes: readFileSync(src).length });
+    expect(head.indexing).toMatchObject({ total_bytes: readFileSync(src).length, stage: 'decompressing' });
     expect(head.content).toBe(sed(src, 1, head.end_line!));
     expect(head.content.length).toBeGreaterThan(8000);
     namesNoCacheFile(head);

@@ -48,7 +48,17 @@ export const ReadOutput = z.object({
   bom: z.boolean(),
   newline_style: NewlineStyle.nullable(),
   total_lines: z.number().int().nullable().describe('Null while a big file is still being indexed (see indexing).'),
-  indexing: z.object({ bytes_done: z.number(), total_bytes: z.number() }).nullable().describe('Progress of indexing a big file; null once it is indexed.'),
+  indexing: z
+    .object({
+      bytes_done: z.number(),
+      total_bytes: z.number(),
+      stage: z
+        .enum(['indexing', 'decompressing'])
+        .optional()
+        .describe('decompressing: a compressed file is being decompressed into the cache (bytes are compressed bytes).'),
+    })
+    .nullable()
+    .describe('Progress of indexing a big file; null once it is indexed.'),
   mode: z.enum(['lines', 'bytes', 'exact', 'page', 'head', 'tail', 'full', 'json']),
   content: z
     .string()
