@@ -31,6 +31,7 @@ export async function mergeWire(input: z.infer<typeof MergeInput>, ctx: CallCont
   const merge = await openMerge(input.paths, {
     ...times(input),
     ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
+    ...matchOf(input),
     encodings: facts.map((f) => f.encoding),
     indexOf: (path) => indexOf(path, ctx),
   });
@@ -56,12 +57,18 @@ function times(input: { from?: string | number | undefined; to?: string | number
   return { ...(input.from !== undefined ? { from: input.from } : {}), ...(input.to !== undefined ? { to: input.to } : {}) };
 }
 
+function matchOf(input: { match?: string | undefined; match_flags?: string | undefined }): Pick<MergeOptions, 'match' | 'matchFlags'> {
+  return { ...(input.match !== undefined ? { match: input.match } : {}), ...(input.match_flags !== undefined ? { matchFlags: input.match_flags } : {}) };
+}
+
 export type MergeStyle = 'raw' | 'tag' | 'json';
 
 export interface MergeStreamInput {
   paths: string[];
   from?: string | undefined;
   to?: string | undefined;
+  match?: string | undefined;
+  match_flags?: string | undefined;
 }
 
 /** Bytes gathered before each write. */
@@ -78,7 +85,7 @@ export async function mergeStream(input: MergeStreamInput, style: MergeStyle, wr
   checkInputPaths('merge', { paths: input.paths });
   const paths = input.paths.map((p) => withHomeExpanded({ path: p }).path);
   const { openMerge } = await import('../engine/search/merge.ts');
-  const merge = await openMerge(paths, { ...times(input), indexOf: (path) => indexOf(path, {}) });
+  const merge = await openMerge(paths, { ...times(input), ...matchOf(input), indexOf: (path) => indexOf(path, {}) });
   try {
     await streamLines(merge, input.paths, style, write);
   } finally {

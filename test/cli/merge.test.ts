@@ -106,6 +106,32 @@ describe('folio merge', () => {
     expect(rows[0]!.path).toBe(t1);
   });
 
+  it('keeps with --match the lines grep -E keeps of sort -m (and grep -Ei with -i), from --from too', () => {
+    const sorted = sortMerge(files);
+    const grep = (args: string[], input: Buffer) => execFileSync('grep', args, { input, env: C_LOCALE, maxBuffer: 256 << 20 });
+    for (const pattern of ['ERROR', 'WARN|DEBUG', 'request 1[0-9]{3} took 8']) {
+      const r = folio(['merge', ...files, '--match', pattern]);
+      expect(r.stderr).toBe('');
+      const want = grep(['-E', pattern], sorted);
+      expect(want.length).toBeGreaterThan(0);
+      expect(r.stdout.toString('latin1')).toBe(want.toString('latin1'));
+    }
+    const ci = folio(['merge', ...files, '--match', 'error|warn', '-i']);
+    expect(ci.stdout.toString('latin1')).toBe(grep(['-Ei', 'error|warn'], sorted).toString('latin1'));
+    const from = iso(MERGE_LOG_START + 5_000);
+    const to = iso(MERGE_LOG_START + 9_000);
+    const ranged = folio(['merge', ...files, '--from', from, '--to', to, '--match', 'ERROR', '--tag']);
+    const tagged = ranged.stdout.toString('latin1').replace(/^[^\n]*?:(?=2026-)/gm, '');
+    expect(tagged).toBe(grep(['-E', 'ERROR'], awkBetween(sorted, from, to)).toString('latin1'));
+  });
+
+  it('fails with invalid_input for a --match that is no regex', () => {
+    const r = folio(['merge', a, b, '--match', '(unclosed']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^folio: invalid_input: match is not a regular expression/);
+    expect(r.stdout.length).toBe(0);
+  });
+
   it('tags each line with its file name', () => {
     const r = folio(['merge', a, b, '--tag', '--to', iso(MERGE_LOG_START + 50)]);
     const lines = r.stdout.toString('utf8').split('\n').slice(0, -1);

@@ -150,6 +150,44 @@ describe('merge of logs', () => {
       expect(w.files[0]!.version.size).toBe(statSync(paths[0]!).size);
     });
 
+    it('with match, windows of matching lines joined by cursors equal the whole merge filtered like grep', async () => {
+      const whole = await mergeAll(paths);
+      const cases: [string, string | undefined, (t: string) => boolean][] = [
+        ['ERROR|WARN', undefined, (t) => /ERROR|WARN/.test(t)],
+        ['^    at handler', undefined, (t) => t.startsWith('    at handler')],
+        ['error', 'i', (t) => /error/i.test(t)],
+        ['request 17\\d\\b', undefined, (t) => /request 17\d\b/.test(t)],
+      ];
+      for (const [match, flags, keep] of cases) {
+        const want = whole.filter((r) => keep(r.text));
+        expect(want.length).toBeGreaterThan(5);
+        for (const size of [1, 97, 10_000]) {
+          const rows: Row[] = [];
+          let cursor: string | undefined;
+          let windows = 0;
+          for (;;) {
+            const w = await handle('merge', { paths, match, ...(flags ? { match_flags: flags } : {}), lines: size, ...(cursor ? { cursor } : {}) }, ME);
+            windows++;
+            rows.push(...w.lines.map(({ path: _p, ...row }) => row));
+            expect(w.lines.length).toBe(w.next_cursor ? size : w.lines.length);
+            if (!w.next_cursor || (size === 1 && windows >= 50)) break;
+            cursor = w.next_cursor;
+          }
+          expect(rows).toEqual(want.slice(0, rows.length));
+          if (size > 1) expect(rows.length).toBe(want.length);
+        }
+      }
+    });
+
+    it('refuses a match that is no regex and flags other than imsu, naming the field', async () => {
+      await expect(handle('merge', { paths, match: 'a(b' }, ME)).rejects.toMatchObject({ code: 'invalid_input', details: { field: 'match' } });
+      await expect(handle('merge', { paths, match: 'a', match_flags: 'g' }, ME)).rejects.toMatchObject({
+        code: 'invalid_input',
+        details: { field: 'match_flags' },
+      });
+      await expect(handle('merge', { paths, match: 'a', match_flags: 'ii' }, ME)).rejects.toMatchObject({ code: 'invalid_input' });
+    });
+
     it('refuses a cursor of another set of files, and a cursor past a file that shrank', async () => {
       const w = await handle('merge', { paths, lines: 10 }, ME);
       await expect(handle('merge', { paths: paths.slice(0, 2), cursor: w.next_cursor! }, ME)).rejects.toMatchObject({ code: 'invalid_input' });

@@ -16,6 +16,14 @@ export const MergeInput = z.object({
   from: Time.optional().describe('Start at the first line stamped at or after this time (as time_seek takes it), found by bisection in each file.'),
   to: Time.optional().describe('End after the last line stamped at or before this time.'),
   cursor: z.string().min(1).optional().describe('next_cursor of the previous window: go on from there (from is then ignored; give the same paths and to).'),
+  match: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Only the lines this JavaScript regex matches (as grep after the merge); a window then holds that many matching lines. Give it with every cursor.',
+    ),
+  match_flags: z.string().optional().describe('Flags of match, of imsu (i: ignore case).'),
   lines: int().min(1).max(MERGE_MAX_LINES).optional().describe(`Lines in this window (default 200, at most ${MERGE_MAX_LINES}).`),
 });
 

@@ -11,6 +11,10 @@
  * or loaded from the cache); `to` ends each file after its last line stamped at
  * or before it. A cursor (merge-lines.ts) holds each file's next line, so the next
  * window reads on from there, never from the files' starts.
+ *
+ * `match` keeps only the lines a regex matches, as `grep` after the merge: the
+ * lines skipped are read and passed like the others, so a window of N matching
+ * lines ends at its Nth, and its cursor goes on right after it.
  */
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { FolioError, fromFsError } from '../errors.ts';
@@ -20,6 +24,7 @@ import { LineReader, decodeCursor, encodeCursor, type FilePosition, type MergePo
 import { timeSchemeOf, type TimeScheme } from './time-probe.ts';
 import { targetTimeOf, timeSeek } from './time-seek.ts';
 import { timeOfLine, type TimeFormat } from './timestamps.mjs';
+import { useLinearFallback } from './regex-engine.mjs';
 
 export interface MergeOptions {
   /** where to start: a time as time_seek takes it (string, or epoch ms) */
@@ -32,6 +37,10 @@ export interface MergeOptions {
   indexOf?: (path: string, fileIdx: number) => Promise<LineIndex>;
   /** each file's encoding as detected elsewhere (default: UTF-8, or UTF-16 when it starts with a BOM) */
   encodings?: readonly string[];
+  /** only the lines this JavaScript regex matches (their text without the terminator, decoded as UTF-8), as `grep -E` after the merge */
+  match?: string;
+  /** the regex's flags, of `imsu` */
+  matchFlags?: string;
 }
 
 export interface MergeFile {
@@ -74,6 +83,7 @@ const BOM_UTF16 = /^(fffe|feff)/;
 /** A merge of `paths`, ready to hand out lines. Close it when done. */
 export async function openMerge(paths: readonly string[], opts: MergeOptions = {}): Promise<Merge> {
   if (paths.length === 0) throw new FolioError('invalid_input', 'merge needs at least one file', { field: 'paths' });
+  const filter = opts.match === undefined ? null : lineFilterOf(opts.match, opts.matchFlags ?? '');
   const sources: Source[] = [];
   const files: MergeFile[] = [];
   try {
@@ -103,10 +113,26 @@ export async function openMerge(paths: readonly string[], opts: MergeOptions = {
       sources[i]!.reader = new LineReader(sources[i]!.fd, f.size, f.path, pos.byte, pos.lineNo);
       sources[i]!.carryMs = pos.carryMs;
     });
-    return new Merge(files, sources, toMs);
+    return new Merge(files, sources, toMs, filter);
   } catch (err) {
     for (const s of sources) closeSync(s.fd);
     throw err;
+  }
+}
+
+/** The regex a line's text must match; invalid_input (field `match` or `match_flags`) when it is none. */
+function lineFilterOf(match: string, flags: string): RegExp {
+  if (!/^[imsu]*$/.test(flags) || new Set(flags).size !== flags.length)
+    throw new FolioError('invalid_input', `match flags must be some of imsu, each once: "${flags}"`, { field: 'match_flags', value: flags });
+  // A pattern that backtracks without limit restarts on V8's linear engine where it can (regex-engine.mjs).
+  useLinearFallback();
+  try {
+    return new RegExp(match, flags);
+  } catch (err) {
+    throw new FolioError('invalid_input', `match is not a regular expression: ${err instanceof Error ? err.message : String(err)}`, {
+      field: 'match',
+      value: match,
+    });
   }
 }
 
@@ -172,6 +198,8 @@ export class Merge {
     readonly files: readonly MergeFile[],
     private readonly sources: Source[],
     private readonly toMs: number,
+    /** only lines this matches are handed out (null: all) */
+    private readonly filter: RegExp | null = null,
   ) {
     sources.forEach((_, i) => this.advance(i));
   }
@@ -237,6 +265,15 @@ export class Merge {
    * caller can copy a run of them at once.
    */
   next(): MergedLine | null {
+    const filter = this.filter;
+    if (!filter) return this.nextLine();
+    // The lines skipped are behind the cursor as much as the ones handed out: a window of N matching lines goes on after its last.
+    for (let m = this.nextLine(); m; m = this.nextLine()) if (filter.test(m.buf.toString('utf8', m.start, m.contentEnd))) return m;
+    return null;
+  }
+
+  /** The next line of the merge, matching or not. */
+  private nextLine(): MergedLine | null {
     // The file of the line handed out last reads on only now: a caller that stops after a line reads nothing past it.
     if (this.pending >= 0) {
       this.advance(this.pending);
