@@ -5,9 +5,10 @@
  * `LC_ALL=C sort -m -s -k1,1` (a real child process), each tagged with its file;
  * PageDown goes on with sort's next lines across the merge's windows; a time goes
  * to sort's first line stamped at or after it (awk); a click shows the line in its
- * file's tab (sed).
+ * file's tab (sed). The merged view's filter (terms, expression, levels) keeps
+ * the lines grep keeps of sort's output.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { expect, test, type Page } from './app-test.ts';
@@ -106,9 +107,8 @@ async function expectRowsFrom(page: Page, index: number, expected: string[] = so
   return rows;
 }
 
-test('open logs merge into one timeline equal to sort -m; PageDown, go to time and a click on a line', async ({ page }) => {
-  test.setTimeout(120_000);
-  const seen = watchPage(page);
+/** The three logs open as tabs and merged (the Merge… button, all ticked). */
+async function openMerged(page: Page): Promise<void> {
   await page.setViewportSize({ width: 1400, height: 800 });
   await page.goto(server.url.href);
   await expect(page.getByRole('tablist', { name: 'Open files' }).getByRole('tab')).toHaveText(['alpha.log']);
@@ -128,6 +128,12 @@ test('open logs merge into one timeline equal to sort -m; PageDown, go to time a
   await choice.getByRole('button', { name: 'Open merged view' }).click();
   await expect(page.getByRole('tab', { selected: true })).toHaveText('Merged (3 logs)');
   await expect(page.getByRole('list', { name: 'Merged files' }).getByRole('listitem')).toHaveText(['alpha.log', 'beta.log', 'gamma.log']);
+}
+
+test('open logs merge into one timeline equal to sort -m; PageDown, go to time and a click on a line', async ({ page }) => {
+  test.setTimeout(120_000);
+  const seen = watchPage(page);
+  await openMerged(page);
   let rows = await expectRowsFrom(page, 0);
   // The stamps the files share are there, and traces stay under their line.
   expect(new Set(rows.map((r) => r.tag)).size).toBe(3);
@@ -182,5 +188,85 @@ test('open logs merge into one timeline equal to sort -m; PageDown, go to time a
   // Back to the merged tab: where it was.
   await page.getByRole('tab', { name: 'Merged (3 logs)' }).click();
   await expect.poll(async () => (await mergedRowsOf(page))[0]?.text).toBe(sorted[firstAt]);
+  expect(seen.problems).toEqual([]);
+});
+
+/** grep's lines of sort's merge: each pattern in turn, `-v` before one to drop its lines. */
+function grepSorted(...steps: string[][]): string[] {
+  let text = readFileSync(sortedPath, 'utf8');
+  for (const args of steps) {
+    const r = spawnSync('grep', args, { input: text, env: { ...process.env, LC_ALL: 'C' }, maxBuffer: 64 << 20, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`grep ${args.join(' ')}: status ${r.status} ${String(r.error)} ${r.stderr}`);
+    text = r.stdout;
+  }
+  return text
+    .replace(/\n$/, '')
+    .split('\n')
+    .filter((l) => l !== '');
+}
+
+test('the merged view filters like grep over sort -m: terms, expression, levels; N shown', async ({ page }) => {
+  test.setTimeout(120_000);
+  const seen = watchPage(page);
+  await openMerged(page);
+  await expectRowsFrom(page, 0);
+  const lines = page.getByRole('listbox', { name: 'Merged lines' });
+
+  // Ctrl+Shift+F on the merged tab opens its filter (the file filter's form), the term box focused.
+  await lines.press('Control+Shift+F');
+  const filter = page.getByRole('search', { name: 'Merged view filter' });
+  await expect(filter.getByLabel('Filter 1', { exact: true })).toBeFocused();
+  // (The generator's levels are nearly all INFO: the filters pick by durations and request numbers.)
+  await filter.getByLabel('Filter 1', { exact: true }).fill('handled in [0-9]{2} ms');
+  await filter.getByLabel('Filter 1', { exact: true }).press('Enter');
+  const shortOnes = grepSorted(['-E', 'handled in [0-9]{2} ms']);
+  expect(shortOnes.length).toBeGreaterThan(2_000);
+  await expect.poll(async () => (await mergedRowsOf(page))[0]?.text).toBe(shortOnes[0]);
+  let rows = await expectRowsFrom(page, 0, shortOnes);
+  // A window of 500 matching lines came; the end is not known yet.
+  await expect(page.getByTestId('merged-shown')).toHaveText('500+ shown');
+  // PageDown across the first window: grep's next lines.
+  let top = 0;
+  while (top < 700) {
+    await lines.press('PageDown');
+    top += rows.length - 1;
+    rows = await expectRowsFrom(page, top, shortOnes.slice(top));
+  }
+
+  // An excluding term and an expression: grep, grep -v, grep.
+  await filter.getByRole('button', { name: 'Add a filter' }).click();
+  await filter.getByLabel('Filter 2 mode').selectOption('exclude');
+  await filter.getByLabel('Filter 2', { exact: true }).fill('beta');
+  await filter.getByLabel('Filter expression').fill('"handled in 1" OR /in 9\\d ms/');
+  await filter.getByLabel('Filter expression').press('Enter');
+  const mixed = grepSorted(['-E', 'handled in [0-9]{2} ms'], ['-v', 'beta'], ['-E', 'handled in 1|in 9[0-9] ms']);
+  expect(mixed.length).toBeGreaterThan(100);
+  await expect.poll(async () => (await mergedRowsOf(page))[0]?.text).toBe(mixed[0]);
+  rows = await expectRowsFrom(page, 0, mixed);
+  expect(rows.some((r) => r.tag === 'beta.log')).toBe(false);
+
+  // Levels alone (chips apply at once), and a sparse term: the end comes, so the count is grep -c's.
+  await filter.getByRole('button', { name: 'Remove filter 2' }).click();
+  await filter.getByLabel('Filter 1', { exact: true }).fill('request 12[0-9]{2} ');
+  await filter.getByLabel('Filter expression').fill('');
+  await filter.getByRole('group', { name: 'Levels' }).getByRole('button', { name: 'INFO' }).click();
+  const sparse = grepSorted(['-E', 'request 12[0-9]{2} '], ['-w', 'INFO']);
+  expect(sparse.length).toBeGreaterThan(20);
+  expect(sparse.length).toBeLessThan(500);
+  await expect(page.getByTestId('merged-shown')).toHaveText(`${sparse.length} shown`);
+  await expectRowsFrom(page, 0, sparse);
+
+  // A malformed expression is said, and the view keeps its lines.
+  await filter.getByLabel('Filter expression').fill('(ERROR');
+  await filter.getByLabel('Filter expression').press('Enter');
+  await expect(page.getByTestId('merged-filter-error')).toContainText('Filter expression, at character');
+  await expectRowsFrom(page, 0, sparse);
+
+  // Escape closes the filter: every line again.
+  await filter.getByLabel('Filter expression').press('Escape');
+  await expect(filter).toHaveCount(0);
+  await expect(page.getByTestId('merged-shown')).toHaveCount(0);
+  await expect.poll(async () => (await mergedRowsOf(page))[0]?.text).toBe(sorted[0]);
+  await expectRowsFrom(page, 0);
   expect(seen.problems).toEqual([]);
 });

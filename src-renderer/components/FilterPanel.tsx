@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { count } from '../model/file-labels.ts';
-import { LOG_LEVELS, type FilterTerm, type LogLevel } from '../model/filter-query.ts';
 import { useFilterStore } from '../stores/filter-store.ts';
 import { useViewerStore } from '../stores/viewer-store.ts';
+import { FilterForm } from './FilterForm.tsx';
 
 /** Row height of the filtered list, as the editor's. */
 const ROW_PX = 19;
@@ -20,16 +20,6 @@ export function FilterPanel() {
   const { terms, expression, levels, caseSensitive, rows, total, searchedBytes, fileBytes, loading, counting, error, appliedFor, nextStartByte } =
     useFilterStore();
   const { setTerms, setExpression, setLevels, setCaseSensitive, apply, hide } = useFilterStore.getState();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void apply();
-  };
-  const setTerm = (i: number, term: Partial<FilterTerm>) => setTerms(terms.map((t, j) => (i === j ? { ...t, ...term } : t)));
-  const toggleLevel = (level: LogLevel) => {
-    const next = levels.includes(level) ? levels.filter((l) => l !== level) : [...levels, level];
-    setLevels(next);
-    void apply();
-  };
   // Another file opened: the filters apply to it.
   const path = useViewerStore((s) => s.path);
   useEffect(() => {
@@ -39,70 +29,19 @@ export function FilterPanel() {
   const percent = fileBytes > 0 ? Math.floor((100 * searchedBytes) / fileBytes) : 100;
   return (
     <section className="filter-panel" aria-label="Filter view" data-testid="filter-panel" onKeyDown={(e) => e.key === 'Escape' && hide()}>
-      <form onSubmit={submit} className="filter-form">
-        {terms.map((term, i) => (
-          <span className="filter-term" key={i}>
-            <select
-              aria-label={`Filter ${i + 1} mode`}
-              value={term.exclude ? 'exclude' : 'include'}
-              onChange={(e) => setTerm(i, { exclude: e.target.value === 'exclude' })}
-            >
-              <option value="include">matching</option>
-              <option value="exclude">not matching</option>
-            </select>
-            <input
-              type="text"
-              aria-label={`Filter ${i + 1}`}
-              placeholder="Regular expression (Enter applies)"
-              spellCheck={false}
-              autoComplete="off"
-              autoFocus={i === terms.length - 1}
-              value={term.pattern}
-              onChange={(e) => setTerm(i, { pattern: e.target.value })}
-            />
-            {terms.length > 1 && (
-              <button type="button" aria-label={`Remove filter ${i + 1}`} onClick={() => setTerms(terms.filter((_, j) => j !== i))}>
-                −
-              </button>
-            )}
-          </span>
-        ))}
-        <button type="button" aria-label="Add a filter" onClick={() => setTerms([...terms, { pattern: '', exclude: false }])}>
-          + Filter
-        </button>
-        <input
-          type="text"
-          className="filter-expr"
-          aria-label="Filter expression"
-          data-testid="filter-expr"
-          placeholder="ERROR AND (timeout OR refused) AND NOT retry"
-          title='Terms, "quoted phrases" or /regexes/ with AND, OR, NOT and parentheses (NOT binds tightest, then AND, then OR); Enter applies'
-          spellCheck={false}
-          autoComplete="off"
-          value={expression}
-          onChange={(e) => setExpression(e.target.value)}
-        />
-        <button type="button" className="chip" aria-pressed={!caseSensitive} aria-label="Ignore case" onClick={() => setCaseSensitive(!caseSensitive)}>
-          aA
-        </button>
-        <span className="filter-levels" role="group" aria-label="Levels">
-          {LOG_LEVELS.map((level) => (
-            <button
-              type="button"
-              key={level}
-              className={`chip level-${level.toLowerCase()}`}
-              aria-pressed={levels.includes(level)}
-              onClick={() => toggleLevel(level)}
-            >
-              {level}
-            </button>
-          ))}
-        </span>
-        <button type="submit">Apply</button>
-        <button type="button" className="close" aria-label="Close filter view" onClick={hide}>
-          ×
-        </button>
-      </form>
+      <FilterForm
+        terms={terms}
+        expression={expression}
+        levels={levels}
+        caseSensitive={caseSensitive}
+        setTerms={setTerms}
+        setExpression={setExpression}
+        setLevels={setLevels}
+        setCaseSensitive={setCaseSensitive}
+        apply={() => void apply()}
+        hide={hide}
+        closeLabel="Close filter view"
+      />
       {error && (
         <p className="find-error" role="alert" data-testid="filter-error">
           <code>{error.code}</code> {error.message}

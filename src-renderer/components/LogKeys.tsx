@@ -3,6 +3,8 @@ import { keysLabelOf, LOG_KEYS, logKeyEntryOf, type LogKeyAction } from '../mode
 import { TIME_TAB_KEY_HELP } from '../model/tab-keys.ts';
 import { useFilterStore } from '../stores/filter-store.ts';
 import { useFindStore } from '../stores/find-store.ts';
+import { useMergeStore } from '../stores/merge-store.ts';
+import { useTabStore } from '../stores/tab-store.ts';
 import { useTimeStore } from '../stores/time-store.ts';
 import { useViewerStore } from '../stores/viewer-store.ts';
 import { runLogToolKey } from './log-tool-keys.ts';
@@ -32,6 +34,12 @@ export function viewerKeyPlaceOf(target: Element | null): ViewerKeyPlace {
     return 'own-keys';
   return 'elsewhere';
 }
+
+/** Whether the merged tab is the one shown. */
+const mergedTabShown = () => {
+  const tabs = useTabStore.getState();
+  return tabs.tabs.some((t) => t.merged && t.id === tabs.activeId);
+};
 
 /**
  * The viewer's keys, the one place they are dispatched: a window listener in the
@@ -63,7 +71,9 @@ export function useLogKeys(targets: LogKeyTargets): (action: LogKeyAction) => bo
         targetsRef.current.toggleOutline();
         return true;
       case 'filter':
-        useFilterStore.getState().toggle();
+        // On the merged tab: its own filter (merge-store.ts), over all its files.
+        if (mergedTabShown()) useMergeStore.getState().toggleFilter();
+        else useFilterStore.getState().toggle();
         return true;
       case 'histogram':
         useTimeStore.getState().toggle();

@@ -1,8 +1,9 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type WheelEvent } from 'react';
 import { useShallow } from 'zustand/shallow';
-import { tabNameOf } from '../model/file-labels.ts';
-import { knownLinesOf, lineAt, useMergeStore, type MergeLine } from '../stores/merge-store.ts';
+import { count, tabNameOf } from '../model/file-labels.ts';
+import { knownLinesOf, lineAt, useMergeStore, type MergeLine, type MergeState } from '../stores/merge-store.ts';
 import { useTabStore } from '../stores/tab-store.ts';
+import { FilterForm } from './FilterForm.tsx';
 
 /** The rows' height (styles.css .merged-line). */
 const ROW_PX = 19;
@@ -28,6 +29,9 @@ function openInTab(line: MergeLine): void {
  * coloured by its file, its text as in the file. Only the rows that fit are drawn;
  * PageDown, the arrows and the wheel move through the view, fetching windows as
  * they are needed (merge-store.ts). A click or Enter opens the line in its file.
+ * The filter (Ctrl+Shift+F or the Filter button, the file filter's form) keeps only
+ * the matching lines, filtered by the engine; the status counts them as "N shown",
+ * "N+" until the view's end has come.
  */
 export function MergedView() {
   const s = useMergeStore(
@@ -40,6 +44,8 @@ export function MergedView() {
       loading: m.loading,
       error: m.error,
       from: m.from,
+      filterOpen: m.filterOpen,
+      match: m.match,
     })),
   );
   const body = useRef<HTMLDivElement>(null);
@@ -111,16 +117,19 @@ export function MergedView() {
         >
           <input aria-label="Go to time in merged view" placeholder="time (2024-05-01 12:30)" value={time} onChange={(event) => setTime(event.target.value)} />
         </form>
-        <span className="merged-status" data-testid="merged-status">
-          {s.error ??
-            timeProblem ??
-            (shown.length
-              ? `lines ${s.top + 1}–${s.top + shown.length}${s.lastWindow === null ? '' : ` of ${known}`}${s.from ? ` from ${s.from}` : ''}`
-              : s.loading
-                ? 'reading…'
-                : 'no lines')}
-        </span>
+        <button
+          type="button"
+          className="chip"
+          aria-pressed={s.filterOpen}
+          aria-label="Filter merged view"
+          title="Filter (Ctrl+Shift+F)"
+          onClick={() => useMergeStore.getState().toggleFilter()}
+        >
+          Filter
+        </button>
+        <MergedStatus s={s} shownRows={shown.length} known={known} problem={timeProblem} />
       </div>
+      {s.filterOpen && <MergedFilterBar onClose={() => body.current?.focus()} />}
       <div className="merged-lines" ref={body} tabIndex={0} role="listbox" aria-label="Merged lines" onKeyDown={onKey} onWheel={onWheel}>
         {shown.map(({ index, line }) => (
           <div
@@ -143,5 +152,64 @@ export function MergedView() {
         ))}
       </div>
     </section>
+  );
+}
+
+/** The merged view's filter: the file filter's form over the merge-store's fields; Escape closes it (every line again). */
+function MergedFilterBar({ onClose }: { onClose: () => void }) {
+  const { filter, filterError } = useMergeStore(useShallow((m) => ({ filter: m.filter, filterError: m.filterError })));
+  const store = useMergeStore.getState;
+  const close = () => {
+    store().toggleFilter();
+    onClose();
+  };
+  return (
+    <div className="merged-filter" aria-label="Merged view filter" role="search" onKeyDown={(event) => event.key === 'Escape' && close()}>
+      <FilterForm
+        {...filter}
+        setTerms={(terms) => store().setFilter({ terms })}
+        setExpression={(expression) => store().setFilter({ expression })}
+        setLevels={(levels) => store().setFilter({ levels })}
+        setCaseSensitive={(caseSensitive) => store().setFilter({ caseSensitive })}
+        apply={() => void store().applyFilter()}
+        hide={close}
+        closeLabel="Close merged view filter"
+      />
+      {filterError && (
+        <p className="find-error" role="alert" data-testid="merged-filter-error">
+          {filterError}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Where the view is ("lines 31–60 of 90,000"), and with a filter, how many lines it shows ("N+" until its end came). */
+function MergedStatus(p: {
+  s: Pick<MergeState, 'top' | 'lastWindow' | 'from' | 'loading' | 'error' | 'match'>;
+  shownRows: number;
+  known: number;
+  problem: string | null;
+}) {
+  const { s, shownRows, known } = p;
+  const where = shownRows
+    ? `lines ${s.top + 1}–${s.top + shownRows}${s.lastWindow === null || s.match ? '' : ` of ${known}`}${s.from ? ` from ${s.from}` : ''}`
+    : s.loading
+      ? 'reading…'
+      : s.match
+        ? 'no matching lines'
+        : 'no lines';
+  return (
+    <>
+      <span className="merged-status" data-testid="merged-status">
+        {s.error ?? p.problem ?? where}
+      </span>
+      {s.match && !s.error && (
+        <span className="merged-shown" data-testid="merged-shown" aria-live="polite">
+          {count.format(known)}
+          {s.lastWindow === null ? '+' : ''} shown
+        </span>
+      )}
+    </>
   );
 }

@@ -5,6 +5,8 @@
  * combination, so the engine needs no new operation: `^(?=.*A)(?!.*B)` is "has
  * A, has no B".
  */
+import { assertionOf, FilterExprError, parseFilterExpr } from './filter-expr.ts';
+
 export interface FilterTerm {
   /** a JavaScript regex */
   pattern: string;
@@ -59,4 +61,27 @@ export function filterPatternOf(terms: readonly FilterTerm[], levels: readonly L
   if (parts.length === 0) return expression === null ? null : '^' + expression;
   if (parts.length === 1 && !parts[0]!.exclude && !level && expression === null) return parts[0]!.pattern;
   return '^' + parts.map((t) => `(?${t.exclude ? '!' : '='}.*?(?:${t.pattern}))`).join('') + (expression ?? '');
+}
+
+/**
+ * The one regex for terms, levels and a boolean expression (filterPatternOf; null:
+ * nothing filters), or why it cannot be made, in the filter view's words.
+ */
+export function filterRegexOf(
+  terms: readonly FilterTerm[],
+  levels: readonly LogLevel[],
+  expression: string,
+): { pattern: string | null; error?: undefined } | { error: string } {
+  let assertion: string | null = null;
+  if (expression.trim() !== '') {
+    try {
+      assertion = assertionOf(parseFilterExpr(expression));
+    } catch (err) {
+      if (err instanceof FilterExprError) return { error: `Filter expression, at character ${err.at + 1}: ${err.message}` };
+      throw err;
+    }
+  }
+  const invalid = invalidTermOf(terms);
+  if (invalid) return { error: `“${invalid.pattern}” is not a regular expression: ${invalid.reason}` };
+  return { pattern: filterPatternOf(terms, levels, assertion) };
 }

@@ -56,7 +56,7 @@ export const LOG_KEYS: readonly LogKeyRow[] = [
     anywhere: true,
   },
   { chords: [['Escape', 'escape']], does: 'Close find' },
-  { chords: [['Ctrl+Shift+F', 'filter']], does: 'Filter view', anywhere: true },
+  { chords: [['Ctrl+Shift+F', 'filter']], does: 'Filter view (on the merged tab: filter the merged view)', anywhere: true },
   { chords: [['Ctrl+Shift+H', 'histogram']], does: 'Histogram of the whole file (click or Enter on a bar: its first line)', anywhere: true },
   {
     chords: [

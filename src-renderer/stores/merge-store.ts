@@ -4,10 +4,16 @@
  * window's next_cursor; every window's starting cursor is kept (a short string),
  * so paging back fetches a dropped window again instead of holding it: at most
  * MAX_WINDOWS windows of lines are in memory, whatever the files' size.
+ *
+ * The filter (the file filter's form: terms, expression, levels, case) is compiled
+ * to one regex (filter-query.ts) that every `merge` call sends as `match`: the
+ * engine skips the other lines, so a window is 500 matching lines and the view
+ * never fetches the lines it does not show.
  */
 import { create } from 'zustand';
 import type { z } from 'zod';
 import type { MergeLine as MergeLineSchema } from '../../src-main/api/schemas/merge.ts';
+import { filterRegexOf, type FilterTerm, type LogLevel } from '../model/filter-query.ts';
 import { call } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
 
@@ -22,6 +28,20 @@ interface Window {
   /** Its index: window k holds merged lines k*WINDOW_LINES … (all windows but the last are full). */
   k: number;
   lines: MergeLine[];
+}
+
+/** The filter form's fields (as the file filter's, FilterForm). */
+export interface MergeFilter {
+  terms: FilterTerm[];
+  expression: string;
+  levels: LogLevel[];
+  caseSensitive: boolean;
+}
+
+/** What the windows are filtered by: the `merge` operation's match and match_flags. */
+export interface MergeMatch {
+  match: string;
+  flags: string;
 }
 
 export interface MergeState {
@@ -39,6 +59,13 @@ export interface MergeState {
   selected: number | null;
   loading: boolean;
   error: string | null;
+  filterOpen: boolean;
+  /** the filter form as typed */
+  filter: MergeFilter;
+  /** the filter applied to the windows, null: every line */
+  match: MergeMatch | null;
+  /** why the filter typed cannot apply */
+  filterError: string | null;
   /** Show the merged view of `paths` from their start. */
   open(paths: string[]): Promise<void>;
   /** Start the view at the first line stamped at or after `time`; the reason when it cannot, else null. */
@@ -46,7 +73,14 @@ export interface MergeState {
   /** Make `top` the top line (clamped to the view), fetching the windows `rows` lines from it need. */
   scrollTo(top: number, rows: number): Promise<void>;
   select(index: number | null): void;
+  /** Open or close the filter (closing shows every line again). */
+  toggleFilter(): void;
+  setFilter(filter: Partial<MergeFilter>): void;
+  /** Filter the view from its start (or its time) by the form's fields. */
+  applyFilter(): Promise<void>;
 }
+
+const NO_FILTER: MergeFilter = { terms: [{ pattern: '', exclude: false }], expression: '', levels: [], caseSensitive: true };
 
 let run = 0;
 
@@ -64,10 +98,11 @@ export function knownLinesOf(s: Pick<MergeState, 'windows' | 'lastWindow'>): num
 
 export const useMergeStore = create<MergeState>()((set, get) => {
   async function fetchWindow(k: number, mine: number): Promise<boolean> {
-    const { paths, from, starts } = get();
+    const { paths, from, starts, match } = get();
     const cursor = k === 0 ? null : starts[k];
     if (cursor === undefined) return false;
-    const r = await call('merge', { paths, lines: WINDOW_LINES, ...(cursor ? { cursor } : from ? { from } : {}) });
+    const filter = match ? { match: match.match, ...(match.flags ? { match_flags: match.flags } : {}) } : {};
+    const r = await call('merge', { paths, lines: WINDOW_LINES, ...filter, ...(cursor ? { cursor } : from ? { from } : {}) });
     if (mine !== run) return false;
     const s = get();
     const nextStarts = [...s.starts];
@@ -81,9 +116,9 @@ export const useMergeStore = create<MergeState>()((set, get) => {
     return true;
   }
 
-  async function start(paths: string[], from: string | null): Promise<string | null> {
+  async function start(paths: string[], from: string | null, match: MergeMatch | null): Promise<string | null> {
     const mine = ++run;
-    set({ paths, from, windows: [], starts: [null], lastWindow: null, top: 0, selected: null, loading: true, error: null });
+    set({ paths, from, match, windows: [], starts: [null], lastWindow: null, top: 0, selected: null, loading: true, error: null });
     try {
       await fetchWindow(0, mine);
       if (mine === run) set({ loading: false });
@@ -105,11 +140,34 @@ export const useMergeStore = create<MergeState>()((set, get) => {
     selected: null,
     loading: false,
     error: null,
+    filterOpen: false,
+    filter: NO_FILTER,
+    match: null,
+    filterError: null,
     async open(paths) {
-      await start(paths, null);
+      set({ filterOpen: false, filter: NO_FILTER, filterError: null });
+      await start(paths, null, null);
     },
     goToTime(time) {
-      return start(get().paths, time);
+      return start(get().paths, time, get().match);
+    },
+    toggleFilter() {
+      const s = get();
+      if (!s.filterOpen) return set({ filterOpen: true });
+      set({ filterOpen: false, filterError: null });
+      if (s.match) void start(s.paths, s.from, null);
+    },
+    setFilter(filter) {
+      set({ filter: { ...get().filter, ...filter } });
+    },
+    async applyFilter() {
+      const s = get();
+      const { terms, expression, levels, caseSensitive } = s.filter;
+      const compiled = filterRegexOf(terms, levels, expression);
+      if (compiled.error !== undefined) return set({ filterError: compiled.error });
+      set({ filterError: null });
+      const match = compiled.pattern === null ? null : { match: compiled.pattern, flags: caseSensitive ? '' : 'i' };
+      await start(s.paths, s.from, match);
     },
     async scrollTo(top, rows) {
       const mine = run;
