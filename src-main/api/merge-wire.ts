@@ -45,6 +45,7 @@ export async function mergeWire(input: z.infer<typeof MergeInput>, ctx: CallCont
       files: merge.files.map((f, i) => ({ path: facts[i]!.identity.path, version: facts[i]!.version, format: f.format })),
       lines,
       next_cursor: merge.cursor(),
+      end_cursor: merge.endCursor(),
       bytes_read: merge.bytesRead,
       elapsed_ms: performance.now() - t0,
     };

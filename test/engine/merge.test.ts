@@ -5,7 +5,7 @@
  * cursors equal the whole merge, and a window from a time in the middle of big
  * files reads a few chunks, not the files.
  */
-import { statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, statSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { handle, operations } from '../../src-main/api/handle.ts';
@@ -208,6 +208,45 @@ describe('merge of logs', () => {
       await expect(handle('merge', { paths: [paths[0]!], from: 'soon' }, ME)).rejects.toMatchObject({ code: 'invalid_input' });
       await expect(handle('merge', { paths: [] }, ME)).rejects.toMatchObject({ code: 'invalid_input' });
     });
+  });
+
+  it('goes on after the files grow: end_cursor, and the cursor of a window a file had run out in', async () => {
+    const grow = [tmp.path('g1.log'), tmp.path('g2.log'), tmp.path('g3-empty.log')];
+    writeMergeLog(grow[0]!, { lines: 300, seed: 31, traceEvery: 4 });
+    writeMergeLog(grow[1]!, { lines: 40, seed: 32, crlf: true });
+    writeFileSync(grow[2]!, '');
+    const before = await mergeAll(grow);
+    // Windows of 100 to the end, keeping each one's start cursor (g2 runs out in the first).
+    const starts: (string | undefined)[] = [undefined];
+    let w = await handle('merge', { paths: grow, lines: 100 }, ME);
+    expect(w.end_cursor).toBeNull();
+    while (w.next_cursor) {
+      starts.push(w.next_cursor);
+      w = await handle('merge', { paths: grow, cursor: w.next_cursor, lines: 100 }, ME);
+    }
+    expect(w.end_cursor).not.toBeNull();
+    // A writer appends to each file, later stamps than any before (and a trace under g1's).
+    const later = (k: number) => iso(MERGE_LOG_START + 60_000 + k);
+    appendFileSync(grow[0]!, `${later(1)} INFO g1 new\n    at more (/x.js:1:1)\n${later(3)} WARN g1 newer\n`);
+    appendFileSync(grow[1]!, `${later(1)} INFO g2 new\r\n${later(2)} INFO g2 newer\r\n`);
+    appendFileSync(grow[2]!, `${later(0)} INFO g3 first\n`);
+    const after = await mergeAll(grow);
+    expect(after.length).toBe(before.length + 6);
+    const fromEnd = await handle('merge', { paths: grow, cursor: w.end_cursor!, lines: 100 }, ME);
+    expect(fromEnd.lines.map(({ path: _p, ...r }) => r)).toEqual(after.slice(before.length));
+    expect(fromEnd.next_cursor).toBeNull();
+    // The last window again from its start: its lines and the new ones, g2's included though it had run out.
+    const k = starts.length - 1;
+    const again = await handle('merge', { paths: grow, cursor: starts[k]!, lines: 1_000 }, ME);
+    expect(again.lines.map(({ path: _p, ...r }) => r)).toEqual(after.slice(k * 100));
+    // Nothing new: the end cursor gives no lines and itself again.
+    const quiet = await handle('merge', { paths: grow, cursor: fromEnd.end_cursor!, lines: 10 }, ME);
+    expect(quiet.lines).toEqual([]);
+    expect(quiet.end_cursor).toBe(fromEnd.end_cursor);
+    // A view cut by `to` has no end to go on from.
+    const cut = await handle('merge', { paths: grow, to: iso(MERGE_LOG_START + 10), lines: 10_000 }, ME);
+    expect(cut.next_cursor).toBeNull();
+    expect(cut.end_cursor).toBeNull();
   });
 
   it('starts a window at a time in the middle of 3 × 64 MiB by bisection, reading a few chunks', async () => {

@@ -45,6 +45,12 @@ export const MergeOutput = z.object({
   ),
   lines: z.array(MergeLine),
   next_cursor: z.string().nullable().describe('Send as cursor for the next window; null: the merged view (up to `to`) has ended.'),
+  end_cursor: z
+    .string()
+    .nullable()
+    .describe(
+      'Once the view has ended at the end of its files (next_cursor null, no `to` cutting it): a cursor at those ends; send it later as cursor for the lines written since (follow). null otherwise.',
+    ),
   bytes_read: int().describe('Bytes read from the files for this window (the bisection of `from` aside).'),
   elapsed_ms: z.number(),
 });

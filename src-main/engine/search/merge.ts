@@ -76,6 +76,8 @@ interface Source {
   carryMs: number;
   /** carryMs before the head line was read (what a cursor at the head must carry) */
   carryBeforeHeadMs: number;
+  /** where the file ended when it ran out of lines (its size then): lines written later go on from there; null while it has lines, or when `to` ended it */
+  endPos: FilePosition | null;
 }
 
 const BOM_UTF16 = /^(fffe|feff)/;
@@ -95,7 +97,7 @@ export async function openMerge(paths: readonly string[], opts: MergeOptions = {
         throw fromFsError(err, path);
       }
       const size = fstatSync(fd).size;
-      const source: Source = { fd, scheme: null, reader: null, headMs: NaN, hasHead: false, carryMs: NaN, carryBeforeHeadMs: NaN };
+      const source: Source = { fd, scheme: null, reader: null, headMs: NaN, hasHead: false, carryMs: NaN, carryBeforeHeadMs: NaN, endPos: null };
       sources.push(source);
       if (size > 0) source.scheme = timeSchemeOf(fd, path, size, opts.encodings?.[i] ?? encodingGuess(fd));
       files.push({ path, size, format: source.scheme?.format ?? null });
@@ -106,7 +108,10 @@ export async function openMerge(paths: readonly string[], opts: MergeOptions = {
     const start: MergePosition = opts.cursor ? decodeCursor(opts.cursor, paths.length) : await Promise.all(files.map((f, i) => startOf(f, i, fromMs, opts)));
     start.forEach((pos, i) => {
       const f = files[i]!;
-      if (!pos || f.size === 0) return;
+      if (!pos || f.size === 0) {
+        sources[i]!.endPos = pos ?? null;
+        return;
+      }
       if (pos.byte > f.size) {
         throw new FolioError('conflict', `the cursor is past the end of ${f.path} (${pos.byte} > ${f.size} bytes): it changed since`, { path: f.path });
       }
@@ -173,7 +178,7 @@ function firstStampMs(fd: number, size: number, scheme: TimeScheme): number {
 
 /** Where file `i` starts: its first line, or its first line stamped at or after `fromMs` (null: none is). */
 async function startOf(f: MergeFile, i: number, fromMs: number | undefined, opts: MergeOptions): Promise<FilePosition | null> {
-  if (f.size === 0) return null;
+  if (f.size === 0) return { byte: 0, lineNo: 1, carryMs: NaN };
   if (fromMs === undefined) return { byte: 0, lineNo: 1, carryMs: NaN };
   if (!opts.indexOf) throw new FolioError('invalid_input', 'a merge from a time needs the line index of each file', { path: f.path });
   const index = await opts.indexOf(f.path, i);
@@ -181,8 +186,8 @@ async function startOf(f: MergeFile, i: number, fromMs: number | undefined, opts
     const r = timeSeek(index, fromMs, opts.encodings?.[i] ?? 'utf-8');
     return { byte: r.byteOffset, lineNo: r.lineNo, carryMs: NaN };
   } catch (err) {
-    // Nothing at or after `from` in this file: it gives no lines.
-    if (err instanceof FolioError && err.code === 'out_of_bounds') return null;
+    // Nothing at or after `from` in this file: it gives no lines, but the lines written after its end will.
+    if (err instanceof FolioError && err.code === 'out_of_bounds') return { byte: index.size, lineNo: index.newlines + 1, carryMs: NaN };
     throw err;
   }
 }
@@ -216,6 +221,7 @@ export class Merge {
     if (!s.reader || !s.scheme) return;
     s.carryBeforeHeadMs = s.carryMs;
     if (!s.reader.next()) {
+      s.endPos = { byte: s.reader.byte, lineNo: s.reader.nextLineNo, carryMs: s.carryMs };
       s.reader = null;
       return;
     }
@@ -299,18 +305,36 @@ export class Merge {
     return h;
   }
 
-  /** Where the merge goes on from (the lines handed out so far are behind it), or null when it has ended. */
+  /**
+   * Where the merge goes on from (the lines handed out so far are behind it), or
+   * null when it has ended. A file that has run out is at its end in the cursor, so
+   * the lines written to it later come in a window from this cursor too.
+   */
   cursor(): string | null {
+    return this.sources.some((s) => s.hasHead) ? encodeCursor(this.position()) : null;
+  }
+
+  /**
+   * Once the merge has ended at the end of its files (not at `to`): a cursor at
+   * those ends, which a later call sends to get the lines written since (follow).
+   * null while lines are left, and when `to` ended every file.
+   */
+  endCursor(): string | null {
+    const position = this.position();
+    if (this.sources.some((s) => s.hasHead) || position.every((p) => p === null)) return null;
+    return encodeCursor(position);
+  }
+
+  private position(): MergePosition {
     if (this.pending >= 0) {
       this.advance(this.pending);
       this.pending = -1;
     }
-    const position: MergePosition = this.sources.map((s) => {
-      if (!s.hasHead) return null;
+    return this.sources.map((s) => {
+      if (!s.hasHead) return s.endPos;
       const r = s.reader!;
       return { byte: r.lineByte, lineNo: r.lineNo, carryMs: s.carryBeforeHeadMs };
     });
-    return position.every((p) => p === null) ? null : encodeCursor(position);
   }
 
   close(): void {
