@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type WheelEvent } from 'react';
 import { useShallow } from 'zustand/shallow';
 import { count, tabNameOf } from '../model/file-labels.ts';
+import { logKeyOf } from '../model/log-keys.ts';
 import { knownLinesOf, lineAt, useMergeStore, type MergeLine, type MergeState } from '../stores/merge-store.ts';
 import { useTabStore } from '../stores/tab-store.ts';
 import { FilterForm } from './FilterForm.tsx';
@@ -31,7 +32,8 @@ function openInTab(line: MergeLine): void {
  * they are needed (merge-store.ts). A click or Enter opens the line in its file.
  * The filter (Ctrl+Shift+F or the Filter button, the file filter's form) keeps only
  * the matching lines, filtered by the engine; the status counts them as "N shown",
- * "N+" until the view's end has come.
+ * "N+" until the view's end has come. Follow (f or the Follow button) keeps the
+ * view at its end as the files grow; End goes to the end, reading back stops it.
  */
 export function MergedView() {
   const s = useMergeStore(
@@ -45,6 +47,7 @@ export function MergedView() {
       error: m.error,
       from: m.from,
       filterOpen: m.filterOpen,
+      following: m.following,
       match: m.match,
     })),
   );
@@ -70,21 +73,15 @@ export function MergedView() {
     if (!line) break;
     shown.push({ index: i, line });
   }
-  const scrollBy = (delta: number) => void useMergeStore.getState().scrollTo(useMergeStore.getState().top + delta, rows);
+  const scrollBy = (delta: number) => {
+    const store = useMergeStore.getState();
+    // Reading back stops follow (as in a file); End or f goes to the end again.
+    if (delta < 0 && store.following) void store.setFollowing(false);
+    void store.scrollTo(store.top + delta, rows);
+  };
 
   const onKey = (event: KeyboardEvent<HTMLDivElement>) => {
-    const page = Math.max(1, rows - 1);
-    const moves: Record<string, number> = { PageDown: page, PageUp: -page, ArrowDown: 1, ArrowUp: -1, ' ': page };
-    if (event.key in moves) {
-      event.preventDefault();
-      scrollBy(moves[event.key]!);
-    } else if (event.key === 'Home') {
-      event.preventDefault();
-      void useMergeStore.getState().scrollTo(0, rows);
-    } else if (event.key === 'Enter') {
-      const selected = s.selected === null ? undefined : lineAt(s, s.selected);
-      if (selected) openInTab(selected);
-    }
+    if (mergedKeyDone(event, rows, scrollBy)) event.preventDefault();
   };
   const onWheel = (event: WheelEvent<HTMLDivElement>) => {
     if (event.deltaY !== 0) scrollBy(Math.sign(event.deltaY) * WHEEL_LINES);
@@ -117,16 +114,7 @@ export function MergedView() {
         >
           <input aria-label="Go to time in merged view" placeholder="time (2024-05-01 12:30)" value={time} onChange={(event) => setTime(event.target.value)} />
         </form>
-        <button
-          type="button"
-          className="chip"
-          aria-pressed={s.filterOpen}
-          aria-label="Filter merged view"
-          title="Filter (Ctrl+Shift+F)"
-          onClick={() => useMergeStore.getState().toggleFilter()}
-        >
-          Filter
-        </button>
+        <MergedToolButtons following={s.following} filterOpen={s.filterOpen} rows={rows} />
         <MergedStatus s={s} shownRows={shown.length} known={known} problem={timeProblem} />
       </div>
       {s.filterOpen && <MergedFilterBar onClose={() => body.current?.focus()} />}
@@ -210,6 +198,58 @@ function MergedStatus(p: {
           {s.lastWindow === null ? '+' : ''} shown
         </span>
       )}
+    </>
+  );
+}
+
+/** The merged list's keys (moves, Home/End, Enter opens the selected line, f follows); true when the key was one. */
+function mergedKeyDone(event: KeyboardEvent<HTMLDivElement>, rows: number, scrollBy: (delta: number) => void): boolean {
+  const store = useMergeStore.getState();
+  const page = Math.max(1, rows - 1);
+  const moves: Record<string, number> = { PageDown: page, PageUp: -page, ArrowDown: 1, ArrowUp: -1, ' ': page };
+  if (event.key in moves) {
+    scrollBy(moves[event.key]!);
+  } else if (event.key === 'Home') {
+    void store.setFollowing(false);
+    void store.scrollTo(0, rows);
+  } else if (event.key === 'End') {
+    void store.toEnd(rows);
+  } else if (logKeyOf(event) === 'follow') {
+    void store.setFollowing(!store.following, rows);
+  } else if (event.key === 'Enter') {
+    const selected = store.selected === null ? undefined : lineAt(store, store.selected);
+    if (selected) openInTab(selected);
+    return false;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/** Follow and Filter, on or off. */
+function MergedToolButtons({ following, filterOpen, rows }: { following: boolean; filterOpen: boolean; rows: number }) {
+  return (
+    <>
+      <button
+        type="button"
+        className="chip"
+        aria-pressed={following}
+        aria-label="Follow merged view"
+        title="Follow: stay at the end as the logs grow (f)"
+        onClick={() => void useMergeStore.getState().setFollowing(!following, rows)}
+      >
+        Follow
+      </button>
+      <button
+        type="button"
+        className="chip"
+        aria-pressed={filterOpen}
+        aria-label="Filter merged view"
+        title="Filter (Ctrl+Shift+F)"
+        onClick={() => useMergeStore.getState().toggleFilter()}
+      >
+        Filter
+      </button>
     </>
   );
 }

@@ -65,7 +65,7 @@ export const LOG_KEYS: readonly LogKeyRow[] = [
     ],
     does: "The file's first / last line",
   },
-  { chords: [['f', 'follow']], does: 'Follow on / off' },
+  { chords: [['f', 'follow']], does: 'Follow on / off (the merged view too)' },
   { chords: [['End', 'end']], does: 'Resume a paused follow (else the end of the line)', viewerOnly: true },
   {
     chords: [

@@ -9,12 +9,18 @@
  * to one regex (filter-query.ts) that every `merge` call sends as `match`: the
  * engine skips the other lines, so a window is 500 matching lines and the view
  * never fetches the lines it does not show.
+ *
+ * Follow (`f`): the view goes to its end, then every FOLLOW_POLL_MS fetches its
+ * last window again from that window's cursor, in which a file that had run out
+ * is at its end (merge.ts), so the lines written to any file since come in, and
+ * the view stays at its end.
  */
 import { create } from 'zustand';
 import type { z } from 'zod';
 import type { MergeLine as MergeLineSchema } from '../../src-main/api/schemas/merge.ts';
 import { filterRegexOf, type FilterTerm, type LogLevel } from '../model/filter-query.ts';
 import { call } from '../transport.ts';
+import { FOLLOW_POLL_MS } from './viewer-store.ts';
 import { errorPayloadOf } from './call-error.ts';
 
 export type MergeLine = z.infer<typeof MergeLineSchema>;
@@ -59,6 +65,8 @@ export interface MergeState {
   selected: number | null;
   loading: boolean;
   error: string | null;
+  /** the view stays at its end as the files grow */
+  following: boolean;
   filterOpen: boolean;
   /** the filter form as typed */
   filter: MergeFilter;
@@ -73,6 +81,10 @@ export interface MergeState {
   /** Make `top` the top line (clamped to the view), fetching the windows `rows` lines from it need. */
   scrollTo(top: number, rows: number): Promise<void>;
   select(index: number | null): void;
+  /** Show the view's last `rows` lines (fetching on to its end). */
+  toEnd(rows: number): Promise<void>;
+  /** Follow on (to the end, then the lines written since as they come) or off. */
+  setFollowing(on: boolean, rows?: number): Promise<void>;
   /** Open or close the filter (closing shows every line again). */
   toggleFilter(): void;
   setFilter(filter: Partial<MergeFilter>): void;
@@ -83,6 +95,15 @@ export interface MergeState {
 const NO_FILTER: MergeFilter = { terms: [{ pattern: '', exclude: false }], expression: '', levels: [], caseSensitive: true };
 
 let run = 0;
+let followTimer: ReturnType<typeof setInterval> | null = null;
+let polling = false;
+/** Rows the view shows (the last scrollTo's): follow keeps that many at the end. */
+let viewRows = 30;
+
+function stopFollowTimer(): void {
+  if (followTimer) clearInterval(followTimer);
+  followTimer = null;
+}
 
 /** The loaded line at merged index `i`, if its window is in memory. */
 export function lineAt(s: Pick<MergeState, 'windows'>, i: number): MergeLine | undefined {
@@ -96,40 +117,73 @@ export function knownLinesOf(s: Pick<MergeState, 'windows' | 'lastWindow'>): num
   return last ? last.k * WINDOW_LINES + last.lines.length : 0;
 }
 
+const get = (): MergeState => useMergeStore.getState();
+const set = (partial: Partial<MergeState>): void => useMergeStore.setState(partial);
+
+async function fetchWindow(k: number, mine: number): Promise<boolean> {
+  const { paths, from, starts, match } = get();
+  const cursor = k === 0 ? null : starts[k];
+  if (cursor === undefined) return false;
+  const filter = match ? { match: match.match, ...(match.flags ? { match_flags: match.flags } : {}) } : {};
+  const r = await call('merge', { paths, lines: WINDOW_LINES, ...filter, ...(cursor ? { cursor } : from ? { from } : {}) });
+  if (mine !== run) return false;
+  const s = get();
+  const nextStarts = [...s.starts];
+  if (r.next_cursor) nextStarts[k + 1] = r.next_cursor;
+  // Keep the windows nearest the one fetched.
+  const windows = [...s.windows.filter((w) => w.k !== k), { k, lines: r.lines }]
+    .sort((a, b) => Math.abs(a.k - k) - Math.abs(b.k - k))
+    .slice(0, MAX_WINDOWS)
+    .sort((a, b) => a.k - b.k);
+  // A window fetched again that now goes on (the files grew): the end is not known any more.
+  const lastWindow = r.next_cursor ? (s.lastWindow !== null && s.lastWindow <= k ? null : s.lastWindow) : k;
+  set({ windows, starts: nextStarts, lastWindow });
+  return true;
+}
+
+/** Fetch windows on from the last one known until the one that ends the view. */
+async function fetchToEnd(mine: number): Promise<void> {
+  while (mine === run && get().lastWindow === null) {
+    const k = get().starts.length - 1;
+    if (!(await fetchWindow(k, mine))) return;
+  }
+}
+
+/** The last window again, and any after it: the lines written since; the view at its end when they came. */
+async function poll(): Promise<void> {
+  const s = get();
+  if (!s.following || polling || s.lastWindow === null) return;
+  polling = true;
+  const mine = run;
+  const before = knownLinesOf(s);
+  try {
+    await fetchWindow(s.lastWindow, mine);
+    await fetchToEnd(mine);
+    const end = knownLinesOf(get());
+    if (mine === run && get().following && end !== before) set({ top: Math.max(0, end - viewRows) });
+  } catch (err) {
+    if (mine === run) set({ error: errorPayloadOf(err).message });
+  } finally {
+    polling = false;
+  }
+}
+
+async function start(paths: string[], from: string | null, match: MergeMatch | null): Promise<string | null> {
+  const mine = ++run;
+  stopFollowTimer();
+  set({ following: false, paths, from, match, windows: [], starts: [null], lastWindow: null, top: 0, selected: null, loading: true, error: null });
+  try {
+    await fetchWindow(0, mine);
+    if (mine === run) set({ loading: false });
+    return null;
+  } catch (err) {
+    const message = errorPayloadOf(err).message;
+    if (mine === run) set({ loading: false, error: message });
+    return message;
+  }
+}
+
 export const useMergeStore = create<MergeState>()((set, get) => {
-  async function fetchWindow(k: number, mine: number): Promise<boolean> {
-    const { paths, from, starts, match } = get();
-    const cursor = k === 0 ? null : starts[k];
-    if (cursor === undefined) return false;
-    const filter = match ? { match: match.match, ...(match.flags ? { match_flags: match.flags } : {}) } : {};
-    const r = await call('merge', { paths, lines: WINDOW_LINES, ...filter, ...(cursor ? { cursor } : from ? { from } : {}) });
-    if (mine !== run) return false;
-    const s = get();
-    const nextStarts = [...s.starts];
-    if (r.next_cursor) nextStarts[k + 1] = r.next_cursor;
-    // Keep the windows nearest the one fetched.
-    const windows = [...s.windows.filter((w) => w.k !== k), { k, lines: r.lines }]
-      .sort((a, b) => Math.abs(a.k - k) - Math.abs(b.k - k))
-      .slice(0, MAX_WINDOWS)
-      .sort((a, b) => a.k - b.k);
-    set({ windows, starts: nextStarts, lastWindow: r.next_cursor ? s.lastWindow : k });
-    return true;
-  }
-
-  async function start(paths: string[], from: string | null, match: MergeMatch | null): Promise<string | null> {
-    const mine = ++run;
-    set({ paths, from, match, windows: [], starts: [null], lastWindow: null, top: 0, selected: null, loading: true, error: null });
-    try {
-      await fetchWindow(0, mine);
-      if (mine === run) set({ loading: false });
-      return null;
-    } catch (err) {
-      const message = errorPayloadOf(err).message;
-      if (mine === run) set({ loading: false, error: message });
-      return message;
-    }
-  }
-
   return {
     paths: [],
     from: null,
@@ -140,6 +194,7 @@ export const useMergeStore = create<MergeState>()((set, get) => {
     selected: null,
     loading: false,
     error: null,
+    following: false,
     filterOpen: false,
     filter: NO_FILTER,
     match: null,
@@ -168,8 +223,31 @@ export const useMergeStore = create<MergeState>()((set, get) => {
       set({ filterError: null });
       const match = compiled.pattern === null ? null : { match: compiled.pattern, flags: caseSensitive ? '' : 'i' };
       await start(s.paths, s.from, match);
+      if (s.following) await get().setFollowing(true);
+    },
+    async toEnd(rows) {
+      viewRows = rows;
+      const mine = run;
+      set({ loading: true });
+      try {
+        await fetchToEnd(mine);
+      } catch (err) {
+        if (mine === run) set({ loading: false, error: errorPayloadOf(err).message });
+        return;
+      }
+      if (mine === run) set({ top: Math.max(0, knownLinesOf(get()) - rows), loading: false });
+    },
+    async setFollowing(on, rows = viewRows) {
+      stopFollowTimer();
+      set({ following: on });
+      if (!on) return;
+      await get().toEnd(rows);
+      if (!get().following) return;
+      stopFollowTimer();
+      followTimer = setInterval(() => void poll(), FOLLOW_POLL_MS);
     },
     async scrollTo(top, rows) {
+      viewRows = rows;
       const mine = run;
       const s0 = get();
       let wanted = Math.max(0, top);

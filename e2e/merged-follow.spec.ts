@@ -1,0 +1,107 @@
+/**
+ * Follow on the merged view (issue 31), as an SRE in Chromium against `folio
+ * serve`: two logs merged, `f` takes the view to its end, a real writer (a bash
+ * child process) appends stamped lines to both files, and the view's rows come to
+ * be the last lines of `LC_ALL=C sort -m -s -k1,1` over the grown files; reading
+ * back (ArrowUp) stops follow.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from './app-test.ts';
+import { makeFixtureDir } from './fixtures.ts';
+import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { watchPage } from './page-helpers.ts';
+
+let fixtures: ReturnType<typeof makeFixtureDir>;
+let server: FolioServe;
+let logs: string[];
+
+/** `lines` lines a few ms apart from 2024-05-01T10:00:00Z, first on the line (sort -k1,1 compares them). */
+function writeLog(path: string, name: string, lines: number, stepMs: number): void {
+  const start = Date.UTC(2024, 4, 1, 10, 0, 0);
+  const out: string[] = [];
+  for (let i = 1; i <= lines; i++) out.push(`${new Date(start + i * stepMs).toISOString()} INFO [${name}] request ${i}`);
+  writeFileSync(path, out.join('\n') + '\n');
+}
+
+test.beforeAll(async () => {
+  fixtures = makeFixtureDir();
+  const workspace = join(fixtures.dir, 'ws');
+  mkdirSync(workspace);
+  logs = [join(workspace, 'alpha.log'), join(workspace, 'beta.log')];
+  writeLog(logs[0]!, 'alpha', 700, 10);
+  writeLog(logs[1]!, 'beta', 500, 13);
+  server = await startFolioServe([logs[0]!], {
+    cwd: workspace,
+    env: { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache'), FOLIO_CONFIG_DIR: join(fixtures.dir, 'config') },
+  });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  fixtures?.remove();
+});
+
+const sortedNow = () =>
+  execFileSync('sort', ['-m', '-s', '-k1,1', ...logs], { env: { ...process.env, LC_ALL: 'C' }, encoding: 'utf8' })
+    .replace(/\n$/, '')
+    .split('\n');
+
+const shownTexts = (page: Page) => page.getByTestId('merged-line').evaluateAll((rows) => rows.map((r) => r.querySelector('.merged-text')?.textContent ?? ''));
+
+/** A writer: `rounds` times a line to alpha, then one to beta, stamped with the time of writing. */
+function runWriter(rounds: number): Promise<number | null> {
+  const script = `for i in $(seq 1 ${rounds}); do
+    echo "$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ) WARN [alpha] appended $i" >> "$1"
+    echo "$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ) WARN [beta] appended $i" >> "$2"
+    sleep 0.02
+  done`;
+  const child = spawn('bash', ['-c', script, 'writer', logs[0]!, logs[1]!], { stdio: 'ignore' });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', resolve);
+  });
+}
+
+test('f follows the merged view: a writer appends to both files, the view ends as sort -m of the grown files', async ({ page }) => {
+  test.setTimeout(120_000);
+  const seen = watchPage(page);
+  await page.setViewportSize({ width: 1400, height: 800 });
+  await page.goto(server.url.href);
+  await page.getByTestId('path-input').fill(logs[1]!);
+  await page.getByTestId('path-input').press('Enter');
+  await expect(page.getByRole('tablist', { name: 'Open files' }).getByRole('tab')).toHaveText(['alpha.log', 'beta.log']);
+  await page.getByRole('button', { name: 'Merge tabs' }).click();
+  await page.getByRole('form', { name: 'Logs to merge' }).getByRole('button', { name: 'Open merged view' }).click();
+  const lines = page.getByRole('listbox', { name: 'Merged lines' });
+  const before = sortedNow();
+  await expect.poll(async () => (await shownTexts(page))[0]).toBe(before[0]);
+
+  // f: to the end (three windows of 500 on), following.
+  await lines.press('f');
+  const follow = page.getByRole('button', { name: 'Follow merged view' });
+  await expect(follow).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(async () => (await shownTexts(page)).at(-1)).toBe(before.at(-1));
+  await expect(page.getByTestId('merged-status')).toContainText(`of ${before.length}`);
+
+  // A real writer appends to both files; the first new line shows while it writes.
+  const done = runWriter(60);
+  await expect.poll(async () => (await shownTexts(page)).some((t) => t.includes(' appended '))).toBe(true);
+  expect(await done).toBe(0);
+  const after = sortedNow();
+  expect(after.length).toBe(before.length + 120);
+  await expect.poll(async () => (await shownTexts(page)).at(-1), { timeout: 20_000 }).toBe(after.at(-1));
+  const shown = await shownTexts(page);
+  expect(shown.length).toBeGreaterThan(20);
+  expect(shown).toEqual(after.slice(after.length - shown.length));
+  await expect(page.getByTestId('merged-status')).toContainText(`of ${after.length}`);
+
+  // Reading back stops follow; f again goes to the end.
+  await lines.press('ArrowUp');
+  await expect(follow).toHaveAttribute('aria-pressed', 'false');
+  await expect.poll(async () => (await shownTexts(page)).at(-1)).toBe(after.at(-2));
+  await lines.press('f');
+  await expect.poll(async () => (await shownTexts(page)).at(-1)).toBe(after.at(-1));
+  expect(seen.problems).toEqual([]);
+});
