@@ -4,6 +4,7 @@ import { TIME_TAB_KEY_HELP } from '../model/tab-keys.ts';
 import { useFilterStore } from '../stores/filter-store.ts';
 import { useFindStore } from '../stores/find-store.ts';
 import { useMergeStore } from '../stores/merge-store.ts';
+import { useMergedHistogramStore } from '../stores/merged-histogram-store.ts';
 import { useTabStore } from '../stores/tab-store.ts';
 import { useTimeStore } from '../stores/time-store.ts';
 import { useViewerStore } from '../stores/viewer-store.ts';
@@ -76,7 +77,8 @@ export function useLogKeys(targets: LogKeyTargets): (action: LogKeyAction) => bo
         else useFilterStore.getState().toggle();
         return true;
       case 'histogram':
-        useTimeStore.getState().toggle();
+        if (mergedTabShown()) useMergedHistogramStore.getState().toggle();
+        else useTimeStore.getState().toggle();
         return true;
       case 'follow':
         if (viewer.info) viewer.setFollowing(!viewer.following);

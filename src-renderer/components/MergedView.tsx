@@ -4,7 +4,9 @@ import { count, tabNameOf } from '../model/file-labels.ts';
 import { logKeyOf } from '../model/log-keys.ts';
 import { knownLinesOf, lineAt, useMergeStore, type MergeLine, type MergeState } from '../stores/merge-store.ts';
 import { useTabStore } from '../stores/tab-store.ts';
+import { useMergedHistogramStore } from '../stores/merged-histogram-store.ts';
 import { FilterForm } from './FilterForm.tsx';
+import { MergedHistogram } from './MergedHistogram.tsx';
 
 /** The rows' height (styles.css .merged-line). */
 const ROW_PX = 19;
@@ -51,6 +53,7 @@ export function MergedView() {
       match: m.match,
     })),
   );
+  const histogramOpen = useMergedHistogramStore((h) => h.open);
   const body = useRef<HTMLDivElement>(null);
   const [rows, setRows] = useState(30);
   const [time, setTime] = useState('');
@@ -117,6 +120,7 @@ export function MergedView() {
         <MergedToolButtons following={s.following} filterOpen={s.filterOpen} rows={rows} />
         <MergedStatus s={s} shownRows={shown.length} known={known} problem={timeProblem} />
       </div>
+      {histogramOpen && <MergedHistogram />}
       {s.filterOpen && <MergedFilterBar onClose={() => body.current?.focus()} />}
       <div className="merged-lines" ref={body} tabIndex={0} role="listbox" aria-label="Merged lines" onKeyDown={onKey} onWheel={onWheel}>
         {shown.map(({ index, line }) => (
@@ -249,6 +253,15 @@ function MergedToolButtons({ following, filterOpen, rows }: { following: boolean
         onClick={() => useMergeStore.getState().toggleFilter()}
       >
         Filter
+      </button>
+      <button
+        type="button"
+        className="chip"
+        aria-label="Histogram of merged view"
+        title="Histogram (Ctrl+Shift+H)"
+        onClick={() => useMergedHistogramStore.getState().toggle()}
+      >
+        Histogram
       </button>
     </>
   );

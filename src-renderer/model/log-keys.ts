@@ -57,7 +57,11 @@ export const LOG_KEYS: readonly LogKeyRow[] = [
   },
   { chords: [['Escape', 'escape']], does: 'Close find' },
   { chords: [['Ctrl+Shift+F', 'filter']], does: 'Filter view (on the merged tab: filter the merged view)', anywhere: true },
-  { chords: [['Ctrl+Shift+H', 'histogram']], does: 'Histogram of the whole file (click or Enter on a bar: its first line)', anywhere: true },
+  {
+    chords: [['Ctrl+Shift+H', 'histogram']],
+    does: 'Histogram of the whole file, or of the merged view (click or Enter on a bar: its first line)',
+    anywhere: true,
+  },
   {
     chords: [
       ['Ctrl+Home', 'firstLine'],
