@@ -50,6 +50,7 @@ export function MergedView() {
       from: m.from,
       filterOpen: m.filterOpen,
       following: m.following,
+      marks: m.marks,
       match: m.match,
     })),
   );
@@ -69,6 +70,8 @@ export function MergedView() {
     return () => observer.disconnect();
   }, []);
   useEffect(() => body.current?.focus(), [s.paths]);
+  // Back on the merged tab: the files' marks as their tabs left them.
+  useEffect(() => void useMergeStore.getState().loadMarks(), []);
 
   const shown: { index: number; line: MergeLine }[] = [];
   for (let i = s.top; i < s.top + rows; i++) {
@@ -124,23 +127,7 @@ export function MergedView() {
       {s.filterOpen && <MergedFilterBar onClose={() => body.current?.focus()} />}
       <div className="merged-lines" ref={body} tabIndex={0} role="listbox" aria-label="Merged lines" onKeyDown={onKey} onWheel={onWheel}>
         {shown.map(({ index, line }) => (
-          <div
-            key={index}
-            className={`merged-line${index === s.selected ? ' selected' : ''}`}
-            role="option"
-            aria-selected={index === s.selected}
-            data-testid="merged-line"
-            data-index={index}
-            data-path={line.path}
-            data-line={line.line}
-            onMouseDown={() => useMergeStore.getState().select(index)}
-            onClick={() => openInTab(line)}
-          >
-            <span className="merged-tag" style={{ background: fileColourOf(line.file) }} title={`${line.path}:${line.line}`}>
-              {tabNameOf(line.path)}
-            </span>
-            <span className="merged-text">{line.text}</span>
-          </div>
+          <MergedRow key={index} index={index} line={line} selected={index === s.selected} marked={s.marks[line.path]?.includes(line.line) ?? false} />
         ))}
       </div>
     </section>
@@ -220,6 +207,8 @@ function mergedKeyDone(event: KeyboardEvent<HTMLDivElement>, rows: number, scrol
     void store.toEnd(rows);
   } else if (logKeyOf(event) === 'follow') {
     void store.setFollowing(!store.following, rows);
+  } else if (logKeyOf(event) === 'mark') {
+    void store.toggleMark(store.selected ?? store.top);
   } else if (event.key === 'Enter') {
     const selected = store.selected === null ? undefined : lineAt(store, store.selected);
     if (selected) openInTab(selected);
@@ -264,5 +253,40 @@ function MergedToolButtons({ following, filterOpen, rows }: { following: boolean
         Histogram
       </button>
     </>
+  );
+}
+
+/** A merged line: its mark lane (a click marks or unmarks it in its file), its file's tag, its text; a click elsewhere opens it in its file. */
+function MergedRow({ index, line, selected, marked }: { index: number; line: MergeLine; selected: boolean; marked: boolean }) {
+  const name = `${tabNameOf(line.path)} line ${line.line}`;
+  return (
+    <div
+      className={`merged-line${selected ? ' selected' : ''}${marked ? ' marked' : ''}`}
+      role="option"
+      aria-selected={selected}
+      data-testid="merged-line"
+      data-index={index}
+      data-path={line.path}
+      data-line={line.line}
+      data-marked={marked || undefined}
+      onMouseDown={() => useMergeStore.getState().select(index)}
+      onClick={() => openInTab(line)}
+    >
+      <span
+        className="merged-mark"
+        title={marked ? `Unmark ${name} (m)` : `Mark ${name} (m)`}
+        data-testid="merged-mark"
+        onClick={(event) => {
+          event.stopPropagation();
+          void useMergeStore.getState().toggleMark(index);
+        }}
+      >
+        {marked ? '●' : ''}
+      </span>
+      <span className="merged-tag" style={{ background: fileColourOf(line.file) }} title={`${line.path}:${line.line}`}>
+        {tabNameOf(line.path)}
+      </span>
+      <span className="merged-text">{line.text}</span>
+    </div>
   );
 }

@@ -82,7 +82,7 @@ export const LOG_KEYS: readonly LogKeyRow[] = [
   },
   { chords: [['Ctrl+Shift+O', 'outline']], does: 'Outline', anywhere: true },
   { chords: [['Ctrl+O', 'focusPath']], does: 'Focus the path box', anywhere: true },
-  { chords: [['m', 'mark']], does: 'Mark or unmark the current line (or click the gutter lane)' },
+  { chords: [['m', 'mark']], does: 'Mark or unmark the current line (or click the gutter lane); in the merged view the selected line, in its own file' },
   {
     chords: [
       ['u', 'nextMark'],

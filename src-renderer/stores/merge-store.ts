@@ -14,13 +14,17 @@
  * last window again from that window's cursor, in which a file that had run out
  * is at its end (merge.ts), so the lines written to any file since come in, and
  * the view stays at its end.
+ *
+ * Marks are each file's own (marks_list / marks_set by path): the view lists
+ * them for its files and `m` sets one in the line's own file, so its tab shows it.
  */
 import { create } from 'zustand';
 import type { z } from 'zod';
 import type { MergeLine as MergeLineSchema } from '../../src-main/api/schemas/merge.ts';
 import { filterRegexOf, type FilterTerm, type LogLevel } from '../model/filter-query.ts';
 import { call } from '../transport.ts';
-import { FOLLOW_POLL_MS } from './viewer-store.ts';
+import { useMarksStore } from './marks-store.ts';
+import { FOLLOW_POLL_MS, useViewerStore } from './viewer-store.ts';
 import { errorPayloadOf } from './call-error.ts';
 
 export type MergeLine = z.infer<typeof MergeLineSchema>;
@@ -74,6 +78,12 @@ export interface MergeState {
   match: MergeMatch | null;
   /** why the filter typed cannot apply */
   filterError: string | null;
+  /** each file's marked lines, by its path as in `paths` */
+  marks: Record<string, number[]>;
+  /** List the files' marks again (a tab may have changed them). */
+  loadMarks(): Promise<void>;
+  /** Mark merged line `index` in its own file, or unmark it. */
+  toggleMark(index: number): Promise<void>;
   /** Show the merged view of `paths` from their start. */
   open(paths: string[]): Promise<void>;
   /** Start the view at the first line stamped at or after `time`; the reason when it cannot, else null. */
@@ -195,13 +205,37 @@ export const useMergeStore = create<MergeState>()((set, get) => {
     loading: false,
     error: null,
     following: false,
+    marks: {},
+    async loadMarks() {
+      const paths = get().paths;
+      try {
+        const lists = await Promise.all(paths.map((path) => call('marks_list', { path })));
+        if (get().paths === paths) set({ marks: Object.fromEntries(paths.map((p, i) => [p, lists[i]!.lines])) });
+      } catch (err) {
+        set({ error: errorPayloadOf(err).message });
+      }
+    },
+    async toggleMark(index) {
+      const line = lineAt(get(), index);
+      if (!line) return;
+      const marked = !(get().marks[line.path] ?? []).includes(line.line);
+      try {
+        const r = await call('marks_set', { path: line.path, line: line.line, marked });
+        set({ marks: { ...get().marks, [line.path]: r.lines } });
+        // The file's own view lists its marks again when it is the viewer's file (its tab's, behind this one).
+        if (useViewerStore.getState().path === line.path) void useMarksStore.getState().reload();
+      } catch (err) {
+        set({ error: errorPayloadOf(err).message });
+      }
+    },
     filterOpen: false,
     filter: NO_FILTER,
     match: null,
     filterError: null,
     async open(paths) {
-      set({ filterOpen: false, filter: NO_FILTER, filterError: null });
+      set({ filterOpen: false, filter: NO_FILTER, filterError: null, marks: {} });
       await start(paths, null, null);
+      void get().loadMarks();
     },
     goToTime(time) {
       return start(get().paths, time, get().match);

@@ -1,0 +1,95 @@
+/**
+ * Marks in the merged view (issue 31), as an SRE in Chromium against `folio
+ * serve`: a click in a merged row's mark lane marks that line in its own file (its
+ * tab's Marks list shows it, text as sed prints it), `m` unmarks and marks the
+ * selected row again, and a mark set in the file's tab shows in the merged view.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from './app-test.ts';
+import { makeFixtureDir } from './fixtures.ts';
+import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { watchPage } from './page-helpers.ts';
+import { sedLine } from './sed.ts';
+
+let fixtures: ReturnType<typeof makeFixtureDir>;
+let server: FolioServe;
+let logs: string[];
+
+function writeLog(path: string, name: string, lines: number, stepMs: number): void {
+  const start = Date.UTC(2024, 4, 1, 10, 0, 0);
+  const out: string[] = [];
+  for (let i = 1; i <= lines; i++) out.push(`${new Date(start + i * stepMs).toISOString()} INFO [${name}] request ${i}`);
+  writeFileSync(path, out.join('\n') + '\n');
+}
+
+test.beforeAll(async () => {
+  fixtures = makeFixtureDir();
+  const workspace = join(fixtures.dir, 'ws');
+  mkdirSync(workspace);
+  logs = [join(workspace, 'alpha.log'), join(workspace, 'beta.log')];
+  writeLog(logs[0]!, 'alpha', 400, 10);
+  writeLog(logs[1]!, 'beta', 300, 13);
+  server = await startFolioServe([logs[0]!], {
+    cwd: workspace,
+    env: { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache'), FOLIO_CONFIG_DIR: join(fixtures.dir, 'config') },
+  });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  fixtures?.remove();
+});
+
+const tabs = (page: Page) => page.getByRole('tablist', { name: 'Open files' });
+const markedRows = (page: Page) =>
+  page
+    .locator('[data-testid="merged-line"][data-marked]')
+    .evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-path')}:${r.getAttribute('data-line')}`));
+
+/** The Marks list of the file tab shown: the marked lines' texts. */
+async function fileMarkTexts(page: Page): Promise<string[]> {
+  const list = page.getByRole('list', { name: 'Marked lines' });
+  if (!(await list.isVisible())) await page.getByRole('button', { name: 'Marks', exact: true }).click();
+  return list.getByTestId('mark-text').allTextContents();
+}
+
+test('a merged row marks its line in its own file: the lane, m on the selected row, and back from the tab', async ({ page }) => {
+  test.setTimeout(120_000);
+  const seen = watchPage(page);
+  await page.setViewportSize({ width: 1400, height: 800 });
+  await page.goto(server.url.href);
+  await page.getByTestId('path-input').fill(logs[1]!);
+  await page.getByTestId('path-input').press('Enter');
+  await expect(tabs(page).getByRole('tab')).toHaveText(['alpha.log', 'beta.log']);
+  await page.getByRole('button', { name: 'Merge tabs' }).click();
+  await page.getByRole('form', { name: 'Logs to merge' }).getByRole('button', { name: 'Open merged view' }).click();
+  const lines = page.getByRole('listbox', { name: 'Merged lines' });
+
+  // The lane of the 6th beta row: marked in beta.log, the row not opened.
+  const beta = page.locator(`[data-testid="merged-line"][data-path="${logs[1]}"]`).nth(5);
+  const betaLine = Number(await beta.getAttribute('data-line'));
+  await beta.getByTestId('merged-mark').click();
+  await expect.poll(() => markedRows(page)).toEqual([`${logs[1]}:${betaLine}`]);
+  await expect(page.getByRole('tab', { selected: true })).toHaveText('Merged (2 logs)');
+  await expect(beta.getByTestId('merged-mark')).toHaveText('●');
+
+  // m on the selected row (the one just marked) unmarks it, and marks it again.
+  await lines.press('m');
+  await expect.poll(() => markedRows(page)).toEqual([]);
+  await lines.press('m');
+  await expect.poll(() => markedRows(page)).toEqual([`${logs[1]}:${betaLine}`]);
+
+  // beta's tab lists it, its text as sed prints it; alpha's has none.
+  await tabs(page).getByRole('tab', { name: 'beta.log' }).click();
+  await expect.poll(() => fileMarkTexts(page)).toEqual([sedLine(logs[1]!, betaLine)]);
+  // Marked in alpha's tab (the Marks list's own path: m on its first line), it shows in the merged view.
+  await tabs(page).getByRole('tab', { name: 'alpha.log' }).click();
+  await expect.poll(() => fileMarkTexts(page)).toEqual([]);
+  await page.locator('[data-testid="file-view"] .view-line').first().click();
+  await page.keyboard.press('m');
+  await expect.poll(() => fileMarkTexts(page)).toEqual([sedLine(logs[0]!, 1)]);
+  await tabs(page).getByRole('tab', { name: 'Merged (2 logs)' }).click();
+  await expect.poll(() => markedRows(page)).toEqual([`${logs[0]}:1`, `${logs[1]}:${betaLine}`]); // alpha's line 1 is the merged view's first row
+  expect(seen.problems).toEqual([]);
+});
