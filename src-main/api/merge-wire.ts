@@ -84,11 +84,12 @@ const CHUNK_BYTES = 1 << 20;
  */
 export async function mergeStream(input: MergeStreamInput, style: MergeStyle, write: (chunk: Buffer) => Promise<void> | void): Promise<void> {
   checkInputPaths('merge', { paths: input.paths });
-  const paths = input.paths.map((p) => withHomeExpanded({ path: p }).path);
+  const { mergeFilesOf } = await import('../engine/search/merge-files.ts');
+  const paths = mergeFilesOf(input.paths.map((p) => withHomeExpanded({ path: p }).path));
   const { openMerge } = await import('../engine/search/merge.ts');
   const merge = await openMerge(paths, { ...times(input), ...matchOf(input), indexOf: (path) => indexOf(path, {}) });
   try {
-    await streamLines(merge, input.paths, style, write);
+    await streamLines(merge, paths, style, write);
   } finally {
     merge.close();
   }

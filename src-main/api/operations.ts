@@ -53,7 +53,7 @@ import { ProposalStatusInput, ProposalStatusOutput } from './schemas/agent.ts';
 import { DeleteFileInput, FileOpOutput, MoveFileInput } from './schemas/file-ops.ts';
 import { PatchInput, PatchOutput } from './schemas/patch.ts';
 import { HistogramInput, HistogramOutput, TimeSeekInput, TimeSeekOutput } from './schemas/time.ts';
-import { MergeInput, MergeOutput } from './schemas/merge.ts';
+import { MergeFilesInput, MergeFilesOutput, MergeInput, MergeOutput } from './schemas/merge.ts';
 import { QueryInput, QueryOutput } from './schemas/query.ts';
 import { runs } from './runs.ts';
 import { remoteOps, workspaceOf, type Actor, type CallContext } from './call-context.ts';
@@ -177,6 +177,12 @@ export const operations = {
       'Several logs as one view in time order, a window of lines at a time: each line with its file, line number and time; an unstamped line stays ' +
       'with the line above; equal times keep file order. from: bisection in each file; continue with cursor = next_cursor.',
     run: async (input, _actor, ctx) => (await import('./merge-wire.ts')).mergeWire(input, ctx),
+  }),
+  merge_files: op({
+    input: MergeFilesInput,
+    output: MergeFilesOutput,
+    description: 'The files a merge takes for files, directories and globs: a directory or a glob gives its regular files whose lines are stamped, by name.',
+    run: async (input) => ({ paths: (await import('../engine/search/merge-files.ts')).mergeFilesOf(input.paths) }),
   }),
   // --- Queries over log fields (issue 31): engine/search/log-query.ts ---
   query: op({

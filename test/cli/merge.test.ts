@@ -6,7 +6,7 @@
  * their line, and errors are typed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { engineTempDir } from '../fixtures/engine-env.ts';
@@ -130,6 +130,47 @@ describe('folio merge', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^folio: invalid_input: match is not a regular expression/);
     expect(r.stdout.length).toBe(0);
+  });
+
+  it('takes a directory (its stamped files by name) and a quoted glob, as sort -m takes the files', () => {
+    const dir = tmp.path('logdir');
+    mkdirSync(join(dir, 'sub'), { recursive: true });
+    writeMergeLog(join(dir, 'c.log'), { lines: 2_000, seed: 41 });
+    writeMergeLog(join(dir, 'a.log'), { lines: 1_500, seed: 42, crlf: true });
+    writeMergeLog(join(dir, 'b.txt'), { lines: 1_000, seed: 43, traceEvery: 9 });
+    writeMergeLog(join(dir, 'sub', 'd.log'), { lines: 700, seed: 44 });
+    writeFileSync(join(dir, 'README.md'), '# logs of the run\n\nnothing stamped here\n');
+    writeFileSync(join(dir, 'empty.log'), '');
+    const inDir = ['a.log', 'b.txt', 'c.log'].map((n) => join(dir, n));
+    const whole = folio(['merge', dir]);
+    expect(whole.stderr).toBe('');
+    expect(whole.stdout.equals(sortMerge(inDir))).toBe(true);
+    const logsOnly = folio(['merge', join(dir, '*.log')]);
+    expect(logsOnly.stderr).toBe('');
+    expect(logsOnly.stdout.equals(sortMerge([join(dir, 'a.log'), join(dir, 'c.log')]))).toBe(true);
+    const deep = folio(['merge', join(dir, '**/*.log'), '--tag', '--to', iso(MERGE_LOG_START + 40)]);
+    const tags = new Set(
+      deep.stdout
+        .toString('utf8')
+        .split('\n')
+        .slice(0, -1)
+        .map((l) => l.slice(0, l.indexOf(':2026-'))),
+    );
+    expect([...tags].sort()).toEqual([join(dir, 'a.log'), join(dir, 'c.log'), join(dir, 'sub', 'd.log')]);
+    // A file and a glob together: the file first in tie order.
+    expect(folio(['merge', e, join(dir, '*.log')]).stdout.equals(sortMerge([e, join(dir, 'a.log'), join(dir, 'c.log')]))).toBe(true);
+  });
+
+  it('fails with invalid_input for a directory or glob without a stamped log', () => {
+    const bare = tmp.path('bare');
+    mkdirSync(bare);
+    writeFileSync(join(bare, 'notes.txt'), 'hello\n');
+    const r = folio(['merge', bare]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^folio: invalid_input: no stamped log among the files of .*bare/);
+    const none = folio(['merge', join(bare, '*.log')]);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toMatch(/^folio: invalid_input: no stamped log in .*\*\.log/);
   });
 
   it('tags each line with its file name', () => {

@@ -54,3 +54,11 @@ export const MergeOutput = z.object({
   bytes_read: int().describe('Bytes read from the files for this window (the bisection of `from` aside).'),
   elapsed_ms: z.number(),
 });
+
+export const MergeFilesInput = z.object({
+  paths: z.array(z.string().min(1)).min(1).describe('Files, directories (their regular files, not below) and globs (picomatch: logs/*.log, logs/**/*.log).'),
+});
+
+export const MergeFilesOutput = z.object({
+  paths: z.array(z.string()).describe("The files to merge, in order: a file as given; a directory's or a glob's files whose lines are stamped, by name."),
+});

@@ -20,7 +20,7 @@ export function registerMerge(program: Command, io: CliIO): void {
   program
     .command('merge')
     .description('Several logs as one, in time order (an unstamped line stays with the line above; equal times keep file order).')
-    .argument('<files...>', 'log files, in the order that breaks ties')
+    .argument('<files...>', "log files, in the order that breaks ties; a directory or a quoted glob ('logs/*.log') gives its stamped files by name")
     .option('--from <time>', 'start at the first line stamped at or after TIME (bisection in each file)')
     .option('--to <time>', 'end after the last line stamped at or before TIME')
     .option('--match <regex>', 'only the lines this JavaScript regex matches (as grep -E after the merge)')
