@@ -270,3 +270,42 @@ test('the merged view filters like grep over sort -m: terms, expression, levels;
   await expectRowsFrom(page, 0);
   expect(seen.problems).toEqual([]);
 });
+
+test('the Merge… dialog takes a folder (its stamped logs by name) and a glob, as sort -m takes the files', async ({ page }) => {
+  test.setTimeout(120_000);
+  const seen = watchPage(page);
+  await page.setViewportSize({ width: 1400, height: 800 });
+  await page.goto(server.url.href);
+  await expect(page.getByRole('tablist', { name: 'Open files' }).getByRole('tab')).toHaveText(['alpha.log']);
+  const folder = join(fixtures.dir, 'ws');
+
+  // One tab open: the dialog still merges a folder.
+  await page.getByRole('button', { name: 'Merge tabs' }).click();
+  await page.getByLabel('Folder or glob to merge').fill(folder);
+  await page.getByLabel('Folder or glob to merge').press('Enter');
+  await expect(page.getByRole('tab', { selected: true })).toHaveText('Merged (3 logs)');
+  await expect(page.getByRole('list', { name: 'Merged files' }).getByRole('listitem')).toHaveText(['alpha.log', 'beta.log', 'gamma.log']);
+  await expectRowsFrom(page, 0);
+
+  // A glob: gamma and alpha only, in name order.
+  const two = [logs[0]!, logs[2]!];
+  const sortedTwo = execFileSync('sort', ['-m', '-s', '-k1,1', ...two], { env: { ...process.env, LC_ALL: 'C' }, encoding: 'utf8', maxBuffer: 64 << 20 })
+    .replace(/\n$/, '')
+    .split('\n');
+  await page.getByRole('button', { name: 'Merge tabs' }).click();
+  await page.getByLabel('Folder or glob to merge').fill(join(folder, '{gamma,alpha}.log'));
+  await page.getByRole('button', { name: 'Merge folder or glob' }).click();
+  await expect(page.getByRole('tab', { selected: true })).toHaveText('Merged (2 logs)');
+  await expect(page.getByRole('list', { name: 'Merged files' }).getByRole('listitem')).toHaveText(['alpha.log', 'gamma.log']);
+  await expect.poll(async () => (await mergedRowsOf(page))[0]?.text).toBe(sortedTwo[0]);
+  await expectRowsFrom(page, 0, sortedTwo);
+
+  // A folder without a stamped log: said in the dialog, the view kept.
+  await page.getByRole('button', { name: 'Merge tabs' }).click();
+  await page.getByLabel('Folder or glob to merge').fill(join(folder, '*.txt'));
+  await page.getByLabel('Folder or glob to merge').press('Enter');
+  await expect(page.getByTestId('merge-folder-problem')).toContainText('no stamped log in');
+  await expect(page.getByRole('tab', { selected: true })).toHaveText('Merged (2 logs)');
+  // The one problem the page logs is that refusal's answer (400, invalid_input).
+  expect(seen.problems).toEqual(['console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+});

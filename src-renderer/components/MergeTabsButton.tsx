@@ -2,10 +2,13 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/shallow';
 import { tabNameOf } from '../model/file-labels.ts';
 import { useTabStore } from '../stores/tab-store.ts';
+import { call } from '../transport.ts';
+import { errorPayloadOf } from '../stores/call-error.ts';
 
 /**
  * "Merge tabs": the open logs chosen (all of them unless unticked) as one
- * timeline in the merged tab. Shown when two files or more are open.
+ * timeline in the merged tab, or a folder or glob typed in its box (its stamped
+ * files, by merge_files). Shown when a file is open.
  */
 export function MergeTabsButton() {
   const files = useTabStore(useShallow((s) => s.tabs.filter((t) => !t.merged)));
@@ -14,7 +17,19 @@ export function MergeTabsButton() {
   const open = openAt !== null;
   const setOpen = (show: boolean, button?: HTMLElement) => setOpenAt(show && button ? button.getBoundingClientRect().left : null);
   const [left, setLeft] = useState<Set<string>>(new Set());
-  if (files.length < 2) return null;
+  const [folder, setFolder] = useState('');
+  const [folderProblem, setFolderProblem] = useState<string | null>(null);
+  if (files.length < 1) return null;
+  const mergeFolder = async () => {
+    try {
+      const { paths } = await call('merge_files', { paths: [folder.trim()] });
+      setFolderProblem(null);
+      setOpen(false);
+      await useTabStore.getState().openMerged(paths);
+    } catch (err) {
+      setFolderProblem(errorPayloadOf(err).message);
+    }
+  };
   const chosen = files.map((t) => t.path).filter((p) => !left.has(p));
   return (
     <span className="merge-tabs">
@@ -58,6 +73,27 @@ export function MergeTabsButton() {
           <button type="submit" disabled={chosen.length === 0}>
             Open merged view
           </button>
+          <input
+            type="text"
+            aria-label="Folder or glob to merge"
+            placeholder="or a folder, or logs/*.log"
+            spellCheck={false}
+            value={folder}
+            onChange={(event) => setFolder(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key !== 'Enter') return;
+              event.preventDefault();
+              if (folder.trim()) void mergeFolder();
+            }}
+          />
+          <button type="button" disabled={!folder.trim()} onClick={() => void mergeFolder()}>
+            Merge folder or glob
+          </button>
+          {folderProblem && (
+            <p className="find-error" role="alert" data-testid="merge-folder-problem">
+              {folderProblem}
+            </p>
+          )}
         </form>
       )}
     </span>
