@@ -6,6 +6,8 @@
  * to a pipe that is read and hashed (the outputs must be equal). Then the first
  * window from a time in the middle: the merge operation in-process (index
  * loaded, as in a server) and a whole `folio merge --from T --to T+1s` process.
+ * And the merge filtered (`folio merge --match ERROR`) against `sort -m … | grep -E
+ * ERROR` (one shell pipeline), alternately, outputs equal.
  * Three ISO-stamped logs of size/3 each (--size is their sum, default 768M;
  * FOLIO_BENCH_SIZE applies), generated once under bench/.data and page-cached.
  */
@@ -92,6 +94,20 @@ export async function benchMerge(o: BenchOptions): Promise<void> {
     sortMs.push(s.ms);
   }
 
+  // Filtered: the regex in the merge against grep after sort in one pipeline.
+  const matchMs: number[] = [];
+  const grepMs: number[] = [];
+  let matchOut = 0;
+  for (let i = 0; i <= runs; i++) {
+    const f = await runPiped([process.execPath, BIN, 'merge', ...paths, '--match', 'ERROR'], env);
+    const g = await runPiped(['sh', '-c', 'sort -m -s -k1,1 "$@" | grep -E ERROR', 'sh', ...paths], env);
+    if (f.sha !== g.sha) throw new Error(`folio merge --match and sort -m | grep differ: ${f.bytes} vs ${g.bytes} bytes`);
+    matchOut = f.bytes;
+    if (i === 0) continue;
+    matchMs.push(f.ms);
+    grepMs.push(g.ms);
+  }
+
   // The first window from a time in the middle: the index is built (and persisted) once, then every window bisects it.
   const mid = iso(MERGE_LOG_START + Math.floor((lastMs - MERGE_LOG_START) / 2));
   const midEnd = iso(MERGE_LOG_START + Math.floor((lastMs - MERGE_LOG_START) / 2) + 1000);
@@ -124,6 +140,13 @@ export async function benchMerge(o: BenchOptions): Promise<void> {
       'LC_ALL=C sort -m -s -k1,1',
       spread(sortMs),
       (median(folioMs) / median(sortMs)).toFixed(2),
+    ],
+    [
+      `merge --match ERROR (${(matchOut / 1024 ** 2).toFixed(0)} MiB out)`,
+      spread(matchMs),
+      'sort -m -s -k1,1 | grep -E ERROR',
+      spread(grepMs),
+      (median(matchMs) / median(grepMs)).toFixed(2),
     ],
     [`first window at --from (middle), 200 lines, in-process`, spread(opMs), `${(bytesRead / 1024).toFixed(0)} KiB read`, '', ''],
     [`the same, first call (line indexes built or loaded from the cache)`, firstMs.toFixed(0), '', '', ''],
