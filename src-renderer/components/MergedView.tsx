@@ -125,7 +125,17 @@ export function MergedView() {
       </div>
       {histogramOpen && <MergedHistogram />}
       {s.filterOpen && <MergedFilterBar onClose={() => body.current?.focus()} />}
-      <div className="merged-lines" ref={body} tabIndex={0} role="listbox" aria-label="Merged lines" onKeyDown={onKey} onWheel={onWheel}>
+      <div
+        className="merged-lines"
+        ref={body}
+        tabIndex={0}
+        role="listbox"
+        aria-label="Merged lines"
+        onKeyDown={onKey}
+        onWheel={onWheel}
+        // Every tag as wide as the longest name (up to 14 characters), so the lines' text starts in one column.
+        style={{ ['--merged-tag-width' as string]: `${Math.min(14, Math.max(...s.paths.map((p) => tabNameOf(p).length)))}ch` }}
+      >
         {shown.map(({ index, line }) => (
           <MergedRow key={index} index={index} line={line} selected={index === s.selected} marked={s.marks[line.path]?.includes(line.line) ?? false} />
         ))}
