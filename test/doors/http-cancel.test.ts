@@ -1,12 +1,12 @@
 /**
  * A request the client abandons stops the work on the server (issue 31): the HTTP
  * door aborts the call's signal when the connection closes before the answer, and
- * `query` terminates its worker. Observed from outside a real `folio serve` child:
- * the query's worker holds the log open (its parent opens the file for it and
- * closes it once the thread has exited), so /proc/<pid>/fd of the server names the
- * log while the query runs and no longer once the worker is gone. A search has
- * no such mark: its CPU time is read instead (/proc/<pid>/stat), the whole
- * search's against what the server still spends once its request is aborted.
+ * `query` kills its process. Observed from outside a real `folio serve` child:
+ * the server opens the log for the query's process and closes it once that has
+ * exited, so /proc/<pid>/fd of the server names the log while the query runs and
+ * no longer once its process is gone. A search has no such mark, nor a query
+ * looping inside SQLite (what a worker thread could not be stopped in): their CPU
+ * time is read instead (/proc/<pid>/stat, of the server and its children).
  * Linux only (/proc).
  */
 import { execFileSync } from 'node:child_process';
@@ -65,12 +65,43 @@ function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** Resolves once the server spent under 30 ms of CPU in a 500 ms window (nothing running); at most 60 s. */
+/** The pids whose parent is `pid` (/proc/<n>/stat's fourth field). */
+function childrenOf(pid: number): number[] {
+  const kids: number[] = [];
+  for (const n of readdirSync('/proc')) {
+    if (!/^\d+$/.test(n)) continue;
+    try {
+      if (Number(readFileSync(`/proc/${n}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === pid) kids.push(Number(n));
+    } catch {
+      // gone while we looked
+    }
+  }
+  return kids;
+}
+
+/**
+ * CPU time, ms, of the server and every process under it: its own, its reaped
+ * children's (cutime + cstime) and its live children's. A query's process is a child.
+ */
+function treeCpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  let ms = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+  for (const kid of childrenOf(pid)) {
+    try {
+      ms += treeCpuMsOf(kid);
+    } catch {
+      // exited while we looked: its time is in its parent's cutime now
+    }
+  }
+  return ms;
+}
+
+/** Resolves once the server (and its children) spent under 30 ms of CPU in a 500 ms window (nothing running); at most 60 s. */
 async function untilIdle(pid: number): Promise<void> {
   for (let i = 0; i < 120; i++) {
-    const before = cpuMsOf(pid);
+    const before = treeCpuMsOf(pid);
     await new Promise((r) => setTimeout(r, 500));
-    if (cpuMsOf(pid) - before < 30) return;
+    if (treeCpuMsOf(pid) - before < 30) return;
   }
   throw new Error('the server did not go idle within 60 s');
 }
@@ -90,7 +121,7 @@ function startQuery(sql: string): { req: ClientRequest; answered: () => boolean;
 }
 
 describe.skipIf(process.platform !== 'linux')('folio serve stops the work of a request its client abandons', () => {
-  it('a query whose request is aborted has its worker terminated; the next query answers', { timeout: 180_000 }, async () => {
+  it('a query whose request is aborted has its process killed; the next query answers', { timeout: 180_000 }, async () => {
     const pid = serve.state.pid;
     expect(openCountOf(pid, log)).toBe(0);
     const slow = startQuery(CROSS_JOIN);
@@ -108,6 +139,21 @@ describe.skipIf(process.platform !== 'linux')('folio serve stops the work of a r
     expect(next.status).toBe(200);
     expect((JSON.parse(next.text) as { rows: number[][] }).rows).toEqual([[stamped]]);
     await until("the answered query's worker is gone too", () => openCountOf(pid, log) === 0);
+  });
+
+  it('a query looping inside SQLite whose request is aborted stops: the server goes idle', { timeout: 180_000 }, async () => {
+    const pid = serve.state.pid;
+    await untilIdle(pid);
+    const start = treeCpuMsOf(pid);
+    // Never calls back into JS: a worker thread running it spun on for ever after the abort.
+    const spin = startQuery('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c');
+    await until('the query spins (1.5 s of CPU under the server)', () => treeCpuMsOf(pid) - start >= 1500);
+    expect(spin.answered()).toBe(false);
+    spin.req.destroy();
+    await spin.closed;
+    await until('the query process is gone and the log closed', () => openCountOf(pid, log) === 0);
+    await untilIdle(pid);
+    expect(childrenOf(pid)).toEqual([]);
   });
 
   it('two queries at once, one aborted: the other runs on to its answer', { timeout: 180_000 }, async () => {

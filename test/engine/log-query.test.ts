@@ -1,13 +1,14 @@
 /**
  * The query engine on its own: a query that runs on is stopped at its time limit
- * and by its signal (the worker is terminated, nothing hangs); a huge answer is
+ * and by its signal (its process is killed, nothing hangs or spins on, even a
+ * query looping inside SQLite that no worker thread could be stopped in); a huge answer is
  * capped at limit; rows stream, so a log many times the worker's heap is queried
  * whole in that heap; continuation lines fold into the row above and lines
  * before the first stamp are rows of their own.
  */
 import { existsSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { liveQueryWorkers, queryLogs } from '../../src-main/engine/search/log-query.ts';
+import { liveQueryPids, liveQueryWorkers, queryLogs } from '../../src-main/engine/search/log-query.ts';
 import { keysOf, namedKeysOf } from '../../src-main/engine/search/log-rows.mjs';
 import { readFileSync } from 'node:fs';
 import { engineTempDir } from '../fixtures/engine-env.ts';
@@ -37,13 +38,50 @@ async function until(holds: () => boolean): Promise<void> {
   }
 }
 
-/**
- * 2000³ row triples, each a row the worker's JS reads: hours. A query that loops
- * inside SQLite only (a recursive CTE) would do too, but its thread cannot be
- * terminated (V8 stops a thread when it next runs JS): it would spin on after the
- * test (docs/API.md, "query", Limits).
- */
+/** 2000³ row triples, each a row the query process's JS reads: hours. */
 const FOREVER = 'SELECT count(*) FROM log a, log b, log c';
+/**
+ * Counting for ever inside SQLite, never calling back into JS: a worker thread
+ * running it could not be terminated (V8 stops a thread when it next runs JS) and
+ * spun on after its call answered; a process is killed wherever it is.
+ */
+const FOREVER_IN_SQLITE = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c';
+
+/** Whether process `pid` is gone (kill 0 answers ESRCH; a zombie not yet reaped still counts as there). */
+function isGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Resolves once this process spent under 100 ms of CPU in a 500 ms window (no thread of it spinning); at most 30 s. */
+async function untilIdle(): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    const before = process.cpuUsage();
+    await new Promise((r) => setTimeout(r, 500));
+    const spent = process.cpuUsage(before);
+    if ((spent.user + spent.system) / 1000 < 100) return;
+  }
+  throw new Error('this process did not go idle within 30 s');
+}
+
+/** Process `pid`'s CPU time so far, ms (utime + stime in /proc/<pid>/stat, 10 ms ticks); Infinity without /proc. */
+function cpuMsOf(pid: number): number {
+  if (!existsSync(`/proc/${pid}/stat`)) return Infinity;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The one query process's pid, once it has spent 1 s of CPU (a node start is ~0.2 s: it is in SQLite's loop). */
+async function spinningQueryPid(): Promise<number> {
+  await until(() => liveQueryPids().length === 1);
+  const pid = liveQueryPids()[0]!;
+  await until(() => cpuMsOf(pid) >= 1000);
+  return pid;
+}
 
 describe('queryLogs', () => {
   const small = tmp.path('small.log');
@@ -59,6 +97,44 @@ describe('queryLogs', () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 200);
     await expect(queryLogs([small], FOREVER, { signal: ac.signal })).rejects.toMatchObject({ code: 'cancelled' });
+  });
+
+  it('a query looping inside SQLite, cancelled, stops: its process is gone and no CPU is spent', async () => {
+    await until(() => liveQueryWorkers() === 0);
+    const ac = new AbortController();
+    const run = queryLogs([small], FOREVER_IN_SQLITE, { signal: ac.signal });
+    const pid = await spinningQueryPid();
+    expect(isGone(pid)).toBe(false);
+    ac.abort();
+    await expect(run).rejects.toMatchObject({ code: 'cancelled' });
+    await until(() => isGone(pid));
+    expect(liveQueryWorkers()).toBe(0);
+    expect(openCountOf(small)).toBe(0);
+    await untilIdle();
+  });
+
+  it('a query looping inside SQLite stops at its time limit: its process is gone and no CPU is spent', async () => {
+    await until(() => liveQueryWorkers() === 0);
+    const run = queryLogs([small], FOREVER_IN_SQLITE, { timeoutMs: 1500 });
+    const pid = liveQueryPids()[0]!;
+    await expect(run).rejects.toMatchObject({ code: 'timeout' });
+    await until(() => isGone(pid));
+    expect(liveQueryWorkers()).toBe(0);
+    await untilIdle();
+  });
+
+  it('answers too_large when the answer outgrows its process heap, and the process is gone', async () => {
+    await until(() => liveQueryWorkers() === 0);
+    // 100,000 strings of 1000 characters: ~100 MB of JS strings in a 16 MiB heap.
+    const sql = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 100000) SELECT hex(zeroblob(500)) FROM c';
+    await expect(queryLogs([small], sql, { heapMb: 16, limit: 100_000 })).rejects.toMatchObject({ code: 'too_large' });
+    expect(liveQueryWorkers()).toBe(0);
+    expect(openCountOf(small)).toBe(0);
+  });
+
+  it('keeps SQLite values a JSON channel would lose: Infinity, -0, a blob as base64', async () => {
+    const r = await queryLogs([small], "SELECT 1e999, -1e999, -0.0, x'00ff'");
+    expect(r.rows).toEqual([[Infinity, -Infinity, -0, 'AP8=']]);
   });
 
   it('a cancelled or timed-out query leaves no worker and no file open', async () => {
@@ -136,7 +212,7 @@ describe('queryLogs', () => {
     }
   });
 
-  it('streams a log many times its heap: 64 MiB queried in a 16 MiB worker heap', async () => {
+  it('streams a log many times its heap: 64 MiB queried in a 16 MiB query heap', async () => {
     const big = tmp.path('big.log');
     const w = writeQueryLog(big, { bytes: 64 << 20 });
     const r = await queryLogs([big], 'SELECT count(*), sum(lines), max(length(raw)), count(status), count(amount) FROM log', { heapMb: 16 });

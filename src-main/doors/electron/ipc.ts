@@ -5,7 +5,7 @@
  *
  * No call is cancelled here: `ipcRenderer.invoke` carries no AbortSignal, so the
  * app's Cancel (and a find made stale by the next keystroke) only drops the answer
- * in the renderer, and a query's worker runs to its end or its time limit. The HTTP
+ * in the renderer, and a query's process runs to its end or its time limit. The HTTP
  * door does abort (doors/http/api-route.ts); doing so here needs a call id and a
  * second channel to abort it by.
  */

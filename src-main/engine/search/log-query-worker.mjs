@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * One SQL query over logs, in a worker thread of its own (log-query.ts starts
- * it, and terminates it to cancel): SQLite in memory (better-sqlite3), with the
+ * One SQL query over logs, in a child process of its own (log-query.ts starts
+ * it, and kills it to cancel): SQLite in memory (better-sqlite3), with the
  * table `log` a virtual table whose rows stream from the files (log-rows.mjs),
  * never copied into the database. Answers { columns, rows, capped, lineAt }
  * or { error: { code, message, details } }.
@@ -11,16 +11,16 @@
  * (returns rows) and readonly (sqlite3_stmt_readonly: ATTACH, PRAGMA writes and
  * DML are not); load_extension is refused by name (SQLite keeps the SQL function
  * off unless asked, and it is never asked); the connection is query_only.
- * Plain JS: a worker thread loads it without a TypeScript loader.
+ * Plain JS: node runs it without a TypeScript loader.
  */
 import { createRequire } from 'node:module';
-import { parentPort, workerData } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { BASE_COLUMNS, keyColumnsOf, logRows } from './log-rows.mjs';
 
 /**
  * @typedef {object} QueryJob
  * @property {string[]} files   absolute paths
- * @property {number[]} [fds]   the files, opened by the parent (which closes them once this worker is gone)
+ * @property {number[]} [fds]   the files, opened by the parent and passed as this process's fds (see log-query.ts)
  * @property {string[]} names   what the `file` column shows for each
  * @property {string} sql
  * @property {number} limit     rows returned at most (one more is read to know the answer was capped)
@@ -139,13 +139,30 @@ export function runQuery(job) {
   }
 }
 
-// Worker entry: only when started by log-query.ts (not when imported).
-if (parentPort && workerData && workerData.folioQueryWorker) {
-  const port = parentPort;
-  try {
-    port.postMessage({ result: runQuery(workerData.job) });
-  } catch (err) {
-    const e = /** @type {Error & { folio?: unknown, code?: string, path?: string }} */ (err);
-    port.postMessage({ error: e.folio ?? { code: e.code ?? 'io_error', message: e.message, details: { path: e.path } } });
-  }
+/**
+ * SIGKILL for this process once its parent is gone (its ppid changes): a query
+ * looping inside SQLite runs no JS, so only another thread can see that, and an
+ * orphan would spin on with nobody left to kill it.
+ */
+function dieWithParent() {
+  const code = `setInterval(() => { if (process.ppid !== ${process.ppid}) process.kill(${process.pid}, 'SIGKILL'); }, 500);`;
+  new Worker(code, { eval: true }).unref();
+}
+
+// Child-process entry: only when started by log-query.ts (not when imported). One job, one answer, then exit.
+if (process.send && process.argv.includes('--folio-query-child')) {
+  const send = /** @type {NonNullable<typeof process.send>} */ (process.send.bind(process));
+  dieWithParent();
+  process.once('disconnect', () => process.exit(0));
+  process.once('message', (/** @type {QueryJob} */ job) => {
+    /** @type {unknown} */
+    let answer;
+    try {
+      answer = { result: runQuery(job) };
+    } catch (err) {
+      const e = /** @type {Error & { folio?: unknown, code?: string, path?: string }} */ (err);
+      answer = { error: e.folio ?? { code: e.code ?? 'io_error', message: e.message, details: { path: e.path } } };
+    }
+    send(answer, undefined, undefined, () => process.exit(0));
+  });
 }

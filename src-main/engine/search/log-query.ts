@@ -6,21 +6,33 @@
  * file is never copied into a database (docs/BENCHMARKS.md, "query", for why
  * SQLite and not DuckDB).
  *
- * Each query runs in a worker thread of its own (log-query-worker.mjs): a server
- * is never blocked by a scan of a multi-GB log, and the query is cancelled, or
- * stopped at its time limit, by terminating that thread, wherever SQLite is.
- * A terminated thread runs none of its finally blocks, so the files are opened
- * here, read by the worker at positions, and closed here once it has exited.
+ * Each query runs in a child process of its own (node running log-query-worker.mjs,
+ * started with an IPC channel): a server is never blocked by a scan of a multi-GB
+ * log, and the query is cancelled, or stopped at its time or memory limit, by
+ * SIGKILL, wherever SQLite is. It was a worker thread, terminated; but V8 stops a
+ * thread only when it next runs JS, and a query that loops inside SQLite (a
+ * recursive CTE, a join of materialised subqueries) never does, while
+ * better-sqlite3 has no sqlite3_interrupt (WiseLibs/better-sqlite3#568): the call
+ * answered `cancelled` and the thread spun on, a CPU leak in a long-lived server.
+ * A process costs more to start: ~ms more per small query (docs/BENCHMARKS.md,
+ * "query", "A process per query").
+ *
+ * The files are opened here and passed to the child as extra stdio entries (its
+ * fds 4, 5, …), so a path only this process can open (the agent door's pinned
+ * /proc/self/fd/N) works, and a killed child closes its copies by dying; ours are
+ * closed once it has exited. The child kills itself if this process dies first
+ * (log-query-worker.mjs, a watchdog thread): an orphan would spin on too.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 import { ERROR_CODES, FolioError, type ErrorCode } from '../errors.ts';
 import type { QueryAnswer, QueryJob } from './log-query-worker.mjs';
 
 export const DEFAULT_QUERY_LIMIT = 1000;
 export const MAX_QUERY_LIMIT = 100_000;
 export const DEFAULT_QUERY_TIMEOUT_MS = 10 * 60_000;
-/** The worker's heap: rows stream, so only the answer (limit rows) and SQLite's own sort/group state grow it. */
+/** The query process's heap: rows stream, so only the answer (limit rows) and SQLite's own sort/group state grow it. */
 const WORKER_HEAP_MB = 256;
 
 export interface LogQueryOptions {
@@ -29,7 +41,7 @@ export interface LogQueryOptions {
   /** Stop the query after this long (default 10 min): timeout. */
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** The worker's heap, MiB (default 256): too_large past it. */
+  /** The query process's heap, MiB (default 256): too_large past it. */
   heapMb?: number;
 }
 
@@ -58,24 +70,31 @@ export async function queryLogs(files: string[], sql: string, opts: LogQueryOpti
   if (opts.signal?.aborted) throw new FolioError('cancelled', 'query cancelled', { sql });
   const names = opts.names ?? files;
   const fds = openAll(files);
-  const job: QueryJob = { files, fds, names, sql, limit };
+  const heapMb = opts.heapMb ?? WORKER_HEAP_MB;
+  // The child sees our fds as its stdio entries 4, 5, … (0–2 standard, 3 the IPC channel).
+  const job: QueryJob = { files, fds: fds.map((_, i) => CHILD_FIRST_FD + i), names, sql, limit };
   const answer = await new Promise<QueryAnswer>((resolve, reject) => {
-    let worker: Worker;
+    let child: ChildProcess;
     try {
-      worker = new Worker(new URL('./log-query-worker.mjs', import.meta.url), {
-        workerData: { folioQueryWorker: true, job },
-        resourceLimits: { maxOldGenerationSizeMb: opts.heapMb ?? WORKER_HEAP_MB },
+      child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, WORKER_PATH, CHILD_FLAG], {
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc', ...fds],
+        serialization: 'advanced', // structured clone: Infinity and -0 survive, as they did from a worker
+        // Electron's binary is node only when asked (the desktop app starts queries too).
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
       });
     } catch (err) {
       closeAll(fds);
       throw err;
     }
-    live++;
+    live.add(child);
+    let stderr = '';
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
     let settled = false;
     const stop = (err: FolioError) => {
       if (settled) return;
       settled = true;
-      void worker.terminate();
+      child.kill('SIGKILL');
       reject(err);
     };
     const timer = setTimeout(
@@ -88,27 +107,29 @@ export async function queryLogs(files: string[], sql: string, opts: LogQueryOpti
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
     };
-    worker.once('message', (m: { result?: QueryAnswer; error?: { code: string; message: string; details?: Record<string, unknown> } }) => {
+    child.once('message', (m: { result?: QueryAnswer; error?: { code: string; message: string; details?: Record<string, unknown> } }) => {
       done();
       if (settled) return;
       settled = true;
-      void worker.terminate();
+      child.kill('SIGKILL'); // it exits by itself once the answer is out; nothing is left for it to do
       if (m.result) resolve(m.result);
       else reject(errorOf(m.error!, files));
     });
-    worker.once('error', (err: Error & { code?: string }) => {
+    child.once('error', (err: Error) => {
       done();
-      stop(
-        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? new FolioError('too_large', `the query ran out of memory (${opts.heapMb ?? WORKER_HEAP_MB} MiB): aggregate more, or select fewer rows`, { sql })
-          : new FolioError('io_error', `query worker failed: ${err.message}`, { sql }),
-      );
+      stop(new FolioError('io_error', `query process failed: ${err.message}`, { sql }));
     });
-    worker.once('exit', () => {
-      live--;
+    child.send(job);
+    // 'close', not 'exit': stderr is read to its end, so an out-of-memory death is told from another.
+    child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
+      live.delete(child);
       closeAll(fds);
       done();
-      stop(new FolioError('io_error', 'query worker exited without an answer', { sql }));
+      stop(
+        /heap out of memory|heap limit/i.test(stderr)
+          ? new FolioError('too_large', `the query ran out of memory (${heapMb} MiB): aggregate more, or select fewer rows`, { sql })
+          : new FolioError('io_error', `query process exited without an answer (${signal ?? `exit code ${code}`}): ${stderr.trim().slice(-500)}`, { sql }),
+      );
     });
   });
   const at = answer.link;
@@ -123,10 +144,17 @@ export async function queryLogs(files: string[], sql: string, opts: LogQueryOpti
   return { columns: answer.columns, rows: answer.rows, capped: answer.capped, links, keyColumns: answer.keyColumns, elapsedMs: performance.now() - started };
 }
 
-let live = 0;
+const WORKER_PATH = fileURLToPath(new URL('./log-query-worker.mjs', import.meta.url));
+/** What tells log-query-worker.mjs it was started to answer a query (and not imported). */
+const CHILD_FLAG = '--folio-query-child';
+const CHILD_FIRST_FD = 4;
+const live = new Set<ChildProcess>();
 
-/** Query workers not yet exited (a cancelled or timed-out one counts until its thread is gone). */
-export const liveQueryWorkers = () => live;
+/** Query processes not yet exited (a cancelled or timed-out one counts until it is gone). */
+export const liveQueryWorkers = () => live.size;
+
+/** Their pids (for tests that watch a killed one vanish). */
+export const liveQueryPids = () => [...live].map((c) => c.pid).filter((p): p is number => p !== undefined);
 
 /** `files` opened for reading, or the file system's error as a FolioError (none left open). */
 function openAll(files: string[]): number[] {
