@@ -2,10 +2,11 @@
  * `folio query` as a child process on generated logs: counts by level, a WHERE on
  * a key=value key, on a JSON body's key, a time range and several files at once
  * equal what awk and jq compute from the same files; a row links back to its
- * line (checked with sed); bad SQL, writes and a missing file fail typed.
+ * line (checked with sed); bad SQL, writes and a missing file fail typed; a
+ * `folio query` killed mid-query takes its query process with it.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { engineTempDir } from '../fixtures/engine-env.ts';
@@ -140,5 +141,59 @@ describe('folio query', () => {
     const r = folio(['query', 'a.log', 'missing.log', 'SELECT count(*) FROM log']);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^folio: not_found: .*missing\.log/);
+  });
+
+  it.skipIf(process.platform !== 'linux')('a folio query killed mid-query takes its query process with it', { timeout: 120_000 }, async () => {
+    const cli = spawn(process.execPath, [BIN, 'query', 'a.log', 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c'], {
+      cwd: tmp.path(''),
+      env: { ...process.env, FOLIO_CACHE_DIR: tmp.path('cache') },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<void>((resolve) => cli.once('exit', () => resolve()));
+    /** The query process under the CLI (argv holds --folio-query-child), once started. */
+    const queryPid = (): number | undefined =>
+      readdirSync('/proc')
+        .filter((n) => /^\d+$/.test(n))
+        .filter((n) => {
+          try {
+            return (
+              Number(readFileSync(`/proc/${n}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === cli.pid &&
+              readFileSync(`/proc/${n}/cmdline`, 'utf8').includes('--folio-query-child')
+            );
+          } catch {
+            return false; // gone while we looked
+          }
+        })
+        .map(Number)[0];
+    /** State letter of /proc/<pid>/stat, or 'gone'. */
+    const stateOf = (pid: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[0]!;
+      } catch {
+        return 'gone';
+      }
+    };
+    const end = Date.now() + 60_000;
+    let pid: number | undefined;
+    while ((pid = queryPid()) === undefined) {
+      if (Date.now() > end) throw new Error('no query process within 60 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const cpuMs = (p: number) => {
+      const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(f[11]) + Number(f[12])) * 10;
+    };
+    while (cpuMs(pid) < 1000) {
+      // a node start is ~0.2 s of CPU: past 1 s it is in SQLite's loop, where only a kill stops it
+      if (Date.now() > end) throw new Error('the query process did not spin within 60 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    cli.kill('SIGKILL'); // no handler runs: only the query process's own watchdog can stop it now
+    await exited;
+    // An orphan is re-parented; dead, it is gone or a zombie its new parent has not reaped (no CPU either way).
+    while (!['gone', 'Z'].includes(stateOf(pid))) {
+      if (Date.now() > end + 30_000) throw new Error(`query process ${pid} still ${stateOf(pid)} after its CLI was killed`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
   });
 });
