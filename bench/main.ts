@@ -19,6 +19,7 @@ import { benchMcp } from './mcp.bench.ts';
 import { benchMerge } from './merge.bench.ts';
 import { benchRead } from './read.bench.ts';
 import { benchQuery } from './query.bench.ts';
+import { benchQueryStart } from './query-start.bench.ts';
 import { benchReview } from './review.bench.ts';
 import { benchSearchTree } from './search-tree.bench.ts';
 import { benchStartup } from './startup.bench.ts';
@@ -54,6 +55,7 @@ const BENCHES: Record<string, (o: BenchOptions) => Promise<void>> = {
   startup: benchStartup,
   merge: benchMerge,
   query: benchQuery,
+  'query-start': benchQueryStart,
   'find-typing': benchFindTyping,
   compressed: benchCompressed,
 };
