@@ -3,11 +3,12 @@
  * installs into an empty project with production dependencies only (no renderer
  * packages, no tsx, no @types) and runs as README's MCP configs say,
  * `npx folio-mcp mcp --root DIR`, driven here by the real SDK client: the tool
- * list, a read and a patch. Packed with --ignore-scripts (the checkout's dist/ is
+ * list, a read and a patch; and `folio query`, whose SQL runs in a child process
+ * started from the package's dist/log-query-worker.mjs. Packed with --ignore-scripts (the checkout's dist/ is
  * built already; `prepare` would rebuild it under the other tests' feet).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -72,6 +73,21 @@ describe('npm pack, installed on its own', () => {
     } finally {
       await client.close();
     }
+    // A query's process runs dist/log-query-worker.mjs beside the bundle: shipped, it answers from the install too.
+    // better-sqlite3's binding is what its install script (skipped: --ignore-scripts) would fetch; the checkout's is that one.
+    mkdirSync(join(app, 'node_modules/better-sqlite3/build/Release'), { recursive: true });
+    copyFileSync(
+      join(process.cwd(), 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'),
+      join(app, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'),
+    );
+    writeFileSync(join(ws, 'app.log'), '2024-05-01T00:00:00Z INFO a\n2024-05-01T00:00:01Z ERROR b\n2024-05-01T00:00:02Z ERROR c\n');
+    const q = spawnSync('npx', ['--no-install', 'folio-mcp', 'query', join(ws, 'app.log'), 'SELECT level, count(*) AS n FROM log GROUP BY level'], {
+      cwd: app,
+      encoding: 'utf8',
+      env: { ...process.env, FOLIO_CACHE_DIR: tmp.path('cache') },
+    });
+    expect(q.stderr).toBe('');
+    expect(q.stdout).toBe('level\tn\nerror\t2\ninfo\t1\n');
     // npm pack and an install of 100-odd packages: ~21 s alone, past the default 180 s
     // once, beside the whole suite on 2 cores (better-sqlite3 added 29 packages).
   }, 480_000);
