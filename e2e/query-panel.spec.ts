@@ -4,7 +4,7 @@
  * traces under errors); the level count and a `status = 500` query are checked
  * against awk run on the same file, a row's link against sed, and a bad SQL and a
  * write against their typed errors. Cancel stops a query that would run for hours:
- * the server's worker is gone (its hold on the log, seen in /proc, is released).
+ * the server's query process is gone (its hold on the log, seen in /proc, is released).
  *
  * awk follows the operation's row model (docs/API.md, "Queries over log fields"): a
  * row is a stamped line and the unstamped lines under it, TRACE is the level debug,
@@ -176,7 +176,7 @@ test('level counts and status=500 rows equal awk; a row shows its line; bad SQL 
   await expect(panel).toBeHidden();
 });
 
-/** How many of the server's open files are `path` (the query worker's parent holds the log open while it runs). */
+/** How many of the server's open files are `path` (the server holds the log open for its query process while it runs). */
 function serverOpenCountOf(path: string): number {
   let n = 0;
   for (const fd of readdirSync(`/proc/${server.pid}/fd`)) {
@@ -189,13 +189,13 @@ function serverOpenCountOf(path: string): number {
   return n;
 }
 
-test('Cancel stops a query that would run for hours: its worker is gone, the next query answers', async ({ page }) => {
+test('Cancel stops a query that would run for hours: its process is gone, the next query answers', async ({ page }) => {
   test.skip(process.platform !== 'linux', 'reads /proc');
   await page.goto(server.url.href);
   await expect(page.getByTestId('file-lines')).not.toHaveText('');
   await page.getByTestId('file-view').click();
   await page.keyboard.press('q');
-  // The panel's first query (the key columns) has answered and its worker gone: the server holds the log no more.
+  // The panel's first query (the key columns) has answered and its process gone: the server holds the log no more.
   await expect(page.getByTestId('query-columns')).toContainText('status, dur_ms');
   await expect.poll(() => serverOpenCountOf(log), { timeout: 30_000 }).toBe(0);
   // 30 000² row pairs.

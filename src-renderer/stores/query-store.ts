@@ -3,7 +3,7 @@
  * operation), its answer or its typed error, and the columns the table has.
  *
  * Cancel aborts the run's request: in the browser (`folio serve`) the server then
- * terminates the query's worker (the HTTP door aborts a call whose client went
+ * kills the query's process (the HTTP door aborts a call whose client went
  * away); through the Electron bridge, which cannot abort a call, the answer is only
  * dropped and the query runs to its end or its 10-minute time limit.
  */
