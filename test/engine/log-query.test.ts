@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { liveQueryPids, liveQueryWorkers, queryLogs } from '../../src-main/engine/search/log-query.ts';
+import { liveQueryPids, liveQueryWorkers, queryLogs, spareQueryPid } from '../../src-main/engine/search/log-query.ts';
 import { keysOf, namedKeysOf } from '../../src-main/engine/search/log-rows.mjs';
 import { readFileSync } from 'node:fs';
 import { engineTempDir } from '../fixtures/engine-env.ts';
@@ -120,6 +120,30 @@ describe('queryLogs', () => {
     await expect(run).rejects.toMatchObject({ code: 'timeout' });
     await until(() => isGone(pid));
     expect(liveQueryWorkers()).toBe(0);
+    await untilIdle();
+  });
+
+  it.skipIf(process.platform !== 'linux')('runs the next query in the process started ahead, which reopens the files and is killed alike', async () => {
+    await until(() => liveQueryWorkers() === 0);
+    const first = await queryLogs([small], 'SELECT count(*) FROM log');
+    await until(() => spareQueryPid() !== undefined);
+    const spare = spareQueryPid()!;
+    expect(isGone(spare)).toBe(false);
+    const running = queryLogs([small], 'SELECT count(*) FROM log');
+    expect(liveQueryPids()).toEqual([spare]);
+    expect((await running).rows).toEqual(first.rows);
+    await until(() => isGone(spare));
+    await until(() => spareQueryPid() !== undefined);
+    const next = spareQueryPid()!;
+    const ac = new AbortController();
+    const run = queryLogs([small], FOREVER_IN_SQLITE, { signal: ac.signal });
+    expect(liveQueryPids()).toEqual([next]);
+    expect(openCountOf(small)).toBe(1); // ours: the child's copy is its own
+    await until(() => cpuMsOf(next) >= 1000);
+    ac.abort();
+    await expect(run).rejects.toMatchObject({ code: 'cancelled' });
+    await until(() => isGone(next));
+    expect(openCountOf(small)).toBe(0);
     await untilIdle();
   });
 

@@ -13,6 +13,7 @@
  * off unless asked, and it is never asked); the connection is query_only.
  * Plain JS: node runs it without a TypeScript loader.
  */
+import { openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { BASE_COLUMNS, keyColumnsOf, logRows } from './log-rows.mjs';
@@ -21,6 +22,7 @@ import { BASE_COLUMNS, keyColumnsOf, logRows } from './log-rows.mjs';
  * @typedef {object} QueryJob
  * @property {string[]} files   absolute paths
  * @property {number[]} [fds]   the files, opened by the parent and passed as this process's fds (see log-query.ts)
+ * @property {number[]} [parentFds]  or the parent's fds for them, reopened through /proc/<ppid>/fd (a process started ahead)
  * @property {string[]} names   what the `file` column shows for each
  * @property {string} sql
  * @property {number} limit     rows returned at most (one more is read to know the answer was capped)
@@ -154,11 +156,13 @@ if (process.send && process.argv.includes('--folio-query-child')) {
   const send = /** @type {NonNullable<typeof process.send>} */ (process.send.bind(process));
   dieWithParent();
   process.once('disconnect', () => process.exit(0));
+  createRequire(import.meta.url)('better-sqlite3'); // loaded while a process started ahead waits
   process.once('message', (/** @type {QueryJob} */ job) => {
     /** @type {unknown} */
     let answer;
     try {
-      answer = { result: runQuery(job) };
+      const fds = job.parentFds?.map((fd) => openSync(`/proc/${process.ppid}/fd/${fd}`, 'r'));
+      answer = { result: runQuery(fds ? { ...job, fds } : job) };
     } catch (err) {
       const e = /** @type {Error & { folio?: unknown, code?: string, path?: string }} */ (err);
       answer = { error: e.folio ?? { code: e.code ?? 'io_error', message: e.message, details: { path: e.path } } };

@@ -72,25 +72,38 @@ export async function queryLogs(files: string[], sql: string, opts: LogQueryOpti
   const names = opts.names ?? files;
   const fds = openAll(files);
   const heapMb = opts.heapMb ?? WORKER_HEAP_MB;
-  // The child sees our fds as its stdio entries 4, 5, … (0–2 standard, 3 the IPC channel).
-  const job: QueryJob = { files, fds: fds.map((_, i) => CHILD_FIRST_FD + i), names, sql, limit };
+  const warm = takeSpare(heapMb);
+  // A cold child sees our fds as its stdio entries 4, 5, … (0–2 standard, 3 the IPC channel); a warm one reopens them.
+  const job: QueryJob = warm ? { files, parentFds: fds, names, sql, limit } : { files, fds: fds.map((_, i) => CHILD_FIRST_FD + i), names, sql, limit };
+  try {
+    return await runJob(warm, job, fds, heapMb, files, names, sql, opts, started);
+  } finally {
+    // A little later, and not holding the event loop: a one-query process (the CLI) exits first and starts none.
+    setTimeout(refillSpare, SPARE_DELAY_MS).unref();
+  }
+}
+
+async function runJob(
+  warm: QueryProcess | undefined,
+  job: QueryJob,
+  fds: number[],
+  heapMb: number,
+  files: string[],
+  names: string[],
+  sql: string,
+  opts: LogQueryOptions,
+  started: number,
+): Promise<LogQueryResult> {
   const answer = await new Promise<QueryAnswer>((resolve, reject) => {
-    let child: ChildProcess;
+    let proc: QueryProcess;
     try {
-      child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, WORKER_PATH, CHILD_FLAG], {
-        stdio: ['ignore', 'ignore', 'pipe', 'ipc', ...fds],
-        serialization: 'advanced', // structured clone: Infinity and -0 survive, as they did from a worker
-        // Electron's binary is node only when asked (the desktop app starts queries too).
-        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-      });
+      proc = warm ?? startQueryProcess(heapMb, fds);
     } catch (err) {
       closeAll(fds);
       throw err;
     }
+    const child = proc.child;
     live.add(child);
-    let stderr = '';
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
     let settled = false;
     const stop = (err: FolioError) => {
       if (settled) return;
@@ -127,9 +140,11 @@ export async function queryLogs(files: string[], sql: string, opts: LogQueryOpti
       closeAll(fds);
       done();
       stop(
-        /heap out of memory|heap limit/i.test(stderr)
+        /heap out of memory|heap limit/i.test(proc.stderr())
           ? new FolioError('too_large', `the query ran out of memory (${heapMb} MiB): aggregate more, or select fewer rows`, { sql })
-          : new FolioError('io_error', `query process exited without an answer (${signal ?? `exit code ${code}`}): ${stderr.trim().slice(-500)}`, { sql }),
+          : new FolioError('io_error', `query process exited without an answer (${signal ?? `exit code ${code}`}): ${proc.stderr().trim().slice(-500)}`, {
+              sql,
+            }),
       );
     });
   });
@@ -150,6 +165,72 @@ const WORKER_PATH = fileURLToPath(new URL('./log-query-worker.mjs', import.meta.
 const CHILD_FLAG = '--folio-query-child';
 const CHILD_FIRST_FD = 4;
 const live = new Set<ChildProcess>();
+
+interface QueryProcess {
+  child: ChildProcess;
+  /** The end of what it wrote to stderr (V8's out-of-memory report, a crash). */
+  stderr: () => string;
+}
+
+/** node running log-query-worker.mjs with an IPC channel, `fds` as its fds 4, 5, …, waiting for its job. */
+function startQueryProcess(heapMb: number, fds: number[]): QueryProcess {
+  const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, WORKER_PATH, CHILD_FLAG], {
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc', ...fds],
+    serialization: 'advanced', // structured clone: Infinity and -0 survive, as they did from a worker
+    // Electron's binary is node only when asked (the desktop app starts queries too).
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  });
+  let tail = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (d: string) => (tail = (tail + d).slice(-4000)));
+  return { child, stderr: () => tail };
+}
+
+/**
+ * One query process started ahead, after a query, for the next one (Linux only:
+ * it cannot be given our fds at its start, so it reopens them through
+ * /proc/<ppid>/fd/N, the same open files). A node start is most of a small
+ * query's time (docs/BENCHMARKS.md, "A process per query"). It holds nothing
+ * open and keeps no event loop alive; it dies with us (its watchdog). Started
+ * 100 ms after a query ends, by an unref'd timer: `folio query` has exited by then.
+ */
+let spare: QueryProcess | undefined;
+/** A child's stderr pipe (a net.Socket, which the engine does not import). */
+type Refable = { ref(): void; unref(): void };
+const SPARE_DELAY_MS = 100;
+
+/** The spare, ready, when the query wants the default heap; else undefined (and a spare that died is dropped). */
+function takeSpare(heapMb: number): QueryProcess | undefined {
+  const s = spare;
+  if (!s || heapMb !== WORKER_HEAP_MB) return undefined;
+  spare = undefined;
+  if (s.child.exitCode !== null || s.child.signalCode !== null || !s.child.connected) return undefined;
+  s.child.ref();
+  s.child.channel?.ref();
+  (s.child.stderr as unknown as Refable).ref();
+  return s;
+}
+
+function refillSpare(): void {
+  if (process.platform !== 'linux' || spare) return;
+  let s: QueryProcess;
+  try {
+    s = startQueryProcess(WORKER_HEAP_MB, []);
+  } catch {
+    return; // the next query starts its own
+  }
+  s.child.unref();
+  s.child.channel?.unref();
+  (s.child.stderr as unknown as Refable).unref();
+  s.child.on('error', () => {}); // a spare that failed to start is dropped when it closes
+  s.child.once('close', () => {
+    if (spare === s) spare = undefined;
+  });
+  spare = s;
+}
+
+/** The waiting spare's pid (for tests). */
+export const spareQueryPid = () => spare?.child.pid;
 
 /** Query processes not yet exited (a cancelled or timed-out one counts until it is gone). */
 export const liveQueryWorkers = () => live.size;
