@@ -14,9 +14,9 @@
  * recursive CTE, a join of materialised subqueries) never does, while
  * better-sqlite3 has no sqlite3_interrupt (WiseLibs/better-sqlite3#568): the call
  * answered `cancelled` and the thread spun on, a CPU leak in a long-lived server.
- * A process costs more to start: a small query took 0.22 s in a thread and 0.5 s
- * in a process, load average 4.6 on 2 cores (a node start; docs/BENCHMARKS.md,
- * "query", "A process per query").
+ * A process costs more to start: a small query took 0.16 s in a thread and 0.43 s
+ * in a process started for it (a node start), so one is kept started ahead
+ * (`spare`, below): 0.09 s (docs/BENCHMARKS.md, "query", "A process per query").
  *
  * The files are opened here and passed to the child as extra stdio entries (its
  * fds 4, 5, …), so a path only this process can open (the agent door's pinned
