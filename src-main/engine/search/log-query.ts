@@ -25,7 +25,7 @@
  * (log-query-worker.mjs, a watchdog thread): an orphan would spin on too.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ERROR_CODES, FolioError, type ErrorCode } from '../errors.ts';
 import type { QueryAnswer, QueryJob } from './log-query-worker.mjs';
@@ -198,6 +198,8 @@ let spare: QueryProcess | undefined;
 /** A child's stderr pipe (a net.Socket, which the engine does not import). */
 type Refable = { ref(): void; unref(): void };
 const SPARE_DELAY_MS = 100;
+/** Linux with /proc mounted: a process started ahead can reopen our fds. */
+const canReopenFds = process.platform === 'linux' && existsSync('/proc/self/fd');
 
 /** The spare, ready, when the query wants the default heap; else undefined (and a spare that died is dropped). */
 function takeSpare(heapMb: number): QueryProcess | undefined {
@@ -212,7 +214,7 @@ function takeSpare(heapMb: number): QueryProcess | undefined {
 }
 
 function refillSpare(): void {
-  if (process.platform !== 'linux' || spare) return;
+  if (spare || !canReopenFds) return;
   let s: QueryProcess;
   try {
     s = startQueryProcess(WORKER_HEAP_MB, []);
