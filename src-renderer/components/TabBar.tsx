@@ -33,22 +33,32 @@ export function TabBar() {
   }, [activeId, tabs.length]);
   if (tabs.length === 0) return null;
   return (
-    <div className="tab-bar" role="tablist" aria-label="Open files" data-testid="tab-bar" ref={strip} onWheel={scrollSideways}>
-      {tabs.map((tab) => {
-        const active = tab.id === activeId;
-        return (
-          <span key={tab.id} className={`tab${active ? ' active' : ''}`}>
-            <button type="button" role="tab" aria-selected={active} data-testid="tab" title={tab.path} onClick={() => useTabStore.getState().activate(tab.id)}>
-              {nameOf(tab.path)}
-            </button>
-            {tabs.length > 1 && (
-              <button type="button" className="tab-close" aria-label={`Close ${nameOf(tab.path)}`} onClick={() => useTabStore.getState().close(tab.id)}>
-                ×
+    <div className="tab-bar" data-testid="tab-bar" ref={strip} onWheel={scrollSideways}>
+      {/* The tablist holds the tabs only (ARIA: a tablist owns tabs); the Merge… button scrolls with them, beside it. */}
+      <div className="tab-list" role="tablist" aria-label="Open files">
+        {tabs.map((tab) => {
+          const active = tab.id === activeId;
+          return (
+            <span key={tab.id} className={`tab${active ? ' active' : ''}`}>
+              <button
+                type="button"
+                role="tab"
+                aria-selected={active}
+                data-testid="tab"
+                title={tab.path}
+                onClick={() => useTabStore.getState().activate(tab.id)}
+              >
+                {nameOf(tab.path)}
               </button>
-            )}
-          </span>
-        );
-      })}
+              {tabs.length > 1 && (
+                <button type="button" className="tab-close" aria-label={`Close ${nameOf(tab.path)}`} onClick={() => useTabStore.getState().close(tab.id)}>
+                  ×
+                </button>
+              )}
+            </span>
+          );
+        })}
+      </div>
       <MergeTabsButton />
     </div>
   );
