@@ -6,41 +6,25 @@
  * back (ArrowUp) stops follow.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test, type Page } from './app-test.ts';
-import { makeFixtureDir } from './fixtures.ts';
-import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import type { FolioServe } from './folio-serve.ts';
+import { serveSteppedLogs, type SteppedLogs } from './merged-helpers.ts';
 import { watchPage } from './page-helpers.ts';
 
-let fixtures: ReturnType<typeof makeFixtureDir>;
+let served: SteppedLogs;
 let server: FolioServe;
 let logs: string[];
 
-/** `lines` lines a few ms apart from 2024-05-01T10:00:00Z, first on the line (sort -k1,1 compares them). */
-function writeLog(path: string, name: string, lines: number, stepMs: number): void {
-  const start = Date.UTC(2024, 4, 1, 10, 0, 0);
-  const out: string[] = [];
-  for (let i = 1; i <= lines; i++) out.push(`${new Date(start + i * stepMs).toISOString()} INFO [${name}] request ${i}`);
-  writeFileSync(path, out.join('\n') + '\n');
-}
-
 test.beforeAll(async () => {
-  fixtures = makeFixtureDir();
-  const workspace = join(fixtures.dir, 'ws');
-  mkdirSync(workspace);
-  logs = [join(workspace, 'alpha.log'), join(workspace, 'beta.log')];
-  writeLog(logs[0]!, 'alpha', 700, 10);
-  writeLog(logs[1]!, 'beta', 500, 13);
-  server = await startFolioServe([logs[0]!], {
-    cwd: workspace,
-    env: { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache'), FOLIO_CONFIG_DIR: join(fixtures.dir, 'config') },
-  });
+  served = await serveSteppedLogs([
+    { name: 'alpha', lines: 700, stepMs: 10 },
+    { name: 'beta', lines: 500, stepMs: 13 },
+  ]);
+  ({ server, logs } = served);
 });
 
 test.afterAll(async () => {
-  await server?.stop();
-  fixtures?.remove();
+  await served?.stop();
 });
 
 const sortedNow = () =>

@@ -14,6 +14,7 @@ import { basename, join } from 'node:path';
 import { expect, test, type Page } from './app-test.ts';
 import { makeFixtureDir } from './fixtures.ts';
 import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { mergedRowsOf, type MergedRow } from './merged-helpers.ts';
 import { docsScreenshot, shownLinesOf, watchPage } from './page-helpers.ts';
 import { sedLine } from './sed.ts';
 
@@ -71,26 +72,6 @@ test.afterAll(async () => {
 
 /** The file a generated line belongs to: the name in its brackets, or in a trace's frame. */
 const fileOfText = (text: string) => /\[(\w+)\]/.exec(text)?.[1] ?? /^ {4}at (\w+)\./.exec(text)?.[1];
-
-interface MergedRow {
-  index: number;
-  tag: string;
-  text: string;
-  path: string;
-  line: number;
-}
-
-function mergedRowsOf(page: Page): Promise<MergedRow[]> {
-  return page.getByTestId('merged-line').evaluateAll((rows) =>
-    rows.map((row) => ({
-      index: Number(row.getAttribute('data-index')),
-      tag: row.querySelector('.merged-tag')?.textContent ?? '',
-      text: row.querySelector('.merged-text')?.textContent ?? '',
-      path: row.getAttribute('data-path') ?? '',
-      line: Number(row.getAttribute('data-line')),
-    })),
-  );
-}
 
 /** The shown rows once the top one is merged line `index` (0-based), checked against sort's output and the files. */
 async function expectRowsFrom(page: Page, index: number, expected: string[] = sorted.slice(index)): Promise<MergedRow[]> {
