@@ -17,6 +17,8 @@ import { FolioError } from '../engine/errors.ts';
 import { compressionOf, type Compression } from '../engine/read/compression.ts';
 import type { CallContext } from './call-context.ts';
 import { isRemoteLocator } from './input-paths.ts';
+import { isHeadWindow } from './runs.ts';
+import type { ReadInput } from './schemas.ts';
 
 /** Operations that only read their files: they run on the plain file. */
 const READ_ONLY = new Set(['file_info', 'read', 'outline', 'search', 'time_seek', 'histogram', 'merge', 'query']);
@@ -41,13 +43,6 @@ function localPathsOf(input: PathInput): string[] {
   return all.filter((p) => !isRemoteLocator(p));
 }
 
-/** A byte window at offset 0 (the app's first window), nothing else asked (as runs.ts isHeadWindow, for any input). */
-function headWindowBytes(input: Record<string, unknown>): number | null {
-  const keys = new Set(['path', 'start_byte', 'max_bytes', 'hashlines', 'invalid_utf8']);
-  const fits = input.start_byte === 0 && typeof input.max_bytes === 'number' && Object.entries(input).every(([k, v]) => v === undefined || keys.has(k));
-  return fits ? (input.max_bytes as number) : null;
-}
-
 /**
  * Run the operation `name` with `input` through `run`: unchanged unless it is a
  * read-only operation on a compressed local file; then on the plain file, its
@@ -62,7 +57,7 @@ export async function onPlainPaths<T>(name: string, input: T, ctx: CallContext, 
   if (found.length === 0) return run(input);
   const cache = await import('../engine/read/decompressed.ts');
   const fields = input as Record<string, unknown>;
-  const headBytes = name === 'read' ? headWindowBytes(fields) : null;
+  const headBytes = name === 'read' && isHeadWindow(fields as ReadInput) ? (fields.max_bytes as number) : null;
   if (headBytes !== null && headBytes <= HEAD_MAX_BYTES && !cache.cachedEntryOf(found[0]!.path)) {
     const { path, format } = found[0]!;
     const progress = cache.startDecompressing(path, format);

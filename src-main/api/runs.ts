@@ -28,7 +28,7 @@ import { isRemoteLocator } from './input-paths.ts';
 const HEAD_WINDOW_FIELDS = new Set(['path', 'start_byte', 'max_bytes', 'hashlines', 'invalid_utf8']);
 
 /** A byte window at offset 0 (the app's first window), nothing else asked. */
-function isHeadWindow(input: ReadInput): input is ReadInput & { max_bytes: number } {
+export function isHeadWindow(input: ReadInput): input is ReadInput & { max_bytes: number } {
   return input.start_byte === 0 && input.max_bytes !== undefined && Object.entries(input).every(([k, val]) => val === undefined || HEAD_WINDOW_FIELDS.has(k));
 }
 
