@@ -30,6 +30,7 @@ export const ENGINE_WORKERS = [
   ['src-main/engine/search/tree-search-worker.mjs', 'tree-search-worker.mjs'],
   ['src-main/engine/search/histogram-worker.mjs', 'histogram-worker.mjs'],
   ['src-main/engine/search/log-query-worker.mjs', 'log-query-worker.mjs'],
+  ['src-main/engine/search/line-filter-worker.mjs', 'line-filter-worker.mjs'],
 ];
 export const WASM_SOURCE = 'wasm/build/kernels.wasm';
 

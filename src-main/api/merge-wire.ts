@@ -34,11 +34,13 @@ export async function mergeWire(input: z.infer<typeof MergeInput>, ctx: CallCont
     ...matchOf(input),
     encodings: facts.map((f) => f.encoding),
     indexOf: (path) => indexOf(path, ctx),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
   try {
     const want = input.lines ?? DEFAULT_LINES;
     const lines: z.infer<typeof MergeOutput>['lines'] = [];
-    for (let m = merge.next(); m && lines.length < want; m = lines.length < want ? merge.next() : null) {
+    const next = nextOf(merge);
+    for (let m = await next(); m && lines.length < want; m = lines.length < want ? await next() : null) {
       lines.push({ file: m.fileIdx, path: input.paths[m.fileIdx]!, line: m.lineNo, time: iso(m.timeMs), text: m.buf.toString('utf8', m.start, m.contentEnd) });
     }
     return {
@@ -60,6 +62,11 @@ function times(input: { from?: string | number | undefined; to?: string | number
 
 function matchOf(input: { match?: string | undefined; match_flags?: string | undefined }): Pick<MergeOptions, 'match' | 'matchFlags'> {
   return { ...(input.match !== undefined ? { match: input.match } : {}), ...(input.match_flags !== undefined ? { matchFlags: input.match_flags } : {}) };
+}
+
+/** The merge's next line: nextMatch when it has a match (the regex runs in workers), else next. */
+function nextOf(merge: Merge): () => MergedLine | null | Promise<MergedLine | null> {
+  return merge.filtered ? () => merge.nextMatch() : () => merge.next();
 }
 
 export type MergeStyle = 'raw' | 'tag' | 'json';
@@ -112,7 +119,8 @@ async function streamLines(merge: Merge, names: string[], style: MergeStyle, wri
     runBuf = null;
     runStart = runEnd = 0;
   };
-  for (let m = merge.next(); m; m = merge.next()) {
+  const next = nextOf(merge);
+  for (let r = next(), m = r instanceof Promise ? await r : r; m; r = next(), m = r instanceof Promise ? await r : r) {
     const tag = tags?.[m.fileIdx];
     const newline = m.end === m.contentEnd || m.buf[m.end - 1] !== 10;
     const need = (tag?.length ?? 0) + (m.end - m.start) + (newline ? 1 : 0);
@@ -148,7 +156,8 @@ async function streamLines(merge: Merge, names: string[], style: MergeStyle, wri
 async function streamJson(merge: Merge, names: string[], write: (chunk: Buffer) => Promise<void> | void): Promise<void> {
   let rows: string[] = [];
   let chars = 0;
-  for (let m = merge.next(); m; m = merge.next()) {
+  const next = nextOf(merge);
+  for (let m = await next(); m; m = await next()) {
     const row = jsonRow(m, names);
     rows.push(row);
     chars += row.length;

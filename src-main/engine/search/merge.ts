@@ -14,7 +14,11 @@
  *
  * `match` keeps only the lines a regex matches, as `grep` after the merge: the
  * lines skipped are read and passed like the others, so a window of N matching
- * lines ends at its Nth, and its cursor goes on right after it.
+ * lines ends at its Nth, and its cursor goes on right after it. The regex runs in
+ * worker threads (line-filter.ts), never on the calling thread: for each file a
+ * worker reads on ahead of the merge, a chunk of lines at a time, and answers
+ * which of them match; the merge takes each line's answer as it hands the line
+ * out (nextMatch), waiting without blocking when it has not come yet.
  */
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { FolioError, fromFsError } from '../errors.ts';
@@ -24,7 +28,7 @@ import { LineReader, decodeCursor, encodeCursor, type FilePosition, type MergePo
 import { timeSchemeOf, type TimeScheme } from './time-probe.ts';
 import { targetTimeOf, timeSeek } from './time-seek.ts';
 import { timeOfLine, type TimeFormat } from './timestamps.mjs';
-import { useLinearFallback } from './regex-engine.mjs';
+import { filterChunk, lineFilterOf, type LineFilter } from './line-filter.ts';
 
 export interface MergeOptions {
   /** where to start: a time as time_seek takes it (string, or epoch ms) */
@@ -41,6 +45,10 @@ export interface MergeOptions {
   match?: string;
   /** the regex's flags, of `imsu` */
   matchFlags?: string;
+  /** ms the regex may take over one chunk of a file's lines (default: the search budget, search-budget.ts) */
+  matchBudgetMs?: number;
+  /** stop waiting for the regex: `cancelled` */
+  signal?: AbortSignal;
 }
 
 export interface MergeFile {
@@ -82,10 +90,30 @@ interface Source {
 
 const BOM_UTF16 = /^(fffe|feff)/;
 
+/** Lines of a file's first chunk a `match` tests: a window of 200 lines of a dense match needs about this many. */
+const FIRST_CHUNK_LINES = 256;
+/** Lines of a chunk at most (they double from FIRST_CHUNK_LINES), and its bytes at most. */
+const MAX_CHUNK_LINES = 16_384;
+const MAX_CHUNK_BYTES = 4 << 20;
+
+/** Which of a file's lines `match` matches, a chunk at a time from a worker, ahead of the merge. */
+interface MatchQueue {
+  /** the answers for the chunk being handed out (1: matches), and the next one's index */
+  keep: Uint8Array;
+  at: number;
+  /** where the next chunk starts: its byte and line number */
+  nextByte: number;
+  nextLineNo: number;
+  /** lines the next chunk asks for */
+  chunkLines: number;
+  /** the next chunk, asked for */
+  pending: Promise<{ keep: Uint8Array; next: number }> | null;
+}
+
 /** A merge of `paths`, ready to hand out lines. Close it when done. */
 export async function openMerge(paths: readonly string[], opts: MergeOptions = {}): Promise<Merge> {
   if (paths.length === 0) throw new FolioError('invalid_input', 'merge needs at least one file', { field: 'paths' });
-  const filter = opts.match === undefined ? null : lineFilterOf(opts.match, opts.matchFlags ?? '');
+  const filter = opts.match === undefined ? null : lineFilterOf(opts.match, opts.matchFlags ?? '', opts.matchBudgetMs);
   const sources: Source[] = [];
   const files: MergeFile[] = [];
   try {
@@ -118,26 +146,10 @@ export async function openMerge(paths: readonly string[], opts: MergeOptions = {
       sources[i]!.reader = new LineReader(sources[i]!.fd, f.size, f.path, pos.byte, pos.lineNo);
       sources[i]!.carryMs = pos.carryMs;
     });
-    return new Merge(files, sources, toMs, filter);
+    return new Merge(files, sources, toMs, filter, opts.signal);
   } catch (err) {
     for (const s of sources) closeSync(s.fd);
     throw err;
-  }
-}
-
-/** The regex a line's text must match; invalid_input (field `match` or `match_flags`) when it is none. */
-function lineFilterOf(match: string, flags: string): RegExp {
-  if (!/^[imsu]*$/.test(flags) || new Set(flags).size !== flags.length)
-    throw new FolioError('invalid_input', `match flags must be some of imsu, each once: "${flags}"`, { field: 'match_flags', value: flags });
-  // A pattern that backtracks without limit restarts on V8's linear engine where it can (regex-engine.mjs).
-  useLinearFallback();
-  try {
-    return new RegExp(match, flags);
-  } catch (err) {
-    throw new FolioError('invalid_input', `match is not a regular expression: ${err instanceof Error ? err.message : String(err)}`, {
-      field: 'match',
-      value: match,
-    });
   }
 }
 
@@ -204,15 +216,31 @@ export class Merge {
     private readonly sources: Source[],
     private readonly toMs: number,
     /** only lines this matches are handed out (null: all) */
-    private readonly filter: RegExp | null = null,
+    private readonly filter: LineFilter | null = null,
+    private readonly signal?: AbortSignal,
   ) {
     sources.forEach((_, i) => this.advance(i));
+    // Each file's answers start at its first line (the head just read).
+    this.queues = sources.map((s) => {
+      const r = s.reader;
+      return { keep: new Uint8Array(0), at: 0, nextByte: r?.lineByte ?? 0, nextLineNo: r?.lineNo ?? 1, chunkLines: FIRST_CHUNK_LINES, pending: null };
+    });
+  }
+
+  private readonly queues: MatchQueue[];
+
+  /** Whether lines are handed out by nextMatch (a `match` was given) rather than next. */
+  get filtered(): boolean {
+    return this.filter !== null;
   }
 
   /** Bytes read from the files by the line readers (not counting the bisection's probes). */
   get bytesRead(): number {
-    return this.sources.reduce((n, s) => n + (s.reader?.bytesRead ?? 0), 0);
+    return this.sources.reduce((n, s) => n + (s.reader?.bytesRead ?? 0), this.endedBytes);
   }
+
+  /** Bytes read by the readers of the files that have ended. */
+  private endedBytes = 0;
 
   /** Read file i's next line into its head (or mark it done). */
   private advance(i: number): void {
@@ -222,6 +250,7 @@ export class Merge {
     s.carryBeforeHeadMs = s.carryMs;
     if (!s.reader.next()) {
       s.endPos = { byte: s.reader.byte, lineNo: s.reader.nextLineNo, carryMs: s.carryMs };
+      this.endedBytes += s.reader.bytesRead;
       s.reader = null;
       return;
     }
@@ -232,6 +261,7 @@ export class Merge {
     if (!Number.isNaN(t)) s.carryMs = t;
     const at = Number.isNaN(s.carryMs) ? -Infinity : s.carryMs;
     if (at > this.toMs) {
+      this.endedBytes += r.bytesRead;
       s.reader = null;
       return;
     }
@@ -265,17 +295,57 @@ export class Merge {
   private pending = -1;
 
   /**
-   * The next line of the merged view, or null at its end. The returned object is
-   * reused by the next call, its bytes are not: lines read one after another from
-   * the same buffer are adjacent there (`end` of one is `start` of the next), so a
-   * caller can copy a run of them at once.
+   * The next line of the merged view, or null at its end (a merge without `match`;
+   * with one, nextMatch). The returned object is reused by the next call, its
+   * bytes are not: lines read one after another from the same buffer are adjacent
+   * there (`end` of one is `start` of the next), so a caller can copy a run of
+   * them at once.
    */
   next(): MergedLine | null {
-    const filter = this.filter;
-    if (!filter) return this.nextLine();
-    // The lines skipped are behind the cursor as much as the ones handed out: a window of N matching lines goes on after its last.
-    for (let m = this.nextLine(); m; m = this.nextLine()) if (filter.test(m.buf.toString('utf8', m.start, m.contentEnd))) return m;
+    if (this.filter) throw new Error('a merge with match hands out its lines by nextMatch()');
+    return this.nextLine();
+  }
+
+  /**
+   * The next line of the merged view that `match` matches, or null at the end; as
+   * next(), the object is reused and its bytes stay. `timeout` when the regex runs
+   * past its budget on a chunk, `cancelled` when the merge's signal aborts.
+   */
+  async nextMatch(): Promise<MergedLine | null> {
+    if (!this.filter) return this.nextLine();
+    for (let m = this.nextLine(); m; m = this.nextLine()) {
+      const q = this.queues[m.fileIdx]!;
+      if (q.at >= q.keep.length) await this.nextChunk(q, m.fileIdx);
+      // No answer for the line (the file shrank under the worker): it is not kept.
+      if (q.at < q.keep.length && q.keep[q.at++] === 1) return m;
+    }
     return null;
+  }
+
+  /** Take file i's next chunk of answers (waiting for it), and ask for the one after. */
+  private async nextChunk(q: MatchQueue, i: number): Promise<void> {
+    const chunk = await (q.pending ?? this.askChunk(q, i));
+    q.keep = chunk.keep;
+    q.at = 0;
+    q.nextByte = chunk.next;
+    q.nextLineNo += chunk.keep.length;
+    q.pending = null;
+    // The worker reads on while the merge hands these out.
+    if (chunk.keep.length > 0 && q.nextByte < this.files[i]!.size) q.pending = this.askChunk(q, i);
+  }
+
+  private askChunk(q: MatchQueue, i: number): Promise<{ keep: Uint8Array; next: number }> {
+    const lines = q.chunkLines;
+    q.chunkLines = Math.min(MAX_CHUNK_LINES, lines * 2);
+    const file = this.files[i]!;
+    const asked = filterChunk(
+      this.filter!,
+      { path: file.path, start: q.nextByte, end: file.size, maxLines: lines, maxBytes: MAX_CHUNK_BYTES },
+      { path: file.path, line: q.nextLineNo },
+      this.signal,
+    );
+    asked.catch(() => {}); // a chunk asked for ahead may never be waited for
+    return asked;
   }
 
   /** The next line of the merge, matching or not. */
