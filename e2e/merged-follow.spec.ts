@@ -3,7 +3,7 @@
  * serve`: two logs merged, `f` takes the view to its end, a real writer (a bash
  * child process) appends stamped lines to both files, and the view's rows come to
  * be the last lines of `LC_ALL=C sort -m -s -k1,1` over the grown files; reading
- * back (ArrowUp) stops follow.
+ * back (ArrowUp, which selects the line above) stops follow.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { expect, test, type Page } from './app-test.ts';
@@ -81,10 +81,13 @@ test('f follows the merged view: a writer appends to both files, the view ends a
   expect(shown).toEqual(after.slice(after.length - shown.length));
   await expect(page.getByTestId('merged-status')).toContainText(`of ${after.length}`);
 
-  // Reading back stops follow; f again goes to the end.
+  // Reading back stops follow: ArrowUp selects the last line, then the one above it; f again goes to the end.
+  const selectedText = () => page.locator('[data-testid="merged-line"][aria-selected="true"] .merged-text').textContent();
   await lines.press('ArrowUp');
   await expect(follow).toHaveAttribute('aria-pressed', 'false');
-  await expect.poll(async () => (await shownTexts(page)).at(-1)).toBe(after.at(-2));
+  await expect.poll(selectedText).toBe(after.at(-1));
+  await lines.press('ArrowUp');
+  await expect.poll(selectedText).toBe(after.at(-2));
   await lines.press('f');
   await expect.poll(async () => (await shownTexts(page)).at(-1)).toBe(after.at(-1));
   expect(seen.problems).toEqual([]);

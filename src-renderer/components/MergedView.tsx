@@ -30,8 +30,9 @@ function openInTab(line: MergeLine): void {
 /**
  * The merged tab (issue 31): the open logs as one timeline, each line tagged and
  * coloured by its file, its text as in the file. Only the rows that fit are drawn;
- * PageDown, the arrows and the wheel move through the view, fetching windows as
- * they are needed (merge-store.ts). A click or Enter opens the line in its file.
+ * PageDown and the wheel move through the view, fetching windows as they are
+ * needed (merge-store.ts); the arrows move the selected line, which m marks, u / U
+ * step from mark to mark and Enter opens in its file (so does a click).
  * The filter (Ctrl+Shift+F or the Filter button, the file filter's form) keeps only
  * the matching lines, filtered by the engine; the status counts them as "N shown",
  * "N+" until the view's end has come. Follow (f or the Follow button) keeps the
@@ -52,6 +53,7 @@ export function MergedView() {
       following: m.following,
       marks: m.marks,
       match: m.match,
+      notice: m.notice,
     })),
   );
   const histogramOpen = useMergedHistogramStore((h) => h.open);
@@ -131,6 +133,7 @@ export function MergedView() {
         tabIndex={0}
         role="listbox"
         aria-label="Merged lines"
+        aria-activedescendant={s.selected !== null && shown.some((r) => r.index === s.selected) ? `merged-row-${s.selected}` : undefined}
         onKeyDown={onKey}
         onWheel={onWheel}
         // Every tag as wide as the longest name (up to 14 characters), so the lines' text starts in one column.
@@ -175,7 +178,7 @@ function MergedFilterBar({ onClose }: { onClose: () => void }) {
 
 /** Where the view is ("lines 31–60 of 90,000"), and with a filter, how many lines it shows ("N+" until its end came). */
 function MergedStatus(p: {
-  s: Pick<MergeState, 'top' | 'lastWindow' | 'from' | 'loading' | 'error' | 'match'>;
+  s: Pick<MergeState, 'top' | 'lastWindow' | 'from' | 'loading' | 'error' | 'match' | 'notice'>;
   shownRows: number;
   known: number;
   problem: string | null;
@@ -191,7 +194,7 @@ function MergedStatus(p: {
   return (
     <>
       <span className="merged-status" data-testid="merged-status">
-        {s.error ?? p.problem ?? where}
+        {s.error ?? p.problem ?? s.notice ?? where}
       </span>
       {s.match && !s.error && (
         <span className="merged-shown" data-testid="merged-shown" aria-live="polite">
@@ -203,22 +206,42 @@ function MergedStatus(p: {
   );
 }
 
-/** The merged list's keys (moves, Home/End, Enter opens the selected line, f follows); true when the key was one. */
+/**
+ * The merged list's keys: the arrows move the selected line (the view follows it),
+ * PageUp/PageDown/Space move the view and the selection a page, Home/End go to the
+ * first/last line, u/U to the next/previous marked line, m marks the selected line,
+ * f follows, Enter opens the selected line in its file. True when the key was one.
+ */
 function mergedKeyDone(event: KeyboardEvent<HTMLDivElement>, rows: number, scrollBy: (delta: number) => void): boolean {
   const store = useMergeStore.getState();
   const page = Math.max(1, rows - 1);
-  const moves: Record<string, number> = { PageDown: page, PageUp: -page, ArrowDown: 1, ArrowUp: -1, ' ': page };
-  if (event.key in moves) {
-    scrollBy(moves[event.key]!);
+  const pages: Record<string, number> = { PageDown: page, PageUp: -page, ' ': page };
+  const key = logKeyOf(event);
+  if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+    void store.moveSelection(event.key === 'ArrowDown' ? 1 : -1, rows);
+  } else if (event.key in pages) {
+    const delta = pages[event.key]!;
+    const selected = store.selected;
+    scrollBy(delta);
+    // The selection moves with the page, and stays on a line of the view.
+    if (selected !== null) {
+      const last = store.lastWindow === null ? Infinity : knownLinesOf(store) - 1;
+      store.select(Math.min(last, Math.max(0, selected + delta)));
+    }
   } else if (event.key === 'Home') {
     void store.setFollowing(false);
-    void store.scrollTo(0, rows);
+    void store.scrollTo(0, rows).then(() => useMergeStore.getState().select(0));
   } else if (event.key === 'End') {
-    void store.toEnd(rows);
-  } else if (logKeyOf(event) === 'follow') {
+    void store.toEnd(rows).then(() => {
+      const s = useMergeStore.getState();
+      s.select(Math.max(0, knownLinesOf(s) - 1));
+    });
+  } else if (key === 'follow') {
     void store.setFollowing(!store.following, rows);
-  } else if (logKeyOf(event) === 'mark') {
+  } else if (key === 'mark') {
     void store.toggleMark(store.selected ?? store.top);
+  } else if (key === 'nextMark' || key === 'previousMark') {
+    void store.stepMark(key === 'nextMark' ? 1 : -1, rows);
   } else if (event.key === 'Enter') {
     const selected = store.selected === null ? undefined : lineAt(store, store.selected);
     if (selected) openInTab(selected);
@@ -273,6 +296,7 @@ function MergedRow({ index, line, selected, marked }: { index: number; line: Mer
     <div
       className={`merged-line${selected ? ' selected' : ''}${marked ? ' marked' : ''}`}
       role="option"
+      id={`merged-row-${index}`}
       aria-selected={selected}
       data-testid="merged-line"
       data-index={index}

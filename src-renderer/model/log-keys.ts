@@ -88,7 +88,7 @@ export const LOG_KEYS: readonly LogKeyRow[] = [
       ['u', 'nextMark'],
       ['U', 'previousMark'],
     ],
-    does: 'Next / previous mark',
+    does: 'Next / previous mark (in the merged view: of any of its files)',
   },
   {
     chords: [

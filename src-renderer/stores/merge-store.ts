@@ -17,6 +17,11 @@
  *
  * Marks are each file's own (marks_list / marks_set by path): the view lists
  * them for its files and `m` sets one in the line's own file, so its tab shows it.
+ * `u` / `U` select the next / previous marked line of the view, reading windows on
+ * (or back) until one holds it, MARK_SCAN_WINDOWS at most.
+ *
+ * The selection (the arrows move it, the view scrolls to keep it shown) is the line
+ * `m`, `u` and Enter act on.
  */
 import { create } from 'zustand';
 import type { z } from 'zod';
@@ -33,6 +38,8 @@ export type MergeLine = z.infer<typeof MergeLineSchema>;
 export const WINDOW_LINES = 500;
 /** Windows kept in memory (the others are fetched again from their cursor). */
 export const MAX_WINDOWS = 4;
+/** Windows u / U read on through at most (1,000,000 lines) before saying there is no mark that near. */
+export const MARK_SCAN_WINDOWS = 2_000;
 
 interface Window {
   /** Its index: window k holds merged lines k*WINDOW_LINES … (all windows but the last are full). */
@@ -78,6 +85,8 @@ export interface MergeState {
   match: MergeMatch | null;
   /** why the filter typed cannot apply */
   filterError: string | null;
+  /** what the last u / U found when it found no mark ("no mark after line N"), until the next move */
+  notice: string | null;
   /** each file's marked lines, by its path as in `paths` */
   marks: Record<string, number[]>;
   /** List the files' marks again (a tab may have changed them). */
@@ -91,6 +100,10 @@ export interface MergeState {
   /** Make `top` the top line (clamped to the view), fetching the windows `rows` lines from it need. */
   scrollTo(top: number, rows: number): Promise<void>;
   select(index: number | null): void;
+  /** Move the selection by `delta` lines (none selected: from the top row down, or the bottom row up), scrolling to keep it among the `rows` shown. */
+  moveSelection(delta: number, rows: number): Promise<void>;
+  /** Select the next (1) or previous (-1) marked line after or before the selection (or the top row). */
+  stepMark(direction: 1 | -1, rows: number): Promise<void>;
   /** Show the view's last `rows` lines (fetching on to its end). */
   toEnd(rows: number): Promise<void>;
   /** Follow on (to the end, then the lines written since as they come) or off. */
@@ -151,6 +164,20 @@ async function fetchWindow(k: number, mine: number): Promise<boolean> {
   return true;
 }
 
+/** Window k in memory, fetching it (and the ones before it whose cursors are not known yet); false past the view's end or when a newer run took over. */
+async function windowReady(k: number, mine: number): Promise<boolean> {
+  for (;;) {
+    if (mine !== run) return false;
+    const s = get();
+    if (s.windows.some((w) => w.k === k)) return true;
+    if (s.lastWindow !== null && k > s.lastWindow) return false;
+    const known = s.starts.length - 1;
+    if (!(await fetchWindow(Math.min(k, known), mine))) return false;
+  }
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
 /** Fetch windows on from the last one known until the one that ends the view. */
 async function fetchToEnd(mine: number): Promise<void> {
   while (mine === run && get().lastWindow === null) {
@@ -181,7 +208,20 @@ async function poll(): Promise<void> {
 async function start(paths: string[], from: string | null, match: MergeMatch | null): Promise<string | null> {
   const mine = ++run;
   stopFollowTimer();
-  set({ following: false, paths, from, match, windows: [], starts: [null], lastWindow: null, top: 0, selected: null, loading: true, error: null });
+  set({
+    following: false,
+    paths,
+    from,
+    match,
+    windows: [],
+    starts: [null],
+    lastWindow: null,
+    top: 0,
+    selected: null,
+    notice: null,
+    loading: true,
+    error: null,
+  });
   try {
     await fetchWindow(0, mine);
     if (mine === run) set({ loading: false });
@@ -193,6 +233,72 @@ async function start(paths: string[], from: string | null, match: MergeMatch | n
   }
 }
 
+/** MergeState.toggleMark. */
+async function toggleMarkAt(index: number): Promise<void> {
+  const line = lineAt(get(), index);
+  if (!line) return;
+  const marked = !(get().marks[line.path] ?? []).includes(line.line);
+  try {
+    const r = await call('marks_set', { path: line.path, line: line.line, marked });
+    set({ marks: { ...get().marks, [line.path]: r.lines } });
+    // The file's own view lists its marks again when it is the viewer's file (its tab's, behind this one).
+    if (useViewerStore.getState().path === line.path) void useMarksStore.getState().reload();
+  } catch (err) {
+    set({ error: errorPayloadOf(err).message });
+  }
+}
+
+/** MergeState.moveSelection. */
+async function moveSelectionBy(delta: number, rows: number): Promise<void> {
+  const s0 = get();
+  const from = s0.selected ?? (delta > 0 ? s0.top - 1 : s0.top + rows);
+  let target = Math.max(0, from + delta);
+  if (delta < 0 && s0.following) await get().setFollowing(false);
+  // Fetch what the target needs first, so a move past the view's end stops at its last line.
+  if (target < s0.top || target >= s0.top + rows) await get().scrollTo(target < s0.top ? target : target - rows + 1, rows);
+  const s = get();
+  if (s.lastWindow !== null) target = Math.min(target, knownLinesOf(s) - 1);
+  if (target < 0 || !lineAt(s, target)) return;
+  set({ selected: target, notice: null });
+}
+
+/** MergeState.stepMark: read on (or back) window by window until a line of it is marked. */
+async function stepToMark(direction: 1 | -1, rows: number): Promise<void> {
+  const s0 = get();
+  const marked = (line: MergeLine | undefined) => line !== undefined && (s0.marks[line.path]?.includes(line.line) ?? false);
+  if (!Object.values(s0.marks).some((lines) => lines.length > 0)) return void set({ notice: 'no marks in these logs' });
+  const mine = run;
+  const start = s0.selected ?? s0.top;
+  let i = start + direction;
+  set({ loading: true, notice: null });
+  try {
+    for (let scanned = 0; i >= 0 && scanned < MARK_SCAN_WINDOWS; scanned++) {
+      const k = Math.floor(i / WINDOW_LINES);
+      if (!(await windowReady(k, mine))) break;
+      const s = get();
+      const w = s.windows.find((win) => win.k === k)!;
+      const end = direction > 0 ? w.lines.length : -1;
+      for (let j = i - k * WINDOW_LINES; j !== end; j += direction) {
+        if (!marked(w.lines[j])) continue;
+        const found = k * WINDOW_LINES + j;
+        if (direction < 0 && s.following) await get().setFollowing(false);
+        // Shown a third of the way down, with lines before it for context.
+        await get().scrollTo(Math.max(0, found - Math.floor(rows / 3)), rows);
+        if (mine === run) set({ selected: found, loading: false });
+        return;
+      }
+      i = direction > 0 ? (k + 1) * WINDOW_LINES : k * WINDOW_LINES - 1;
+    }
+  } catch (err) {
+    if (mine === run) set({ loading: false, error: errorPayloadOf(err).message });
+    return;
+  }
+  if (mine !== run) return;
+  const far = i >= 0 && (get().lastWindow === null || Math.floor(i / WINDOW_LINES) <= get().lastWindow!);
+  const where = `${direction > 0 ? 'after' : 'before'} line ${start + 1}`;
+  set({ loading: false, notice: far ? `no mark within ${count(MARK_SCAN_WINDOWS * WINDOW_LINES)} lines ${where}` : `no mark ${where}` });
+}
+
 export const useMergeStore = create<MergeState>()((set, get) => {
   return {
     paths: [],
@@ -202,6 +308,7 @@ export const useMergeStore = create<MergeState>()((set, get) => {
     lastWindow: null,
     top: 0,
     selected: null,
+    notice: null,
     loading: false,
     error: null,
     following: false,
@@ -215,19 +322,7 @@ export const useMergeStore = create<MergeState>()((set, get) => {
         set({ error: errorPayloadOf(err).message });
       }
     },
-    async toggleMark(index) {
-      const line = lineAt(get(), index);
-      if (!line) return;
-      const marked = !(get().marks[line.path] ?? []).includes(line.line);
-      try {
-        const r = await call('marks_set', { path: line.path, line: line.line, marked });
-        set({ marks: { ...get().marks, [line.path]: r.lines } });
-        // The file's own view lists its marks again when it is the viewer's file (its tab's, behind this one).
-        if (useViewerStore.getState().path === line.path) void useMarksStore.getState().reload();
-      } catch (err) {
-        set({ error: errorPayloadOf(err).message });
-      }
-    },
+    toggleMark: toggleMarkAt,
     filterOpen: false,
     filter: NO_FILTER,
     match: null,
@@ -308,10 +403,12 @@ export const useMergeStore = create<MergeState>()((set, get) => {
       const s = get();
       const end = knownLinesOf(s);
       const clamped = s.lastWindow !== null ? Math.min(wanted, Math.max(0, end - rows)) : Math.min(wanted, Math.max(0, end - 1));
-      set({ top: clamped, loading: false });
+      set({ top: clamped, loading: false, notice: null });
     },
     select(index) {
-      set({ selected: index });
+      set({ selected: index, notice: null });
     },
+    moveSelection: moveSelectionBy,
+    stepMark: stepToMark,
   };
 });
