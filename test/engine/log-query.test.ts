@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { liveQueryPids, liveQueryWorkers, queryLogs, spareQueryPid } from '../../src-main/engine/search/log-query.ts';
 import { keysOf, namedKeysOf } from '../../src-main/engine/search/log-rows.mjs';
+import { selectsAll } from '../../src-main/engine/search/log-query-worker.mjs';
 import { readFileSync } from 'node:fs';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { writeQueryLog } from '../fixtures/query-log.ts';
@@ -188,6 +189,42 @@ describe('queryLogs', () => {
     expect(r.links!.map((l) => l!.line)).toEqual(r.rows.map((row) => row[1]));
     const all = await queryLogs([small], 'SELECT count(*) FROM log', { limit: 10 });
     expect(all.capped).toBe(false);
+  });
+
+  it('computes every column for a * that selects them all, and not for a product or count(*)', async () => {
+    const all = [
+      'SELECT * FROM log',
+      'select distinct * from log',
+      'SELECT ALL * FROM log',
+      'SELECT line, * FROM log',
+      'SELECT log.* FROM log',
+      'SELECT /* all of it */ * FROM log',
+      'SELECT\n  *\nFROM log',
+      "SELECT '*', * FROM log",
+      'SELECT amount * 2, * FROM log',
+    ];
+    const some = [
+      'SELECT count(*) FROM log',
+      'SELECT sum(amount * 100) FROM log',
+      'SELECT line, dur_ms*2 FROM log',
+      "SELECT '*' FROM log WHERE message LIKE '%*%'",
+      'SELECT "a*b" FROM log',
+      'SELECT line FROM log -- no * here',
+      'SELECT count( * ) FROM log',
+    ];
+    expect(all.filter((sql) => !selectsAll(sql))).toEqual([]);
+    expect(some.filter((sql) => selectsAll(sql))).toEqual([]);
+    // A product beside the columns it names: the same rows as the same sum written without *.
+    const product = await queryLogs([small], 'SELECT count(*), sum(CAST(round(amount * 100) AS INTEGER)), sum(dur_ms * 2) FROM log', {});
+    const quotient = await queryLogs([small], 'SELECT count(*), sum(CAST(round(amount / 0.01) AS INTEGER)), sum(dur_ms / 0.5) FROM log', {});
+    expect(product.rows).toEqual(quotient.rows);
+    expect(product.rows[0]![1]).toBeGreaterThan(0);
+    // Every column of a row read through *, with a product beside it.
+    const star = await queryLogs([small], 'SELECT *, dur_ms * 2 AS twice FROM log WHERE dur_ms IS NOT NULL LIMIT 3', {});
+    const named = await queryLogs([small], 'SELECT time, level, message, raw, fields, dur_ms FROM log WHERE dur_ms IS NOT NULL LIMIT 3', {});
+    const at = (name: string) => star.columns.indexOf(name);
+    expect(star.rows.map((r) => [r[at('time')], r[at('level')], r[at('message')], r[at('raw')], r[at('fields')], r[at('dur_ms')]])).toEqual(named.rows);
+    expect(star.rows.map((r) => r[at('twice')])).toEqual(named.rows.map((r) => (r[5] as number) * 2));
   });
 
   it('folds unstamped lines into the row above; lines before the first stamp are rows', async () => {

@@ -50,8 +50,24 @@ function wordsOf(/** @type {string} */ sql) {
   return words;
 }
 
-/** Whether `sql` reads every column: a `*` that is not count(*). */
-const selectsAll = (/** @type {string} */ sql) => /\*/.test(sql.replace(/'(?:[^']|'')*'/g, "''").replace(/\(\s*\*\s*\)/g, '()'));
+/**
+ * Whether `sql` reads every column: a `*` where SQLite's grammar takes it as all
+ * columns, which is only as a result column, right after SELECT, DISTINCT, ALL, a
+ * comma or `table.` (strings, quoted names and comments set aside). A `*` after
+ * anything else is a product (`amount * 100`) or count(*), which needs no column;
+ * taken for all of them it made a query compute every column, about twice the
+ * work. Erring towards true only costs time; false for a real `*` would leave
+ * columns uncomputed, so the test lists both kinds.
+ * @param {string} sql
+ */
+export function selectsAll(sql) {
+  const bare = sql
+    .replace(/'(?:[^']|'')*'/g, "''")
+    .replace(/"(?:[^"]|"")*"|`(?:[^`]|``)*`|\[[^\]]*\]/g, 'q')
+    .replace(/\/\*[\s\S]*?(?:\*\/|$)/g, ' ')
+    .replace(/--[^\n]*/g, ' ');
+  return /(?:\bselect|\bdistinct|\ball|[,.])\s*\*/i.test(bare);
+}
 
 /**
  * `near "X": syntax error` → where X first is in the SQL (SQLite's own offset is not exposed by better-sqlite3).
