@@ -5,7 +5,7 @@
  * cursors equal the whole merge, and a window from a time in the middle of big
  * files reads a few chunks, not the files.
  */
-import { appendFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { handle, operations } from '../../src-main/api/handle.ts';
@@ -207,6 +207,32 @@ describe('merge of logs', () => {
       await expect(handle('merge', { paths: [plain] }, ME)).rejects.toMatchObject({ code: 'no_timestamps' });
       await expect(handle('merge', { paths: [paths[0]!], from: 'soon' }, ME)).rejects.toMatchObject({ code: 'invalid_input' });
       await expect(handle('merge', { paths: [] }, ME)).rejects.toMatchObject({ code: 'invalid_input' });
+    });
+  });
+
+  it('refuses a cursor into a file rotated (made anew) or cut and written on past it (copytruncate): conflict, reason replaced', async () => {
+    const rot = [tmp.path('r1.log'), tmp.path('r2.log')];
+    writeMergeLog(rot[0]!, { lines: 200, seed: 71 });
+    writeMergeLog(rot[1]!, { lines: 200, seed: 72 });
+    const w = await handle('merge', { paths: rot, lines: 10_000 }, ME);
+    expect(w.end_cursor).not.toBeNull();
+    // Appended to: the cursor goes on.
+    appendFileSync(rot[0]!, `${iso(MERGE_LOG_START + 600_000)} INFO appended\n`);
+    const more = await handle('merge', { paths: rot, cursor: w.end_cursor!, lines: 10 }, ME);
+    expect(more.lines.map((l) => l.text)).toEqual([`${iso(MERGE_LOG_START + 600_000)} INFO appended`]);
+    // Rotated: renamed away, a new file at the path, longer than the cursor's byte.
+    renameSync(rot[0]!, `${rot[0]}.1`);
+    writeMergeLog(rot[0]!, { lines: 400, seed: 73, startMs: MERGE_LOG_START + 900_000 });
+    await expect(handle('merge', { paths: rot, cursor: more.end_cursor! }, ME)).rejects.toMatchObject({
+      code: 'conflict',
+      details: { path: rot[0], reason: 'replaced' },
+    });
+    // copytruncate: the same inode cut and written on past the cursor's byte.
+    const w2 = await handle('merge', { paths: rot, lines: 10_000 }, ME);
+    writeMergeLog(rot[1]!, { lines: 400, seed: 74, startMs: MERGE_LOG_START + 950_000 });
+    await expect(handle('merge', { paths: rot, cursor: w2.end_cursor! }, ME)).rejects.toMatchObject({
+      code: 'conflict',
+      details: { path: rot[1], reason: 'replaced' },
     });
   });
 

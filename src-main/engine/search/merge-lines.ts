@@ -117,6 +117,8 @@ export interface FilePosition {
   byte: number;
   lineNo: number;
   carryMs: number;
+  /** which file the bytes before `byte` were (merge.ts fingerprintOf): a cursor into a file rotated or rewritten since is refused */
+  mark?: string;
 }
 
 /** null: the file has nothing more to give (its end, or past `to`). */
@@ -126,7 +128,7 @@ const CURSOR_VERSION = 1;
 
 /** An opaque token for a merge position (base64url of a small JSON array). */
 export function encodeCursor(position: MergePosition): string {
-  const files = position.map((p) => (p ? [p.byte, p.lineNo, Number.isNaN(p.carryMs) ? null : p.carryMs] : null));
+  const files = position.map((p) => (p ? [p.byte, p.lineNo, Number.isNaN(p.carryMs) ? null : p.carryMs, ...(p.mark ? [p.mark] : [])] : null));
   return Buffer.from(JSON.stringify([CURSOR_VERSION, files])).toString('base64url');
 }
 
@@ -144,10 +146,11 @@ export function decodeCursor(token: string, fileCount: number): MergePosition {
   if (files.length !== fileCount) throw bad(`it is for ${files.length} files, not ${fileCount}`);
   return files.map((f) => {
     if (f === null) return null;
-    if (!Array.isArray(f) || f.length !== 3) throw bad('unreadable token');
-    const [byte, lineNo, carry] = f as unknown[];
+    if (!Array.isArray(f) || f.length < 3 || f.length > 4) throw bad('unreadable token');
+    const [byte, lineNo, carry, mark] = f as unknown[];
+    if (mark !== undefined && typeof mark !== 'string') throw bad('unreadable token');
     if (!Number.isSafeInteger(byte) || (byte as number) < 0 || !Number.isSafeInteger(lineNo) || (lineNo as number) < 1) throw bad('unreadable token');
     if (carry !== null && typeof carry !== 'number') throw bad('unreadable token');
-    return { byte: byte as number, lineNo: lineNo as number, carryMs: carry === null ? NaN : carry };
+    return { byte: byte as number, lineNo: lineNo as number, carryMs: carry === null ? NaN : carry, ...(mark !== undefined ? { mark } : {}) };
   });
 }

@@ -20,6 +20,7 @@
  * which of them match; the merge takes each line's answer as it hands the line
  * out (nextMatch), waiting without blocking when it has not come yet.
  */
+import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { FolioError, fromFsError } from '../errors.ts';
 import { openForRead } from '../index/identity.ts';
@@ -143,6 +144,13 @@ export async function openMerge(paths: readonly string[], opts: MergeOptions = {
       if (pos.byte > f.size) {
         throw new FolioError('conflict', `the cursor is past the end of ${f.path} (${pos.byte} > ${f.size} bytes): it changed since`, { path: f.path });
       }
+      // The same size or more, but another file (rotated: made anew) or the same one rewritten (copytruncate).
+      if (pos.mark !== undefined && pos.mark !== fingerprintOf(sources[i]!.fd, pos.byte)) {
+        throw new FolioError('conflict', `${f.path} is not the file the cursor was in: it was replaced or rewritten since (rotated?)`, {
+          path: f.path,
+          reason: 'replaced',
+        });
+      }
       sources[i]!.reader = new LineReader(sources[i]!.fd, f.size, f.path, pos.byte, pos.lineNo);
       sources[i]!.carryMs = pos.carryMs;
     });
@@ -151,6 +159,22 @@ export async function openMerge(paths: readonly string[], opts: MergeOptions = {
     for (const s of sources) closeSync(s.fd);
     throw err;
   }
+}
+
+/** Bytes at a file's start a cursor's fingerprint covers (a stamped log's first stamp and more). */
+const MARK_BYTES = 64;
+
+/**
+ * Which file a cursor's position is in: its inode and a hash of its first bytes (up
+ * to the position, which were there when the cursor was made). A log rotated
+ * (renamed away, made anew) has another inode; one cut in place and written on
+ * (copytruncate) has other first bytes, its first line's stamp at least.
+ */
+function fingerprintOf(fd: number, upTo: number): string {
+  const head = Buffer.alloc(Math.min(MARK_BYTES, upTo));
+  const n = head.length > 0 ? readSync(fd, head, 0, head.length, 0) : 0;
+  const hash = createHash('sha1').update(head.subarray(0, n)).digest('base64url').slice(0, 12);
+  return `${fstatSync(fd).ino}:${hash}`;
 }
 
 /** UTF-16 when the file starts with its BOM (stamps are then no ASCII bytes: time-probe.ts refuses them), else UTF-8. */
@@ -381,7 +405,7 @@ export class Merge {
    * the lines written to it later come in a window from this cursor too.
    */
   cursor(): string | null {
-    return this.sources.some((s) => s.hasHead) ? encodeCursor(this.position()) : null;
+    return this.sources.some((s) => s.hasHead) ? encodeCursor(this.marked(this.position())) : null;
   }
 
   /**
@@ -392,7 +416,12 @@ export class Merge {
   endCursor(): string | null {
     const position = this.position();
     if (this.sources.some((s) => s.hasHead) || position.every((p) => p === null)) return null;
-    return encodeCursor(position);
+    return encodeCursor(this.marked(position));
+  }
+
+  /** `position` with each file's fingerprint, so the cursor is refused once a file is another. */
+  private marked(position: MergePosition): MergePosition {
+    return position.map((p, i) => (p && p.byte > 0 ? { ...p, mark: fingerprintOf(this.sources[i]!.fd, p.byte) } : p));
   }
 
   private position(): MergePosition {
