@@ -1,5 +1,6 @@
 /**
- * Issue 31 item 4, as an SRE on a generated log of some MB: find as you type (the
+ * Issue 31 item 4, as an SRE on a generated log (12 MiB per commit, 1 GiB in the
+ * deep run, FOLIO_DEEP=1; FOLIO_E2E_FIND_LOG_BYTES sets it): find as you type (the
  * count and first hits after the last key are grep's over the whole file, and no
  * earlier prefix's answer shows after a later one's), a boolean filter (its lines
  * are a grep pipeline's), and the filter view scrolled to its last match past
@@ -12,6 +13,13 @@ import { join } from 'node:path';
 import { expect, test } from './app-test.ts';
 import { makeFixtureDir } from './fixtures.ts';
 import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { DEEP } from '../test/fixtures/effort.ts';
+
+/** Bytes of the generated log. */
+const LOG_BYTES = Number(process.env.FOLIO_E2E_FIND_LOG_BYTES ?? (DEEP ? 1024 ** 3 : 12 * 1024 * 1024));
+/** How long a whole-file step (index, search, filter) may take: a GiB takes minutes on a loaded 2-core machine. */
+const WAIT = LOG_BYTES > 64 * 1024 * 1024 ? 600_000 : 30_000;
+test.describe.configure({ timeout: LOG_BYTES > 64 * 1024 * 1024 ? 1_800_000 : 120_000 });
 
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
@@ -74,7 +82,7 @@ test.beforeAll(async () => {
   const workspace = join(fixtures.dir, 'ws');
   mkdirSync(workspace);
   logPath = join(workspace, 'sre.log');
-  logLines = writeLog(logPath, 12 * 1024 * 1024);
+  logLines = writeLog(logPath, LOG_BYTES);
   server = await startFolioServe([logPath], { cwd: workspace, env: { FOLIO_CACHE_DIR: join(fixtures.dir, 'cache') } });
 });
 
@@ -88,7 +96,7 @@ test('find as you type: after the last key, the count and first hits are grep -c
 }) => {
   await page.setViewportSize({ width: 1300, height: 900 });
   await page.goto(server.url.href);
-  await expect(page.getByTestId('file-lines')).toHaveText(count(logLines), { timeout: 30_000 });
+  await expect(page.getByTestId('file-lines')).toHaveText(count(logLines), { timeout: WAIT });
   await page.getByTestId('file-view').click();
   await page.keyboard.press('Control+f');
   const input = page.getByRole('textbox', { name: 'Find' });
@@ -120,7 +128,7 @@ test('find as you type: after the last key, the count and first hits are grep -c
   expect(expectedHits.length).toBe(expectedCount);
   const status = page.getByTestId('find-status');
   await expect(status).toHaveAttribute('data-pattern', word);
-  await expect(status).toHaveText(`${count(expectedCount)} lines · whole file searched`, { timeout: 30_000 });
+  await expect(status).toHaveText(`${count(expectedCount)} lines · whole file searched`, { timeout: WAIT });
   const shown = await page.getByTestId('find-result').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-line'))));
   expect(shown.length).toBe(Math.min(200, expectedCount));
   expect(shown).toEqual(expectedHits.slice(0, shown.length));
@@ -150,7 +158,7 @@ test('a boolean filter keeps the lines of grep ERROR | grep -E "timeout|refused"
 }) => {
   await page.setViewportSize({ width: 1300, height: 900 });
   await page.goto(server.url.href);
-  await expect(page.getByTestId('file-lines')).toHaveText(count(logLines), { timeout: 30_000 });
+  await expect(page.getByTestId('file-lines')).toHaveText(count(logLines), { timeout: WAIT });
   await page.getByRole('button', { name: 'Filter', exact: true }).click();
   const panel = page.getByRole('region', { name: 'Filter view' });
   const field = panel.getByRole('textbox', { name: 'Filter expression' });
@@ -167,7 +175,7 @@ test('a boolean filter keeps the lines of grep ERROR | grep -E "timeout|refused"
   await field.fill('ERROR AND (timeout OR refused) AND NOT retry');
   await field.press('Enter');
   await expect(panel.getByTestId('filter-error')).toHaveCount(0);
-  await expect(status).toHaveText(new RegExp(`^${count(expected.length)} lines · whole file searched`), { timeout: 30_000 });
+  await expect(status).toHaveText(new RegExp(`^${count(expected.length)} lines · whole file searched`), { timeout: WAIT });
   const rows = await panel
     .getByTestId('filter-row')
     .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-line')}:${e.querySelector('.text')?.textContent ?? ''}`));
@@ -178,7 +186,7 @@ test('a boolean filter keeps the lines of grep ERROR | grep -E "timeout|refused"
 test('the filter view scrolls to its last match past 10,000 (grep | tail -1) and back to its first', async ({ page }) => {
   await page.setViewportSize({ width: 1300, height: 900 });
   await page.goto(server.url.href);
-  await expect(page.getByTestId('file-lines')).toHaveText(count(logLines), { timeout: 30_000 });
+  await expect(page.getByTestId('file-lines')).toHaveText(count(logLines), { timeout: WAIT });
   await page.getByRole('button', { name: 'Filter', exact: true }).click();
   const panel = page.getByRole('region', { name: 'Filter view' });
   const list = panel.getByRole('listbox', { name: 'Filtered lines' });
@@ -186,12 +194,12 @@ test('the filter view scrolls to its last match past 10,000 (grep | tail -1) and
   expect(expected.length).toBeGreaterThan(30_000);
   await panel.getByRole('textbox', { name: 'Filter expression' }).fill('ERROR AND NOT retry');
   await panel.getByRole('textbox', { name: 'Filter expression' }).press('Enter');
-  await expect(panel.getByTestId('filter-status')).toHaveText(new RegExp(`^${count(expected.length)} lines · whole file searched`), { timeout: 30_000 });
+  await expect(panel.getByTestId('filter-status')).toHaveText(new RegExp(`^${count(expected.length)} lines · whole file searched`), { timeout: WAIT });
 
   const rowOf = (line: string) => panel.locator(`[data-testid="filter-row"][data-line="${line.slice(0, line.indexOf(':'))}"]`);
   const lastLine = expected[expected.length - 1]!;
   await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
-  await expect(rowOf(lastLine).locator('.text')).toHaveText(lastLine.slice(lastLine.indexOf(':') + 1), { timeout: 30_000 });
+  await expect(rowOf(lastLine).locator('.text')).toHaveText(lastLine.slice(lastLine.indexOf(':') + 1), { timeout: WAIT });
   // The last row drawn is the last match; rows in memory stay bounded.
   const shown = await panel
     .getByTestId('filter-row')

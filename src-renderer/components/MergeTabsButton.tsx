@@ -25,7 +25,7 @@ export function MergeTabsButton() {
       const { paths } = await call('merge_files', { paths: [folder.trim()] });
       setFolderProblem(null);
       setOpen(false);
-      await useTabStore.getState().openMerged(paths);
+      await useTabStore.getState().openMerged(paths, folder.trim());
     } catch (err) {
       setFolderProblem(errorPayloadOf(err).message);
     }

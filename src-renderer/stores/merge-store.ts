@@ -13,7 +13,12 @@
  * Follow (`f`): the view goes to its end, then every FOLLOW_POLL_MS fetches its
  * last window again from that window's cursor, in which a file that had run out
  * is at its end (merge.ts), so the lines written to any file since come in, and
- * the view stays at its end.
+ * the view stays at its end. A view opened from a folder or glob (`source`) looks
+ * for its files again every RESCAN_MS while it follows: a log that appears joins
+ * the view. A file that shrank (rotated: renamed away and made anew, or
+ * truncated) makes the cursor `conflict`; the view then takes its files again
+ * (from its source, or the same paths) and goes on from the time of its last
+ * line, still following.
  *
  * Marks are each file's own (marks_list / marks_set by path): the view lists
  * them for its files and `m` sets one in the line's own file, so its tab shows it.
@@ -38,6 +43,8 @@ export type MergeLine = z.infer<typeof MergeLineSchema>;
 export const WINDOW_LINES = 500;
 /** Windows kept in memory (the others are fetched again from their cursor). */
 export const MAX_WINDOWS = 4;
+/** While following, how often a view opened from a folder or glob looks for new logs in it. */
+export const RESCAN_MS = 2_000;
 /** Windows u / U read on through at most (1,000,000 lines) before saying there is no mark that near. */
 export const MARK_SCAN_WINDOWS = 2_000;
 
@@ -63,6 +70,8 @@ export interface MergeMatch {
 
 export interface MergeState {
   paths: string[];
+  /** the folder or glob the view's files came from (merge_files), null: files chosen one by one */
+  source: string | null;
   /** The time the view starts at (go to time), null: the logs' start. */
   from: string | null;
   windows: Window[];
@@ -93,8 +102,8 @@ export interface MergeState {
   loadMarks(): Promise<void>;
   /** Mark merged line `index` in its own file, or unmark it. */
   toggleMark(index: number): Promise<void>;
-  /** Show the merged view of `paths` from their start. */
-  open(paths: string[]): Promise<void>;
+  /** Show the merged view of `paths` (the files of folder or glob `source`, if given) from their start. */
+  open(paths: string[], source?: string | null): Promise<void>;
   /** Start the view at the first line stamped at or after `time`; the reason when it cannot, else null. */
   goToTime(time: string): Promise<string | null>;
   /** Make `top` the top line (clamped to the view), fetching the windows `rows` lines from it need. */
@@ -194,15 +203,38 @@ async function poll(): Promise<void> {
   const mine = run;
   const before = knownLinesOf(s);
   try {
+    if (s.source !== null && Date.now() - lastRescan >= RESCAN_MS) {
+      lastRescan = Date.now();
+      const { paths } = await call('merge_files', { paths: [s.source] });
+      if (mine !== run) return;
+      if (paths.join('\n') !== s.paths.join('\n')) return await rejoin(paths, mine);
+    }
     await fetchWindow(s.lastWindow, mine);
     await fetchToEnd(mine);
     const end = knownLinesOf(get());
     if (mine === run && get().following && end !== before) set({ top: Math.max(0, end - viewRows) });
   } catch (err) {
-    if (mine === run) set({ error: errorPayloadOf(err).message });
+    if (mine !== run) return;
+    // A file shrank under the cursor (rotated or truncated): its files again, from the last line's time.
+    if (errorPayloadOf(err).code === 'conflict')
+      return await rejoin(s.source === null ? s.paths : (await call('merge_files', { paths: [s.source] })).paths, mine);
+    set({ error: errorPayloadOf(err).message });
   } finally {
     polling = false;
   }
+}
+
+let lastRescan = 0;
+
+/** The view of `paths` again from the time of its last line known, following (a log joined, or one rotated). */
+async function rejoin(paths: string[], mine: number): Promise<void> {
+  const s = get();
+  const last = lineAt(s, knownLinesOf(s) - 1);
+  if (mine !== run) return;
+  const from = last?.time ?? s.from;
+  await start(paths, from, s.match);
+  void get().loadMarks();
+  if (get().error === null) await get().setFollowing(true);
 }
 
 async function start(paths: string[], from: string | null, match: MergeMatch | null): Promise<string | null> {
@@ -302,6 +334,7 @@ async function stepToMark(direction: 1 | -1, rows: number): Promise<void> {
 export const useMergeStore = create<MergeState>()((set, get) => {
   return {
     paths: [],
+    source: null,
     from: null,
     windows: [],
     starts: [],
@@ -327,8 +360,8 @@ export const useMergeStore = create<MergeState>()((set, get) => {
     filter: NO_FILTER,
     match: null,
     filterError: null,
-    async open(paths) {
-      set({ filterOpen: false, filter: NO_FILTER, filterError: null, marks: {} });
+    async open(paths, source = null) {
+      set({ source, filterOpen: false, filter: NO_FILTER, filterError: null, marks: {} });
       await start(paths, null, null);
       void get().loadMarks();
     },

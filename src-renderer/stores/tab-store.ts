@@ -43,7 +43,8 @@ export interface TabState {
   /** The next (+1) or previous (-1) tab, wrapping. */
   cycle(delta: 1 | -1): void;
   /** Show `paths` as one timeline in the merged tab (made after the shown tab when there is none). */
-  openMerged(paths: string[]): Promise<void>;
+  /** The merged tab of `paths` (the files of folder or glob `source`, which a following view looks in again). */
+  openMerged(paths: string[], source?: string): Promise<void>;
 }
 
 type DataOf<T> = { [K in keyof T as T[K] extends (...args: never[]) => unknown ? never : K]: T[K] };
@@ -198,9 +199,9 @@ export const useTabStore = create<TabState>()((set, get) => ({
     const at = tabs.findIndex((t) => t.id === activeId);
     get().activate(tabs[(at + delta + tabs.length) % tabs.length]!.id);
   },
-  async openMerged(paths) {
+  async openMerged(paths, source) {
     const { tabs, activeId } = get();
-    const label = `Merged (${paths.length} logs)`;
+    const label = mergedLabelOf(paths);
     const existing = tabs.find((t) => t.merged);
     if (existing) {
       set({ tabs: tabs.map((t) => (t.merged ? { ...t, path: label } : t)) });
@@ -211,9 +212,18 @@ export const useTabStore = create<TabState>()((set, get) => ({
       const at = tabs.findIndex((t) => t.id === activeId) + 1;
       set({ tabs: [...tabs.slice(0, at), tab, ...tabs.slice(at)], activeId: tab.id });
     }
-    await useMergeStore.getState().open(paths);
+    await useMergeStore.getState().open(paths, source ?? null);
   },
 }));
+
+const mergedLabelOf = (paths: readonly string[]) => `Merged (${paths.length} logs)`;
+
+// A following view that took in a new log (or lost one) says so in its tab.
+useMergeStore.subscribe((now, before) => {
+  if (now.paths.length === before.paths.length) return;
+  const { tabs } = useTabStore.getState();
+  if (tabs.some((t) => t.merged)) useTabStore.setState({ tabs: tabs.map((t) => (t.merged ? { ...t, path: mergedLabelOf(now.paths) } : t)) });
+});
 
 /** A file the viewer opened by itself (the launch file, before this module loaded; a link) is the shown tab's. */
 function adoptViewerPath(path: string | null): void {
