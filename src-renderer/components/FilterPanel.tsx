@@ -6,6 +6,33 @@ import { FilterForm } from './FilterForm.tsx';
 
 /** Row height of the filtered list, as the editor's. */
 const ROW_PX = 19;
+/**
+ * The list's scroll height at most. A browser caps an element's height (Chromium
+ * near 33.5 million px, Firefox near 17.9 million): at 19 px a row, a filter of a
+ * GiB log passing 2 million lines was cut there, and scrolling to the end showed
+ * a row two thirds of the way. Past this height the scroll position is scaled:
+ * the scrollbar's range maps onto the rows' range, and the rows drawn sit where
+ * the view is.
+ */
+const MAX_SCROLL_PX = 8_000_000;
+
+/** How the list's scroll position maps to rows: which row is at the top for a scrollTop, and back. */
+export function scrollMapOf(rows: number, viewPx: number) {
+  const fullPx = rows * ROW_PX;
+  const spacerPx = Math.min(fullPx, MAX_SCROLL_PX);
+  const fit = viewPx / ROW_PX;
+  // Rows a scroll pixel moves: 1/ROW_PX until the cap, more past it (the last scroll position shows the last row).
+  const rowsPerPx = fullPx > spacerPx ? Math.max(0, rows - fit) / Math.max(1, spacerPx - viewPx) : 1 / ROW_PX;
+  return {
+    spacerPx,
+    /** the row (fractional) at the top of the view */
+    topRowOf: (scrollTop: number) => scrollTop * rowsPerPx,
+    /** the scrollTop that puts row `row` at the top */
+    scrollTopOf: (row: number) => Math.max(0, Math.min(spacerPx - viewPx, row / rowsPerPx)),
+    /** where row `index` is drawn for the view at `scrollTop` */
+    rowPxOf: (index: number, scrollTop: number) => scrollTop + (index - scrollTop * rowsPerPx) * ROW_PX,
+  };
+}
 /** Rows drawn beyond the visible ones, above and below. */
 const OVERSCAN = 20;
 
@@ -79,8 +106,10 @@ function FilterRows({ canLoadMore }: { canLoadMore: boolean }) {
 
   // Indices among all passing lines: the list is as tall as the count so far; `rows` hold a window of them.
   const known = Math.max(total, rowsStart + rows.length);
-  const first = Math.max(0, Math.floor(scrollTop / ROW_PX) - OVERSCAN);
-  const last = Math.min(known, Math.ceil((scrollTop + height) / ROW_PX) + OVERSCAN);
+  const map = scrollMapOf(known, height);
+  const topRow = map.topRowOf(scrollTop);
+  const first = Math.max(0, Math.floor(topRow) - OVERSCAN);
+  const last = Math.min(known, Math.ceil(topRow + height / ROW_PX) + OVERSCAN);
   useEffect(() => {
     if (first < rowsStart || last > rowsStart + rows.length - OVERSCAN) void useFilterStore.getState().showRows(first, last);
   }, [canLoadMore, first, last, rowsStart, rows.length]);
@@ -97,8 +126,10 @@ function FilterRows({ canLoadMore }: { canLoadMore: boolean }) {
     setActive(next);
     const list = listRef.current;
     if (!list) return;
-    if (next * ROW_PX < list.scrollTop) list.scrollTop = next * ROW_PX;
-    else if ((next + 1) * ROW_PX > list.scrollTop + list.clientHeight) list.scrollTop = (next + 1) * ROW_PX - list.clientHeight;
+    const top = map.topRowOf(list.scrollTop);
+    const fit = list.clientHeight / ROW_PX;
+    if (next < top) list.scrollTop = map.scrollTopOf(next);
+    else if (next + 1 > top + fit) list.scrollTop = map.scrollTopOf(next + 1 - fit);
   };
   const page = Math.max(1, Math.floor(height / ROW_PX) - 1);
   const onKeyDown = (event: KeyboardEvent) => {
@@ -132,7 +163,7 @@ function FilterRows({ canLoadMore }: { canLoadMore: boolean }) {
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       onKeyDown={onKeyDown}
     >
-      <div style={{ height: known * ROW_PX, position: 'relative' }}>
+      <div style={{ height: map.spacerPx, position: 'relative' }}>
         {rows.slice(Math.max(0, first - rowsStart), Math.max(0, last - rowsStart)).map((row, i) => {
           const index = Math.max(first, rowsStart) + i;
           return (
@@ -144,7 +175,7 @@ function FilterRows({ canLoadMore }: { canLoadMore: boolean }) {
               className="filter-row"
               data-testid="filter-row"
               data-line={row.line}
-              style={{ top: index * ROW_PX }}
+              style={{ top: map.rowPxOf(index, scrollTop) }}
               onClick={() => show(index)}
             >
               <span className="line-no">{count.format(row.line)}</span>
