@@ -7,28 +7,16 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { expect, test, type Page } from './app-test.ts';
-import type { FolioServe } from './folio-serve.ts';
-import { serveSteppedLogs, type SteppedLogs } from './merged-helpers.ts';
+import { servedSteppedLogs } from './merged-helpers.ts';
 import { watchPage } from './page-helpers.ts';
 
-let served: SteppedLogs;
-let server: FolioServe;
-let logs: string[];
-
-test.beforeAll(async () => {
-  served = await serveSteppedLogs([
-    { name: 'alpha', lines: 700, stepMs: 10 },
-    { name: 'beta', lines: 500, stepMs: 13 },
-  ]);
-  ({ server, logs } = served);
-});
-
-test.afterAll(async () => {
-  await served?.stop();
-});
+const served = servedSteppedLogs([
+  { name: 'alpha', lines: 700, stepMs: 10 },
+  { name: 'beta', lines: 500, stepMs: 13 },
+]);
 
 const sortedNow = () =>
-  execFileSync('sort', ['-m', '-s', '-k1,1', ...logs], { env: { ...process.env, LC_ALL: 'C' }, encoding: 'utf8' })
+  execFileSync('sort', ['-m', '-s', '-k1,1', ...served().logs], { env: { ...process.env, LC_ALL: 'C' }, encoding: 'utf8' })
     .replace(/\n$/, '')
     .split('\n');
 
@@ -41,7 +29,7 @@ function runWriter(rounds: number): Promise<number | null> {
     echo "$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ) WARN [beta] appended $i" >> "$2"
     sleep 0.02
   done`;
-  const child = spawn('bash', ['-c', script, 'writer', logs[0]!, logs[1]!], { stdio: 'ignore' });
+  const child = spawn('bash', ['-c', script, 'writer', served().logs[0]!, served().logs[1]!], { stdio: 'ignore' });
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', resolve);
@@ -52,8 +40,8 @@ test('f follows the merged view: a writer appends to both files, the view ends a
   test.setTimeout(120_000);
   const seen = watchPage(page);
   await page.setViewportSize({ width: 1400, height: 800 });
-  await page.goto(server.url.href);
-  await page.getByTestId('path-input').fill(logs[1]!);
+  await page.goto(served().server.url.href);
+  await page.getByTestId('path-input').fill(served().logs[1]!);
   await page.getByTestId('path-input').press('Enter');
   await expect(page.getByRole('tablist', { name: 'Open files' }).getByRole('tab')).toHaveText(['alpha.log', 'beta.log']);
   await page.getByRole('button', { name: 'Merge tabs' }).click();

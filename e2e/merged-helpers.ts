@@ -3,8 +3,9 @@
  * stamped logs served by a `folio serve` of their own.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import { basename, join } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './app-test.ts';
 import { makeFixtureDir } from './fixtures.ts';
 import { startFolioServe, type FolioServe } from './folio-serve.ts';
 
@@ -68,4 +69,30 @@ export async function serveSteppedLogs(specs: { name: string; lines: number; ste
       fixtures.remove();
     },
   };
+}
+
+/** Stepped logs served for the tests of one spec file: started before them, stopped after. */
+export function servedSteppedLogs(specs: { name: string; lines: number; stepMs: number }[]): () => SteppedLogs {
+  let served: SteppedLogs | undefined;
+  test.beforeAll(async () => {
+    served = await serveSteppedLogs(specs);
+  });
+  test.afterAll(async () => {
+    await served?.stop();
+  });
+  return () => served!;
+}
+
+/** Open `paths` in tabs by the path box, each waited for (the server's own file is open already), then merge every open tab: the merged lines' listbox. */
+export async function mergeOpenTabs(page: Page, paths: readonly string[]): Promise<Locator> {
+  for (const path of paths) {
+    await page.getByTestId('path-input').fill(path);
+    await page.getByTestId('path-input').press('Enter');
+    await expect(page.getByTestId('file-path')).toHaveText(path);
+    await expect(page.getByRole('tab', { selected: true })).toHaveText(basename(path));
+  }
+  await page.getByRole('button', { name: 'Merge tabs' }).click();
+  await page.getByRole('form', { name: 'Logs to merge' }).getByRole('button', { name: 'Open merged view' }).click();
+  await expect(page.getByTestId('merged-line').first()).toBeVisible();
+  return page.getByRole('listbox', { name: 'Merged lines' });
 }

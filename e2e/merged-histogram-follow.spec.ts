@@ -9,25 +9,13 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { expect, test, type Locator } from './app-test.ts';
-import type { FolioServe } from './folio-serve.ts';
-import { serveSteppedLogs, type SteppedLogs } from './merged-helpers.ts';
+import { mergeOpenTabs, servedSteppedLogs } from './merged-helpers.ts';
 import { watchPage } from './page-helpers.ts';
 
-let served: SteppedLogs;
-let server: FolioServe;
-let logs: string[];
-
-test.beforeAll(async () => {
-  served = await serveSteppedLogs([
-    { name: 'alpha', lines: 600, stepMs: 10 },
-    { name: 'beta', lines: 400, stepMs: 13 },
-  ]);
-  ({ server, logs } = served);
-});
-
-test.afterAll(async () => {
-  await served?.stop();
-});
+const served = servedSteppedLogs([
+  { name: 'alpha', lines: 600, stepMs: 10 },
+  { name: 'beta', lines: 400, stepMs: 13 },
+]);
 
 const C = { env: { ...process.env, LC_ALL: 'C' }, encoding: 'utf8' as const };
 
@@ -36,7 +24,7 @@ function awkPerBucket(bucketMs: number): Record<string, number> {
   const program = `{ t = substr($1, 12, 8); split(t, p, ":"); s = p[1] * 3600 + p[2] * 60 + p[3]; b = int(s / ${bucketMs / 1000}) * ${bucketMs / 1000};
     n[sprintf("%s%02d:%02d:%02d", substr($1, 1, 11), int(b / 3600), int(b % 3600 / 60), b % 60)]++ } END { for (k in n) print k, n[k] }`;
   return Object.fromEntries(
-    execFileSync('awk', [program, ...logs], C)
+    execFileSync('awk', [program, ...served().logs], C)
       .trim()
       .split('\n')
       .map((l) => [l.split(' ')[0]!, Number(l.split(' ')[1])]),
@@ -51,7 +39,7 @@ function barsOf(panel: Locator): Promise<Record<string, number>> {
     );
 }
 
-const grepCount = (word: string) => Number(execFileSync('bash', ['-c', `cat "$@" | grep -c ' ${word} ' || true`, 'count', ...logs], C).trim());
+const grepCount = (word: string) => Number(execFileSync('bash', ['-c', `cat "$@" | grep -c ' ${word} ' || true`, 'count', ...served().logs], C).trim());
 
 /** `n` lines from `startIso` on, `stepMs` apart, at `level`. */
 function linesFrom(startIso: string, n: number, stepMs: number, level: string, name: string): string {
@@ -63,14 +51,8 @@ test('following, the merged histogram counts the lines written since, as awk and
   test.setTimeout(120_000);
   const seen = watchPage(page);
   await page.setViewportSize({ width: 1400, height: 800 });
-  await page.goto(server.url.href);
-  await page.getByTestId('path-input').fill(logs[1]!);
-  await page.getByTestId('path-input').press('Enter');
-  await expect(page.getByTestId('file-path')).toHaveText(logs[1]!);
-  await page.getByRole('button', { name: 'Merge tabs' }).click();
-  await page.getByRole('form', { name: 'Logs to merge' }).getByRole('button', { name: 'Open merged view' }).click();
-  const lines = page.getByRole('listbox', { name: 'Merged lines' });
-  await expect(page.getByTestId('merged-line').first()).toBeVisible();
+  await page.goto(served().server.url.href);
+  const lines = await mergeOpenTabs(page, [served().logs[1]!]);
   await lines.press('Control+Shift+H');
   const panel = page.getByRole('region', { name: 'Merged histogram' });
   const summary = panel.getByTestId('merged-histogram-summary');
@@ -80,8 +62,8 @@ test('following, the merged histogram counts the lines written since, as awk and
   await expect(page.getByRole('button', { name: 'Follow merged view' })).toHaveAttribute('aria-pressed', 'true');
 
   // Lines come to both files, 20 to 25 s later: the same width, the new seconds' bars added.
-  appendFileSync(logs[0]!, linesFrom('2024-05-01T10:00:20.000Z', 200, 25, 'ERROR', 'alpha'));
-  appendFileSync(logs[1]!, linesFrom('2024-05-01T10:00:21.500Z', 100, 30, 'WARN', 'beta'));
+  appendFileSync(served().logs[0]!, linesFrom('2024-05-01T10:00:20.000Z', 200, 25, 'ERROR', 'alpha'));
+  appendFileSync(served().logs[1]!, linesFrom('2024-05-01T10:00:21.500Z', 100, 30, 'WARN', 'beta'));
   await expect(summary).toContainText('1,300 lines', { timeout: 30_000 });
   await expect(panel).toHaveAttribute('data-bucket-ms', '1000');
   expect(await barsOf(panel)).toEqual(awkPerBucket(1000));
@@ -94,7 +76,7 @@ test('following, the merged histogram counts the lines written since, as awk and
   }
 
   // Half an hour later: 1,800 one-second bars would be too many; all is counted again at 30 s.
-  appendFileSync(logs[1]!, linesFrom('2024-05-01T10:30:00.000Z', 50, 1000, 'ERROR', 'beta'));
+  appendFileSync(served().logs[1]!, linesFrom('2024-05-01T10:30:00.000Z', 50, 1000, 'ERROR', 'beta'));
   await expect(panel).toHaveAttribute('data-bucket-ms', '30000', { timeout: 30_000 });
   await expect(summary).toContainText('1,350 lines');
   expect(await barsOf(panel)).toEqual(awkPerBucket(30_000));

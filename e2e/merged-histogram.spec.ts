@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { expect, test } from './app-test.ts';
 import { makeFixtureDir } from './fixtures.ts';
 import { startFolioServe, type FolioServe } from './folio-serve.ts';
+import { mergeOpenTabs } from './merged-helpers.ts';
 import { watchPage } from './page-helpers.ts';
 
 let fixtures: ReturnType<typeof makeFixtureDir>;
@@ -59,16 +60,7 @@ test('Ctrl+Shift+H on the merged tab: bars per second equal awk over the files; 
   await page.setViewportSize({ width: 1400, height: 800 });
   await page.goto(server.url.href);
   // One open at a time, each waited for (as a person sees the tab come before typing the next path).
-  for (const [i, log] of logs.slice(1).entries()) {
-    await page.getByTestId('path-input').fill(log);
-    await page.getByTestId('path-input').press('Enter');
-    await expect(page.getByRole('tablist', { name: 'Open files' }).getByRole('tab')).toHaveCount(i + 2);
-    await expect(page.getByTestId('file-path')).toHaveText(log);
-  }
-  await page.getByRole('button', { name: 'Merge tabs' }).click();
-  await page.getByRole('form', { name: 'Logs to merge' }).getByRole('button', { name: 'Open merged view' }).click();
-  const lines = page.getByRole('listbox', { name: 'Merged lines' });
-  await expect(page.getByTestId('merged-line').first()).toBeVisible();
+  const lines = await mergeOpenTabs(page, logs.slice(1));
 
   await lines.press('Control+Shift+H');
   const panel = page.getByRole('region', { name: 'Merged histogram' });

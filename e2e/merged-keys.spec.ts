@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { basename } from 'node:path';
 import { expect, test, type Page } from './app-test.ts';
 import type { FolioServe } from './folio-serve.ts';
-import { serveSteppedLogs, type SteppedLogs } from './merged-helpers.ts';
+import { mergeOpenTabs, serveSteppedLogs, type SteppedLogs } from './merged-helpers.ts';
 import { watchPage } from './page-helpers.ts';
 
 let served: SteppedLogs;
@@ -58,14 +58,7 @@ test('arrows, pages, End and Home move the selected line; m marks it; u / U step
   const seen = watchPage(page);
   await page.setViewportSize({ width: 1400, height: 800 });
   await page.goto(server.url.href);
-  for (const log of logs.slice(1)) {
-    await page.getByTestId('path-input').fill(log);
-    await page.getByTestId('path-input').press('Enter');
-    await expect(page.getByRole('tab', { selected: true })).toHaveText(basename(log));
-  }
-  await page.getByRole('button', { name: 'Merge tabs' }).click();
-  await page.getByRole('form', { name: 'Logs to merge' }).getByRole('button', { name: 'Open merged view' }).click();
-  const lines = page.getByRole('listbox', { name: 'Merged lines' });
+  const lines = await mergeOpenTabs(page, logs.slice(1));
   await expect(lines.getByTestId('merged-line').first()).toHaveAttribute('data-index', '0');
   expect(sorted).toHaveLength(3600);
 

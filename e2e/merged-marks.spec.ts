@@ -5,26 +5,14 @@
  * selected row again, and a mark set in the file's tab shows in the merged view.
  */
 import { expect, test, type Page } from './app-test.ts';
-import type { FolioServe } from './folio-serve.ts';
-import { serveSteppedLogs, type SteppedLogs } from './merged-helpers.ts';
+import { mergeOpenTabs, servedSteppedLogs } from './merged-helpers.ts';
 import { watchPage } from './page-helpers.ts';
 import { sedLine } from './sed.ts';
 
-let served: SteppedLogs;
-let server: FolioServe;
-let logs: string[];
-
-test.beforeAll(async () => {
-  served = await serveSteppedLogs([
-    { name: 'alpha', lines: 400, stepMs: 10 },
-    { name: 'beta', lines: 300, stepMs: 13 },
-  ]);
-  ({ server, logs } = served);
-});
-
-test.afterAll(async () => {
-  await served?.stop();
-});
+const served = servedSteppedLogs([
+  { name: 'alpha', lines: 400, stepMs: 10 },
+  { name: 'beta', lines: 300, stepMs: 13 },
+]);
 
 const tabs = (page: Page) => page.getByRole('tablist', { name: 'Open files' });
 const markedRows = (page: Page) =>
@@ -43,19 +31,15 @@ test('a merged row marks its line in its own file: the lane, m on the selected r
   test.setTimeout(120_000);
   const seen = watchPage(page);
   await page.setViewportSize({ width: 1400, height: 800 });
-  await page.goto(server.url.href);
-  await page.getByTestId('path-input').fill(logs[1]!);
-  await page.getByTestId('path-input').press('Enter');
-  await expect(tabs(page).getByRole('tab')).toHaveText(['alpha.log', 'beta.log']);
-  await page.getByRole('button', { name: 'Merge tabs' }).click();
-  await page.getByRole('form', { name: 'Logs to merge' }).getByRole('button', { name: 'Open merged view' }).click();
-  const lines = page.getByRole('listbox', { name: 'Merged lines' });
+  await page.goto(served().server.url.href);
+  const lines = await mergeOpenTabs(page, [served().logs[1]!]);
+  await expect(tabs(page).getByRole('tab')).toHaveText(['alpha.log', 'beta.log', 'Merged (2 logs)']);
 
   // The lane of the 6th beta row: marked in beta.log, the row not opened.
-  const beta = page.locator(`[data-testid="merged-line"][data-path="${logs[1]}"]`).nth(5);
+  const beta = page.locator(`[data-testid="merged-line"][data-path="${served().logs[1]}"]`).nth(5);
   const betaLine = Number(await beta.getAttribute('data-line'));
   await beta.getByTestId('merged-mark').click();
-  await expect.poll(() => markedRows(page)).toEqual([`${logs[1]}:${betaLine}`]);
+  await expect.poll(() => markedRows(page)).toEqual([`${served().logs[1]}:${betaLine}`]);
   await expect(page.getByRole('tab', { selected: true })).toHaveText('Merged (2 logs)');
   await expect(beta.getByTestId('merged-mark')).toHaveText('●');
 
@@ -63,18 +47,18 @@ test('a merged row marks its line in its own file: the lane, m on the selected r
   await lines.press('m');
   await expect.poll(() => markedRows(page)).toEqual([]);
   await lines.press('m');
-  await expect.poll(() => markedRows(page)).toEqual([`${logs[1]}:${betaLine}`]);
+  await expect.poll(() => markedRows(page)).toEqual([`${served().logs[1]}:${betaLine}`]);
 
   // beta's tab lists it, its text as sed prints it; alpha's has none.
   await tabs(page).getByRole('tab', { name: 'beta.log' }).click();
-  await expect.poll(() => fileMarkTexts(page)).toEqual([sedLine(logs[1]!, betaLine)]);
+  await expect.poll(() => fileMarkTexts(page)).toEqual([sedLine(served().logs[1]!, betaLine)]);
   // Marked in alpha's tab (the Marks list's own path: m on its first line), it shows in the merged view.
   await tabs(page).getByRole('tab', { name: 'alpha.log' }).click();
   await expect.poll(() => fileMarkTexts(page)).toEqual([]);
   await page.locator('[data-testid="file-view"] .view-line').first().click();
   await page.keyboard.press('m');
-  await expect.poll(() => fileMarkTexts(page)).toEqual([sedLine(logs[0]!, 1)]);
+  await expect.poll(() => fileMarkTexts(page)).toEqual([sedLine(served().logs[0]!, 1)]);
   await tabs(page).getByRole('tab', { name: 'Merged (2 logs)' }).click();
-  await expect.poll(() => markedRows(page)).toEqual([`${logs[0]}:1`, `${logs[1]}:${betaLine}`]); // alpha's line 1 is the merged view's first row
+  await expect.poll(() => markedRows(page)).toEqual([`${served().logs[0]}:1`, `${served().logs[1]}:${betaLine}`]); // alpha's line 1 is the merged view's first row
   expect(seen.problems).toEqual([]);
 });

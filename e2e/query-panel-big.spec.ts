@@ -19,6 +19,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { DEEP } from '../test/fixtures/effort.ts';
 import { writeQueryLog } from '../test/fixtures/query-log.ts';
+import { AWK_STAMPED, awkLevelCounts } from './awk-levels.ts';
 import { expect, test, type Page } from './app-test.ts';
 import { makeFixtureDir } from './fixtures.ts';
 import { startFolioServe, type FolioServe } from './folio-serve.ts';
@@ -29,7 +30,6 @@ import { sedLine } from './sed.ts';
 const LOG_BYTES = Number(process.env.FOLIO_E2E_QUERY_LOG_BYTES ?? (DEEP ? 1024 ** 3 : 64 * 1024 ** 2));
 /** A query's time limit: a 1 GiB query took 25–50 s here (docs/BENCHMARKS.md, "query"); minutes for the deep run. */
 const QUERY_TIMEOUT = DEEP ? 600_000 : 120_000;
-const STAMPED = '/^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T/';
 
 let fixtures: ReturnType<typeof makeFixtureDir>;
 let server: FolioServe;
@@ -39,22 +39,10 @@ let written: ReturnType<typeof writeQueryLog>;
 const sh = (script: string, file: string) =>
   execFileSync('sh', ['-c', script, 'sh', file], { encoding: 'utf8', maxBuffer: 16 << 20, env: { ...process.env, LC_ALL: 'C' } });
 
-/** awk's count of rows by level, as the operation names them. */
-function awkLevelCounts(file: string): Record<string, number> {
-  const out = sh(`awk '${STAMPED} { l = tolower($2); if (l == "trace") l = "debug"; n[l]++ } END { for (l in n) printf "%s\\t%d\\n", l, n[l] }' "$1"`, file);
-  return Object.fromEntries(
-    out
-      .trim()
-      .split('\n')
-      .map((row) => row.split('\t'))
-      .map(([level, n]) => [level!, Number(n)]),
-  );
-}
-
 /** awk over the key=value rows with status=500: their count, dur_ms's sum, the last one's line and dur_ms. */
 function awkStatus500(file: string): { n: number; durMs: number; lastLine: number; lastDurMs: number } {
   const out = sh(
-    `awk '${STAMPED} {
+    `awk '${AWK_STAMPED} {
        s = ""; d = ""
        for (i = 3; i <= NF; i++) { if ($i ~ /^status=/) s = substr($i, 8); else if ($i ~ /^dur_ms=/) d = substr($i, 8) }
        if (s == "500") { n++; sum += d; last = NR; lastD = d }

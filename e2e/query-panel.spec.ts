@@ -13,6 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { awkLevelCounts } from './awk-levels.ts';
 import { expect, test, type Page } from './app-test.ts';
 import { makeFixtureDir } from './fixtures.ts';
 import { startFolioServe, type FolioServe } from './folio-serve.ts';
@@ -50,21 +51,6 @@ function serviceLogOf(rows: number): string {
 }
 
 const awk = (program: string, file: string) => execFileSync('awk', [program, file], { encoding: 'utf8', maxBuffer: 64 << 20 });
-
-/** awk's count of rows by level, as the operation names them. */
-function awkLevelCounts(file: string): Record<string, number> {
-  const out = awk(
-    '/^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T/ { l = tolower($2); if (l == "trace") l = "debug"; n[l]++ } END { for (l in n) print l "\\t" n[l] }',
-    file,
-  );
-  return Object.fromEntries(
-    out
-      .trim()
-      .split('\n')
-      .map((row) => row.split('\t'))
-      .map(([level, n]) => [level!, Number(n)]),
-  );
-}
 
 /** awk's rows with status=500: [line, message] with the unstamped lines under it. */
 function awkStatus500(file: string): [string, string][] {
