@@ -202,4 +202,15 @@ describe('folio merge', () => {
     expect(JSON.parse(json.stdout.toString('utf8'))).toMatchObject({ error: { code: 'no_timestamps', path: plain } });
     expect(missing.stdout.length + unstamped.stdout.length + badFrom.stdout.length).toBe(0);
   });
+
+  it('ends a --match that backtracks at its budget: timeout naming the file and line, exit 1', () => {
+    const evil = tmp.path('evil.log');
+    writeFileSync(evil, `2026-01-01T00:00:00.000Z INFO ${'a'.repeat(40)}!\n2026-01-01T00:00:01.000Z INFO fine\n`);
+    const r = spawnSync(process.execPath, [BIN, 'merge', evil, a, '--match', '(a+)+$', '-i'], {
+      env: { ...process.env, FOLIO_CACHE_DIR: tmp.path('cache'), FOLIO_SEARCH_TIMEOUT_MS: '1500' },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^folio: timeout: match \/\(a\+\)\+\$\/i ran past its 1500 ms budget on the lines of .*evil\.log from line 1/);
+  });
 });
