@@ -228,6 +228,37 @@ describe('decompressed', () => {
     expect(existsSync(newest)).toBe(false);
   });
 
+  it('counts the head of an entry with it, and evicts a head whose entry never came', async () => {
+    const cacheWas = process.env.FOLIO_CACHE_DIR;
+    process.env.FOLIO_CACHE_DIR = tmp.path('cache-heads');
+    onTestFinished(() => {
+      process.env.FOLIO_CACHE_DIR = cacheWas;
+    });
+    const src = tmp.path('heads-0.log.gz');
+    writeFileSync(src, gzipSync(plain.subarray(0, 1_000_000)));
+    const entry = (await decompressed(src, 'gzip')).path;
+    const head = await headFileOf(src, 'gzip', 200_000);
+    expect(head).toBe(`${entry}.head`);
+    // A head left by a job that stopped (no entry beside it), the oldest thing in the cache.
+    const orphan = join(decompressDir(), `${'f'.repeat(32)}.head`);
+    writeFileSync(orphan, Buffer.alloc(3_000_000, 97));
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(orphan, old, old);
+    const older = new Date(Date.now() - 30_000);
+    utimesSync(`${entry}.used`, older, older);
+    // Room for the entry and its head, not for the orphan nor for one more entry beside them.
+    process.env.FOLIO_DECOMPRESS_CACHE_BYTES = String(statSync(entry).size + statSync(head).size + 100);
+    const next = tmp.path('heads-1.log.gz');
+    writeFileSync(next, gzipSync(plain.subarray(1, 100_001)));
+    const kept = (await decompressed(next, 'gzip')).path;
+    expect(existsSync(orphan)).toBe(false);
+    expect(existsSync(entry)).toBe(false);
+    expect(existsSync(head)).toBe(false);
+    expect(existsSync(kept)).toBe(true);
+    const total = entries().reduce((sum, n) => sum + (/^[0-9a-f]{32}(\.head)?$/.test(n) ? statSync(join(decompressDir(), n)).size : 0), 0);
+    expect(total).toBeLessThanOrEqual(Number(process.env.FOLIO_DECOMPRESS_CACHE_BYTES));
+  });
+
   it('a changed file is another entry (the key is its identity)', async () => {
     const src = tmp.path('changing.log.gz');
     writeFileSync(src, gzipSync(plain.subarray(0, 200_000)));

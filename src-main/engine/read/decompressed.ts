@@ -271,16 +271,29 @@ function removeDeadTemps(dir: string): void {
   }
 }
 
-/** Evict least recently used entries until they total at most the cap; never `keep`, nor one whose job runs. */
+/**
+ * Evict least recently used entries until they total at most the cap; never `keep`,
+ * nor one whose job runs. An entry's bytes count its head (`<key>.head`) too; a
+ * head without its entry (the job that was to make it stopped: killed, failed,
+ * aborted) is evicted on its own, by its mtime.
+ */
 export function evictBeyondCap(keep: string): void {
   const dir = decompressDir();
-  const entries = readdirSync(dir)
-    .filter((name) => /^[0-9a-f]{32}$/.test(name))
-    .flatMap((name) => {
-      const st = statOrNull(join(dir, name));
+  const names = readdirSync(dir);
+  const present = new Set(names);
+  const headBytes = (name: string) => (present.has(`${name}.head`) ? (statOrNull(join(dir, `${name}.head`))?.size ?? 0) : 0);
+  const entries = names
+    .flatMap((file) => {
+      const name = /^([0-9a-f]{32})(\.head)?$/.exec(file);
+      if (!name) return [];
+      const key = name[1]!;
+      // A head counts with its entry when there is one.
+      if (name[2] && present.has(key)) return [];
+      const st = statOrNull(join(dir, file));
       if (!st) return [];
-      const used = statOrNull(join(dir, `${name}.used`));
-      return [{ name, bytes: st.size, usedMs: used?.mtimeMs ?? st.mtimeMs }];
+      if (name[2]) return [{ name: key, bytes: st.size, usedMs: st.mtimeMs }];
+      const used = statOrNull(join(dir, `${key}.used`));
+      return [{ name: key, bytes: st.size + headBytes(key), usedMs: used?.mtimeMs ?? st.mtimeMs }];
     })
     .sort((a, b) => a.usedMs - b.usedMs);
   let total = entries.reduce((sum, e) => sum + e.bytes, 0);
