@@ -31,6 +31,7 @@
 import { create } from 'zustand';
 import type { z } from 'zod';
 import type { MergeLine as MergeLineSchema } from '../../src-main/api/schemas/merge.ts';
+import { count } from '../model/file-labels.ts';
 import { filterRegexOf, type FilterTerm, type LogLevel } from '../model/filter-query.ts';
 import { call } from '../transport.ts';
 import { useMarksStore } from './marks-store.ts';
@@ -185,8 +186,6 @@ async function windowReady(k: number, mine: number): Promise<boolean> {
   }
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
-
 /** Fetch windows on from the last one known until the one that ends the view. */
 async function fetchToEnd(mine: number): Promise<void> {
   while (mine === run && get().lastWindow === null) {
@@ -216,9 +215,12 @@ async function poll(): Promise<void> {
   } catch (err) {
     if (mine !== run) return;
     // A file shrank under the cursor (rotated or truncated): its files again, from the last line's time.
-    if (errorPayloadOf(err).code === 'conflict')
-      return await rejoin(s.source === null ? s.paths : (await call('merge_files', { paths: [s.source] })).paths, mine);
-    set({ error: errorPayloadOf(err).message });
+    if (errorPayloadOf(err).code !== 'conflict') return set({ error: errorPayloadOf(err).message });
+    try {
+      await rejoin(s.source === null ? s.paths : (await call('merge_files', { paths: [s.source] })).paths, mine);
+    } catch (again) {
+      if (mine === run) set({ error: errorPayloadOf(again).message });
+    }
   } finally {
     polling = false;
   }
@@ -328,7 +330,7 @@ async function stepToMark(direction: 1 | -1, rows: number): Promise<void> {
   if (mine !== run) return;
   const far = i >= 0 && (get().lastWindow === null || Math.floor(i / WINDOW_LINES) <= get().lastWindow!);
   const where = `${direction > 0 ? 'after' : 'before'} line ${start + 1}`;
-  set({ loading: false, notice: far ? `no mark within ${count(MARK_SCAN_WINDOWS * WINDOW_LINES)} lines ${where}` : `no mark ${where}` });
+  set({ loading: false, notice: far ? `no mark within ${count.format(MARK_SCAN_WINDOWS * WINDOW_LINES)} lines ${where}` : `no mark ${where}` });
 }
 
 export const useMergeStore = create<MergeState>()((set, get) => {
