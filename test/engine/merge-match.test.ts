@@ -7,11 +7,12 @@
  * by default keeps V8 off its linear engine) neither stops other calls nor runs
  * past its budget: `timeout`, or `cancelled` at once when the caller goes away.
  */
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { handle } from '../../src-main/api/handle.ts';
 import { closeLineFilterPools } from '../../src-main/engine/search/line-filter.ts';
+import { openMerge } from '../../src-main/engine/search/merge.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
 import { MERGE_LOG_START, writeMergeLog } from '../fixtures/merge-logs.ts';
 
@@ -107,6 +108,23 @@ describe('merge with match, in batches', () => {
       const re = new RegExp(match, flags);
       const want = whole.filter((r) => re.test(r.text));
       for (const size of [1, 2, 100]) expect(await matchedInWindows(odd, match, flags, size), `${match} in windows of ${size}`).toEqual(want);
+    }
+  });
+
+  it('a file removed under the merge is not_found, naming it', async () => {
+    const gone = [tmp.path('gone1.log'), tmp.path('gone2.log')];
+    writeMergeLog(gone[0]!, { lines: 300, seed: 81 });
+    writeMergeLog(gone[1]!, { lines: 300, seed: 82 });
+    const merge = await openMerge(gone, { match: 'INFO' });
+    try {
+      unlinkSync(gone[1]!);
+      await expect(
+        (async () => {
+          while (await merge.nextMatch());
+        })(),
+      ).rejects.toMatchObject({ code: 'not_found', details: { path: gone[1] } });
+    } finally {
+      merge.close();
     }
   });
 

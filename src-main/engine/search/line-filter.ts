@@ -11,7 +11,7 @@
  * that aborts stops waiting at once (`cancelled`); its chunk is left to finish or
  * to meet the budget.
  */
-import { FolioError } from '../errors.ts';
+import { FolioError, fromFsError } from '../errors.ts';
 import { poolRegistry } from '../index/worker-pool.ts';
 import type { LineFilterAnswer, LineFilterJob } from './line-filter-worker.mjs';
 import { useLinearFallback } from './regex-engine.mjs';
@@ -103,6 +103,8 @@ export async function filterChunk(filter: LineFilter, chunk: LineChunk, where: C
     } catch (err) {
       if (timedOut) throw timeoutError(filter, where);
       if (err instanceof FolioError) throw err;
+      // The file went away under the worker (removed, made unreadable): as a read of it would say.
+      if (typeof (err as NodeJS.ErrnoException).code === 'string' && /^E[A-Z]+$/.test((err as NodeJS.ErrnoException).code!)) throw fromFsError(err, chunk.path);
       // Its worker was stopped for another call's runaway chunk: once more, on a fresh one.
       if (attempt === 0) continue;
       throw err;
