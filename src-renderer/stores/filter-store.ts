@@ -19,7 +19,7 @@ import { assertionOf, FilterExprError, parseFilterExpr } from '../model/filter-e
 import { filterPatternOf, invalidTermOf, type FilterTerm, type LogLevel } from '../model/filter-query.ts';
 import type { ErrorPayload } from '../transport.ts';
 import { errorPayloadOf } from './call-error.ts';
-import { countToEnd, nextSliceBytes, searchSlice, SLICE_BYTES, type SearchTarget } from './incremental-search.ts';
+import { countRange, countToEnd, nextSliceBytes, searchSlice, SLICE_BYTES, type SearchTarget } from './incremental-search.ts';
 import { infoWhenReady, useViewerStore } from './viewer-store.ts';
 
 export type FilterRow = SearchOutput['matches'][number];
@@ -93,6 +93,16 @@ function assertionOfExpression(expression: string): string | null | FilterExprEr
   }
 }
 
+/** `checkpoints` with `c` in row order (none added within CHECKPOINT_ROWS of one there: they would save no reading). */
+function withCheckpoint(checkpoints: RowCheckpoint[], c: RowCheckpoint): RowCheckpoint[] {
+  if (checkpoints.some((k) => Math.abs(k.row - c.row) < CHECKPOINT_ROWS && k.row !== 0)) return checkpoints;
+  const at = checkpoints.findIndex((k) => k.row > c.row);
+  return at < 0 ? [...checkpoints, c] : [...checkpoints.slice(0, at), c, ...checkpoints.slice(at)];
+}
+
+/** Rows a jump fetches at most before the ones it shows: past this, it narrows down by counting (narrowTo). */
+const JUMP_FETCH_ROWS = 2 * PAGE_ROWS;
+
 /** `s` with `matches` after its rows (the oldest dropped past WINDOW_ROWS), a checkpoint at `byte` when due, and where the rows go on. */
 function withRowsAppended(s: FilterState, matches: FilterRow[], byte: number, nextStartByte: number | null, counts: boolean): Partial<FilterState> {
   const all = [...s.rows, ...matches];
@@ -102,7 +112,7 @@ function withRowsAppended(s: FilterState, matches: FilterRow[], byte: number, ne
   return {
     rows: drop > 0 ? all.slice(drop) : all,
     rowsStart: s.rowsStart + drop,
-    checkpoints: !last || end - last.row >= CHECKPOINT_ROWS ? [...s.checkpoints, { row: end, byte }] : s.checkpoints,
+    checkpoints: !last || end - last.row >= CHECKPOINT_ROWS ? withCheckpoint(s.checkpoints, { row: end, byte }) : s.checkpoints,
     nextStartByte,
     ...(counts ? { searchedBytes: nextStartByte ?? s.fileBytes, total: s.total + matches.length } : {}),
   };
@@ -124,12 +134,57 @@ async function countRest(request: number, startByte: number): Promise<void> {
       startByte,
       () => get().fileBytes,
       () => request === latest,
-      (count, reached) => set((s) => ({ total: s.total + count, searchedBytes: reached })),
+      // Each slice's end is a checkpoint: a jump far into the list starts counting from the nearest.
+      (count, reached) =>
+        set((s) => ({ total: s.total + count, searchedBytes: reached, checkpoints: withCheckpoint(s.checkpoints, { row: s.total + count, byte: reached }) })),
     );
   } catch (err) {
     if (request === latest) set({ error: errorPayloadOf(err) });
   } finally {
     set({ counting: false });
+  }
+}
+
+/**
+ * A checkpoint at most JUMP_FETCH_ROWS before row `first`, from `from` (one before
+ * it): the byte range up to the next checkpoint past `first` (or what the count
+ * has reached) is halved by counting its first half (count_only, no rows sent),
+ * each count's end a checkpoint kept for later jumps. About log2(range / 64 KiB)
+ * counts over half the range each: a jump to the end of a 1 GiB log's 2 million
+ * matches reads the last slice twice instead of sending 2 million rows.
+ */
+async function narrowTo(first: number, from: RowCheckpoint): Promise<RowCheckpoint> {
+  const { getState: get, setState: set } = useFilterStore;
+  const target = get().appliedFor;
+  if (!target) return from;
+  const s = get();
+  let lo = from;
+  let hi: RowCheckpoint = s.checkpoints.find((c) => c.row > first) ?? { row: s.total, byte: s.searchedBytes };
+  if (hi.row <= first) return from;
+  while (hi.row - lo.row > JUMP_FETCH_ROWS && hi.byte - lo.byte > 64 * 1024) {
+    const mid = lo.byte + Math.floor((hi.byte - lo.byte) / 2);
+    const { count, end } = await countRange(target, lo.byte, mid);
+    if (get().appliedFor !== target) return from;
+    if (end <= lo.byte || end >= hi.byte) break;
+    const at = { row: lo.row + count, byte: end };
+    set((st) => ({ checkpoints: withCheckpoint(st.checkpoints, at) }));
+    if (at.row <= first) lo = at;
+    else hi = at;
+  }
+  return lo;
+}
+
+/** narrowTo while the list shows it is loading; null when it failed (said in the panel) or another filter took over. */
+async function narrowedStart(first: number, from: RowCheckpoint): Promise<RowCheckpoint | null> {
+  const { getState: get, setState: set } = useFilterStore;
+  const target = get().appliedFor;
+  set({ loading: true });
+  try {
+    const near = await narrowTo(first, from);
+    return get().appliedFor === target ? near : null;
+  } catch (err) {
+    if (get().appliedFor === target) set({ error: errorPayloadOf(err), loading: false });
+    return null;
   }
 }
 
@@ -250,6 +305,12 @@ export const useFilterStore = create<FilterState>()((set, get) => {
       let from = checkpoints[0]!;
       for (const c of checkpoints) if (c.row <= first) from = c;
       if (first > end && from.row < end && nextStartByte !== null) from = { row: end, byte: nextStartByte };
+      // Far from it (a scrollbar dragged down a GiB's filter): count down to a checkpoint near `first` instead of fetching every row between.
+      if (first - from.row > JUMP_FETCH_ROWS) {
+        const near = await narrowedStart(first, from);
+        if (!near) return;
+        from = near;
+      }
       set({ rows: [], rowsStart: from.row, nextStartByte: from.byte });
       await fetchRows(latest, from.byte, Math.max(PAGE_ROWS, last - from.row), false);
     },

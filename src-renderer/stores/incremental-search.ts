@@ -79,3 +79,13 @@ export async function countToEnd(
     onSlice(answer.count, Math.min(start, fileBytes()));
   }
 }
+
+/**
+ * How many lines match in [startByte, endByte), and the line start the count
+ * reached (the first line start at or after endByte, or the file's end): with
+ * the rows before startByte, a checkpoint of the filtered list there.
+ */
+export async function countRange(target: SearchTarget, startByte: number, endByte: number, signal?: AbortSignal): Promise<{ count: number; end: number }> {
+  const answer = await call('search', { ...searchInputOf(target, startByte, endByte), count_only: true }, signal);
+  return { count: answer.count, end: answer.scanned.end_byte };
+}
