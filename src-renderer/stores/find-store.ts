@@ -85,16 +85,24 @@ async function countRest(request: number, startByte: number, signal: AbortSignal
   if (!target) return;
   set({ counting: true });
   try {
-    await countToEnd(
-      target,
-      startByte,
-      () => get().fileBytes,
-      () => request === latestCount,
-      (count, reached) => set((s) => ({ total: s.total + count, searchedBytes: reached })),
-      signal,
-    );
-  } catch {
-    // the page's own search shows errors; the count stays at what was counted
+    // A count that fails (not cancelled: a busy server's timeout) goes on once from where it reached; a second failure shows.
+    for (let attempt = 0, from = startByte; ; attempt++) {
+      try {
+        await countToEnd(
+          target,
+          from,
+          () => get().fileBytes,
+          () => request === latestCount,
+          (count, reached) => set((s) => ({ total: s.total + count, searchedBytes: reached })),
+          signal,
+        );
+        return;
+      } catch (err) {
+        if (signal?.aborted || request !== latestCount) return;
+        if (attempt > 0) return set({ error: errorPayloadOf(err) });
+        from = Math.max(from, get().searchedBytes);
+      }
+    }
   } finally {
     if (request === latestCount) set({ counting: false });
   }
