@@ -85,24 +85,17 @@ async function countRest(request: number, startByte: number, signal: AbortSignal
   if (!target) return;
   set({ counting: true });
   try {
-    // A count that fails (not cancelled: a busy server's timeout) goes on once from where it reached; a second failure shows.
-    for (let attempt = 0, from = startByte; ; attempt++) {
-      try {
-        await countToEnd(
-          target,
-          from,
-          () => get().fileBytes,
-          () => request === latestCount,
-          (count, reached) => set((s) => ({ total: s.total + count, searchedBytes: reached })),
-          signal,
-        );
-        return;
-      } catch (err) {
-        if (signal?.aborted || request !== latestCount) return;
-        if (attempt > 0) return set({ error: errorPayloadOf(err) });
-        from = Math.max(from, get().searchedBytes);
-      }
-    }
+    await countToEnd(
+      target,
+      startByte,
+      () => get().fileBytes,
+      () => request === latestCount,
+      (count, reached) => set((s) => ({ total: s.total + count, searchedBytes: reached })),
+      signal,
+    );
+  } catch (err) {
+    // countToEnd asked a failed slice again once; this is the second failure, or a cancel.
+    if (!signal?.aborted && request === latestCount) set({ error: errorPayloadOf(err) });
   } finally {
     if (request === latestCount) set({ counting: false });
   }

@@ -59,7 +59,10 @@ export async function searchSlice(
 /**
  * Count the matching lines from `startByte` to the end of the file, a slice at a
  * time; `onSlice` gets each slice's count and how far the count reached. Stops
- * (dropping the answer on its way) as soon as `stillWanted` says no.
+ * (dropping the answer on its way) as soon as `stillWanted` says no. A slice that
+ * fails while the count is still wanted and not cancelled (a busy server's
+ * `timeout`, a dropped connection) is asked again once, from where the count
+ * reached; a second failure is thrown, for the store to show.
  */
 export async function countToEnd(
   target: SearchTarget,
@@ -71,8 +74,16 @@ export async function countToEnd(
 ): Promise<void> {
   let start = startByte;
   let slice = SLICE_BYTES;
+  let retried = false;
   while (start < fileBytes() && stillWanted()) {
-    const answer = await call('search', { ...searchInputOf(target, start, Math.min(fileBytes(), start + slice)), count_only: true }, signal);
+    let answer: SearchOutput;
+    try {
+      answer = await call('search', { ...searchInputOf(target, start, Math.min(fileBytes(), start + slice)), count_only: true }, signal);
+    } catch (err) {
+      if (retried || signal?.aborted || !stillWanted()) throw err;
+      retried = true;
+      continue;
+    }
     if (!stillWanted()) return;
     slice = nextSliceBytes(slice);
     start = Math.max(answer.scanned.end_byte, start + 1);
