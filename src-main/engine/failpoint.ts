@@ -43,6 +43,9 @@ export const FAILPOINTS = [
   'fileop.moved', // a move: the old name unlinked too, the journal not yet committed
   'fileop.restore-linked', // a restore (undo of a delete): the name linked to the whole temp file, the temp name still there
   'fileop.restored', // a restore: the temp name unlinked and the folder fsynced, the journal not yet committed
+  // a decompressed copy of a compressed log (read/decompressed.ts)
+  'decompress.temp-partial', // the temp file holds the first decompressed bytes
+  'decompress.temp-synced', // the temp file is whole and fsynced, not yet renamed to the entry
 ] as const;
 
 export type FailpointName = (typeof FAILPOINTS)[number];

@@ -44,6 +44,7 @@ import { Writable } from 'node:stream';
 import { dropIndex } from '../index/cache.ts';
 import { statRegularFile, type FileIdentity } from '../index/identity.ts';
 import { FolioError } from '../errors.ts';
+import { failpoint } from '../failpoint.ts';
 import type { Compression } from './compression.ts';
 import { inflateTo } from './inflate.ts';
 
@@ -196,7 +197,7 @@ function startJob(path: string, format: Compression, v: Version): Job {
     try {
       mkdirSync(dir, { recursive: true });
       removeDeadTemps(dir);
-      await inflateTo(path, format, createWriteStream(tmp, { flags: 'wx' }), {
+      await inflateTo(path, format, tempSink(tmp), {
         signal: job.stop.signal,
         onBytes: (bytesDone) => {
           job.progress.bytesDone = bytesDone;
@@ -207,6 +208,7 @@ function startJob(path: string, format: Compression, v: Version): Job {
       const now = statRegularFile(path);
       if (keyOf(now) !== v.key) throw new FolioError('conflict', `${path} changed while it was decompressed; read it again`, { path });
       syncFile(tmp);
+      failpoint('decompress.temp-synced');
       renameSync(tmp, v.entry);
       syncFile(dir);
     } catch (err) {
@@ -221,6 +223,31 @@ function startJob(path: string, format: Compression, v: Version): Job {
   })();
   jobs.set(v.key, job);
   return job;
+}
+
+/** A new temp file at `path` as the sink, reaching a fault point of the crash tests once its first bytes are written. */
+function tempSink(path: string): Writable {
+  const file = createWriteStream(path, { flags: 'wx' });
+  let wrote = false;
+  return new Writable({
+    write(chunk: Buffer, _enc, done) {
+      file.write(chunk, (err) => {
+        if (!err && !wrote) {
+          wrote = true;
+          failpoint('decompress.temp-partial');
+        }
+        done(err ?? null);
+      });
+    },
+    final(done) {
+      // end's callback gets the stream's error too (Node >= 15): one call either way.
+      file.end((err?: Error | null) => done(err ?? null));
+    },
+    destroy(err, done) {
+      file.destroy();
+      done(err);
+    },
+  });
 }
 
 function syncFile(path: string): void {
