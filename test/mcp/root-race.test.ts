@@ -42,20 +42,24 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-async function agentReads(path: string): Promise<{ inside: number; leaked: number; refused: number }> {
+async function agentReads(path: string): Promise<{ inside: number; leaked: number; refused: number; first: string }> {
   let inside = 0;
   let leaked = 0;
   let refused = 0;
+  // The first call that reached outside, as the agent got it: which tool, an error or not, and its text.
+  let first = '';
   for (let i = 0; i < READS; i++) {
     const tool = i % 3 === 0 ? 'read' : i % 3 === 1 ? 'search' : 'file_info';
     const args = tool === 'read' ? { path, head: 3 } : tool === 'search' ? { path, pattern: 'ROOT|root', max: 2 } : { path };
     const r = await mcp.call(tool, args);
-    if (r.text.includes('OUTSIDE')) leaked++;
-    else if (r.isError) refused++;
+    if (r.text.includes('OUTSIDE')) {
+      leaked++;
+      first ||= `call ${i} (${tool}${r.isError ? ', an error' : ''}): ${r.text.slice(0, 2000)}`;
+    } else if (r.isError) refused++;
     else inside++;
     if (!r.isError && r.body.path !== undefined) expect(r.body.path, r.text).toBe(join(realpathSync(ws), path));
   }
-  return { inside, leaked, refused };
+  return { inside, leaked, refused, first };
 }
 
 describe('a path swapped while an agent reads', () => {
@@ -64,16 +68,16 @@ describe('a path swapped while an agent reads', () => {
     { timeout: 120_000 },
     async () => {
       attacker = swapDirectory(join(ws, 'd'), outside);
-      const { inside, leaked, refused } = await agentReads('d/f.txt');
-      expect(leaked, `${leaked} of ${READS} calls answered the file outside the root (${inside} inside, ${refused} refused)`).toBe(0);
+      const { inside, leaked, refused, first } = await agentReads('d/f.txt');
+      expect(leaked, `${leaked} of ${READS} calls answered the file outside the root (${inside} inside, ${refused} refused); ${first}`).toBe(0);
       expect(inside).toBeGreaterThan(READS / 10);
     },
   );
 
   it(`the file swapped for a symlink or hard link: none of ${READS} calls reach the file outside the root`, { timeout: 120_000 }, async () => {
     attacker = swapFile(join(ws, 'e/g.txt'), join(outside, 'f.txt'));
-    const { inside, leaked, refused } = await agentReads('e/g.txt');
-    expect(leaked, `${leaked} of ${READS} calls answered the file outside the root (${inside} inside, ${refused} refused)`).toBe(0);
+    const { inside, leaked, refused, first } = await agentReads('e/g.txt');
+    expect(leaked, `${leaked} of ${READS} calls answered the file outside the root (${inside} inside, ${refused} refused); ${first}`).toBe(0);
     expect(inside).toBeGreaterThan(READS / 10);
   });
 });
