@@ -6,7 +6,7 @@
  * forced GC) and DOM nodes while paging windows of 10,000 lines. The asserts are
  * loose (the machine is shared); the goals are in the printed lines.
  *
- * Per commit the log is 256 MiB and 150 windows are paged (samples every 50):
+ * Per commit the log is 256 MiB and 100 windows are paged (samples every 50):
  * enough for two histogram slices, the warmed scan workers (≥ 64 MiB), and a heap
  * and node count that would grow if a window leaked. The figures of
  * docs/BENCHMARKS.md are the deep run's: FOLIO_DEEP=1 (or FOLIO_E2E_LOG_BYTES /
@@ -31,7 +31,7 @@ import { nextTopLineOf, shownLinesOf } from './page-helpers.ts';
 
 const LOG_BYTES = Number(process.env.FOLIO_E2E_LOG_BYTES ?? (DEEP ? 1024 ** 3 : 256 * 1024 ** 2));
 /** Windows of 10,000 lines paged in the memory measure, sampled every SAMPLE_EVERY. */
-const WINDOWS = Number(process.env.FOLIO_E2E_WINDOWS ?? (DEEP ? 500 : 150));
+const WINDOWS = Number(process.env.FOLIO_E2E_WINDOWS ?? (DEEP ? 500 : 100));
 const SAMPLE_EVERY = 50;
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
 /** The machine's 1-minute load average (the machine is shared: every figure is printed with it). */
