@@ -15,7 +15,7 @@ import { compressionOf, compressionOfBytes, type Compression } from '../../src-m
 import { decompressDir, decompressed, headFileOf } from '../../src-main/engine/read/decompressed.ts';
 import { FolioError } from '../../src-main/engine/errors.ts';
 import { engineTempDir } from '../fixtures/engine-env.ts';
-import { writeLogFile } from '../fixtures/generate.ts';
+import { prng, writeLogFile } from '../fixtures/generate.ts';
 
 const tmp = engineTempDir();
 const TOOL: Record<Compression, string[]> = { gzip: ['gzip', '-dc'], zstd: ['zstd', '-dc'], bzip2: ['bzip2', '-dc'] };
@@ -134,6 +134,29 @@ describe('decompressed', () => {
       });
     }
   }
+
+  // A decoder that fails while the temp's write is in flight: the sink is destroyed under
+  // that write. A run beside the CPU hog saw 'Cannot call write after a stream was
+  // destroyed' escape as an uncaught exception (vitest fails the run on one).
+  it('30 truncated decodes cut at seeded places: each parse_error, no temp and no entry left, nothing escapes', async () => {
+    const rand = prng(30);
+    const before = entries().length;
+    const escaped: unknown[] = [];
+    const onEscape = (err: unknown) => escaped.push(err);
+    process.on('uncaughtException', onEscape);
+    onTestFinished(() => void process.off('uncaughtException', onEscape));
+    for (let i = 0; i < 30; i++) {
+      const format = (['gzip', 'zstd', 'bzip2'] as const)[i % 3]!;
+      const whole = readFileSync(tmp.path(`app.log.${EXT[format]}`));
+      const src = tmp.path(`cut-${i}.log.${EXT[format]}`);
+      writeFileSync(src, whole.subarray(0, Math.floor(whole.length * (0.2 + 0.7 * rand()))));
+      const err = await withJs(i % 2 === 0, () => decompressed(src, format)).catch((e: unknown) => e);
+      expect(err, `cut ${i} (${format})`).toMatchObject({ code: 'parse_error' });
+    }
+    expect(escaped).toEqual([]);
+    expect(entries().length).toBe(before);
+    expect(entries().filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
 
   it('a corrupt gzip (bytes overwritten mid-stream) is parse_error and leaves no entry', async () => {
     const whole = Buffer.from(readFileSync(tmp.path('app.log.gz')));

@@ -25,16 +25,18 @@
  */
 import { randomBytes, createHash } from 'node:crypto';
 import {
+  close,
   closeSync,
-  createWriteStream,
   fsyncSync,
   mkdirSync,
+  open,
   openSync,
   readdirSync,
   renameSync,
   rmSync,
   statSync,
   utimesSync,
+  write,
   writeFileSync,
   type Stats,
 } from 'node:fs';
@@ -225,27 +227,54 @@ function startJob(path: string, format: Compression, v: Version): Job {
   return job;
 }
 
-/** A new temp file at `path` as the sink, reaching a fault point of the crash tests once its first bytes are written. */
+/**
+ * A new temp file at `path` as the sink: one stream that owns its descriptor (opened
+ * `wx`, written in order, closed once: at the end, or on destroy once a write in
+ * flight is back, so its fd number is never reused under it), reaching a fault point
+ * of the crash tests once its first bytes are written.
+ */
 function tempSink(path: string): Writable {
-  const file = createWriteStream(path, { flags: 'wx' });
+  let fd: number | undefined;
   let wrote = false;
+  let writing = false;
+  /** A destroy that came while a write was in flight: runs when it is back. */
+  let afterWrite: (() => void) | null = null;
+  const closeFd = (done: (err: Error | null) => void, err: Error | null) => {
+    if (fd === undefined) return done(err);
+    const f = fd;
+    fd = undefined;
+    close(f, (closeErr) => done(err ?? closeErr ?? null));
+  };
   return new Writable({
+    construct(done) {
+      open(path, 'wx', (err, f) => {
+        fd = f;
+        done(err);
+      });
+    },
     write(chunk: Buffer, _enc, done) {
-      file.write(chunk, (err) => {
+      writing = true;
+      const back = (err: Error | null) => {
+        writing = false;
+        if (afterWrite) return afterWrite(); // destroyed meanwhile: nobody waits for this write
         if (!err && !wrote) {
           wrote = true;
           failpoint('decompress.temp-partial');
         }
-        done(err ?? null);
-      });
+        done(err);
+      };
+      const from = (at: number): void =>
+        write(fd!, chunk, at, chunk.length - at, null, (err, n) => {
+          if (err) return back(err);
+          if (at + n < chunk.length && !afterWrite) return from(at + n);
+          back(null);
+        });
+      from(0);
     },
-    final(done) {
-      // end's callback gets the stream's error too (Node >= 15): one call either way.
-      file.end((err?: Error | null) => done(err ?? null));
-    },
+    final: (done) => closeFd(done, null),
     destroy(err, done) {
-      file.destroy();
-      done(err);
+      if (writing) afterWrite = () => closeFd(done, err);
+      else closeFd(done, err);
     },
   });
 }
