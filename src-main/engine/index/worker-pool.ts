@@ -2,7 +2,9 @@
  * A small pool of persistent worker threads running one script: jobs go to an idle
  * worker (or one is spawned, up to `size`, or they queue behind the next one). Workers
  * are ref'd while busy and unref'd while idle, so an idle pool never keeps a CLI
- * process alive. A worker that dies rejects its jobs and is replaced on next use.
+ * process alive. A worker that dies rejects its jobs and is replaced on next use; one
+ * terminated for a runaway job (`terminate`) rejects that job only: the others queued
+ * on it (another caller's, sent there while it ran) go to another worker.
  *
  * A fresh thread scans its first tens of MiB several times slower while V8 compiles
  * the scan loops; `warm()` spawns every worker and runs a few jobs on each ahead of
@@ -20,6 +22,8 @@ interface Slot {
   warm: boolean | 'warming';
   /** real jobs sent to it */
   jobs: number;
+  /** ids of the jobs it was terminated for (terminate()); set once it is being terminated */
+  condemned?: Set<number>;
 }
 
 /** A worker that has run this many real jobs has warmed up by itself (its code is compiled by then). */
@@ -37,10 +41,12 @@ export interface PoolOptions {
   foreground?: boolean;
 }
 
-interface Waiting<R> {
+interface Waiting<J, R> {
   resolve: (r: R) => void;
   reject: (e: unknown) => void;
   slot: Slot;
+  /** what was posted, to post it again elsewhere if its worker is terminated for another job */
+  job: J;
 }
 
 /** What a worker posts back: the job id and a result, or a serialized error. */
@@ -54,7 +60,7 @@ export class WorkerPool<J extends object, R> {
   private slots: Slot[] = [];
   private next = 0;
   private seq = 0;
-  private waiting = new Map<number, Waiting<R>>();
+  private waiting = new Map<number, Waiting<J, R>>();
 
   constructor(
     private readonly size: number,
@@ -69,7 +75,8 @@ export class WorkerPool<J extends object, R> {
     const slot: Slot = { worker, busy: 0, warm: false, jobs: 0 };
     worker.on('message', (msg: WorkerReply<R>) => {
       const w = this.waiting.get(msg.id);
-      if (!w) return;
+      // Not (or no longer) this worker's: a job moved off it while it was being terminated answers from its new worker.
+      if (!w || w.slot !== slot) return;
       this.waiting.delete(msg.id);
       if (--slot.busy === 0) slot.worker.unref();
       if (msg.error) w.reject(Object.assign(new Error(msg.error.message), msg.error));
@@ -84,17 +91,29 @@ export class WorkerPool<J extends object, R> {
   private fail(slot: Slot, err: unknown): void {
     this.slots = this.slots.filter((s) => s !== slot);
     for (const [id, w] of this.waiting) {
-      if (w.slot === slot) {
-        this.waiting.delete(id);
-        w.reject(err);
+      if (w.slot !== slot) continue;
+      if (slot.condemned && !slot.condemned.has(id)) {
+        // Queued behind a runaway job that was stopped: not this job's fault, it runs elsewhere.
+        const to = this.pick();
+        w.slot = to;
+        if (to.busy++ === 0) to.worker.ref();
+        to.worker.postMessage({ id, ...w.job });
+        continue;
       }
+      this.waiting.delete(id);
+      w.reject(err);
     }
   }
 
-  run(job: J): { id: number; done: Promise<R> } {
-    let slot = this.slots.find((s) => s.busy === 0);
+  /** An idle worker, else a new one (up to `size`), else the next in turn. */
+  private pick(): Slot {
+    let slot = this.slots.find((s) => s.busy === 0 && !s.condemned);
     if (!slot && this.slots.length < this.size) this.slots.push((slot = this.spawn()));
-    slot ??= this.slots[this.next++ % this.slots.length]!;
+    return slot ?? this.slots[this.next++ % this.slots.length]!;
+  }
+
+  run(job: J): { id: number; done: Promise<R> } {
+    const slot = this.pick();
     const run = this.runOn(slot, job);
     if (++slot.jobs >= WARM_AFTER_JOBS && slot.warm === false) slot.warm = true;
     if (this.opts.foreground) {
@@ -112,7 +131,7 @@ export class WorkerPool<J extends object, R> {
     if (slot.busy++ === 0) slot.worker.ref();
     const id = ++this.seq;
     const done = new Promise<R>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject, slot });
+      this.waiting.set(id, { resolve, reject, slot, job });
       slot.worker.postMessage({ id, ...job });
     });
     return { id, done };
@@ -161,10 +180,20 @@ export class WorkerPool<J extends object, R> {
     for (const slot of cold) if (slot.warm === 'warming') slot.warm = slot.jobs >= WARM_AFTER_JOBS;
   }
 
-  /** Kill the worker running job `id` (a runaway job after an abort); its jobs reject. */
+  /**
+   * Kill the worker running job `id` (a runaway job after an abort): that job (and any
+   * other it is terminated for) rejects; jobs of other callers queued on it run on
+   * another worker.
+   */
   terminate(id: number): void {
     const w = this.waiting.get(id);
-    if (w) void w.slot.worker.terminate();
+    if (!w) return;
+    const slot = w.slot;
+    const first = !slot.condemned;
+    (slot.condemned ??= new Set()).add(id);
+    // Out of the pool now: no new job is sent to a worker on its way out.
+    this.slots = this.slots.filter((s) => s !== slot);
+    if (first) void slot.worker.terminate();
   }
 
   async close(): Promise<void> {
