@@ -194,6 +194,9 @@ test('the viewer keys work with the focus on the toolbar or the scrollbar, and n
 
 test('? lists every key of the viewer’s dispatch table', async ({ page }) => {
   await page.goto(pageOf(log));
+  // The app is up (its keys are listened for) once Monaco shows the file: a count of 0
+  // plain rows alone also holds before the app has rendered anything (a key lost under load).
+  await expect(page.locator('.monaco-editor')).toBeVisible();
   await expect(page.getByTestId('plain-lines')).toHaveCount(0);
   await page.locator('body').press('?');
   const help = page.getByTestId('log-keys-help');
