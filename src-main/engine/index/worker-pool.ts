@@ -94,10 +94,8 @@ export class WorkerPool<J extends object, R> {
       if (w.slot !== slot) continue;
       if (slot.condemned && !slot.condemned.has(id)) {
         // Queued behind a runaway job that was stopped: not this job's fault, it runs elsewhere.
-        const to = this.pick();
-        w.slot = to;
-        if (to.busy++ === 0) to.worker.ref();
-        to.worker.postMessage({ id, ...w.job });
+        w.slot = this.pick();
+        this.post(w.slot, id, w.job);
         continue;
       }
       this.waiting.delete(id);
@@ -107,7 +105,7 @@ export class WorkerPool<J extends object, R> {
 
   /** An idle worker, else a new one (up to `size`), else the next in turn. */
   private pick(): Slot {
-    let slot = this.slots.find((s) => s.busy === 0 && !s.condemned);
+    let slot = this.slots.find((s) => s.busy === 0);
     if (!slot && this.slots.length < this.size) this.slots.push((slot = this.spawn()));
     return slot ?? this.slots[this.next++ % this.slots.length]!;
   }
@@ -128,13 +126,18 @@ export class WorkerPool<J extends object, R> {
   }
 
   private runOn(slot: Slot, job: J): { id: number; done: Promise<R> } {
-    if (slot.busy++ === 0) slot.worker.ref();
     const id = ++this.seq;
     const done = new Promise<R>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject, slot, job });
-      slot.worker.postMessage({ id, ...job });
+      this.post(slot, id, job);
     });
     return { id, done };
+  }
+
+  /** Send job `id` to `slot`'s worker, ref'd while it has jobs. */
+  private post(slot: Slot, id: number, job: J): void {
+    if (slot.busy++ === 0) slot.worker.ref();
+    slot.worker.postMessage({ id, ...job });
   }
 
   /** Workers spawned so far (alive or booting). */
