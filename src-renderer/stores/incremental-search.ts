@@ -76,9 +76,9 @@ export async function countToEnd(
   let slice = SLICE_BYTES;
   let retried = false;
   while (start < fileBytes() && stillWanted()) {
-    let answer: SearchOutput;
+    let counted: { count: number; end: number };
     try {
-      answer = await call('search', { ...searchInputOf(target, start, Math.min(fileBytes(), start + slice)), count_only: true }, signal);
+      counted = await countRange(target, start, Math.min(fileBytes(), start + slice), signal);
     } catch (err) {
       if (retried || signal?.aborted || !stillWanted()) throw err;
       retried = true;
@@ -86,8 +86,8 @@ export async function countToEnd(
     }
     if (!stillWanted()) return;
     slice = nextSliceBytes(slice);
-    start = Math.max(answer.scanned.end_byte, start + 1);
-    onSlice(answer.count, Math.min(start, fileBytes()));
+    start = Math.max(counted.end, start + 1);
+    onSlice(counted.count, Math.min(start, fileBytes()));
   }
 }
 
