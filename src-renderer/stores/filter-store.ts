@@ -32,7 +32,11 @@ export const PAGE_ROWS = 2_000;
 export const KEPT_ROWS = 10_000;
 /** The most rows kept in memory: past it, the rows furthest from the view are dropped (refetched from a checkpoint). */
 export const WINDOW_ROWS = 12_000;
-/** Rows between two checkpoints at most (a refetch reads at most this many rows it does not show). */
+/**
+ * No checkpoint is added within this many rows of another. Each page leaves one at its
+ * end otherwise, so rows paged through have checkpoints at most PAGE_ROWS + 2 ×
+ * CHECKPOINT_ROWS apart, and a jump back into them fetches from one without counting.
+ */
 const CHECKPOINT_ROWS = 1_000;
 
 /** Row `row` (0-based, among the passing lines) is the first passing line at or after `byte`. */
@@ -108,11 +112,11 @@ function withRowsAppended(s: FilterState, matches: FilterRow[], byte: number, ne
   const all = [...s.rows, ...matches];
   const drop = Math.max(0, all.length - WINDOW_ROWS);
   const end = s.rowsStart + all.length;
-  const last = s.checkpoints[s.checkpoints.length - 1];
   return {
     rows: drop > 0 ? all.slice(drop) : all,
     rowsStart: s.rowsStart + drop,
-    checkpoints: !last || end - last.row >= CHECKPOINT_ROWS ? withCheckpoint(s.checkpoints, { row: end, byte }) : s.checkpoints,
+    // Spaced against every checkpoint, not only the last: after a far jump, the count's lie further down.
+    checkpoints: withCheckpoint(s.checkpoints, { row: end, byte }),
     nextStartByte,
     ...(counts ? { searchedBytes: nextStartByte ?? s.fileBytes, total: s.total + matches.length } : {}),
   };
