@@ -227,14 +227,29 @@ function selectedLinesOf(page: Page): Promise<number[]> {
   });
 }
 
-test('copy link names the selected lines; the served page opens ?path=…&lines=A-B on them, selected', async ({ page }) => {
-  const context = page.context();
-  await page.setViewportSize({ width: 1300, height: 760 });
-  await page.goto(pageOf(longLog));
-  await expect(page.getByTestId('file-lines')).toHaveText(count(LONG_TOTAL));
-  await goTo(page, '150');
-  await expect.poll(() => selectedLinesOf(page)).toEqual([150]);
-  // Click into line 150, Shift+click into line 154.
+/** Turn the wheel (Alt: Monaco's fast scroll) a notch at a time until the top line passes `predicate`. */
+async function wheelUntilTop(page: Page, deltaY: number, predicate: (top: number) => boolean, what: string): Promise<void> {
+  await page.getByTestId('file-view').hover();
+  await page.keyboard.down('Alt');
+  try {
+    await expect
+      .poll(
+        async () => {
+          const top = (await shownLinesOf(page))[0]?.lineNo;
+          if (top !== undefined && predicate(top)) return true;
+          await page.mouse.wheel(0, deltaY);
+          return false;
+        },
+        { message: what, intervals: PAINT_POLL_INTERVALS, timeout: 30_000 },
+      )
+      .toBe(true);
+  } finally {
+    await page.keyboard.up('Alt');
+  }
+}
+
+/** Click into line `from`, Shift+click into line `to` (both in view). */
+async function selectByMouse(page: Page, from: number, to: number): Promise<void> {
   const pointOf = (lineNo: number) =>
     page.evaluate((n) => {
       const view = document.querySelector('[data-testid="file-view"]')!;
@@ -243,12 +258,22 @@ test('copy link names the selected lines; the served page opens ?path=…&lines=
       const textBox = view.querySelector('.view-lines')!.getBoundingClientRect();
       return { x: textBox.left + 40, y: rowBox.top + rowBox.height / 2 };
     }, lineNo);
-  const from = await pointOf(150);
-  await page.mouse.click(from.x, from.y);
-  const to = await pointOf(154);
+  const start = await pointOf(from);
+  await page.mouse.click(start.x, start.y);
+  const end = await pointOf(to);
   await page.keyboard.down('Shift');
-  await page.mouse.click(to.x + 200, to.y);
+  await page.mouse.click(end.x + 200, end.y);
   await page.keyboard.up('Shift');
+}
+
+test('copy link names the selected lines; the served page opens ?path=…&lines=A-B on them, selected', async ({ page }) => {
+  const context = page.context();
+  await page.setViewportSize({ width: 1300, height: 760 });
+  await page.goto(pageOf(longLog));
+  await expect(page.getByTestId('file-lines')).toHaveText(count(LONG_TOTAL));
+  await goTo(page, '150');
+  await expect.poll(() => selectedLinesOf(page)).toEqual([150]);
+  await selectByMouse(page, 150, 154);
   await expect.poll(() => selectedLinesOf(page)).toEqual([150, 151, 152, 153, 154]);
   await page.getByRole('button', { name: 'Copy link' }).click();
   // In a browser the link is this page's, opened on the lines (a folio:// one is Electron's).
@@ -266,6 +291,25 @@ test('copy link names the selected lines; the served page opens ?path=…&lines=
   await expect.poll(() => selectedLinesOf(opened)).toEqual([12_000, 12_001, 12_002, 12_003]);
   await opened.getByRole('button', { name: 'Copy link' }).click();
   await expect(opened.getByTestId('copy-link-url')).toHaveText(`${server.origin}/?path=${encodeURIComponent(longLog)}&lines=12000-12003`);
+});
+
+test('a selection outlives the window: scrolled past the next window and back, the lines are still selected and Copy link names them', async ({ page }) => {
+  await page.setViewportSize({ width: 1300, height: 760 });
+  await page.goto(pageOf(longLog));
+  await expect(page.getByTestId('file-lines')).toHaveText(count(LONG_TOTAL));
+  await goTo(page, '150');
+  await expect.poll(() => selectedLinesOf(page)).toEqual([150]);
+  await selectByMouse(page, 150, 152);
+  await expect.poll(() => selectedLinesOf(page)).toEqual([150, 151, 152]);
+  // The wheel (which moves no cursor) down past the first window's end: the next window is loaded.
+  await wheelUntilTop(page, 400, (top) => top > 1_200, 'the wheel past the first window');
+  expectTrueRows(longLog, await shownLinesOf(page));
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(page.getByTestId('copy-link-command')).toHaveText(`folio read ${longLog} --lines 150-152`);
+  await page.keyboard.press('Escape');
+  // And back up to them: still selected.
+  await wheelUntilTop(page, -400, (top) => top < 150, 'back above line 150');
+  await expect.poll(() => selectedLinesOf(page)).toEqual([150, 151, 152]);
 });
 
 test('Ctrl+End and Ctrl+Home go to the last and first lines of the file, not of the loaded window', async ({ page }) => {

@@ -18,7 +18,7 @@ import { ChangeBanner } from './ChangeBanner.tsx';
 import { JsonColumns } from './JsonColumns.tsx';
 import { PlainLines } from './PlainLines.tsx';
 import { useOpenFileLanguage } from './use-file-language.ts';
-import { useSelectedLines } from './use-selected-lines.ts';
+import { useSelectedLines, type FileSelection } from './use-selected-lines.ts';
 import { useLogMarks } from './use-log-marks.ts';
 import { useWindowMarks } from './use-window-marks.ts';
 
@@ -78,6 +78,9 @@ function MonacoFileView({ monaco, columns, onPainted }: { monaco: MonacoModule; 
   const revealedFocusRef = useRef(-1);
   const zoneIdsRef = useRef<string[]>([]);
   const applyingRef = useRef(false);
+  /** While a window that keeps the view is applied: the selection changes Monaco reports are not the person's. */
+  const keepingRef = useRef(false);
+  const selectionRef = useRef<FileSelection | null>(null);
   const askedForSeqRef = useRef(-1);
   const foundRef = useRef<ReturnType<MonacoEditor['createDecorationsCollection']> | null>(null);
   const reviewRef = useRef<ReturnType<MonacoEditor['createDecorationsCollection']> | null>(null);
@@ -146,11 +149,15 @@ function MonacoFileView({ monaco, columns, onPainted }: { monaco: MonacoModule; 
     appliedSeqRef.current = windowSeq;
     const changes = inlinePath !== null && isSameFile(path, inlinePath) ? inline : [];
     const rows = inlineRowsOf(next.startLine, next.text, changes);
+    const how: Reveal = newWindow ? reveal : { kind: 'keep' };
+    const prevRows = rowsRef.current;
     applyingRef.current = true;
+    keepingRef.current = how.kind === 'keep';
+    // The rows the model is about to hold: a jump's selection is reported against them.
+    rowsRef.current = rows;
     try {
-      showWindow(monaco, editor, rowsRef.current, rows, newWindow ? reveal : { kind: 'keep' });
+      showWindow(monaco, editor, prevRows, rows, how, selectionRef.current);
       shownRef.current = next;
-      rowsRef.current = rows;
       const row = highlightLine !== null && highlightLine >= next.startLine && highlightLine <= next.endLine ? rowOfFileLine(rows, highlightLine) : null;
       foundRef.current?.set(row === null ? [] : monaco.foundLineDecorations(row));
       drawReview(monaco, editor, rows, zoneIdsRef, reviewRef.current, { queue, path, selectedId, focus, language });
@@ -161,6 +168,7 @@ function MonacoFileView({ monaco, columns, onPainted }: { monaco: MonacoModule; 
       }
     } finally {
       applyingRef.current = false;
+      keepingRef.current = false;
     }
     reportViewport(editor, next, rows, windowSeq, askedForSeqRef);
     // Monaco paints on its next animation frame; the frame after that has the rows on screen.
@@ -168,7 +176,7 @@ function MonacoFileView({ monaco, columns, onPainted }: { monaco: MonacoModule; 
   }, [monaco, windowSeq, inline, inlinePath, path, queue, selectedId, focus, focusSeq, language]);
 
   useWindowMarks(monaco, editorRef, windowSeq);
-  useSelectedLines(editorRef, windowSeq);
+  useSelectedLines(editor, rowsRef, keepingRef, selectionRef);
   useLogMarks(monaco, editorRef, windowSeq);
 
   const fileLineOf = useCallback((row: number) => (rowsRef.current ? (rowsRef.current.fileLines[row - 1] ?? null) : null), []);
@@ -250,8 +258,11 @@ function drawReview(
 
 const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform);
 
-/** Put `next` into the editor, keeping the top file line and the cursor's file line, or revealing the asked line. */
-function showWindow(monaco: MonacoModule, editor: MonacoEditor, prev: InlineRows | null, next: InlineRows, reveal: Reveal) {
+/**
+ * Put `next` into the editor, revealing the asked line, or keeping the top file line,
+ * the cursor's file line and what of the person's selection (`kept`) is in `next`.
+ */
+function showWindow(monaco: MonacoModule, editor: MonacoEditor, prev: InlineRows | null, next: InlineRows, reveal: Reveal, kept: FileSelection | null) {
   const model = editor.getModel();
   if (!model) return;
   const rowOf = (fileLine: number) => rowOfFileLine(next, fileLine);
@@ -284,8 +295,28 @@ function showWindow(monaco: MonacoModule, editor: MonacoEditor, prev: InlineRows
   if (keepTop && inNext(keepTop.fileLine)) {
     if (cursorFileLine !== null && inNext(cursorFileLine)) editor.setPosition({ lineNumber: rowOf(cursorFileLine), column: 1 });
     else editor.setPosition({ lineNumber: rowOf(keepTop.fileLine), column: 1 });
+    const selection = kept && selectionIn(monaco, model, next, kept);
+    if (selection) editor.setSelection(selection);
     editor.setScrollTop(editor.getTopForLineNumber(rowOf(keepTop.fileLine)) + keepTop.offsetPx, monaco.IMMEDIATE);
   }
+}
+
+/** The part of `kept` in the rows `next` (clipped to its first and last file lines), or null when none of it is. */
+function selectionIn(monaco: MonacoModule, model: NonNullable<ReturnType<MonacoEditor['getModel']>>, next: InlineRows, kept: FileSelection) {
+  const firstLine = next.fileLines.find((n) => n !== null) ?? 1;
+  const lastLine = [...next.fileLines].reverse().find((n) => n !== null) ?? firstLine;
+  const top = Math.min(kept.anchorLine, kept.activeLine);
+  const bottom = Math.max(kept.anchorLine, kept.activeLine);
+  if (bottom < firstLine || top > lastLine) return null;
+  // An end outside `next` is clipped to the start of its first line or the end of its last.
+  const end = (line: number, column: number) => {
+    if (line < firstLine) return { row: rowOfFileLine(next, firstLine), column: 1 };
+    const row = rowOfFileLine(next, Math.min(line, lastLine));
+    return { row, column: line > lastLine ? model.getLineMaxColumn(row) : Math.min(column, model.getLineMaxColumn(row)) };
+  };
+  const anchor = end(kept.anchorLine, kept.anchorColumn);
+  const active = end(kept.activeLine, kept.activeColumn);
+  return new monaco.monaco.Selection(anchor.row, anchor.column, active.row, active.column);
 }
 
 /**
