@@ -13,7 +13,7 @@ import { expect, test, type Page } from './app-test.ts';
 import { makeFixtureDir } from './fixtures.ts';
 import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { logLineOf } from './log-fixture.ts';
-import { PAINT_POLL_INTERVALS, type ShownLine, shownLinesOf, watchPage } from './page-helpers.ts';
+import { PAINT_POLL_INTERVALS, selectByMouse, selectedLinesOf, type ShownLine, shownLinesOf, watchPage } from './page-helpers.ts';
 import { sedLine } from './sed.ts';
 
 const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
@@ -210,23 +210,6 @@ test('find: Enter / F3 step through matches, Shift steps back; matched text mark
   expect(seen.problems).toEqual([]);
 });
 
-/** File lines with selected text painted on them (Monaco's selection layer, matched to the gutter by row top). */
-function selectedLinesOf(page: Page): Promise<number[]> {
-  return page.evaluate(() => {
-    const view = document.querySelector('[data-testid="file-view"]')!;
-    const topOf = (el: Element) => Math.round(parseFloat((el as HTMLElement).style.top));
-    const numbers = new Map<number, number>();
-    for (const el of view.querySelectorAll('.margin-view-overlays > div')) {
-      const n = el.querySelector('.line-numbers')?.textContent?.trim();
-      if (n) numbers.set(topOf(el), Number(n));
-    }
-    const lines = [...view.querySelectorAll('.view-overlays > div')]
-      .filter((el) => el.querySelector('.selected-text'))
-      .map((el) => numbers.get(topOf(el)) ?? -1);
-    return lines.sort((a, b) => a - b);
-  });
-}
-
 /** Turn the wheel (Alt: Monaco's fast scroll) a notch at a time until the top line passes `predicate`. */
 async function wheelUntilTop(page: Page, deltaY: number, predicate: (top: number) => boolean, what: string): Promise<void> {
   await page.getByTestId('file-view').hover();
@@ -246,24 +229,6 @@ async function wheelUntilTop(page: Page, deltaY: number, predicate: (top: number
   } finally {
     await page.keyboard.up('Alt');
   }
-}
-
-/** Click into line `from`, Shift+click into line `to` (both in view). */
-async function selectByMouse(page: Page, from: number, to: number): Promise<void> {
-  const pointOf = (lineNo: number) =>
-    page.evaluate((n) => {
-      const view = document.querySelector('[data-testid="file-view"]')!;
-      const row = [...view.querySelectorAll('.margin-view-overlays > div')].find((el) => el.querySelector('.line-numbers')?.textContent?.trim() === String(n))!;
-      const rowBox = row.getBoundingClientRect();
-      const textBox = view.querySelector('.view-lines')!.getBoundingClientRect();
-      return { x: textBox.left + 40, y: rowBox.top + rowBox.height / 2 };
-    }, lineNo);
-  const start = await pointOf(from);
-  await page.mouse.click(start.x, start.y);
-  const end = await pointOf(to);
-  await page.keyboard.down('Shift');
-  await page.mouse.click(end.x + 200, end.y);
-  await page.keyboard.up('Shift');
 }
 
 test('copy link names the selected lines; the served page opens ?path=…&lines=A-B on them, selected', async ({ page }) => {

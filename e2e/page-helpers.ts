@@ -91,3 +91,38 @@ export async function docsScreenshot(page: Page, name: string): Promise<void> {
   const { REPO_ROOT } = await import('./folio-serve.ts');
   await page.screenshot({ path: join(REPO_ROOT, 'docs', 'screenshots', name) });
 }
+
+/** File lines with selected text painted on them (Monaco's selection layer, matched to the gutter by row top). */
+export function selectedLinesOf(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const view = document.querySelector('[data-testid="file-view"]')!;
+    const topOf = (el: Element) => Math.round(parseFloat((el as HTMLElement).style.top));
+    const numbers = new Map<number, number>();
+    for (const el of view.querySelectorAll('.margin-view-overlays > div')) {
+      const n = el.querySelector('.line-numbers')?.textContent?.trim();
+      if (n) numbers.set(topOf(el), Number(n));
+    }
+    const lines = [...view.querySelectorAll('.view-overlays > div')]
+      .filter((el) => el.querySelector('.selected-text'))
+      .map((el) => numbers.get(topOf(el)) ?? -1);
+    return lines.sort((a, b) => a - b);
+  });
+}
+
+/** Click into line `from`, Shift+click into line `to` (both in view). */
+export async function selectByMouse(page: Page, from: number, to: number): Promise<void> {
+  const pointOf = (lineNo: number) =>
+    page.evaluate((n) => {
+      const view = document.querySelector('[data-testid="file-view"]')!;
+      const row = [...view.querySelectorAll('.margin-view-overlays > div')].find((el) => el.querySelector('.line-numbers')?.textContent?.trim() === String(n))!;
+      const rowBox = row.getBoundingClientRect();
+      const textBox = view.querySelector('.view-lines')!.getBoundingClientRect();
+      return { x: textBox.left + 40, y: rowBox.top + rowBox.height / 2 };
+    }, lineNo);
+  const start = await pointOf(from);
+  await page.mouse.click(start.x, start.y);
+  const end = await pointOf(to);
+  await page.keyboard.down('Shift');
+  await page.mouse.click(end.x + 200, end.y);
+  await page.keyboard.up('Shift');
+}

@@ -10,7 +10,7 @@ import { expect, test, type Page } from './app-test.ts';
 import { makeFixtureDir } from './fixtures.ts';
 import { REPO_ROOT, startFolioServe, type FolioServe } from './folio-serve.ts';
 import { connectAgent, type McpAgent } from './mcp-agent.ts';
-import { offHostOf, shownLinesOf, watchPage } from './page-helpers.ts';
+import { offHostOf, selectByMouse, selectedLinesOf, shownLinesOf, watchPage } from './page-helpers.ts';
 
 const ARTIFACTS = join(REPO_ROOT, 'e2e', 'artifacts');
 const ORIGINAL = Array.from({ length: 60 }, (_, i) => `config line ${i + 1}: value=${(i * 7) % 13}`).join('\n') + '\n';
@@ -120,6 +120,24 @@ test('an agent’s proposal appears live, shows its diff, and approve → undo �
   expect(status.status).toBe('applied');
   expect(seen.problems).toEqual([]);
   expect(offHostOf(seen.urls)).toEqual([]);
+});
+
+test('a proposal arriving while lines are selected leaves them selected, and Copy link names them', async ({ page }) => {
+  await page.setViewportSize({ width: 1500, height: 900 });
+  await page.goto(server.url.href);
+  await expect(page.locator('[data-testid="file-view"] .view-line').first()).toBeVisible();
+  await selectByMouse(page, 5, 7);
+  await expect.poll(() => selectedLinesOf(page)).toEqual([5, 6, 7]);
+  // The queue changes under the view (the same window drawn again): the person's selection stays.
+  const p = await propose(50, 50, 'config line 50: value=LATER\n');
+  await expect(queueItem(page, p.id)).toBeVisible();
+  await expect.poll(() => selectedLinesOf(page)).toEqual([5, 6, 7]);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(page.getByTestId('copy-link-command')).toHaveText(`folio read ${file} --lines 5-7`);
+  await page.keyboard.press('Escape');
+  await queueItem(page, p.id).click();
+  await page.getByTestId('reject').click();
+  await expect(queueItem(page, p.id)).toHaveCount(0);
 });
 
 test('reject with a reason: the proposal leaves the queue and the agent sees the reason', async ({ page }) => {
