@@ -16,6 +16,8 @@ const AGENT = 'audited-agent';
 const secretFile = join(ws, 'secret.md');
 const PW = 'Au8Kd3Lq7Wm2Xz5Np';
 const HEADING_TOKEN = 'Ht4Rj9Vb1Nc6Yq3Ze';
+const why = join(ws, 'why.txt');
+const WHY = 'capitalise the second line, as the style guide asks';
 const SECRET_TEXT = `# Notes\n\n## Deploy token=${HEADING_TOKEN}\n\npassword = "${PW}"\n`;
 
 interface Call {
@@ -30,6 +32,7 @@ beforeAll(async () => {
   mkdirSync(ws, { recursive: true });
   writeFileSync(notes, 'one\ntwo\nthree\n');
   writeFileSync(other, 'other\n');
+  writeFileSync(why, 'one\ntwo\n');
   writeFileSync(join(ws, '.env'), 'A=1\n');
   writeFileSync(secretFile, SECRET_TEXT);
   const mcp = await connectStdio(ws, { cacheDir, clientName: AGENT });
@@ -63,6 +66,11 @@ beforeAll(async () => {
     await run('search', { path: 'secret.md', pattern: `password = "${PW.slice(0, 3)}` }, { path: secretFile, outcome: 'ok' });
     await run('search', { path: 'secret.md', pattern: PW.slice(0, 6), count_only: true }, { path: secretFile, outcome: 'ok' });
     await run('read', { path: 'secret.md', section: 'Deploy' }, { path: secretFile, outcome: 'error', code: 'not_found' });
+    // The reason an agent gives for a write (the partial-upsert guideline's `reason`), whatever the outcome.
+    await run('edit', { path: 'why.txt', edits: [{ old_text: 'two', new_text: 'TWO' }], reason: WHY }, { path: why, outcome: 'ok' });
+    const stale = { path: 'why.txt', target: { append: { at_end: true } }, content: 'y', if_match: 'stale' };
+    await run('upsert', { ...stale, reason: 'append y' }, { path: why, outcome: 'error', code: 'precondition_failed' });
+    await run('upsert', { ...stale, reason: 'r'.repeat(501) }, { path: why, outcome: 'error', code: 'precondition_failed' });
   } finally {
     await mcp.close();
   }
@@ -123,6 +131,24 @@ describe('audit of MCP calls', () => {
   it('holds no part of a secret the calls touched (slices, searches, errors naming headings)', () => {
     const audit = readFileSync(join(ws, '.folio/audit.jsonl'), 'utf8');
     for (const secret of [PW, HEADING_TOKEN]) for (let i = 0; i + 6 <= secret.length; i++) expect(audit).not.toContain(secret.slice(i, i + 6));
+  });
+
+  it('carries the reason an agent gave for a write, ok or failed (its first 500 characters); calls without one have none', () => {
+    const lines = readFileSync(join(ws, '.folio/audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const n = lines.length;
+    expect(lines[n - 3]).toMatchObject({ op: 'edit', path: why, outcome: 'ok', caller_reason: WHY, reason: expect.stringMatching(/^proposal /) });
+    expect(lines[n - 2]).toMatchObject({ op: 'upsert', outcome: 'error', code: 'precondition_failed', caller_reason: 'append y' });
+    expect(lines[n - 1]).toMatchObject({ op: 'upsert', outcome: 'error', code: 'precondition_failed', caller_reason: 'r'.repeat(500) });
+    expect(lines.slice(0, n - 3).filter((e) => 'caller_reason' in e)).toEqual([]);
+    const human = spawnSync(process.execPath, [BIN, 'audit', '--root', ws, '--path', why], {
+      encoding: 'utf8',
+      env: { ...process.env, FOLIO_CACHE_DIR: cacheDir },
+    });
+    expect(human.status, human.stderr).toBe(0);
+    expect(human.stdout).toContain(`why: ${JSON.stringify(WHY)}`);
   });
 
   it('folio audit without --json prints one human line per entry', () => {

@@ -1,7 +1,7 @@
 /**
  * The audit log: one JSON line per operation an agent or person ran through a
  * door (time, actor, operation, path, range, version before/after, bytes read and
- * written, outcome, reason), in `<root>/.folio/audit.jsonl`, rotated by size
+ * written, outcome, Folio's reason and the caller's), in `<root>/.folio/audit.jsonl`, rotated by size
  * (audit.1.jsonl is the previous file, up to audit.5.jsonl).
  */
 import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
@@ -19,7 +19,10 @@ export interface AuditEntry {
   bytes_written?: number;
   outcome: 'ok' | 'error';
   code?: string;
+  /** Folio's: the proposal or group made, or the error's message */
   reason?: string;
+  /** the caller's: the `reason` argument an agent gave for a write (at most 500 characters) */
+  caller_reason?: string;
 }
 
 const KEEP = 5;

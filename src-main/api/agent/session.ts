@@ -53,17 +53,20 @@ export async function runAgentTool(
   const asked = typeof (input as { path?: unknown })?.path === 'string' ? (input as { path: string }).path : undefined;
   // Audit under the path the call resolves to, failed calls included, so --path finds them.
   const path = asked === undefined ? undefined : resolvedPathOf(s.policy.root, asked);
+  // The reason the agent gave for a write, on its audit line whatever the outcome (its first 500 characters).
+  const given = (input as { reason?: unknown } | null)?.reason;
+  const why = typeof given === 'string' && given !== '' ? { caller_reason: given.slice(0, 500) } : {};
   try {
     if (!tool) throw new FolioError('invalid_input', `unknown tool: ${name}`, { tool: name });
     const r = await tool.run(s, parseInputAs(tool.input, tool.name, argumentsOf(input)) as never);
     const output = declaredOutputOf(tool, r.output);
-    appendAudit(s.policy.root, { actor: s.actor, op: name, outcome: 'ok', ...r.audit });
+    appendAudit(s.policy.root, { actor: s.actor, op: name, outcome: 'ok', ...r.audit, ...why });
     return output;
   } catch (thrown) {
     // Message and details as an agent may see them: file text in them by whole lines, as reads are (redact-details.ts).
     const err = await redactErrorForAgent(s, thrown, asked);
     const e = errorPayloadOf(err);
-    appendAudit(s.policy.root, { actor: s.actor, op: name, outcome: 'error', code: e.code, reason: e.message, ...(path ? { path } : {}) });
+    appendAudit(s.policy.root, { actor: s.actor, op: name, outcome: 'error', code: e.code, reason: e.message, ...(path ? { path } : {}), ...why });
     throw err;
   }
 }

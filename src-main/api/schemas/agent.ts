@@ -145,7 +145,16 @@ export type AgentFileOpOutput = z.infer<typeof AgentFileOpOutput>;
  * delete_file and move_file, offered inside upsert to keep the tool list short),
  * and without normalize_newlines (agents' text always takes the file's newlines).
  */
+/**
+ * Why the agent makes a change, as the partial-upsert guideline's `reason`: kept in
+ * the audit log (its first 500 characters; a longer one does not fail the write). No
+ * description: the name says it, and the tool list stays within its budget
+ * (test/mcp/tool-list-size.test.ts).
+ */
+export const CallerReason = z.string().optional();
+
 export const AgentUpsertInput = UpsertInput.omit({ normalize_newlines: true }).extend({
+  reason: CallerReason,
   target: z
     .union([...UpsertAnyTarget.options, z.object({ delete_file: z.literal(true) }), z.object({ move_to: z.string().min(1).describe('New name.') })])
     .optional()
@@ -155,6 +164,7 @@ export type AgentUpsertInput = z.infer<typeof AgentUpsertInput>;
 
 /** The agent's edit: quotes (edits), or a patch in the formats agents are trained on (the table's patch, inside edit to keep the tool list short). */
 export const AgentEditInput = EditInput.extend({
+  reason: CallerReason,
   edits: EditInput.shape.edits.optional(),
   patch: PatchInput.shape.patch.optional().describe('Instead of edits.'),
 });

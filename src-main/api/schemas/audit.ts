@@ -15,6 +15,7 @@ export const AuditOutput = z.object({
       outcome: z.enum(['ok', 'error']),
       code: z.string().optional(),
       reason: z.string().optional(),
+      caller_reason: z.string().optional().describe('The reason the agent gave for the call, when it gave one.'),
       range: z
         .object({
           start_line: z.number().nullable().optional(),

@@ -52,7 +52,7 @@ export function registerMcp(program: Command, io: CliIO): void {
         for (const e of r.entries) {
           const range = e.range?.start_line ? ` lines ${e.range.start_line}-${e.range.end_line}` : '';
           io.stdout.write(
-            `${e.time} ${e.actor.kind}:${e.actor.name} ${e.op} ${e.path ?? '-'}${range} ${e.outcome}${e.code ? ` ${e.code}` : ''}${e.reason ? ` (${e.reason})` : ''}\n`,
+            `${e.time} ${e.actor.kind}:${e.actor.name} ${e.op} ${e.path ?? '-'}${range} ${e.outcome}${e.code ? ` ${e.code}` : ''}${e.reason ? ` (${e.reason.replace(/\s*\n\s*/g, ' ')})` : ''}${e.caller_reason ? ` why: ${JSON.stringify(e.caller_reason)}` : ''}\n`,
           );
         }
       } catch (err) {
