@@ -300,6 +300,31 @@ describe('UTF-16 reads, differential against the UTF-8 source', () => {
   });
 });
 
+describe('UTF-16: what addresses UTF-8 only', () => {
+  it('sections, outlines, JSON paths and tokens of a UTF-16 file are encoding_mismatch, naming the encoding and what to use instead', async () => {
+    const { handle } = await import('../../src-main/api/handle.ts');
+    const human = { kind: 'human', name: 'test' } as const;
+    const md = file(utf16('# A\n\ntext\n\n## B\n\nmore\n', 'le-bom'));
+    const json = file(utf16('{"a":[1,2]}\n', 'be'));
+    const asked = [
+      () => handle('read', { path: md, section: 'A > B' }, human),
+      () => handle('outline', { path: md }, human),
+      () => handle('read', { path: json, json_path: '$.a' }, human),
+      () => handle('read', { path: md, token_start: 0, token_end: 3 }, human),
+      () => handle('read', { path: md, page_tokens: 100, page: 1 }, human),
+    ];
+    for (const [i, call] of asked.entries()) {
+      await expect(call(), `call ${i}`).rejects.toMatchObject({
+        code: 'encoding_mismatch',
+        message: expect.stringContaining('read it by lines, bytes or pages'),
+        details: { encoding: i === 2 ? 'utf-16be' : 'utf-16le' },
+      });
+    }
+    // What the message offers works: the same file by lines.
+    await expect(handle('read', { path: md, offset: 5, limit: 3 }, human)).resolves.toMatchObject({ content: '## B\n\nmore\n' });
+  });
+});
+
 describe('UTF-16 upserts', () => {
   const etag = async (p: string) => (await read(p, { mode: 'head', lines: 0 })).version.etag;
   async function edit(p: string, target: UpsertRequest['target'], content = '') {
