@@ -129,7 +129,7 @@ export const operations = {
   file_info: op({
     input: FileInfoInput,
     output: FileInfo,
-    description: 'Size, lines, encoding, newlines, BOM and binary verdict of a file, with its version.',
+    description: 'Size, lines, encoding, newlines, BOM, binary verdict and version of a file.',
     run: runs.file_info,
   }),
   read: op({
@@ -142,14 +142,14 @@ export const operations = {
     input: OutlineInput,
     output: OutlineOutput,
     description:
-      'Markdown headings: level, path ("A > B") for section reads and upserts, lines, sha256 (expected_section_sha256). A log: lines per level per time.',
+      'Markdown headings: level, path ("A > B") for section reads/upserts, lines, sha256 (expected_section_sha256). A log: lines per level per time.',
     run: async (input, _actor, ctx) =>
       isRemoteLocator(input.path) ? (await remoteOps(ctx)).onRemotePath(input.path, (path) => outlineView({ ...input, path }, null)) : outlineView(input),
   }),
   search: op({
     input: SearchInput,
     output: SearchOutput,
-    description: 'Regex search of a file: lines with number, byte offset, text. Truncated: continue at start_byte = next_start_byte.',
+    description: 'Regex search of a file: lines with number, byte offset, text. Truncated: go on from next_start_byte.',
     run: runs.search,
   }),
   // --- Time in logs (issue 17): time-seek.ts, histogram.ts ---
@@ -217,7 +217,7 @@ export const operations = {
   list: op({
     input: ListInput,
     output: ListOutput,
-    description: 'Files and folders under a directory (or matching glob): path, kind, size, mtime, lines if indexed. .gitignore honoured.',
+    description: 'Files and folders under a directory or glob: path, kind, size, mtime, lines if indexed; .gitignore honoured.',
     run: async (input, _actor, ctx) => {
       const [{ listFiles }, { listWireOf, realDirectoryOf }] = await Promise.all([import('../engine/read/list-files.ts'), import('./tree-wire.ts')]);
       return listWireOf(
@@ -236,7 +236,7 @@ export const operations = {
     output: UpsertOutput,
     description:
       "Edit a file atomically if unchanged: if_match (your read's etag) or anchors (from a hashlines read). " +
-      'precondition_failed shows the current text: retry from it.',
+      'precondition_failed shows the current text to retry from.',
     run: runs.upsert,
   }),
   edit: op({

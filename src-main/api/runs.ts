@@ -24,6 +24,8 @@ import type { UpsertRequest, UpsertResult } from '../engine/write/upsert.ts';
 import type { PlannedUpsert } from './upsert-request.ts';
 import { remoteOps, workspaceOf, type Actor, type CallContext } from './call-context.ts';
 import { isRemoteLocator } from './input-paths.ts';
+import { withReadFacts } from './read-facts.ts';
+
 /** Fields a head window may carry besides its address (start_byte 0 and max_bytes): none changes which bytes it needs. */
 const HEAD_WINDOW_FIELDS = new Set(['path', 'start_byte', 'max_bytes', 'hashlines', 'invalid_utf8']);
 
@@ -99,6 +101,24 @@ export const readCode = () => import('./read-address.ts');
 /** The code a `search` runs (loaded on its first call, or ahead by prewarmAgentDoor). */
 export const searchCode = () => Promise.all([import('../engine/search/search-path.ts'), import('./search-request.ts'), import('./search-wire.ts')]);
 
+/** A read's answer, before its source and content type (runs.read). */
+const readAnswer: Run<typeof ReadInput, typeof ReadOutput> = async (input, _actor, ctx) => {
+  const { readByInput } = await readCode();
+  if (!isRemoteLocator(input.path)) return readByInput(input, ctx.readCaps);
+  const ops = await remoteOps(ctx);
+  if (input.json_path !== undefined && input.path.startsWith('pg://')) {
+    // A jsonb value's JSON read runs in PostgreSQL: the value is not opened (indexed) for it.
+    const { answer } = await (await import('./read-address.ts')).readJsonb(input, ctx.readCaps);
+    if (answer) return answer;
+  }
+  if (isHeadWindow(input)) {
+    // The app's first window of a value never indexed: served from its first bytes while the index streams.
+    const head = await ops.readRemoteHead(input.path, input.max_bytes, (path) => readByInput({ ...input, path }, ctx.readCaps));
+    if (head) return head;
+  }
+  return ops.onRemotePath(input.path, (path) => readByInput({ ...input, path }, ctx.readCaps));
+};
+
 export const runs: {
   file_info: Run<typeof FileInfoInput, typeof FileInfo>;
   read: Run<typeof ReadInput, typeof ReadOutput>;
@@ -112,22 +132,7 @@ export const runs: {
     const [{ fileInfo }, { fileInfoWireOf }] = await Promise.all([import('../engine/read/file-info.ts'), import('./file-info-wire.ts')]);
     return fileInfoWireOf(await fileInfo(input.path, ctx));
   },
-  read: async (input, _actor, ctx) => {
-    const { readByInput } = await readCode();
-    if (!isRemoteLocator(input.path)) return readByInput(input, ctx.readCaps);
-    const ops = await remoteOps(ctx);
-    if (input.json_path !== undefined && input.path.startsWith('pg://')) {
-      // A jsonb value's JSON read runs in PostgreSQL: the value is not opened (indexed) for it.
-      const { answer } = await (await import('./read-address.ts')).readJsonb(input, ctx.readCaps);
-      if (answer) return answer;
-    }
-    if (isHeadWindow(input)) {
-      // The app's first window of a value never indexed: served from its first bytes while the index streams.
-      const head = await ops.readRemoteHead(input.path, input.max_bytes, (path) => readByInput({ ...input, path }, ctx.readCaps));
-      if (head) return head;
-    }
-    return ops.onRemotePath(input.path, (path) => readByInput({ ...input, path }, ctx.readCaps));
-  },
+  read: async (input, actor, ctx) => withReadFacts(await readAnswer(input, actor, ctx), input.path),
   search: async (input, _actor, ctx) => {
     const [{ searchPath }, { toSearchOptions }, { searchWireOf }] = await searchCode();
     const opts = { ...toSearchOptions(input), signal: ctx.signal, onProgress: ctx.onProgress };

@@ -8,6 +8,7 @@ import { onPlainPaths, plainFileOf } from '../compressed-paths.ts';
 import { runOp, type CallContext, type OpInput } from '../handle.ts';
 import { outlineView } from '../operations.ts';
 import { isRemoteLocator } from '../input-paths.ts';
+import { withReadFacts } from '../read-facts.ts';
 import { AgentFileInfoOutput, AgentOutlineOutput, AgentReadOutput, AgentSearchOutput } from '../schemas/agent.ts';
 import { AgentListOutput } from '../schemas/agent.ts';
 import { isDirectoryPath } from '../tree-wire.ts';
@@ -39,7 +40,8 @@ export const readTool = tool('read', AgentReadOutput, async (s, input) => {
   // A token count follows the text the agent gets.
   const tokens = r.tokens && redactions ? { ...r.tokens, count: await countTokens(answerTextOf({ content, ranges }), r.tokens.tokenizer) } : r.tokens;
   return {
-    output: { ...r, content, ...(ranges ? { ranges } : {}), ...(json ? { json } : {}), ...(tokens ? { tokens } : {}), redactions },
+    // The type judged from the name the agent gave, not the pinned /proc/self/fd path the read ran on.
+    output: { ...withReadFacts(r, real), content, ...(ranges ? { ranges } : {}), ...(json ? { json } : {}), ...(tokens ? { tokens } : {}), redactions },
     audit: {
       path: real,
       range: { start_line: r.start_line, end_line: r.end_line, start_byte: r.start_byte, end_byte: r.end_byte },

@@ -40,6 +40,8 @@ export type ReadInput = z.infer<typeof ReadInput>;
 
 export const ReadOutput = z.object({
   path: z.string(),
+  source: z.enum(['file', 'object-storage', 'db']).optional().describe('Where the bytes live (every read answers it).'),
+  content_type: z.string().optional().describe('MIME type with the charset read: text/plain; charset=utf-8, application/json, text/markdown; …'),
   version: Version,
   encoding: z
     .string()

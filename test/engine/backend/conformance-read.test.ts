@@ -12,7 +12,8 @@
  * stays in that backend's own file.
  */
 import { execSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { read, type ReadRequest } from '../../../src-main/engine/read/read.ts';
 import { fileInfo } from '../../../src-main/engine/read/file-info.ts';
@@ -20,7 +21,7 @@ import { searchFile } from '../../../src-main/engine/search/search.ts';
 import { openIndex } from '../../../src-main/engine/index/store.ts';
 import { forgetRemote, openRemote, readRemote, remoteInfo, runOn, searchRemote } from '../../../src-main/engine/backend/remote.ts';
 import { readBytes } from '../../../src-main/engine/text/window.ts';
-import { BACKEND_KINDS, startBackendKinds, stopBackendKinds } from '../../fixtures/backend-kinds.ts';
+import { BACKEND_KINDS, backendKindsConfig, startBackendKinds, stopBackendKinds } from '../../fixtures/backend-kinds.ts';
 import { engineTempDir } from '../../fixtures/engine-env.ts';
 import { pick, sampleValue } from '../../fixtures/remote-value.ts';
 
@@ -74,6 +75,16 @@ describe.each(BACKEND_KINDS.map((kind) => [kind.name, kind] as const))('%s: a va
         expect(got.path).toBe(kind.canonical(BIG)); // the canonical locator
       }
     }
+  });
+
+  it('the read operation says where the value lives: source (db or object-storage) and content_type', async () => {
+    const { handle } = await import('../../../src-main/api/handle.ts');
+    // The operation takes its backends from the workspace's folio.config.json: the same ones.
+    const workspace = tmp.path(`ws-${kind.scheme}`);
+    mkdirSync(workspace, { recursive: true });
+    writeFileSync(join(workspace, 'folio.config.json'), JSON.stringify({ backends: backendKindsConfig() }));
+    const r = await handle('read', { path: loc(), offset: 1, limit: 2 }, { kind: 'human', name: 'test' }, { workspace });
+    expect(r).toMatchObject({ source: kind.scheme === 'pg' ? 'db' : 'object-storage', content_type: 'text/plain; charset=utf-8' });
   });
 
   it('lines read equal sed -n on the oracle file', async () => {
