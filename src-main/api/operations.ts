@@ -129,13 +129,13 @@ export const operations = {
   file_info: op({
     input: FileInfoInput,
     output: FileInfo,
-    description: 'Size, lines, encoding, newlines, BOM, binary verdict and version of a file.',
+    description: 'Size, lines, encoding, newlines, BOM, binary verdict, version of a file.',
     run: runs.file_info,
   }),
   read: op({
     input: ReadInput,
     output: ReadOutput,
-    description: "Read any window of any file; several ranges per call. version.etag is upsert's if_match; hashlines gives anchors.",
+    description: "Read any window of any file; several ranges per call. version.etag is upsert's if_match; hashlines: anchors.",
     run: runs.read,
   }),
   outline: op({
@@ -149,7 +149,7 @@ export const operations = {
   search: op({
     input: SearchInput,
     output: SearchOutput,
-    description: 'Regex search of a file: lines with number, byte offset, text. Truncated: go on from next_start_byte.',
+    description: 'Regex search of a file: line numbers, byte offsets, text. Truncated: go on from next_start_byte.',
     run: runs.search,
   }),
   // --- Time in logs (issue 17): time-seek.ts, histogram.ts ---
@@ -235,7 +235,7 @@ export const operations = {
     input: UpsertInput,
     output: UpsertOutput,
     description:
-      "Edit a file atomically if unchanged: if_match (your read's etag) or anchors (from a hashlines read). " +
+      "Edit a file atomically if unchanged: if_match (your read's etag) or anchors (a hashlines read). " +
       'precondition_failed shows the current text to retry from.',
     run: runs.upsert,
   }),
@@ -275,7 +275,7 @@ export const operations = {
   proposal_status: op({
     input: ProposalStatusInput,
     output: ProposalStatusOutput,
-    description: 'Decision on a proposal: pending, applied, rejected (reason) or conflict (re-read, propose again).',
+    description: "A proposal's state: pending, applied, rejected (reason) or conflict (re-read, propose again).",
     run: async (input, _actor, ctx) => (await import('./agent/proposal-status.ts')).proposalStatus(workspaceOf(ctx), input.proposal_id, input.wait_ms),
   }),
   review_list: op({

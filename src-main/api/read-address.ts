@@ -55,7 +55,7 @@ export async function readByInput(input: ReadInput, opts: ReadOptions = {}): Pro
   const mode = addressOf(input);
   if (mode === 'time') return readFromTime(input, opts);
   if (input.head !== undefined && input.tail !== undefined) return readHeadAndTail(input, opts);
-  const base: ReadOptions = { ...opts, hashlines: input.hashlines, invalidUtf8: input.invalid_utf8, allowBinary: input.allow_binary };
+  const base: ReadOptions = { ...opts, hashlines: input.hashlines, invalidUtf8: input.invalid_utf8, allowBinary: input.allow_binary, encoding: input.encoding };
   let a: AddressedRead;
   if (mode === 'section') a = await readSection(input.path, input.section!, base);
   else if (mode === 'json') a = await readJson(input, base);

@@ -29,6 +29,6 @@ export function toReadRequest(input: ReadInput): { req: ReadRequest; opts: ReadO
   }
   return {
     req: modes[0] ?? { mode: 'page', page: 1 },
-    opts: { hashlines: input.hashlines, invalidUtf8: input.invalid_utf8, allowBinary: input.allow_binary },
+    opts: { hashlines: input.hashlines, invalidUtf8: input.invalid_utf8, allowBinary: input.allow_binary, encoding: input.encoding },
   };
 }

@@ -25,8 +25,9 @@ export const ReadInput = z
     hashlines: z.boolean().optional().describe('LINE#HASH| anchors for upsert.'),
     invalid_utf8: z.enum(['replace', 'error']).optional(),
     allow_binary: z.boolean().optional(),
+    encoding: z.string().optional(),
     section: z.string().min(1).optional().describe('Markdown heading path "A > B".'),
-    json_path: z.string().min(1).optional().describe('JSONPath (RFC 9535) "$.a[*]", "$..b[?@.n > 1]", or JSON Pointer "/a/0".'),
+    json_path: z.string().min(1).optional().describe('JSONPath (RFC 9535) "$..b[?@.n > 1]" or JSON Pointer "/a/0".'),
     jsonl_line: int().optional().describe('JSON Lines: line N.'),
     tokenizer: z.enum(['o200k_base', 'cl100k_base']).optional(),
     token_start: int().optional(),
@@ -34,7 +35,7 @@ export const ReadInput = z
     page_tokens: int().optional(),
   })
   .describe(
-    'Give one mode (none: page 1); pairs: offset+limit, time+limit, start_byte+max_bytes or +end_byte, token_start+token_end (0-based, end exclusive), page_tokens+page.',
+    'One mode (none: page 1); pairs: offset+limit, time+limit, start_byte+max_bytes or +end_byte, token_start+token_end (0-based, end exclusive), page_tokens+page.',
   );
 export type ReadInput = z.infer<typeof ReadInput>;
 

@@ -116,6 +116,7 @@ interface ReadFlags {
   hashlines?: boolean;
   invalidUtf8?: 'replace' | 'error';
   allowBinary?: boolean;
+  encoding?: string;
   section?: string;
   jsonPath?: string;
   jsonlLine?: number;
@@ -153,6 +154,7 @@ export function registerRead(program: Command, io: CliIO): void {
       return v;
     })
     .option('--allow-binary', 'read a binary file anyway')
+    .option('--encoding <name>', 'decode as this encoding when detection is wrong: utf-8, windows-1252, iso-8859-2, shift_jis …')
     .option('--section <path>', 'markdown: the section under this heading path, e.g. "Install > Linux" (see folio outline)')
     .option('--json-path <path>', 'JSON: values at this JSONPath (RFC 9535: $.a.b, $..c[?@.n > 1]) or JSON Pointer (/a/b)')
     .option('--jsonl-line <n>', 'JSON Lines: with --json-path, the path inside line N', int('--jsonl-line'))
@@ -176,6 +178,7 @@ export function registerRead(program: Command, io: CliIO): void {
         ...(f.hashlines ? { hashlines: true } : {}),
         ...(f.invalidUtf8 ? { invalid_utf8: f.invalidUtf8 } : {}),
         ...(f.allowBinary ? { allow_binary: true } : {}),
+        ...(f.encoding !== undefined ? { encoding: f.encoding } : {}),
         ...(f.section !== undefined ? { section: f.section } : {}),
         ...(f.jsonPath !== undefined ? { json_path: f.jsonPath } : {}),
         ...(f.jsonlLine !== undefined ? { jsonl_line: f.jsonlLine } : {}),

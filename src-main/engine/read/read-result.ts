@@ -32,6 +32,12 @@ export interface ReadOptions {
   invalidUtf8?: InvalidUtf8Policy;
   /** read a file sniffed as binary anyway (decoded with replacement) */
   allowBinary?: boolean;
+  /**
+   * Decode with this encoding rather than the detected one (detection can be wrong:
+   * French windows-1252 reads as iso-8859-2): 'utf-8' or an ASCII-compatible legacy
+   * encoding for a file read by bytes; a UTF-16 file is read as the UTF-16 it is.
+   */
+  encoding?: string;
   /** content cap for this call (bytes), at most READ_LIMITS.maxWindowBytes */
   maxBytes?: number;
   /** largest file `full` returns for this call (a workspace cap), at most READ_LIMITS.maxFullBytes */

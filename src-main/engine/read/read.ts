@@ -17,6 +17,7 @@
 import { FolioError } from '../errors.ts';
 import { binaryFileError, factsOf, type FileFacts } from './file-facts.ts';
 import { codecFor } from '../text/codec.ts';
+import { isLegacyEncoding } from '../text/units.mjs';
 import { linesText, type ReadContext } from './read-context.ts';
 import { READ_LIMITS, type ReadOptions, type ReadRequest, type ReadResult } from './read-result.ts';
 import { readHead, readLines, readTail } from './line-modes.ts';
@@ -76,13 +77,39 @@ export async function read(path: string, req: ReadRequest, opts: ReadOptions = {
   return readFrom(await factsOf(path), req, opts);
 }
 
+/**
+ * `facts` decoded as `asked` (ReadOptions.encoding), with a note naming what was
+ * detected; invalid_input for an encoding Folio cannot decode this file in.
+ */
+function withEncoding(facts: FileFacts, asked: string | undefined, notes: string[]): FileFacts {
+  if (asked === undefined) return facts;
+  const name = asked.trim().toLowerCase();
+  if (name === facts.encoding) return facts;
+  const wide = facts.index.layout !== 'utf-8';
+  const byteWise = name === 'utf-8' || (isLegacyEncoding(name) && !/^(utf-|ucs-|iso-2022)/.test(name));
+  if (wide || !byteWise) {
+    throw new FolioError(
+      'invalid_input',
+      wide
+        ? `${facts.identity.path} is ${facts.encoding}: it is read as that (encoding can choose among utf-8 and legacy encodings of a file read by bytes)`
+        : `encoding ${JSON.stringify(asked)} is not one Folio decodes a file read by bytes in: give utf-8 or a legacy encoding such as windows-1252, iso-8859-2, shift_jis, koi8-r`,
+      { field: 'encoding', encoding: asked, detected: facts.encoding },
+    );
+  }
+  notes.push(`decoded as ${name}, as asked (detected: ${facts.encoding})`);
+  const { encodingConfidence: _dropped, ...rest } = facts;
+  return { ...rest, encoding: name };
+}
+
 /** Read as `req` asks from a file (or remote value) whose facts are known. */
-export function readFrom(facts: FileFacts, req: ReadRequest, opts: ReadOptions = {}): ReadResult {
-  if (facts.verdict.isBinary && !opts.allowBinary) throw binaryFileError(facts);
+export function readFrom(detected: FileFacts, req: ReadRequest, opts: ReadOptions = {}): ReadResult {
+  if (detected.verdict.isBinary && !opts.allowBinary) throw binaryFileError(detected);
+  const forcedNotes: string[] = [];
+  const facts = withEncoding(detected, opts.encoding, forcedNotes);
   const cap = Math.min(opts.maxBytes ?? READ_LIMITS.maxWindowBytes, READ_LIMITS.maxWindowBytes);
   const codec = codecFor(facts.encoding);
   const bomLen = facts.encoding === 'binary' ? 0 : facts.index.bomLength;
-  const ctx: ReadContext = { facts, index: facts.index, size: facts.identity.size, opts, cap, notes: [], codec, bomLen };
+  const ctx: ReadContext = { facts, index: facts.index, size: facts.identity.size, opts, cap, notes: forcedNotes, codec, bomLen };
   const part = readMode(ctx, req);
   const index = facts.index;
   return {
