@@ -371,6 +371,30 @@ test('bad go-to input says why; ~ expands in the path box; a legacy encoding is 
   await expect.poll(async () => (await shownLinesOf(page)).find((r) => r.lineNo === 3)?.text).toBe('2024-05-01 INFO café crème brûlée naïve line 3');
 });
 
+test('the status bar reads a misdetected file in another encoding: the rows become what iconv makes of it', async ({ page }) => {
+  await page.setViewportSize({ width: 1300, height: 760 });
+  // French windows-1252 text that the detector takes for iso-8859-2 ("crčme brűlée").
+  const french = join(workspace, 'french.log');
+  const text = Array.from({ length: 300 }, (_, i) => `${i + 1} crème brûlée, déjà vu, naïve façade, où est le café ? très élevé`).join('\n') + '\n';
+  writeFileSync(french, Buffer.from(text, 'latin1'));
+  await page.goto(pageOf(french));
+  await expect(page.getByTestId('file-lines')).toHaveText('300');
+  const detected = (await page.getByTestId('file-encoding').textContent())!.split(' ')[0]!;
+  const iconvLine = (from: string, n: number) =>
+    execFileSync('sh', ['-c', `iconv -f ${from} -t UTF-8 "$1" | sed -n ${n}p`, 'sh', french], { encoding: 'utf8' }).replace(/\n$/, '');
+  await expect.poll(async () => (await shownLinesOf(page)).find((r) => r.lineNo === 3)?.text).toBe(iconvLine(detected, 3));
+
+  await page.getByRole('combobox', { name: 'Read the file as' }).selectOption('windows-1252');
+  await expect(page.getByTestId('file-encoding')).toHaveText(`windows-1252 (chosen; detected ${detected})`);
+  await expect.poll(async () => (await shownLinesOf(page)).find((r) => r.lineNo === 3)?.text).toBe(iconvLine('WINDOWS-1252', 3));
+  expect(iconvLine('WINDOWS-1252', 3)).toBe('3 crème brûlée, déjà vu, naïve façade, où est le café ? très élevé');
+  // Far into the file too (another window, read in the chosen encoding), and back to the detected one.
+  await goTo(page, '250');
+  await expect.poll(async () => (await shownLinesOf(page)).find((r) => r.lineNo === 250)?.text).toBe(iconvLine('WINDOWS-1252', 250));
+  await page.getByRole('combobox', { name: 'Read the file as' }).selectOption('');
+  await expect.poll(async () => (await shownLinesOf(page)).find((r) => r.lineNo === 250)?.text).toBe(iconvLine(detected, 250));
+});
+
 test('the first painted rows do not move when the editor takes over', async ({ page }) => {
   await page.setViewportSize({ width: 1300, height: 760 });
   await page.goto(pageOf(longLog), { waitUntil: 'commit' });

@@ -17,7 +17,7 @@ export function StatusBar({ info }: { info: FileInfo }) {
         <span data-testid="file-lines">{count.format(info.lines)}</span>
       </span>
       <span data-testid="file-size">{sizeLabelOf(info.size)}</span>
-      <span data-testid="file-encoding">{encodingLabelOf(info)}</span>
+      <EncodingMenu info={info} />
       <span data-testid="file-newline">{newlineLabelOf(info)}</span>
       {info.backend && (
         <span data-testid="file-backend" title={`the line index came from: ${info.backend.index_from}`}>
@@ -28,6 +28,52 @@ export function StatusBar({ info }: { info: FileInfo }) {
         version <code data-testid="file-version">{info.version.etag}</code>
       </span>
     </footer>
+  );
+}
+
+/** Encodings a file read by bytes can be read in instead of the detected one (read's `encoding`). */
+const DECODERS = [
+  'utf-8',
+  'windows-1252',
+  'iso-8859-15',
+  'iso-8859-2',
+  'windows-1250',
+  'windows-1251',
+  'koi8-r',
+  'shift_jis',
+  'euc-jp',
+  'gb18030',
+  'big5',
+  'euc-kr',
+];
+
+/**
+ * The file's encoding, and for a file read by bytes (not binary, not UTF-16) a menu
+ * to read it in another one when detection is wrong (French windows-1252 is detected
+ * as iso-8859-2), as klogg has.
+ */
+function EncodingMenu({ info }: { info: FileInfo }) {
+  const decodeAs = useViewerStore((s) => s.decodeAs);
+  const label = decodeAs ? `${decodeAs} (chosen; detected ${info.encoding})` : encodingLabelOf(info);
+  if (info.binary.is_binary || info.encoding.startsWith('utf-16')) return <span data-testid="file-encoding">{label}</span>;
+  return (
+    <span className="encoding-menu">
+      <span data-testid="file-encoding">{label}</span>
+      <select
+        aria-label="Read the file as"
+        title="Read the file as another encoding"
+        data-testid="file-encoding-select"
+        value={decodeAs ?? ''}
+        onChange={(e) => void useViewerStore.getState().setDecodeAs(e.target.value || null)}
+      >
+        <option value="">as detected</option>
+        {DECODERS.filter((d) => d !== info.encoding).map((d) => (
+          <option key={d} value={d}>
+            {d}
+          </option>
+        ))}
+      </select>
+    </span>
   );
 }
 

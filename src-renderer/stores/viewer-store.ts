@@ -63,6 +63,8 @@ export interface ViewerState {
   following: boolean;
   /** file lines selected in the editor (more than a caret), for Copy link */
   selection: LineRange | null;
+  /** the encoding the person chose to read this file in (the status bar's menu), or null: the detected one */
+  decodeAs: string | null;
   /** follow was on and the person scrolled back to read: End or the Follow button turns it on again */
   followPaused: boolean;
   /** Open `path`; `firstRead` is its first window when the page came with it (see start-open.ts). */
@@ -86,6 +88,8 @@ export interface ViewerState {
   /** Show lines `startLine`..`endLine` selected, the first near the top (a link's lines). */
   showLines(lines: LineRange): Promise<void>;
   setSelection(selection: LineRange | null): void;
+  /** Read the open file in `encoding` (null: the detected one) from now on, and the window again. */
+  setDecodeAs(encoding: string | null): Promise<void>;
   /** Show more of long line `lineNo` (four times as much, up to the read cap). */
   showMoreOf(lineNo: number): Promise<void>;
 }
@@ -129,12 +133,21 @@ function windowOf(answer: ReadOutput, fallback: { startLine: number; endLine: nu
 }
 
 /** What a tab keeps of the viewer while another tab is shown (tab-store.ts). */
-export type ViewSnapshot = Pick<ViewerState, 'path' | 'info' | 'window' | 'topLine' | 'following' | 'followPaused' | 'selection' | 'highlightLine' | 'error'>;
+export type ViewSnapshot = Pick<
+  ViewerState,
+  'path' | 'info' | 'window' | 'topLine' | 'following' | 'followPaused' | 'selection' | 'highlightLine' | 'error' | 'decodeAs'
+>;
 
 export function viewSnapshotOf(): ViewSnapshot {
-  const { path, info, window, topLine, following, followPaused, selection, highlightLine, error } = useViewerStore.getState();
-  return { path, info, window, topLine, following, followPaused, selection, highlightLine, error };
+  const { path, info, window, topLine, following, followPaused, selection, highlightLine, error, decodeAs } = useViewerStore.getState();
+  return { path, info, window, topLine, following, followPaused, selection, highlightLine, error, decodeAs };
 }
+
+/** `input` of a read of the open file, in the encoding the person chose, if any. */
+const decoded = <T extends object>(input: T): T & { encoding?: string } => {
+  const as = useViewerStore.getState().decodeAs;
+  return as ? { ...input, encoding: as } : input;
+};
 
 /**
  * Show a tab's view again: its window at its top line, its follow state. Answers
@@ -181,7 +194,7 @@ async function loadWindow(lineNo: number, reveal: Reveal): Promise<void> {
   }
   if (reveal.kind === 'line') jumpInFlight = request;
   const { startLine, endLine } = windowAround(lineNo, windowLinesFor(info.size, info.lines), info.lines);
-  const read: WindowRead = (input) => call('read', { path, ...input });
+  const read: WindowRead = (input) => call('read', decoded({ path, ...input }));
   const headBytesOf = (n: number) => longLineHeads.get(n) ?? LONG_LINE_HEAD_BYTES;
   try {
     let window = await readLineWindow(read, startLine, endLine, headBytesOf);
@@ -284,7 +297,7 @@ async function openFile(path: string, firstRead?: ReadOutput): Promise<void> {
   latestWindow++;
   pendingJump = null;
   longLineHeads.clear();
-  set({ path, loading: true, error: null, info: null, indexing: null, window: null, topLine: 1, highlightLine: null });
+  set({ path, loading: true, error: null, info: null, indexing: null, window: null, topLine: 1, highlightLine: null, decodeAs: null });
   const firstWindow = loadFirstWindow(path, request, firstRead);
   const firstWindowRequest = latestWindow;
   try {
@@ -328,6 +341,7 @@ export const useViewerStore = create<ViewerState>()(() => ({
   following: false,
   followPaused: false,
   selection: null,
+  decodeAs: null,
   openFile,
   goToLine(lineNo, how = { at: 'center', select: true }) {
     const { following, info } = get();
@@ -338,7 +352,7 @@ export const useViewerStore = create<ViewerState>()(() => ({
     const { path, info } = get();
     if (!path || !info || info.size === 0) return;
     try {
-      const answer = await call('read', { path, start_byte: Math.min(Math.max(0, byte), info.size - 1), max_bytes: 1 });
+      const answer = await call('read', decoded({ path, start_byte: Math.min(Math.max(0, byte), info.size - 1), max_bytes: 1 }));
       const lineNo = answer.line_cut?.line ?? answer.start_line;
       if (lineNo !== null) await get().goToLine(lineNo);
     } catch (err) {
@@ -388,6 +402,12 @@ export const useViewerStore = create<ViewerState>()(() => ({
     return loadWindow(lines, { kind: 'line', lineNo: lines, at: 'bottom', select: false });
   },
   showLines: ({ startLine, endLine }) => get().goToLine(startLine, { at: 'top', select: true, selectTo: endLine }),
+  setDecodeAs(encoding) {
+    if (encoding === get().decodeAs) return Promise.resolve();
+    set({ decodeAs: encoding });
+    const { topLine } = get();
+    return loadWindow(topLine, { kind: 'line', lineNo: topLine, at: 'top', select: false });
+  },
   setSelection(selection) {
     const now = get().selection;
     if (now?.startLine !== selection?.startLine || now?.endLine !== selection?.endLine) set({ selection });
