@@ -17,7 +17,7 @@
 import { FolioError } from '../errors.ts';
 import { binaryFileError, factsOf, type FileFacts } from './file-facts.ts';
 import { codecFor } from '../text/codec.ts';
-import { isLegacyEncoding } from '../text/units.mjs';
+import { isByteWiseLegacy } from '../text/units.mjs';
 import { linesText, type ReadContext } from './read-context.ts';
 import { READ_LIMITS, type ReadOptions, type ReadRequest, type ReadResult } from './read-result.ts';
 import { readHead, readLines, readTail } from './line-modes.ts';
@@ -86,7 +86,7 @@ function withEncoding(facts: FileFacts, asked: string | undefined, notes: string
   const name = asked.trim().toLowerCase();
   if (name === facts.encoding) return facts;
   const wide = facts.index.layout !== 'utf-8';
-  const byteWise = name === 'utf-8' || (isLegacyEncoding(name) && !/^(utf-|ucs-|iso-2022)/.test(name));
+  const byteWise = name === 'utf-8' || isByteWiseLegacy(name);
   if (wide || !byteWise) {
     throw new FolioError(
       'invalid_input',

@@ -16,7 +16,7 @@
 import { createRequire } from 'node:module';
 import type { BinaryVerdict } from './binary-sniff.ts';
 import type { LineIndex } from '../index/line-index.ts';
-import { decoderOf, isLegacyEncoding } from './units.mjs';
+import { decoderOf, isByteWiseLegacy } from './units.mjs';
 import { readBytes } from './window.ts';
 
 export type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'binary' | 'unknown' | (string & {});
@@ -87,7 +87,7 @@ export function legacyEncodingOf(sample: Uint8Array, e: Utf8Evidence): EncodingV
   for (const m of chardet().analyse(sample)) {
     const name = m.name.toLowerCase();
     if (m.confidence < MIN_CONFIDENCE) break;
-    if (name.startsWith('utf-') || name.startsWith('iso-2022') || !isLegacyEncoding(name)) continue;
+    if (!isByteWiseLegacy(name)) continue;
     const bar = DOUBLE_BYTE.has(name) ? MAX_VALID_PER_INVALID_DOUBLE_BYTE : MAX_VALID_PER_INVALID_SINGLE_BYTE;
     if (e.multibyte > e.invalid * bar) continue;
     if (decoderOf(name)(sample).includes('\uFFFD')) continue;

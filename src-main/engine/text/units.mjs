@@ -43,6 +43,15 @@ export function isLegacyEncoding(encoding) {
   return !['utf-8', 'utf-16le', 'utf-16be', 'binary', 'unknown'].includes(encoding) && iconv().encodingExists(encoding);
 }
 
+/**
+ * A legacy encoding whose '\n' is the plain byte 0x0A, so a file in it is indexed and
+ * read by bytes like UTF-8: not UTF-16/32 or UCS (wide units), not ISO-2022 (escape-switched).
+ * @param {string} encoding lower case
+ */
+export function isByteWiseLegacy(encoding) {
+  return isLegacyEncoding(encoding) && !/^(utf-|ucs-|iso-2022)/.test(encoding);
+}
+
 /** @param {Uint8Array} b */
 const asBuffer = (b) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 
